@@ -1,0 +1,58 @@
+"""Group states and Kafka's valid-previous-state table.
+
+Identical in Scala (``GroupMetadata.scala``, 1.1.0 -> 3.9) and Java (``classic/ClassicGroupState.java``).
+``CompletingRebalance`` was called ``AwaitingSync`` up to 1.0.x; logs of those versions are mapped by
+:func:`parse_state`.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class GroupState(str, Enum):
+    EMPTY = "Empty"
+    PREPARING_REBALANCE = "PreparingRebalance"
+    COMPLETING_REBALANCE = "CompletingRebalance"
+    STABLE = "Stable"
+    DEAD = "Dead"
+
+    def __str__(self) -> str:  # rendered like Kafka's toString
+        return self.value
+
+
+EMPTY = GroupState.EMPTY
+PREPARING_REBALANCE = GroupState.PREPARING_REBALANCE
+COMPLETING_REBALANCE = GroupState.COMPLETING_REBALANCE
+STABLE = GroupState.STABLE
+DEAD = GroupState.DEAD
+
+#: target state -> states it may be entered from (GroupMetadata.validPreviousStates)
+VALID_PREVIOUS_STATES: dict[GroupState, frozenset[GroupState]] = {
+    EMPTY: frozenset({PREPARING_REBALANCE}),
+    PREPARING_REBALANCE: frozenset({STABLE, COMPLETING_REBALANCE, EMPTY}),
+    COMPLETING_REBALANCE: frozenset({PREPARING_REBALANCE}),
+    STABLE: frozenset({COMPLETING_REBALANCE}),
+    DEAD: frozenset({STABLE, PREPARING_REBALANCE, COMPLETING_REBALANCE, EMPTY, DEAD}),
+}
+
+_ALIASES = {s.value.lower(): s for s in GroupState} | {
+    "awaitingsync": COMPLETING_REBALANCE,
+    "empty": EMPTY,
+}
+
+
+def is_valid_transition(source: GroupState, target: GroupState) -> bool:
+    return source in VALID_PREVIOUS_STATES[target]
+
+
+def can_rebalance(state: GroupState) -> bool:
+    """``canRebalance``: the state is a valid previous state of PreparingRebalance."""
+    return state in VALID_PREVIOUS_STATES[PREPARING_REBALANCE]
+
+
+def parse_state(text: str | None) -> GroupState | None:
+    """A logged state name (any Kafka version) as a GroupState; None if unknown."""
+    if not text:
+        return None
+    return _ALIASES.get(text.strip().lower())

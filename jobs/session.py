@@ -1,0 +1,34 @@
+"""SparkSession helpers. The job itself takes any SparkSession (local, cluster, Connect, Databricks);
+these helpers only build the local one used by the sample run, the tests and the benchmarks."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+
+def local_session(master: str = "local[*]", app_name: str = "rebalance-lens", shuffle_partitions: int = 8,
+                  extra_conf: dict[str, str] | None = None):
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    from pyspark.sql import SparkSession
+
+    builder = (
+        SparkSession.builder.master(master)
+        .appName(app_name)
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.sql.shuffle.partitions", str(shuffle_partitions))
+        .config("spark.sql.execution.arrow.pyspark.enabled", "true")
+        .config("spark.ui.enabled", "false")
+        .config("spark.driver.memory", os.environ.get("REBALANCE_LENS_DRIVER_MEMORY", "4g"))
+        .config("spark.sql.adaptive.enabled", "true")
+        .config("spark.python.worker.reuse", "true")
+    )
+    for k, v in (extra_conf or {}).items():
+        builder = builder.config(k, v)
+    return builder.getOrCreate()
+
+
+def is_connect(spark) -> bool:
+    """True for a Spark Connect session (Databricks serverless / shared clusters)."""
+    return type(spark).__module__.startswith("pyspark.sql.connect")

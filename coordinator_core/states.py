@@ -7,18 +7,15 @@ Identical in Scala (``GroupMetadata.scala``, 1.1.0 -> 3.9) and Java (``classic/C
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 
-class GroupState(str, Enum):
+class GroupState(StrEnum):
     EMPTY = "Empty"
     PREPARING_REBALANCE = "PreparingRebalance"
     COMPLETING_REBALANCE = "CompletingRebalance"
     STABLE = "Stable"
     DEAD = "Dead"
-
-    def __str__(self) -> str:  # rendered like Kafka's toString
-        return self.value
 
 
 EMPTY = GroupState.EMPTY

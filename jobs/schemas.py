@@ -29,18 +29,18 @@ def _s(*cols: tuple[str, object]) -> StructType:
     return StructType([StructField(name, typ, True) for name, typ in cols])
 
 
-S, I, L, B, D, TS, DT = StringType(), IntegerType(), LongType(), BooleanType(), DoubleType(), TimestampType(), DateType()
+S, INT, L, B, D, TS, DT = StringType(), IntegerType(), LongType(), BooleanType(), DoubleType(), TimestampType(), DateType()
 STRINGS = ArrayType(StringType())
 
 # ------------------------------------------------------------------------------------- ingestion
 EVENTS = _s(
     ("cluster", S), ("event_date", DT), ("ts", TS), ("ts_ms", L),
     ("group_id", S), ("kind", S), ("side", S),
-    ("member_id", S), ("generation", I), ("group_instance_id", S), ("client_id", S),
-    ("coordinator", I), ("host", S), ("reason", S), ("state", S), ("protocol", S),
-    ("member_count", I), ("static_count", I), ("error", S), ("old_member_id", S),
+    ("member_id", S), ("generation", INT), ("group_instance_id", S), ("client_id", S),
+    ("coordinator", INT), ("host", S), ("reason", S), ("state", S), ("protocol", S),
+    ("member_count", INT), ("static_count", INT), ("error", S), ("old_member_id", S),
     ("members", STRINGS), ("partitions", STRINGS), ("assignment", MapType(S, STRINGS)),
-    ("static", B), ("pending", B), ("unexpected", B), ("operation", S), ("offsets_partition", I),
+    ("static", B), ("pending", B), ("unexpected", B), ("operation", S), ("offsets_partition", INT),
     ("level", S), ("logger", S), ("dialect", S), ("layout", S), ("message", S), ("continuation", S),
     ("source_file", S), ("line_no", L), ("run_id", S),
 )  # fmt: skip
@@ -60,31 +60,31 @@ INGEST_AUDIT = _s(
 # ------------------------------------------------------------------------------------- replay
 GROUP_TRANSITIONS = _s(
     ("cluster", S), ("group_id", S), ("ts", TS), ("from_state", S), ("to_state", S),
-    ("generation", I), ("trigger", S), ("inferred", B), ("source_file", S), ("line_no", L),
+    ("generation", INT), ("trigger", S), ("inferred", B), ("source_file", S), ("line_no", L),
 )  # fmt: skip
 
 REBALANCES = _s(
-    ("cluster", S), ("group_id", S), ("rebalance_id", S), ("old_generation", I), ("new_generation", I),
-    ("join_rounds", I), ("start_ts", TS), ("end_ts", TS), ("duration_ms", L), ("outcome", S),
+    ("cluster", S), ("group_id", S), ("rebalance_id", S), ("old_generation", INT), ("new_generation", INT),
+    ("join_rounds", INT), ("start_ts", TS), ("end_ts", TS), ("duration_ms", L), ("outcome", S),
     ("cause", S), ("reason", S), ("culprit_member_id", S), ("culprit_client_id", S), ("culprit_host", S),
-    ("culprit_group_instance_id", S), ("members_before", I), ("members_after", I), ("leader_id", S),
-    ("protocol", S), ("coordinator_broker", I), ("inferred", B), ("start_unknown", B),
+    ("culprit_group_instance_id", S), ("members_before", INT), ("members_after", INT), ("leader_id", S),
+    ("protocol", S), ("coordinator_broker", INT), ("inferred", B), ("start_unknown", B),
 )  # fmt: skip
 
 MEMBER_SESSIONS = _s(
     ("cluster", S), ("group_id", S), ("member_id", S), ("group_instance_id", S), ("client_id", S),
-    ("host", S), ("joined_ts", TS), ("left_ts", TS), ("first_generation", I), ("last_generation", I),
+    ("host", S), ("joined_ts", TS), ("left_ts", TS), ("first_generation", INT), ("last_generation", INT),
     ("end_reason", S), ("inferred", B),
 )  # fmt: skip
 
 ASSIGNMENTS = _s(
-    ("cluster", S), ("group_id", S), ("generation", I), ("member_id", S), ("topic", S),
-    ("partitions", ArrayType(I)), ("source", S), ("ts", TS),
+    ("cluster", S), ("group_id", S), ("generation", INT), ("member_id", S), ("topic", S),
+    ("partitions", ArrayType(INT)), ("source", S), ("ts", TS),
 )  # fmt: skip
 
 ANOMALIES = _s(
     ("cluster", S), ("group_id", S), ("ts", TS), ("kind", S), ("detail", S), ("state", S),
-    ("generation", I), ("event_kind", S), ("source_file", S), ("line_no", L),
+    ("generation", INT), ("event_kind", S), ("source_file", S), ("line_no", L),
 )  # fmt: skip
 
 #: the end state of each group's replay, read back by the next batch run (mapGroupsWithState style)
@@ -95,9 +95,9 @@ GROUP_STATE = _s(
 
 # ------------------------------------------------------------------------------------- roll-ups
 PARTITION_SKEW = _s(
-    ("cluster", S), ("group_id", S), ("generation", I), ("topic", S),  # topic "*" = all topics
-    ("members", I), ("partitions", I), ("min_per_member", I), ("max_per_member", I),
-    ("mean_per_member", D), ("skew_ratio", D), ("idle_members", I), ("moved_partitions", I),
+    ("cluster", S), ("group_id", S), ("generation", INT), ("topic", S),  # topic "*" = all topics
+    ("members", INT), ("partitions", INT), ("min_per_member", INT), ("max_per_member", INT),
+    ("mean_per_member", D), ("skew_ratio", D), ("idle_members", INT), ("moved_partitions", INT),
     ("assignor", S), ("ts", TS),
 )  # fmt: skip
 
@@ -109,8 +109,8 @@ REBALANCE_FREQUENCY = _s(
 
 STORMS = _s(
     ("cluster", S), ("group_id", S), ("storm_id", S), ("start_ts", TS), ("end_ts", TS),
-    ("rebalances", I), ("dominant_cause", S), ("culprit_members", STRINGS), ("paused_ms", L),
-    ("coordinator_broker", I), ("concurrent_groups", STRINGS), ("coordinator_wide", B),
+    ("rebalances", INT), ("dominant_cause", S), ("culprit_members", STRINGS), ("paused_ms", L),
+    ("coordinator_broker", INT), ("concurrent_groups", STRINGS), ("coordinator_wide", B),
 )  # fmt: skip
 
 TABLES: dict[str, StructType] = {

@@ -32,6 +32,10 @@ def test_core_module_is_pure(path: pathlib.Path):
             assert node.module.split(".")[0] not in FORBIDDEN_MODULES, f"{path.name} imports {node.module}"
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             assert node.func.id not in FORBIDDEN_CALLS, f"{path.name} calls {node.func.id}()"
-        elif isinstance(node, ast.Attribute) and node.attr in {"now", "utcnow", "today", "time_ns"}:
-            if isinstance(node.value, ast.Name) and node.value.id in {"datetime", "date", "time"}:
-                raise AssertionError(f"{path.name} reads the wall clock: {node.value.id}.{node.attr}")
+        elif (
+            isinstance(node, ast.Attribute)
+            and node.attr in {"now", "utcnow", "today", "time_ns"}
+            and isinstance(node.value, ast.Name)
+            and node.value.id in {"datetime", "date", "time"}
+        ):
+            raise AssertionError(f"{path.name} reads the wall clock: {node.value.id}.{node.attr}")

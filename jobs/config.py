@@ -1,0 +1,296 @@
+"""The job's configuration: YAML (``yaml.safe_load``) validated into frozen dataclasses.
+
+Every key is checked at start: unknown keys, wrong types and bad values raise :class:`ConfigError`
+whose message names the key, e.g. ``config error: storms.min_rebalances must be an integer >= 2,
+got 'x'``.  The embedded default is the local configuration (``conf/local.yaml``): master
+``local[*]``, Delta tables under ``./lakehouse``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+MODES = ("batch", "incremental")
+FORMATS = ("delta", "parquet")
+WRITERS = ("auto", "spark-delta", "delta-rs")
+ON_MISSING = ("error", "quarantine")
+ON_CORRUPT = ("error", "quarantine")
+
+
+class ConfigError(ValueError):
+    """A configuration or command-line error; the message is shown to the user as is."""
+
+    def __init__(self, message: str):
+        super().__init__(message if message.startswith("config error:") else f"config error: {message}")
+
+
+@dataclass(frozen=True)
+class SparkConfig:
+    #: Spark master URL; None = whatever spark-submit / the environment gives (Databricks, Connect)
+    master: str | None = "local[*]"
+    #: extra Spark settings (key -> value), applied when the job builds its own session
+    conf: dict[str, str] = field(default_factory=dict)
+    #: Spark Connect URL (sc://host:port); when set the job uses SparkSession.builder.remote()
+    remote: str | None = None
+
+
+@dataclass(frozen=True)
+class OutputConfig:
+    #: lakehouse directory: one sub-directory per table
+    path: str = "./lakehouse"
+    format: str = "delta"
+    #: auto = Spark's Delta writer when its classes are on the classpath, else delta-rs
+    writer: str = "auto"
+
+
+@dataclass(frozen=True)
+class InputConfig:
+    path: str
+    cluster: str = "default"
+
+
+@dataclass(frozen=True)
+class IngestConfig:
+    default_timezone: str = "UTC"
+    on_missing: str = "error"
+    on_corrupt: str = "quarantine"
+    max_line_bytes: int = 1_048_576
+
+
+@dataclass(frozen=True)
+class ReplayConfig:
+    #: Kafka broker version to assume when the logs do not tell ("2.8", "3.9", "4.0" ...)
+    version_hint: str | None = None
+    clock_skew_tolerance_ms: int = 2000
+
+
+@dataclass(frozen=True)
+class StormsConfig:
+    #: N: a storm is at least N rebalances ...
+    min_rebalances: int = 3
+    #: ... within W minutes
+    window_minutes: int = 10
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    mode: str = "batch"
+    #: name of the table holding each group's end state (read back by the next run)
+    state_table: str = "group_state"
+    #: streaming checkpoint of incremental mode; default <output.path>/_checkpoints/replay
+    checkpoint: str | None = None
+    #: print progress lines (stages with counts)
+    progress: bool = True
+
+
+@dataclass(frozen=True)
+class JobConfig:
+    spark: SparkConfig = field(default_factory=SparkConfig)
+    output: OutputConfig = field(default_factory=OutputConfig)
+    inputs: tuple[InputConfig, ...] = ()
+    ingest: IngestConfig = field(default_factory=IngestConfig)
+    replay: ReplayConfig = field(default_factory=ReplayConfig)
+    storms: StormsConfig = field(default_factory=StormsConfig)
+    run: RunConfig = field(default_factory=RunConfig)
+
+    def replace(self, **sections: Any) -> JobConfig:
+        """A copy with some sections replaced, e.g. ``cfg.replace(output=OutputConfig(path=p))``."""
+        return dataclasses.replace(self, **sections)
+
+    def with_values(self, **dotted: Any) -> JobConfig:
+        """A copy with dotted keys changed and validated, e.g. ``with_values(**{"run.mode": "incremental"})``."""
+        data = to_dict(self)
+        for key, value in dotted.items():
+            section, _, name = key.partition(".")
+            if not name:
+                data[section] = value
+            else:
+                data.setdefault(section, {})[name] = value
+        return config_from_dict(data)
+
+
+# ------------------------------------------------------------------------------------ validation
+
+
+def _fail(key: str, what: str, value: Any) -> ConfigError:
+    return ConfigError(f"{key} must be {what}, got {value!r}")
+
+
+def _str(key: str, v: Any, *, choices: tuple[str, ...] | None = None, optional: bool = False) -> str | None:
+    if v is None and optional:
+        return None
+    if choices is not None:
+        if v not in choices:
+            raise _fail(key, "one of " + ", ".join(choices), v)
+        return v
+    if isinstance(v, bool) or not isinstance(v, str | int | float) or (isinstance(v, str) and not v.strip()):
+        raise _fail(key, "a non-empty string" + (" or null" if optional else ""), v)
+    return str(v)
+
+
+def _int(key: str, v: Any, minimum: int) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or v < minimum:
+        raise _fail(key, f"an integer >= {minimum}", v)
+    return v
+
+
+def _bool(key: str, v: Any) -> bool:
+    if not isinstance(v, bool):
+        raise _fail(key, "true or false", v)
+    return v
+
+
+def _section(name: str, data: Any, known: tuple[str, ...]) -> dict[str, Any]:
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise _fail(name, "a mapping", data)
+    for k in data:
+        if k not in known:
+            raise ConfigError(f"unknown key {name}.{k} (known: {', '.join(known)})")
+    return data
+
+
+def _names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
+def config_from_dict(data: dict[str, Any] | None) -> JobConfig:
+    """Validate a parsed YAML mapping into a :class:`JobConfig` (missing keys take defaults)."""
+    data = {} if data is None else data
+    if not isinstance(data, dict):
+        raise ConfigError(f"the configuration must be a mapping of sections, got {type(data).__name__}")
+    top = _names(JobConfig)
+    for k in data:
+        if k not in top:
+            raise ConfigError(f"unknown key {k} (known: {', '.join(top)})")
+
+    s = _section("spark", data.get("spark"), _names(SparkConfig))
+    conf = s.get("conf") or {}
+    if not isinstance(conf, dict):
+        raise _fail("spark.conf", "a mapping of Spark settings", conf)
+    for ck, cv in conf.items():
+        if not isinstance(ck, str) or isinstance(cv, dict | list) or cv is None:
+            raise _fail(f"spark.conf.{ck}", "a scalar value", cv)
+    spark = SparkConfig(
+        master=_str("spark.master", s.get("master", SparkConfig.master), optional=True),
+        conf={k: (str(v).lower() if isinstance(v, bool) else str(v)) for k, v in conf.items()},
+        remote=_str("spark.remote", s.get("remote"), optional=True),
+    )
+    if spark.remote is not None and not spark.remote.startswith("sc://"):
+        raise _fail("spark.remote", "a Spark Connect URL sc://host:port", spark.remote)
+
+    o = _section("output", data.get("output"), _names(OutputConfig))
+    output = OutputConfig(
+        path=_str("output.path", o.get("path", OutputConfig.path)),
+        format=_str("output.format", o.get("format", OutputConfig.format), choices=FORMATS),
+        writer=_str("output.writer", o.get("writer", OutputConfig.writer), choices=WRITERS),
+    )
+
+    raw_inputs = data.get("inputs") or []
+    if not isinstance(raw_inputs, list):
+        raise _fail("inputs", "a list of {path, cluster}", raw_inputs)
+    inputs = []
+    for i, item in enumerate(raw_inputs):
+        key = f"inputs[{i}]"
+        if isinstance(item, str):
+            item = {"path": item}
+        item = _section(key, item, _names(InputConfig))
+        if "path" not in item:
+            raise ConfigError(f"{key}.path is required")
+        inputs.append(
+            InputConfig(
+                path=_str(f"{key}.path", item["path"]),
+                cluster=_str(f"{key}.cluster", item.get("cluster", "default")),
+            )
+        )
+
+    g = _section("ingest", data.get("ingest"), _names(IngestConfig))
+    tz = _str("ingest.default_timezone", g.get("default_timezone", IngestConfig.default_timezone))
+    try:
+        from zoneinfo import ZoneInfo
+
+        ZoneInfo(tz)
+    except Exception as exc:  # noqa: BLE001 - any failure means an unknown zone
+        raise _fail("ingest.default_timezone", "an IANA time zone such as UTC or Europe/Berlin", tz) from exc
+    ingest = IngestConfig(
+        default_timezone=tz,
+        on_missing=_str(
+            "ingest.on_missing", g.get("on_missing", IngestConfig.on_missing), choices=ON_MISSING
+        ),
+        on_corrupt=_str(
+            "ingest.on_corrupt", g.get("on_corrupt", IngestConfig.on_corrupt), choices=ON_CORRUPT
+        ),
+        max_line_bytes=_int(
+            "ingest.max_line_bytes", g.get("max_line_bytes", IngestConfig.max_line_bytes), 1024
+        ),
+    )
+
+    r = _section("replay", data.get("replay"), _names(ReplayConfig))
+    vh = r.get("version_hint")
+    if vh is not None:
+        vh = str(vh) if isinstance(vh, int | float) and not isinstance(vh, bool) else vh
+        if not isinstance(vh, str) or not _is_version(vh):
+            raise _fail("replay.version_hint", 'a Kafka version such as "2.8", "3.9" or "4.0", or null', vh)
+    replay = ReplayConfig(
+        version_hint=vh,
+        clock_skew_tolerance_ms=_int(
+            "replay.clock_skew_tolerance_ms",
+            r.get("clock_skew_tolerance_ms", ReplayConfig.clock_skew_tolerance_ms),
+            0,
+        ),
+    )
+
+    st = _section("storms", data.get("storms"), _names(StormsConfig))
+    storms = StormsConfig(
+        min_rebalances=_int(
+            "storms.min_rebalances", st.get("min_rebalances", StormsConfig.min_rebalances), 2
+        ),
+        window_minutes=_int(
+            "storms.window_minutes", st.get("window_minutes", StormsConfig.window_minutes), 1
+        ),
+    )
+
+    u = _section("run", data.get("run"), _names(RunConfig))
+    state_table = _str("run.state_table", u.get("state_table", RunConfig.state_table))
+    if not state_table.replace("_", "").isalnum():
+        raise _fail("run.state_table", "a table name of letters, digits and _", state_table)
+    run = RunConfig(
+        mode=_str("run.mode", u.get("mode", RunConfig.mode), choices=MODES),
+        state_table=state_table,
+        checkpoint=_str("run.checkpoint", u.get("checkpoint"), optional=True),
+        progress=_bool("run.progress", u.get("progress", RunConfig.progress)),
+    )
+    return JobConfig(
+        spark=spark, output=output, inputs=tuple(inputs), ingest=ingest, replay=replay, storms=storms, run=run
+    )
+
+
+def _is_version(v: str) -> bool:
+    parts = v.split(".")
+    return 1 <= len(parts) <= 3 and all(p.isdigit() for p in parts)
+
+
+def load_config(path: str | None = None) -> JobConfig:
+    """Load and validate a YAML file (``None`` = the embedded local default)."""
+    if path is None:
+        return JobConfig()
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = yaml.safe_load(fh)
+    except FileNotFoundError as exc:
+        raise ConfigError(f"config file not found: {path}") from exc
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path} is not valid YAML: {exc}") from exc
+    return config_from_dict(data)
+
+
+def to_dict(cfg: JobConfig) -> dict[str, Any]:
+    """The configuration as plain YAML-able data (the inverse of :func:`config_from_dict`)."""
+    d = dataclasses.asdict(cfg)
+    d["inputs"] = [dict(i) for i in d["inputs"]]
+    return d

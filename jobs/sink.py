@@ -1,0 +1,458 @@
+"""Where the tables go: Delta (Spark's own Delta writer, or delta-rs) or Parquet, behind one interface.
+
+Every table lives in ``<lakehouse>/<name>`` and is written with exactly its schema from
+:mod:`jobs.schemas`.  The job uses four operations:
+
+* :meth:`Sink.write_partition` - add one ``run_id`` partition (events, quarantine, ingest_audit);
+* :meth:`Sink.delete_partitions` - drop the partitions of runs that never committed (crash recovery);
+* :meth:`Sink.merge` - upsert on key columns (replay tables, group state);
+* :meth:`Sink.overwrite` - replace the whole table (roll-ups).
+
+Each is one atomic commit per table.  Implementations:
+
+* :class:`SparkDeltaSink` - ``df.write.format("delta")`` and ``delta.tables.DeltaTable`` merges, used
+  when Spark's Delta classes are on the classpath (Databricks, ``--packages io.delta:...``);
+* :class:`DeltaRsSink` - no Delta jars needed: Spark writes Parquet files into the table folder (nothing
+  event-sized passes through the driver), then ONE delta-rs transaction adds them to the Delta log.
+  Merges read the Spark-staged Parquet with pyarrow and run delta-rs ``merge`` (replay tables are small);
+* :class:`ParquetSink` - plain Parquet directories; a table's live directories are listed in
+  ``_MANIFEST.json``, replaced atomically (``os.replace``) on each commit.
+
+:func:`read_table` reads a table back: a Spark DataFrame, or pandas (via delta-rs / pyarrow) when no
+SparkSession is given.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from typing import Any
+
+from jobs import schemas
+
+MANIFEST = "_MANIFEST.json"
+PARTITION_COL = "run_id"
+#: tables written one run_id partition at a time
+PARTITIONED = ("events", "quarantine", "ingest_audit")
+
+
+def table_schema(name: str):
+    """The Spark schema of table ``name`` (the state table may be renamed: it has GROUP_STATE)."""
+    return schemas.TABLES.get(name, schemas.GROUP_STATE)
+
+
+def _arrow_schema(name: str):
+    from pyspark.sql.pandas.types import to_arrow_schema
+
+    return to_arrow_schema(table_schema(name), timezone="UTC")
+
+
+def _local(path: str) -> str:
+    return path[len("file://") :] if path.startswith("file://") else path
+
+
+def spark_has_delta(spark) -> bool:
+    """True when Spark's own Delta writer can be used: Databricks, or the Delta session extension is
+    configured (its jars are then on the classpath)."""
+    if os.environ.get("DATABRICKS_RUNTIME_VERSION"):
+        return True
+    try:
+        ext = spark.conf.get("spark.sql.extensions", "") or ""
+    except Exception:  # noqa: BLE001 - Connect sessions may refuse unknown keys
+        ext = ""
+    return "io.delta.sql.DeltaSparkSessionExtension" in ext
+
+
+def make_sink(spark, root: str, fmt: str = "delta", writer: str = "auto", run_id: str = "run") -> Sink:
+    """The sink for ``output.format`` / ``output.writer`` of the configuration."""
+    if fmt == "parquet":
+        return ParquetSink(spark, root, run_id)
+    if writer == "spark-delta" or (writer == "auto" and spark_has_delta(spark)):
+        return SparkDeltaSink(spark, root, run_id)
+    return DeltaRsSink(spark, root, run_id)
+
+
+class Sink:
+    """Common part: table paths, staging, reading back through Spark."""
+
+    kind = "abstract"
+
+    def __init__(self, spark, root: str, run_id: str):
+        self.spark = spark
+        self.root = os.path.abspath(_local(root)) if "://" not in root or root.startswith("file://") else root
+        self.run_id = run_id
+        os.makedirs(self.root, exist_ok=True)
+
+    def path(self, name: str) -> str:
+        return os.path.join(self.root, name)
+
+    def staging(self, name: str) -> str:
+        return os.path.join(self.root, "_staging", self.run_id, name)
+
+    def cleanup_staging(self) -> None:
+        shutil.rmtree(os.path.join(self.root, "_staging", self.run_id), ignore_errors=True)
+
+    # interface -------------------------------------------------------------------------------
+    def exists(self, name: str) -> bool:
+        raise NotImplementedError
+
+    def read(self, name: str):
+        raise NotImplementedError
+
+    def write_partition(self, name: str, df, value: str) -> None:
+        raise NotImplementedError
+
+    def delete_partitions(self, name: str, values: list[str]) -> None:
+        raise NotImplementedError
+
+    def merge(self, name: str, df, keys: list[str]) -> None:
+        raise NotImplementedError
+
+    def overwrite(self, name: str, df) -> None:
+        raise NotImplementedError
+
+    # helpers ---------------------------------------------------------------------------------
+    def _empty(self, name: str):
+        return self.spark.createDataFrame([], table_schema(name))
+
+    def _conform(self, name: str, df):
+        """Columns of the table's schema, in order, cast to its types (missing columns are null)."""
+        from pyspark.sql import functions as F
+
+        have = set(df.columns)
+        return df.select(
+            [
+                (F.col(f.name) if f.name in have else F.lit(None)).cast(f.dataType).alias(f.name)
+                for f in table_schema(name).fields
+            ]
+        )
+
+    def _select_schema(self, name: str, df):
+        return df.select([f.name for f in table_schema(name).fields])
+
+    def _dedupe(self, df, keys: list[str]):
+        return df.dropDuplicates(keys)
+
+
+# ---------------------------------------------------------------------------------------- delta-rs
+
+
+def _add_actions(table_dir: str, sub: str, partition: dict[str, str] | None):
+    """AddActions for the Parquet files Spark wrote into ``table_dir/sub`` (row counts from footers)."""
+    import pyarrow.parquet as pq
+    from deltalake.transaction import AddAction
+
+    actions = []
+    base = os.path.join(table_dir, sub)
+    for fname in sorted(os.listdir(base)):
+        if not fname.endswith(".parquet") or fname.startswith((".", "_")):
+            continue
+        full = os.path.join(base, fname)
+        st = os.stat(full)
+        rows = pq.read_metadata(full).num_rows
+        actions.append(
+            AddAction(
+                path=f"{sub}/{fname}",
+                size=st.st_size,
+                partition_values=dict(partition or {}),
+                modification_time=int(st.st_mtime * 1000),
+                data_change=True,
+                stats=json.dumps({"numRecords": rows}),
+            )
+        )
+    return actions
+
+
+class DeltaRsSink(Sink):
+    """Delta tables committed by delta-rs; data files written by Spark."""
+
+    kind = "delta-rs"
+
+    def exists(self, name: str) -> bool:
+        return os.path.isdir(os.path.join(self.path(name), "_delta_log"))
+
+    def _table(self, name: str):
+        from deltalake import DeltaTable, write_deltalake
+
+        if not self.exists(name):
+            import pyarrow as pa
+
+            schema = _arrow_schema(name)
+            part = [PARTITION_COL] if name in PARTITIONED else None
+            write_deltalake(
+                self.path(name), pa.Table.from_pylist([], schema=schema), mode="append", partition_by=part
+            )
+        return DeltaTable(self.path(name))
+
+    def _spark_write_parquet(self, df, target: str) -> None:
+        self.spark.conf.set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS")
+        df.write.mode("overwrite").option("compression", "snappy").parquet(target)
+
+    def read(self, name: str):
+        if not self.exists(name):
+            return self._empty(name)
+        from deltalake import DeltaTable
+
+        uris = DeltaTable(self.path(name)).file_uris()
+        if not uris:
+            return self._empty(name)
+        reader = self.spark.read.option("basePath", self.path(name)).schema(table_schema(name))
+        return self._select_schema(name, reader.parquet(*uris))
+
+    def write_partition(self, name: str, df, value: str) -> None:
+        dt = self._table(name)
+        sub = f"{PARTITION_COL}={value}"
+        self._spark_write_parquet(
+            self._conform(name, df).drop(PARTITION_COL), os.path.join(self.path(name), sub)
+        )
+        actions = _add_actions(self.path(name), sub, {PARTITION_COL: value})
+        dt.create_write_transaction(
+            actions,
+            mode="overwrite",
+            schema=_arrow_schema(name),
+            partition_by=[PARTITION_COL],
+            partition_filters=[(PARTITION_COL, "=", value)],
+        )
+
+    def delete_partitions(self, name: str, values: list[str]) -> None:
+        if not values or not self.exists(name):
+            return
+        quoted = ", ".join("'" + v.replace("'", "''") + "'" for v in values)
+        self._table(name).delete(f"{PARTITION_COL} IN ({quoted})")
+
+    def overwrite(self, name: str, df) -> None:
+        dt = self._table(name)
+        sub = f"r-{self.run_id}"
+        self._spark_write_parquet(self._conform(name, df), os.path.join(self.path(name), sub))
+        dt.create_write_transaction(
+            _add_actions(self.path(name), sub, None), mode="overwrite", schema=_arrow_schema(name)
+        )
+
+    def merge(self, name: str, df, keys: list[str]) -> None:
+        import pyarrow.dataset as ds
+
+        stage = self.staging(name)
+        self._spark_write_parquet(self._dedupe(self._conform(name, df), keys), stage)
+        schema = _arrow_schema(name)
+        source = ds.dataset(stage, format="parquet").to_table().cast(schema)
+        if source.num_rows == 0:
+            self._table(name)
+            return
+        dt = self._table(name)
+        predicate = " AND ".join(f"(t.{k} IS NOT DISTINCT FROM s.{k})" for k in keys)
+        (
+            dt.merge(source, predicate=predicate, source_alias="s", target_alias="t")
+            .when_matched_update_all()
+            .when_not_matched_insert_all()
+            .execute()
+        )
+
+
+# ----------------------------------------------------------------------------------- Spark Delta
+
+
+class SparkDeltaSink(Sink):
+    """Spark's own Delta writer (Databricks, or delta-spark jars on the classpath)."""
+
+    kind = "spark-delta"
+
+    def exists(self, name: str) -> bool:
+        try:
+            self.spark.read.format("delta").load(self.path(name)).schema  # noqa: B018
+            return True
+        except Exception:  # noqa: BLE001 - AnalysisException: not a Delta table
+            return False
+
+    def read(self, name: str):
+        if not self.exists(name):
+            return self._empty(name)
+        return self._select_schema(name, self.spark.read.format("delta").load(self.path(name)))
+
+    def write_partition(self, name: str, df, value: str) -> None:
+        (
+            self._conform(name, df)
+            .write.format("delta")
+            .mode("overwrite")
+            .partitionBy(PARTITION_COL)
+            .option("replaceWhere", f"{PARTITION_COL} = '{value}'")
+            .save(self.path(name))
+        )
+
+    def delete_partitions(self, name: str, values: list[str]) -> None:
+        if values and self.exists(name):
+            from delta.tables import DeltaTable
+
+            quoted = ", ".join("'" + v.replace("'", "''") + "'" for v in values)
+            DeltaTable.forPath(self.spark, self.path(name)).delete(f"{PARTITION_COL} IN ({quoted})")
+
+    def overwrite(self, name: str, df) -> None:
+        self._conform(name, df).write.format("delta").mode("overwrite").save(self.path(name))
+
+    def merge(self, name: str, df, keys: list[str]) -> None:
+        src = self._dedupe(self._conform(name, df), keys)
+        if not self.exists(name):
+            src.write.format("delta").mode("append").save(self.path(name))
+            return
+        from delta.tables import DeltaTable
+
+        cond = " AND ".join(f"t.{k} <=> s.{k}" for k in keys)
+        (
+            DeltaTable.forPath(self.spark, self.path(name))
+            .alias("t")
+            .merge(src.alias("s"), cond)
+            .whenMatchedUpdateAll()
+            .whenNotMatchedInsertAll()
+            .execute()
+        )
+
+
+# --------------------------------------------------------------------------------------- Parquet
+
+
+class ParquetSink(Sink):
+    """Plain Parquet; ``_MANIFEST.json`` lists the live sub-directories (replaced atomically)."""
+
+    kind = "parquet"
+
+    def _manifest(self, name: str) -> list[str]:
+        try:
+            with open(os.path.join(self.path(name), MANIFEST), encoding="utf-8") as fh:
+                return list(json.load(fh)["dirs"])
+        except FileNotFoundError:
+            return []
+
+    def _commit(self, name: str, dirs: list[str]) -> None:
+        tmp = os.path.join(self.path(name), f".{MANIFEST}.{self.run_id}.tmp")
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump({"dirs": dirs, "committed_ms": int(time.time() * 1000)}, fh)
+        os.replace(tmp, os.path.join(self.path(name), MANIFEST))
+        live = set(dirs)
+        for entry in os.listdir(self.path(name)):
+            full = os.path.join(self.path(name), entry)
+            if os.path.isdir(full) and entry not in live:
+                shutil.rmtree(full, ignore_errors=True)
+
+    def exists(self, name: str) -> bool:
+        return os.path.exists(os.path.join(self.path(name), MANIFEST))
+
+    def read(self, name: str):
+        from pyspark.sql import functions as F
+
+        dirs = self._manifest(name)
+        if not dirs:
+            return self._empty(name)
+        schema = table_schema(name)
+        if name in PARTITIONED:
+            parts = []
+            data_schema = schemas.StructType([f for f in schema.fields if f.name != PARTITION_COL])
+            for d in dirs:
+                value = d.split("=", 1)[1]
+                parts.append(
+                    self.spark.read.schema(data_schema)
+                    .parquet(os.path.join(self.path(name), d))
+                    .withColumn(PARTITION_COL, F.lit(value))
+                )
+            out = parts[0]
+            for p in parts[1:]:
+                out = out.unionByName(p)
+            return self._select_schema(name, out)
+        return self.spark.read.schema(schema).parquet(*[os.path.join(self.path(name), d) for d in dirs])
+
+    def _write(self, df, target: str) -> None:
+        self.spark.conf.set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS")
+        df.write.mode("overwrite").parquet(target)
+
+    def write_partition(self, name: str, df, value: str) -> None:
+        os.makedirs(self.path(name), exist_ok=True)
+        sub = f"{PARTITION_COL}={value}"
+        self._write(self._conform(name, df).drop(PARTITION_COL), os.path.join(self.path(name), sub))
+        self._commit(name, [d for d in self._manifest(name) if d != sub] + [sub])
+
+    def delete_partitions(self, name: str, values: list[str]) -> None:
+        drop = {f"{PARTITION_COL}={v}" for v in values}
+        if self.exists(name) and drop & set(self._manifest(name)):
+            self._commit(name, [d for d in self._manifest(name) if d not in drop])
+
+    def overwrite(self, name: str, df) -> None:
+        os.makedirs(self.path(name), exist_ok=True)
+        sub = f"v-{self.run_id}"
+        self._write(self._conform(name, df), os.path.join(self.path(name), sub))
+        self._commit(name, [sub])
+
+    def merge(self, name: str, df, keys: list[str]) -> None:
+        new = self._dedupe(self._conform(name, df), keys)
+        old = self.read(name)
+        # keep old rows whose key is not in the new rows (null-safe key equality), then add the new
+        cond = [old[k].eqNullSafe(new[k]) for k in keys]
+        kept = old.join(new.select(keys), on=cond, how="left_anti") if self.exists(name) else old
+        stage = self.staging(name)
+        self._write(kept.unionByName(new), stage)  # materialise before replacing what it reads
+        os.makedirs(self.path(name), exist_ok=True)
+        sub = f"v-{self.run_id}"
+        target = os.path.join(self.path(name), sub)
+        shutil.rmtree(target, ignore_errors=True)
+        shutil.move(stage, target)
+        self._commit(name, [sub])
+
+
+# ------------------------------------------------------------------------------------- reading
+
+
+def table_format(lakehouse_dir: str, name: str) -> str | None:
+    """``delta``, ``parquet`` or None (no such table) for ``<lakehouse_dir>/<name>``."""
+    p = os.path.join(_local(lakehouse_dir), name)
+    if os.path.isdir(os.path.join(p, "_delta_log")):
+        return "delta"
+    if os.path.exists(os.path.join(p, MANIFEST)):
+        return "parquet"
+    return None
+
+
+def read_table(spark_or_none, lakehouse_dir: str, name: str):
+    """Read a table back: a Spark DataFrame when given a SparkSession, else a pandas DataFrame.
+
+    A missing table reads as an empty frame with the table's columns."""
+    fmt = table_format(lakehouse_dir, name)
+    if spark_or_none is not None:
+        spark = spark_or_none
+        if fmt == "parquet":
+            return ParquetSink(spark, lakehouse_dir, "read").read(name)
+        if fmt == "delta" and spark_has_delta(spark):
+            return SparkDeltaSink(spark, lakehouse_dir, "read").read(name)
+        return (
+            DeltaRsSink(spark, lakehouse_dir, "read").read(name)
+            if fmt
+            else spark.createDataFrame([], table_schema(name))
+        )
+    return _read_pandas(lakehouse_dir, name, fmt)
+
+
+def _read_pandas(lakehouse_dir: str, name: str, fmt: str | None):
+    import pyarrow as pa
+    import pyarrow.dataset as ds
+
+    schema = _arrow_schema(name)
+    path = os.path.join(_local(lakehouse_dir), name)
+    if fmt == "delta":
+        from deltalake import DeltaTable
+
+        table = DeltaTable(path).to_pyarrow_table()
+    elif fmt == "parquet":
+        with open(os.path.join(path, MANIFEST), encoding="utf-8") as fh:
+            dirs = json.load(fh)["dirs"]
+        tables = []
+        for d in dirs:
+            t = ds.dataset(os.path.join(path, d), format="parquet").to_table()
+            if d.startswith(f"{PARTITION_COL}="):
+                t = t.append_column(PARTITION_COL, pa.array([d.split("=", 1)[1]] * t.num_rows, pa.string()))
+            tables.append(t.select(schema.names).cast(schema))
+        table = pa.concat_tables(tables) if tables else schema.empty_table()
+    else:
+        table = schema.empty_table()
+    return table.select(schema.names).to_pandas()
+
+
+def describe(sink: Sink) -> dict[str, Any]:
+    return {"kind": sink.kind, "root": sink.root}

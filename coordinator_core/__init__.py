@@ -4,7 +4,21 @@ Sans-IO (like h11): evidence events in; transitions, rebalance records, member s
 assignments and anomalies out. No Spark, pandas, Arrow or I/O; time comes from the events.
 """
 
+from coordinator_core.config import CoordinatorConfig, Features
+from coordinator_core.coordinator import GroupCoordinator, Outcome, Response
+from coordinator_core.group import ClassicGroup, IllegalStateTransition, Member
 from coordinator_core.placement import partition_for
 from coordinator_core.states import GroupState
 
-__all__ = ["GroupState", "partition_for"]
+__all__ = [
+    "ClassicGroup",
+    "CoordinatorConfig",
+    "Features",
+    "GroupCoordinator",
+    "GroupState",
+    "IllegalStateTransition",
+    "Member",
+    "Outcome",
+    "Response",
+    "partition_for",
+]

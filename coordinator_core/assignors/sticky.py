@@ -283,32 +283,35 @@ def _general(
 
     # 2. balance: move partitions from members with 2+ more partitions to subscribed members
     movable_topics = {t for t, s in topic_subscribers.items() if len(s) >= 2}
+    dst_topics = {m: [t for t in member_topics[m] if t in movable_topics] for m in by_key}
+    fresh_held: dict[str, dict[str, dict[TopicPartition, None]]] = {m: {} for m in by_key}
+    for tp in fresh:
+        fresh_held[owner[tp]].setdefault(tp[0], {})[tp] = None
+    returning: dict[str, list[TopicPartition]] = {}  # dst -> partitions it owned in an older generation
+    for tp, m in prev_owner.items():
+        if m in held and tp[0] in movable_topics:
+            returning.setdefault(m, []).append(tp)
 
     def pick_partition(src: str, dst: str, only_fresh: bool) -> TopicPartition | None:
-        best: tuple[int, int, bytes] | None = None
-        best_tp: TopicPartition | None = None
-        for t in member_topics[dst]:
-            if t not in movable_topics:
-                continue
-            for tp in held[src].get(t, ()):
-                is_fresh = tp in fresh
-                if only_fresh and not is_fresh:
-                    continue
-                tier = 2 if prev_owner.get(tp) == dst else (1 if is_fresh else 0)
-                cand = (tier, tp[1], java_key(tp[0]))
-                if best is None or cand > best:
-                    best, best_tp = cand, tp
-        return best_tp
+        """Prefer a partition that returns to its previous owner, then one handed out this round."""
+        for tp in returning.get(dst, ()):
+            if owner.get(tp) == src and tp[0] in subs[dst] and (tp in fresh or not only_fresh):
+                return tp
+        for t in reversed(dst_topics[dst]):
+            if part := fresh_held[src].get(t):
+                return next(reversed(part))
+        if only_fresh:
+            return None
+        for t in reversed(dst_topics[dst]):
+            if part := held[src].get(t):
+                return next(reversed(part))
+        return None
 
     def find_move(dst: str, only_fresh: bool) -> tuple[str, TopicPartition] | None:
         limit = count[dst] + 1
-        sources: dict[str, None] = {}
-        for t in member_topics[dst]:
-            if t in movable_topics:
-                for s in topic_subscribers[t]:
-                    if s != dst and count[s] > limit and held[s].get(t):
-                        sources[s] = None
-        for src in sorted(sources, key=lambda s: (-count[s], rank[s])):
+        sources = [s for s in by_key if count[s] > limit]
+        sources.sort(key=lambda s: (-count[s], rank[s]))
+        for src in sources:
             tp = pick_partition(src, dst, only_fresh)
             if tp is not None:
                 return src, tp
@@ -317,6 +320,9 @@ def _general(
     def move(tp: TopicPartition, src: str, dst: str) -> None:
         del held[src][tp[0]][tp]
         held[dst].setdefault(tp[0], {})[tp] = None
+        if tp in fresh:
+            del fresh_held[src][tp[0]][tp]
+            fresh_held[dst].setdefault(tp[0], {})[tp] = None
         owner[tp] = dst
         count[src] -= 1
         count[dst] += 1
@@ -326,6 +332,8 @@ def _general(
         while changed:
             changed = False
             for dst in sorted(by_key, key=lambda m: (count[m], rank[m])):
+                if not dst_topics[dst]:
+                    continue
                 while (found := find_move(dst, only_fresh)) is not None:
                     src, tp = found
                     move(tp, src, dst)

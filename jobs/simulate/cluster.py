@@ -1,0 +1,1142 @@
+"""Discrete-event simulation of consumer groups on a Kafka cluster, driving the coordinator model.
+
+A heap of timed actions (``(t, seq, fn, a, b)``) advances event time. Each broker runs one
+:class:`coordinator_core.coordinator.GroupCoordinator`; a group's coordinator is the leader of
+``__consumer_offsets-partition_for(group)``. Consumers (:class:`Client`) have a heartbeat thread
+(``heartbeat.interval.ms``) and a poll loop; they JoinGroup (two-step MEMBER_ID_REQUIRED join),
+SyncGroup (the leader assigns with :func:`coordinator_core.assignors.assign`), heartbeat, commit
+offsets and leave. Every broker fact the coordinator emits is rendered into that broker's
+``server.log`` in the chosen dialect; every client action into the host's log in the chosen layout.
+Ground truth (rebalances with the injected cause, assignments, storms) goes to ``truth/``.
+
+Nothing is kept per line: lines go straight to the buffered :class:`~jobs.simulate.writer.LogSink`.
+Determinism: one seeded ``random.Random``; no wall clock.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from coordinator_core.assignors import assign
+from coordinator_core.config import CoordinatorConfig
+from coordinator_core.coordinator import GroupCoordinator
+from coordinator_core.placement import partition_for
+from jobs.simulate import render_client as rc
+from jobs.simulate.noise import TOPICS, BrokerNoise, ClientNoise
+from jobs.simulate.render_broker import DIALECT_VERSION, BrokerRenderer, MemberInfo
+from jobs.simulate.timefmt import log4j_ts
+from jobs.simulate.truth import TruthRecorder
+from jobs.simulate.writer import LogSink
+
+START_MS = 1767225600000  # 2026-01-01T00:00:00Z
+OFFSETS_PARTITIONS = 50
+APP_WORDS = (
+    "orders", "payments", "billing", "search-indexer", "fraud-check", "email-sender", "inventory",
+    "shipping", "analytics", "audit", "recommendations", "ledger", "notifications", "pricing",
+)  # fmt: skip
+
+SCENARIOS = (
+    "steady", "scale_out", "graceful_leave", "crash", "poll_timeout", "rolling_restart", "flapping",
+    "join_during_completing", "failover", "static_restart",
+)  # fmt: skip
+#: default mix (weights) of the scenarios injected over time
+SCENARIO_WEIGHTS = {
+    "steady": 18, "scale_out": 10, "graceful_leave": 12, "crash": 12, "poll_timeout": 8,
+    "rolling_restart": 7, "flapping": 6, "join_during_completing": 7, "failover": 6, "static_restart": 14,
+}  # fmt: skip
+
+
+@dataclass
+class SimConfig:
+    """Parameters of one simulation (see ``python -m jobs.simulate --help``)."""
+
+    out: str
+    groups: int = 4
+    members: int = 3
+    hours: float = 1.0
+    seed: int = 1
+    target_lines: int | None = None
+    dialect: str = "scala3"
+    layout: str = "log4j"
+    debug_heartbeats: bool = False
+    gzip: bool = False
+    brokers: int = 3
+    noise_ratio: float = 0.1
+    #: scenarios to inject, cycled per group in order (None: random mix by seed)
+    scenarios: tuple[str, ...] | None = None
+    #: mean gap between incidents of one group (ms)
+    incident_gap_ms: int = 15 * 60_000
+    #: share of groups using static membership / cooperative-sticky (by seed)
+    static_share: float = 0.25
+    cooperative_share: float = 0.25
+    stack_rate: float = 0.002
+    start_ms: int = START_MS
+    #: extra fields written into truth/summary.json
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class SimResult:
+    lines: int
+    bytes: int
+    files: list[str]
+    truth_counts: dict[str, int]
+    end_ms: int
+
+
+class _Err:
+    """A coordinator-level error synthesised by the simulator (request sent to a broker that is not
+    the group's loaded coordinator): NOT_COORDINATOR / COORDINATOR_LOAD_IN_PROGRESS."""
+
+    __slots__ = ("api", "member_id", "error", "generation", "protocol_name", "leader_id", "members",
+                 "assignment", "skip_assignment")  # fmt: skip
+
+    def __init__(self, api: str, member_id: str, error: str) -> None:
+        self.api = api
+        self.member_id = member_id
+        self.error = error
+        self.generation = -1
+        self.protocol_name = None
+        self.leader_id = None
+        self.members = []
+        self.assignment = None
+        self.skip_assignment = False
+
+
+class Broker:
+    __slots__ = ("id", "coord", "skew", "host", "fmt", "path", "wake_at", "epoch")
+
+    def __init__(self, bid: int, coord: GroupCoordinator, skew: int) -> None:
+        self.id = bid
+        self.coord = coord
+        self.skew = skew
+        self.host = f"kafka-{bid}.kafka.svc.cluster.local"
+        self.fmt = log4j_ts()
+        self.path = f"broker-{bid}/server.log"
+        self.wake_at: int | None = None
+        self.epoch = 0
+
+
+class GroupSim:
+    """A consumer group: an application deployed on several hosts (slots)."""
+
+    def __init__(
+        self,
+        name: str,
+        app: str,
+        topics: dict[str, int],
+        strategies: list[str],
+        static: bool,
+        session_ms: int,
+        index: int,
+    ) -> None:
+        self.name = name
+        self.app = app
+        self.topics = topics
+        self.strategies = strategies
+        self.cooperative = strategies == ["cooperative-sticky"]
+        self.static = static
+        self.session_ms = session_ms
+        self.index = index
+        self.partition = partition_for(name, OFFSETS_PARTITIONS)
+        self.clients: list[Client] = []
+        self.hold_on_completing: list[Client] = []
+        self.busy_until = 0
+        self.scenario_i = 0
+        self.scenario: str | None = None
+
+
+class Client:
+    """One consumer process on one host (slot); restarts reuse the slot with a new incarnation."""
+
+    def __init__(self, sim: Simulation, grp: GroupSim, slot: int) -> None:
+        self.sim = sim
+        self.grp = grp
+        self.slot = slot
+        r = sim.rng
+        self.host = f"{grp.app}-{slot}"
+        self.ip = f"/10.{(grp.index // 200) % 250 + 1}.{grp.index % 200 + 1}.{slot + 10}"
+        self.skew = r.randint(-60, 60)
+        self.instance = f"{grp.app}-{slot}" if grp.static else None
+        self.client_id = f"consumer-{grp.name}-{self.instance}" if grp.static else f"consumer-{grp.name}-1"
+        self.path = f"clients/{self.host}/{grp.app}.log"
+        self.layout = rc.Layout(sim.cfg.layout, grp.app, 1000 + r.randrange(60000))
+        self.texts = sim.texts
+        self.prefix = self.texts.prefix(self.client_id, grp.name, self.instance)
+        self.thread = (
+            "org.springframework.kafka.KafkaListenerEndpointContainer#0-0-C-1"
+            if sim.cfg.layout != "log4j"
+            else "main"
+        )
+        self.hb_thread = f"kafka-coordinator-heartbeat-thread | {grp.name}"
+        self.noise = ClientNoise(sim.rng, grp.app, sim.cfg.stack_rate)
+        self.incarnation = 0
+        self.alive = False
+        self.member_id = ""
+        self.generation = -1
+        self.protocol: str | None = None
+        self.owned: list[str] = []
+        self.state = "down"
+        self.coord: int | None = None
+        self.hb_epoch = 0
+        self.hb_count = 0
+        self.leader = False
+        self.stuck = False
+        self.paused = False
+        self.rejoin_reason = ""
+        self.pending_rejoin = False
+        self.hb_text: str | None = None
+        #: handle responses synchronously (scenario: join during CompletingRebalance)
+        self.immediate = False
+
+    # ------------------------------------------------------------------ logging
+    def log(
+        self, level: str, logger: str, msg: str, stack: str | None = None, thread: str | None = None
+    ) -> None:
+        if level == "DEBUG" and not self.sim.cfg.debug_heartbeats:
+            return
+        text, n = self.layout.line(
+            self.sim.now + self.skew, level, logger, thread or self.thread, self.prefix + msg, stack
+        )
+        self.sim.write(self.path, text, n, self)
+
+    def log_plain(self, level: str, logger: str, msg: str, stack: str | None = None) -> None:
+        if level == "DEBUG" and not self.sim.cfg.debug_heartbeats:
+            return
+        text, n = self.layout.line(self.sim.now + self.skew, level, logger, self.thread, msg, stack)
+        self.sim.write(self.path, text, n, self)
+
+    def gen_str(self) -> str:
+        return self.texts.generation(self.generation, self.member_id, self.protocol)
+
+    def node(self) -> str:
+        b = self.coord if self.coord is not None else 1
+        return self.texts.node(self.sim.brokers[b].host, b)
+
+    def metadata(self) -> bytes:
+        topics = ",".join(self.grp.topics)
+        if self.grp.cooperative:
+            return f"{topics}|{','.join(self.owned)}".encode()
+        return topics.encode()
+
+    def info(self) -> MemberInfo:
+        return MemberInfo(
+            self.member_id,
+            self.instance,
+            self.client_id,
+            self.ip,
+            self.grp.session_ms,
+            300000,
+            tuple(self.grp.strategies),
+        )
+
+    # ------------------------------------------------------------------ lifecycle
+    def start(self, _a=None, _b=None) -> None:
+        """A new consumer process on this host: startup lines, coordinator discovery, join."""
+        if self.alive:
+            return
+        self.incarnation += 1
+        self.alive = True
+        self.member_id = ""
+        self.generation = -1
+        self.protocol = None
+        self.owned = []
+        self.state = "unjoined"
+        self.stuck = self.paused = False
+        self.leader = False
+        self.hb_epoch += 1
+        t = self.texts
+        self.log_plain(
+            "INFO",
+            rc.CONFIG,
+            t.config_dump(
+                self.client_id, self.grp.name, self.instance, self.grp.strategies, self.grp.session_ms, 300000
+            ),
+        )
+        self.log_plain("INFO", rc.APPINFO, f"Kafka version: {t.version}")
+        self.log_plain("INFO", rc.APPINFO, f"Kafka commitId: {t.commit}")
+        self.log_plain("INFO", rc.APPINFO, f"Kafka startTimeMs: {self.sim.now + self.skew}")
+        self.log("INFO", t.consumer_logger, f"Subscribed to topic(s): {', '.join(self.grp.topics)}")
+        self.rejoin_cause = "new_member"
+        self.sim.later(self.sim.rng.randint(20, 200), self.discover, self.incarnation)
+
+    def discover(self, inc: int, _b=None) -> None:
+        if inc != self.incarnation or not self.alive:
+            return
+        b = self.sim.coordinator_of(self.grp)
+        if b is None:
+            self.sim.later(self.sim.rng.randint(100, 400), self.discover, inc)
+            return
+        self.coord = b
+        self.log("INFO", self.texts.coord_logger, f"Discovered group coordinator {self.node()}")
+        if self.state == "stable" or self.state == "syncing":
+            self.schedule_hb(self.sim.rng.randint(1, 50))
+        elif self in self.grp.hold_on_completing:
+            return  # joins when the group reaches CompletingRebalance (scenario hook)
+        elif not self.stuck and not self.paused:
+            self.send_join()
+
+    def lost_coordinator(self, error: str) -> None:
+        t = self.texts
+        self.log("INFO", t.coord_logger, t.coordinator_lost(self.node(), error))
+        if not t.v2:
+            self.log(
+                "INFO", t.coord_logger, f"Requesting disconnect from last known coordinator {self.node()}"
+            )
+        self.coord = None
+        self.hb_epoch += 1
+        if self.state == "joining":
+            self.state = "unjoined"
+        self.sim.later(self.sim.rng.randint(50, 300), self.discover, self.incarnation)
+
+    # ------------------------------------------------------------------ join / sync
+    def send_join(self) -> None:
+        if not self.alive or self.coord is None:
+            return
+        self.state = "joining"
+        self.pending_rejoin = False
+        self.hb_epoch += 1  # the heartbeat thread is disabled while the JoinGroup is in flight
+        self.log("INFO", self.texts.coord_logger, "(Re-)joining group")
+        grp = self.grp
+        if self.member_id == "" and self.instance is None:
+            ctx = ("new_member", None)
+        elif self.member_id == "":
+            ctx = (
+                "static_member" if self.instance in self.sim.static_known[grp.name] else "new_member",
+                None,
+            )
+        elif self.member_id in self.sim.pending_ids:
+            ctx = ("new_member", self.member_id)
+        else:
+            ctx = ("leader_rejoin" if self.leader else "metadata_change", self.member_id)
+        reason = self.rejoin_reason or None
+        md = self.metadata()
+        self.sim.call(
+            self, "join_group", ctx,
+            member_id=self.member_id, group_instance_id=self.instance, client_id=self.client_id,
+            client_host=self.ip, session_timeout_ms=grp.session_ms, rebalance_timeout_ms=300000,
+            protocol_type="consumer", protocols=tuple((s, md) for s in grp.strategies), reason=reason,
+        )  # fmt: skip
+
+    def on_response(self, r, inc: int) -> None:
+        if inc != self.incarnation or not self.alive:
+            return
+        api = r.api
+        if api == "Heartbeat":
+            self.on_heartbeat(r)
+        elif api == "JoinGroup":
+            self.on_join(r)
+        elif api == "SyncGroup":
+            self.on_sync(r)
+        elif (
+            api == "OffsetCommit"
+            and r.error in ("NOT_COORDINATOR", "COORDINATOR_NOT_AVAILABLE")
+            and self.coord is not None
+        ):
+            self.lost_coordinator(r.error)
+
+    def on_join(self, r) -> None:
+        if self.state != "joining":
+            return
+        t = self.texts
+        err = r.error
+        if err == "MEMBER_ID_REQUIRED":
+            self.member_id = r.member_id
+            self.sim.by_member[r.member_id] = self
+            self.sim.pending_ids.add(r.member_id)
+            self.log(
+                "DEBUG",
+                t.coord_logger,
+                f"JoinGroup failed due to non-fatal error: MEMBER_ID_REQUIRED. Will set the member id as {r.member_id} and then rejoin. Sent generation was Generation{{generationId=-1, memberId='', protocol='null'}}",
+            )
+            self.rejoin_reason = f"need to re-join with the given member-id: {r.member_id}"
+            if not t.v2:
+                self.log("INFO", t.coord_logger, f"Request joining group due to: {self.rejoin_reason}")
+            self.send_join()
+            self.immediate = False
+            return
+        if err == "NONE":
+            self.sim.pending_ids.discard(self.member_id)
+            if r.member_id and r.member_id != self.member_id:
+                self.member_id = r.member_id
+                self.sim.by_member[r.member_id] = self
+            self.generation = r.generation
+            self.protocol = r.protocol_name
+            self.leader = r.leader_id == self.member_id
+            self.rejoin_reason = ""
+            self.state = "syncing"
+            self.hb_text = None
+            if self.instance is not None:
+                self.sim.static_known[self.grp.name].add(self.instance)
+            self.log("INFO", t.coord_logger, f"Successfully joined group with generation {self.gen_str()}")
+            self.schedule_hb(self.sim.rng.randint(2900, 3100))
+            assignments = None
+            if self.leader and getattr(r, "skip_assignment", False):
+                self.log(
+                    "INFO",
+                    rc.CC,
+                    f"Skipped assignment for returning static leader at generation {self.generation}. The static leader will continue with its existing assignment.",
+                )
+            elif self.leader:
+                assignments = self.sim.leader_assign(self, r)
+            self.sim.later(
+                self.sim.rng.randint(1, 4) if assignments is not None else self.sim.rng.randint(2, 9),
+                self.send_sync,
+                (self.incarnation, self.generation, assignments),
+            )
+            return
+        self.join_error(err, "JoinGroup")
+
+    def join_error(self, err: str, api: str) -> None:
+        t = self.texts
+        gen = self.gen_str()
+        if err in ("NOT_COORDINATOR", "COORDINATOR_NOT_AVAILABLE", "COORDINATOR_LOAD_IN_PROGRESS"):
+            self.log(
+                "INFO",
+                t.coord_logger,
+                f"{api} failed: The coordinator is not available. Marking coordinator unknown. Sent generation was {gen}",
+            )
+            self.lost_coordinator(err)
+            return
+        if err == "REBALANCE_IN_PROGRESS":
+            if api == "SyncGroup":
+                self.log(
+                    "INFO",
+                    t.coord_logger,
+                    f"SyncGroup failed: The group began another rebalance. Need to re-join the group. Sent generation was {gen}",
+                )
+                self.rejoin_reason = "rebalance failed due to RebalanceInProgressException"
+                if not t.v2:
+                    self.log(
+                        "INFO",
+                        t.coord_logger,
+                        "Request joining group due to: rebalance failed due to 'The group is rebalancing, so a rejoin is needed.' (RebalanceInProgressException)",
+                    )
+            self.sim.later(self.sim.rng.randint(1, 5), self.rejoin_now, self.incarnation)
+            return
+        if err == "FENCED_INSTANCE_ID":
+            self.log(
+                "ERROR",
+                t.coord_logger,
+                f"{api} failed: The group instance id Optional[{self.instance}] has been fenced by another instance. Sent generation was {gen}",
+            )
+            self.die()
+            return
+        if err in ("UNKNOWN_MEMBER_ID", "ILLEGAL_GENERATION"):
+            msg = (
+                "The coordinator is not aware of this member."
+                if err == "UNKNOWN_MEMBER_ID"
+                else "Specified group generation id is not valid."
+            )
+            self.log(
+                "INFO",
+                t.coord_logger,
+                f"{api} failed: {msg} Need to re-join the group. Sent generation was {gen}",
+            )
+            self.reset(
+                f"encountered {err} from {'JOIN_GROUP' if api == 'JoinGroup' else 'SYNC_GROUP'} response"
+            )
+            self.sim.later(self.sim.rng.randint(1, 5), self.rejoin_now, self.incarnation)
+            return
+        self.log("ERROR", t.coord_logger, f"{api} failed due to fatal error: {err}")
+        self.state = "unjoined"
+        self.sim.later(1000, self.rejoin_now, self.incarnation)
+
+    def send_sync(self, args, _b=None) -> None:
+        inc, gen, assignments = args
+        if inc != self.incarnation or not self.alive or self.state != "syncing" or gen != self.generation:
+            return
+        self.sim.call(
+            self,
+            "sync_group",
+            None,
+            member_id=self.member_id,
+            generation=gen,
+            group_instance_id=self.instance,
+            protocol_type="consumer",
+            protocol_name=self.protocol,
+            assignments=assignments,
+        )
+
+    def on_sync(self, r) -> None:
+        if self.state != "syncing":
+            return
+        t = self.texts
+        if r.error != "NONE":
+            self.join_error(r.error, "SyncGroup")
+            return
+        self.log("INFO", t.coord_logger, f"Successfully synced group in generation {self.gen_str()}")
+        assigned = sorted(r.assignment or (), key=_tp_key)
+        self.state = "stable"
+        if self.grp.cooperative:
+            owned = self.owned
+            aset, oset = set(assigned), set(owned)
+            added = [p for p in assigned if p not in oset]
+            revoked = [p for p in owned if p not in aset]
+            self.log("INFO", rc.CC, t.updating_assignment(assigned, owned, added, revoked))
+            if revoked:
+                self.log(
+                    "INFO", t.callback_logger, f"Revoke previously assigned partitions {', '.join(revoked)}"
+                )
+                full = f"need to revoke partitions {rc.tp_list(revoked)} as indicated by the current assignment and re-join"
+                if t.v2:
+                    self.log(
+                        "INFO",
+                        rc.CC,
+                        f"Need to revoke partitions {rc.tp_list(revoked)} and re-join the group",
+                    )
+                else:
+                    self.log("INFO", t.coord_logger, f"Request joining group due to: {full}")
+                self.rejoin_reason = "need to revoke partitions and re-join"
+                self.pending_rejoin = True
+            self.log(
+                "INFO",
+                rc.CC,
+                f"Notifying assignor about the new Assignment(partitions={rc.tp_list(assigned)})",
+            )
+            self.log("INFO", t.callback_logger, f"Adding newly assigned partitions: {', '.join(added)}")
+            self.owned = assigned
+            if revoked:
+                self.sim.later(self.sim.rng.randint(5, 60), self.rejoin_now, self.incarnation)
+        else:
+            self.log(
+                "INFO",
+                rc.CC,
+                f"Notifying assignor about the new Assignment(partitions={rc.tp_list(assigned)})",
+            )
+            self.log("INFO", t.callback_logger, f"Adding newly assigned partitions: {', '.join(assigned)}")
+            self.owned = assigned
+        self.sim.on_member_stable(self)
+
+    def rejoin_now(self, inc: int, _b=None) -> None:
+        if inc != self.incarnation or not self.alive or self.stuck or self.paused:
+            return
+        if self.state in ("joining",):
+            return
+        if self.coord is None:
+            return
+        if not self.grp.cooperative and self.owned and self.member_id:
+            self.log(
+                "INFO",
+                self.texts.callback_logger,
+                f"Revoke previously assigned partitions {', '.join(self.owned)}",
+            )
+            self.owned = []
+        self.send_join()
+
+    def reset(self, reason: str, member_too: bool = True) -> None:
+        """Reset generation (and member id): the partitions are lost."""
+        t = self.texts
+        if t.v2:
+            self.log("DEBUG", t.coord_logger, f"Resetting generation after {reason} and requesting re-join")
+        else:
+            self.log("INFO", t.coord_logger, f"Resetting generation and member id due to: {reason}")
+            self.log("INFO", t.coord_logger, f"Request joining group due to: {reason}")
+        if self.owned:
+            self.log("INFO", rc.CC, t.lost_all())
+            self.log(
+                "INFO", t.callback_logger, f"Lost previously assigned partitions {', '.join(self.owned)}"
+            )
+            self.owned = []
+        self.generation = -1
+        self.protocol = None
+        if member_too:
+            self.member_id = ""
+        self.leader = False
+        self.state = "unjoined"
+        self.hb_epoch += 1
+        self.rejoin_reason = reason if not t.v2 else ""
+
+    # ------------------------------------------------------------------ heartbeat thread
+    def schedule_hb(self, delay: int) -> None:
+        self.hb_epoch += 1
+        self.sim.later(delay, self.heartbeat, self.hb_epoch)
+
+    def heartbeat(self, epoch: int, _b=None) -> None:
+        if epoch != self.hb_epoch or not self.alive or self.paused or self.coord is None:
+            return
+        sim = self.sim
+        if sim.cfg.debug_heartbeats:
+            hb = self.hb_text
+            if hb is None:
+                hb = self.hb_text = (
+                    f"{self.prefix}Sending Heartbeat request with generation {self.generation} and member id "
+                    f"{self.member_id} to coordinator {self.node()}"
+                )
+            text, n = self.layout.line(
+                sim.now + self.skew, "DEBUG", self.texts.coord_logger, self.hb_thread, hb
+            )
+            sim.write(self.path, text, n, self)
+        sim.call(
+            self,
+            "heartbeat",
+            None,
+            member_id=self.member_id,
+            generation=self.generation,
+            group_instance_id=self.instance,
+        )
+        self.hb_count += 1
+        if self.state == "stable" and self.hb_count % 2 == 0 and not self.stuck:
+            sim.call(
+                self,
+                "commit_offsets",
+                None,
+                member_id=self.member_id,
+                generation=self.generation,
+                group_instance_id=self.instance,
+            )
+        if epoch == self.hb_epoch:
+            sim.later(3000 + sim.rng.randint(-3, 3), self.heartbeat, epoch)
+
+    def on_heartbeat(self, r) -> None:
+        err = r.error
+        t = self.texts
+        if err == "NONE":
+            if self.sim.cfg.debug_heartbeats:
+                text, n = self.layout.line(
+                    self.sim.now + self.skew,
+                    "DEBUG",
+                    t.coord_logger,
+                    self.hb_thread,
+                    f"{self.prefix}Received successful Heartbeat response",
+                )
+                self.sim.write(self.path, text, n, self)
+            return
+        if err == "REBALANCE_IN_PROGRESS":
+            if self.state != "stable" or self.pending_rejoin:
+                return
+            self.pending_rejoin = True
+            if t.v2:
+                self.log(
+                    "INFO",
+                    t.coord_logger,
+                    "Attempt to heartbeat failed since group is rebalancing",
+                    thread=self.hb_thread,
+                )
+            else:
+                self.log(
+                    "INFO",
+                    t.coord_logger,
+                    "Request joining group due to: group is already rebalancing",
+                    thread=self.hb_thread,
+                )
+            self.rejoin_reason = "group is already rebalancing"
+            if not self.stuck:
+                self.sim.later(self.sim.rng.randint(5, 400), self.rejoin_now, self.incarnation)
+            return
+        if err in ("UNKNOWN_MEMBER_ID", "ILLEGAL_GENERATION", "FENCED_INSTANCE_ID"):
+            if self.state not in ("stable", "syncing"):
+                return
+            if err == "FENCED_INSTANCE_ID":
+                self.log(
+                    "ERROR",
+                    t.coord_logger,
+                    f"Attempt to heartbeat failed since member id {self.member_id} is fenced by another instance of group instance id Optional[{self.instance}]",
+                    thread=self.hb_thread,
+                )
+                self.die()
+                return
+            inst = f"Optional[{self.instance}]" if self.instance else "Optional.empty"
+            self.log(
+                "INFO",
+                t.coord_logger,
+                f"Attempt to heartbeat with {self.gen_str()} and group instance id {inst} failed due to {err}, resetting generation",
+                thread=self.hb_thread,
+            )
+            self.reset(f"encountered {err} from HEARTBEAT response", member_too=err == "UNKNOWN_MEMBER_ID")
+            if not self.stuck:
+                self.sim.later(self.sim.rng.randint(5, 300), self.rejoin_now, self.incarnation)
+            return
+        if err in ("NOT_COORDINATOR", "COORDINATOR_NOT_AVAILABLE", "COORDINATOR_LOAD_IN_PROGRESS") and (
+            self.coord is not None
+        ):
+            self.log(
+                "INFO",
+                t.coord_logger,
+                f"Attempt to heartbeat failed since coordinator {self.node()} is either not started or not valid",
+                thread=self.hb_thread,
+            )
+            self.lost_coordinator(err)
+
+    # ------------------------------------------------------------------ departures
+    def close(self, _a=None, _b=None) -> None:
+        """Graceful shutdown: revoke, LeaveGroup (dynamic members only), close lines."""
+        if not self.alive:
+            return
+        t = self.texts
+        if self.owned:
+            self.log(
+                "INFO", t.callback_logger, f"Revoke previously assigned partitions {', '.join(self.owned)}"
+            )
+            self.owned = []
+        if self.instance is None and self.member_id and self.coord is not None:
+            reason = "the consumer is being closed"
+            self.log(
+                "INFO",
+                t.coord_logger,
+                f"Member {self.member_id} sending LeaveGroup request to coordinator {self.node()} due to {reason}",
+            )
+            self.sim.call(
+                self,
+                "leave_group",
+                ("member_leave", self.member_id),
+                members=[(self.member_id, None, reason)],
+            )
+            if not t.v2:
+                self.log(
+                    "INFO",
+                    t.coord_logger,
+                    "Resetting generation and member id due to: consumer pro-actively leaving the group",
+                )
+                self.log(
+                    "INFO",
+                    t.coord_logger,
+                    "Request joining group due to: consumer pro-actively leaving the group",
+                )
+        self.log_plain("INFO", "org.apache.kafka.common.metrics.Metrics", "Metrics scheduler closed")
+        self.log_plain(
+            "INFO",
+            "org.apache.kafka.common.metrics.Metrics",
+            "Closing reporter org.apache.kafka.common.metrics.JmxReporter",
+        )
+        self.log_plain("INFO", "org.apache.kafka.common.metrics.Metrics", "Metrics reporters closed")
+        self.log_plain("INFO", rc.APPINFO, f"App info kafka.consumer for {self.client_id} unregistered")
+        self.die()
+
+    def die(self, _a=None, _b=None) -> None:
+        """The process is gone (crash: no lines at all)."""
+        self.alive = False
+        self.state = "down"
+        self.hb_epoch += 1
+        self.pending_rejoin = False
+        self.sim.pending_ids.discard(self.member_id)
+
+    def pause(self, duration: int, _b=None) -> None:
+        """A stop-the-world pause (GC, VM freeze): no heartbeats for ``duration`` ms."""
+        if not self.alive:
+            return
+        self.paused = True
+        self.hb_epoch += 1
+        self.sim.later(duration, self.resume, self.incarnation)
+
+    def resume(self, inc: int, _b=None) -> None:
+        if inc != self.incarnation or not self.alive:
+            return
+        self.paused = False
+        self.log(
+            "WARN",
+            f"com.example.{self.grp.app.replace('-', '')}.Health",
+            "Detected a JVM pause; the application was unresponsive",
+        )
+        if self.state in ("stable", "syncing"):
+            self.schedule_hb(1)
+        elif self.state == "unjoined" or self.pending_rejoin:
+            self.rejoin_now(self.incarnation)
+
+    def get_stuck(self, duration: int, _b=None) -> None:
+        """The poll loop blocks for ``duration`` ms (the heartbeat thread keeps running)."""
+        if not self.alive or self.state != "stable":
+            return
+        self.stuck = True
+        self.sim.later(300000, self.poll_timeout, self.incarnation)
+        self.sim.later(duration, self.unstuck, self.incarnation)
+
+    def poll_timeout(self, inc: int, _b=None) -> None:
+        if inc != self.incarnation or not self.alive or not self.stuck or not self.member_id:
+            return
+        t = self.texts
+        self.log("WARN", t.coord_logger, t.poll_timeout_warning(), thread=self.hb_thread)
+        reason = t.poll_timeout_reason()
+        if self.instance is None and self.coord is not None:
+            self.log(
+                "INFO",
+                t.coord_logger,
+                f"Member {self.member_id} sending LeaveGroup request to coordinator {self.node()} due to {reason}",
+                thread=self.hb_thread,
+            )
+            self.sim.call(
+                self,
+                "leave_group",
+                ("poll_timeout_leave", self.member_id),
+                members=[(self.member_id, None, "consumer poll timeout has expired.")],
+            )
+            if not t.v2:
+                self.log(
+                    "INFO",
+                    t.coord_logger,
+                    "Resetting generation and member id due to: consumer pro-actively leaving the group",
+                    thread=self.hb_thread,
+                )
+                self.log(
+                    "INFO",
+                    t.coord_logger,
+                    "Request joining group due to: consumer pro-actively leaving the group",
+                    thread=self.hb_thread,
+                )
+        self.generation = -1
+        self.member_id = ""
+        self.leader = False
+        self.state = "unjoined"
+        self.hb_epoch += 1
+
+    def unstuck(self, inc: int, _b=None) -> None:
+        if inc != self.incarnation or not self.alive:
+            return
+        self.stuck = False
+        if self.state == "unjoined":
+            if self.owned:
+                self.log("INFO", rc.CC, self.texts.lost_all())
+                self.log(
+                    "INFO",
+                    self.texts.callback_logger,
+                    f"Lost previously assigned partitions {', '.join(self.owned)}",
+                )
+                self.owned = []
+            self.rejoin_now(self.incarnation)
+        elif self.pending_rejoin:
+            self.rejoin_now(self.incarnation)
+
+
+def _tp_key(tp: str) -> tuple[str, int]:
+    t, _, p = tp.rpartition("-")
+    return (t, int(p))
+
+
+class Simulation:
+    """The whole cluster: brokers, groups, clients, scenario injection, rendering and truth."""
+
+    def __init__(self, cfg: SimConfig) -> None:
+        self.cfg = cfg
+        self.rng = random.Random(cfg.seed)
+        self.now = cfg.start_ms
+        self.end_ms = cfg.start_ms + int(cfg.hours * 3_600_000)
+        self._heap: list[tuple] = []
+        self._seq = 0
+        self.sink = LogSink(cfg.out)
+        self.truth = TruthRecorder(cfg.out)
+        self.texts = rc.ClientTexts(cfg.dialect)
+        self.by_member: dict[str, Client] = {}
+        self.pending_ids: set[str] = set()
+        self.static_known: dict[str, set[str]] = {}
+        version = DIALECT_VERSION[cfg.dialect]
+        self.brokers: dict[int, Broker] = {}
+        for bid in range(1, cfg.brokers + 1):
+            coord = GroupCoordinator(
+                CoordinatorConfig(version=version), broker_id=bid, seed=cfg.seed * 1009 + bid
+            )
+            self.brokers[bid] = Broker(bid, coord, self.rng.randint(-5, 5))
+        self.renderer = BrokerRenderer(cfg.dialect, self._member_info)
+        ids = sorted(self.brokers)
+        shift = self.rng.randrange(len(ids))
+        self.leader_of = {p: ids[(p + shift) % len(ids)] for p in range(OFFSETS_PARTITIONS)}
+        self.loading: set[int] = set()
+        self.noise = BrokerNoise(self.rng, ids, cfg.stack_rate)
+        self._noise_credit = 0.0
+        self._noise_per_line = cfg.noise_ratio / (1 - cfg.noise_ratio) if 0 < cfg.noise_ratio < 1 else 0.0
+        self.groups: list[GroupSim] = []
+        self._make_groups()
+        self._parked: dict[int, tuple[Client, int]] = {}
+        self._group_by_name: dict[str, GroupSim] = {}
+
+    # ------------------------------------------------------------------ setup
+    def _make_groups(self) -> None:
+        cfg, r = self.cfg, self.rng
+        for i in range(cfg.groups):
+            word = APP_WORDS[i % len(APP_WORDS)]
+            app = f"{word}-svc" if i < len(APP_WORDS) else f"{word}-svc{i // len(APP_WORDS)}"
+            name = f"{app}-group"
+            ntopics = 1 if r.random() < 0.7 else 2
+            topics = {}
+            for _ in range(ntopics):
+                topics[f"{r.choice(TOPICS)}.{word}.v{r.randint(1, 3)}"] = r.choice((6, 8, 12, 12, 16, 24, 32))
+            static = r.random() < cfg.static_share
+            coop = r.random() < cfg.cooperative_share
+            if coop:
+                strategies = ["cooperative-sticky"]
+            elif cfg.dialect == "scala2":
+                strategies = ["range"] if r.random() < 0.7 else ["roundrobin"]
+            else:
+                strategies = ["range", "cooperative-sticky"] if r.random() < 0.7 else ["roundrobin"]
+            if static:
+                session = 60000 if cfg.dialect != "scala2" else 30000
+            else:
+                session = 10000 if cfg.dialect == "scala2" else 45000
+            g = GroupSim(name, app, dict(sorted(topics.items())), strategies, static, session, i)
+            self.static_known[name] = set()
+            for slot in range(cfg.members):
+                g.clients.append(Client(self, g, slot))
+            self.groups.append(g)
+
+    def _member_info(self, member_id: str) -> MemberInfo | None:
+        c = self.by_member.get(member_id)
+        if c is None:
+            return None
+        return MemberInfo(
+            member_id, c.instance, c.client_id, c.ip, c.grp.session_ms, 300000, tuple(c.grp.strategies)
+        )
+
+    # ------------------------------------------------------------------ scheduling
+    def at(self, t: int, fn, a=None, b=None) -> None:
+        self._seq += 1
+        heapq.heappush(self._heap, (t, self._seq, fn, a, b))
+
+    def later(self, delay: int, fn, a=None, b=None) -> None:
+        self._seq += 1
+        heapq.heappush(self._heap, (self.now + delay, self._seq, fn, a, b))
+
+    def coordinator_of(self, grp: GroupSim) -> int | None:
+        p = grp.partition
+        return None if p in self.loading else self.leader_of[p]
+
+    # ------------------------------------------------------------------ output
+    def write(self, path: str, text: str, nlines: int, who=None) -> None:
+        self.sink.write(path, text, nlines)
+        if self._noise_per_line:
+            self._noise_credit += self._noise_per_line * nlines
+            if self._noise_credit >= 1.0:
+                self._emit_noise(who)
+
+    def _emit_noise(self, who) -> None:
+        r = self.rng
+        while self._noise_credit >= 1.0:
+            if isinstance(who, Client) and who.alive and r.random() < 0.5:
+                level, logger, msg, stack = who.noise.line()
+                if level == "DEBUG" and not self.cfg.debug_heartbeats:
+                    level = "INFO"
+                text, n = who.layout.line(self.now + who.skew, level, logger, who.thread, msg, stack)
+            else:
+                b = self.brokers[r.choice(list(self.brokers))]
+                level, logger, msg, stack = self.noise.line(b.id)
+                text = f"[{b.fmt(self.now + b.skew)}] {level} {msg} ({logger})\n"
+                if stack:
+                    text += stack + "\n"
+                n = text.count("\n")
+                who = None
+                path = b.path
+                self.sink.write(path, text, n)
+                self._noise_credit -= n
+                continue
+            self.sink.write(who.path, text, n)
+            self._noise_credit -= n
+
+    def broker_lines(self, b: Broker, lines) -> None:
+        ts = None
+        for level, logger, msg in lines:
+            if level == "DEBUG":
+                continue
+            if ts is None:
+                ts = b.fmt(self.now + b.skew)
+            self.write(b.path, f"[{ts}] {level} {msg} ({logger})\n", 1)
+
+    # ------------------------------------------------------------------ coordinator calls
+    def call(self, client: Client, api: str, ctx, **kw) -> None:
+        """Send one request of ``client`` to its coordinator; render the broker's lines, record the
+        truth, and deliver the responses (1-4 ms later) to the clients whose requests they answer."""
+        grp = client.grp
+        b = client.coord
+        leader = self.leader_of[grp.partition]
+        resp_api = _API_NAME[api]
+        if b is None or b != leader or grp.partition in self.loading:
+            err = (
+                "COORDINATOR_LOAD_IN_PROGRESS"
+                if (b == leader and grp.partition in self.loading)
+                else "NOT_COORDINATOR"
+            )
+            if api == "leave_group":
+                return
+            if api == "heartbeat" and err == "COORDINATOR_LOAD_IN_PROGRESS":
+                err = "NONE"  # "respond just blindly" while the partition loads
+            self.later(
+                self.rng.randint(1, 3),
+                client.on_response,
+                _Err(resp_api, client.member_id, err),
+                client.incarnation,
+            )
+            return
+        broker = self.brokers[b]
+        coord = broker.coord
+        if api == "leave_group":
+            out = coord.leave_group(self.now, grp.name, kw["members"])
+        else:
+            out = getattr(coord, api)(self.now, grp.name, **kw)
+        if out.reply is None and api in ("join_group", "sync_group"):
+            self._parked[out.request_id] = (client, client.incarnation)
+        self._handle(broker, out, ctx, client)
+        self._after(broker)
+
+    def _deliver(self, out, caller: Client | None) -> None:
+        immediate = caller is not None and caller.immediate
+        for r in out.responses:
+            if caller is not None and r is out.reply:
+                target, inc = caller, caller.incarnation
+            else:
+                entry = self._parked.pop(r.request_id, None)
+                if entry is None:
+                    continue
+                target, inc = entry
+            if immediate and target is caller:
+                target.on_response(r, inc)
+            else:
+                self.later(self.rng.randint(1, 4), target.on_response, r, inc)
+
+    def _handle(self, broker: Broker, out, ctx, caller: Client | None = None) -> None:
+        """Render the events, then turn the transitions into truth (cause from ``ctx`` for a call,
+        from the expiry that preceded the rebalance for timers)."""
+        truth = self.truth
+        causes: dict[str, list] = {}
+        expiry: dict[str, tuple[str, str | None]] = {}
+        skew = broker.skew
+        fmt = broker.fmt
+        path = broker.path
+        for e in out.events:
+            g = e.group_id
+            lines = self.renderer.render(e, broker.id, partition_for(g, OFFSETS_PARTITIONS))
+            if lines:
+                ts = fmt(e.ts + skew)
+                for level, logger, msg in lines:
+                    if level != "DEBUG":
+                        self.write(path, f"[{ts}] {level} {msg} ({logger})\n", 1)
+            k = e.kind
+            if k == "rebalance_prepared":
+                if ctx is not None:
+                    cause, culprit = ctx
+                else:
+                    cause, culprit = expiry.get(g, ("unknown", None))
+                causes.setdefault(g, []).append((cause, culprit or e.member_id, e.reason))
+            elif k == "member_session_expired":
+                expiry[g] = ("session_timeout", e.member_id)
+            elif k == "sync_expired" and not e.unexpected:
+                expiry[g] = ("sync_timeout", e.members[0] if e.members else None)
+            elif (
+                (k == "member_added" or k == "static_member_replaced") and ctx is not None and ctx[1] is None
+            ):
+                ctx = (ctx[0], e.member_id)
+            elif k == "join_completed":
+                self._on_join_completed(g)
+        for ts, g, frm, to, gen in out.transitions:
+            t = ts + skew
+            if to == "PreparingRebalance":
+                queue = causes.get(g)
+                cause, culprit, reason = queue.pop(0) if queue else ("unknown", None, None)
+                if frm in ("Stable", "Empty"):
+                    grp = self._group_by_name.get(g)
+                    truth.prepared(
+                        g, t, gen, cause, culprit, broker.id, reason, grp.scenario if grp else None
+                    )
+                else:
+                    truth.prepared(g, t, gen, cause, culprit, broker.id, reason, None)
+            elif to == "CompletingRebalance":
+                truth.join_completed(g, gen)
+            elif to == "Stable" and frm == "CompletingRebalance":
+                truth.ended(g, t, gen, "completed")
+                grp = self._group_by_name.get(g)
+                if grp is not None:
+                    self._maybe_end_episode(grp)
+            elif to == "Empty" and frm == "PreparingRebalance":
+                truth.ended(g, t, gen, "ended_empty")
+        self._deliver(out, caller)
+
+    def _after(self, broker: Broker) -> None:
+        d = broker.coord.next_deadline()
+        if d is not None and (broker.wake_at is None or d < broker.wake_at):
+            broker.wake_at = d
+            self.at(max(d, self.now), self._wake, broker)
+
+    def _wake(self, broker: Broker, _b=None) -> None:
+        if broker.wake_at is None or broker.wake_at > self.now:
+            return  # superseded: a later deadline is scheduled separately
+        broker.wake_at = None
+        out = broker.coord.advance_to(self.now)
+        self._handle(broker, out, None)
+        self._after(broker)
+
+    # ------------------------------------------------------------------ leader assignment
+    def leader_assign(self, client: Client, r) -> dict[str, list[str]]:
+        grp = client.grp
+        subs: dict[str, list[str]] = {}
+        owned: dict[str, list[tuple[str, int]]] = {}
+        giis: dict[str, str | None] = {}
+        for member_id, gii, md in r.members:
+            raw = md.decode() if isinstance(md, bytes | bytearray) else str(md or "")
+            topics, _, own = raw.partition("|")
+            subs[member_id] = [t for t in topics.split(",") if t]
+            owned[member_id] = [_tp_key(x) for x in own.split(",") if x]
+            giis[member_id] = gii
+        result = assign(
+            r.protocol_name or grp.strategies[0],
+            subs,
+            grp.topics,
+            group_instance_ids=giis,
+            owned=owned if grp.cooperative else None,
+            generation=client.generation - 1,
+        )
+        assignment = {m: [f"{t}-{p}" for t, p in tps] for m, tps in result.items()}
+        client.log("INFO", rc.CC, self.texts.leader_assignment(client.generation, assignment))
+        b = self.brokers[client.coord] if client.coord is not None else None
+        self.truth.assignment(
+            grp.name,
+            client.generation,
+            self.now + (b.skew if b else 0),
+            r.protocol_name or "",
+            client.member_id,
+            assignment,
+        )
+        return assignment
+
+    # ------------------------------------------------------------------ scenario hooks
+    def on_member_stable(self, client: Client) -> None:
+        pass
+
+    def _on_join_completed(self, group: str) -> None:
+        grp = self._group_by_name.get(group)
+        if grp is None or not grp.hold_on_completing:
+            return
+        held, grp.hold_on_completing = grp.hold_on_completing, []
+        for c in held:
+            self.at(self.now, _send_join_again, c)
+
+    def _maybe_end_episode(self, grp: GroupSim) -> None:
+        ep = self.truth.episodes.get(grp.name)
+        if ep is not None and ep.get("done_after") is not None and self.now >= ep["done_after"]:
+            self.truth.end_episode(grp.name)
+
+    # ------------------------------------------------------------------ run
+    def run(self) -> SimResult:
+        from jobs.simulate.scenarios import ScenarioDriver
+
+        self._group_by_name = {g.name: g for g in self.groups}
+        self.scenarios = ScenarioDriver(self)
+        self.scenarios.bootstrap()
+        heap = self._heap
+        pop = heapq.heappop
+        end = self.end_ms
+        target = self.cfg.target_lines
+        sink = self.sink
+        checks = 0
+        while heap:
+            t, _s, fn, a, b = pop(heap)
+            if t > end:
+                break
+            self.now = t
+            fn(a, b)
+            checks += 1
+            if target is not None and (checks & 255) == 0 and sink.lines >= target:
+                break
+        self.truth.close()
+        files = self.sink.finish(self.cfg.gzip)
+        return SimResult(self.sink.lines, self.sink.bytes, files, dict(self.truth.counts), self.now)
+
+
+def _send_join_again(c: Client, _b=None) -> None:
+    if c.alive and c.coord is not None and c.state == "unjoined":
+        c.immediate = True
+        c.send_join()
+
+
+_API_NAME = {
+    "join_group": "JoinGroup", "sync_group": "SyncGroup", "heartbeat": "Heartbeat",
+    "leave_group": "LeaveGroup", "commit_offsets": "OffsetCommit",
+}  # fmt: skip

@@ -450,7 +450,7 @@ class GroupReplay:
         )  # fmt: skip
 
     def _set_state(self, row: tuple, to: str, inferred: bool = False) -> None:
-        self.client_state = inferred and not self.broker_seen
+        self.client_state = inferred and (not self.broker_seen or self.client_state)
         if to == self.state:
             return
         self._tr.append(
@@ -674,7 +674,7 @@ class GroupReplay:
     def _broker(self, row: tuple, handler: Any) -> None:
         kind = row[KIND]
         st = self.state
-        check = st is not None and not (self.client_state and not self.broker_seen)
+        check = st is not None and not self.client_state
         if st == D and self.removed and kind not in ("group_loaded", "group_unloaded", "group_dead"):
             # the group was removed; Kafka creates a new incarnation (Empty, generation 0)
             self.removed = False
@@ -684,7 +684,8 @@ class GroupReplay:
             self.stable_members = 0
         if not self.broker_seen:
             self.broker_seen = True
-            self.client_state = False
+        if self.client_state and (kind in STATE_KINDS or kind == "group_loaded"):
+            self.client_state = False  # the broker's state facts replace the client-inferred state
         if row[COORD] is not None and kind not in ("group_unloaded", "group_dead"):
             self.coordinator = _int(row[COORD])
         natural = STATE_KINDS[kind].value if kind in STATE_KINDS else (LOADED if kind == "group_loaded" else STAY)
@@ -720,9 +721,13 @@ class GroupReplay:
             r["reason"] = row[REASON]
             self._set_cause(r, cause, culprit, giid)
         else:
-            if r["inf"]:
-                r["inf"] = False
-            if r["cause"] == "unknown" and cause != "unknown":
+            takeover = r["inf"]  # the broker takes over a rebalance inferred from client lines
+            r["inf"] = False
+            if takeover and r["og"] is None:
+                r["og"] = self.gen
+                if self.gen == 0 and r["mb"] is None:
+                    r["mb"] = 0
+            if cause != "unknown" and (takeover or r["cause"] == "unknown"):
                 r["reason"] = row[REASON]
                 self._set_cause(r, cause, culprit, giid)
             elif r["reason"] is None and row[REASON] and r["cause"] == cause:
@@ -1139,7 +1144,8 @@ class GroupReplay:
         if g is not None and g != self.gen:
             return
         self._set_state(row, S, inferred=True)
-        after = len(self.masg["a"]) if self.masg and self.masg.get("leader") and self.masg["g"] == self.gen else None
+        masg = self.masg
+        after = len(masg["a"]) if masg and masg["a"] is not None and masg["g"] == self.gen else None
         if after is None:
             after = sum(1 for m in self.members.values() if m[M_CGEN] == self.gen) or len(self.members)
         self._close(row, "completed", after)
@@ -1173,7 +1179,10 @@ class GroupReplay:
                 tps = [tp for tp in map(_split_tp, parts) if tp is not None]
                 table[m] = [list(tp) for tp in tps]
                 self._assignment_rows(g, m, tps, "leader_map", ts)
-            self.masg = {"g": g, "a": table, "leader": True}
+            masg = self.masg
+            if masg is None or masg["g"] != g:
+                masg = self.masg = {"g": g, "a": None, "m": {}, "src": {}}
+            masg["a"] = table
             if not self.broker_seen:
                 for m in table:
                     if m not in self.members and m not in self.gone:
@@ -1201,13 +1210,15 @@ class GroupReplay:
         masg = self.masg
         if g is not None:
             if masg is None or masg["g"] != g:
-                masg = self.masg = {"g": g, "a": {}, "src": {}, "leader": False}
-            src = masg.setdefault("src", {})
+                masg = self.masg = {"g": g, "a": None, "m": {}, "src": {}}
+            src = masg["src"]
+            # "Adding newly assigned partitions" lists only the added partitions under the
+            # cooperative protocol; "Notifying assignor about the new Assignment" is the full set
             cooperative = "cooperative" in (self.protocol or "")
             usable = kind == "assignment_notified" or (src.get(mid) is None and not cooperative)
-            if usable and not masg.get("leader") and src.get(mid) != "assignment_notified":
+            if usable and src.get(mid) != "assignment_notified":
                 tps = [tp for tp in map(_split_tp, row[PARTS] or ()) if tp is not None]
-                masg["a"][mid] = [list(tp) for tp in tps]
+                masg["m"][mid] = [list(tp) for tp in tps]
                 src[mid] = kind
                 self._assignment_rows(g, mid, tps, "member", ts)
         self._c_end_signal(row, mid)
@@ -1215,10 +1226,10 @@ class GroupReplay:
 
     def _maybe_member_skew(self, row: tuple) -> None:
         masg = self.masg
-        if masg is None or masg.get("leader") or masg["g"] != self.gen or self.state != S or not self.members:
+        if masg is None or masg["a"] is not None or masg["g"] != self.gen or self.state != S or not self.members:
             return
-        if all(mid in masg["a"] for mid in self.members):
-            self._emit_skew(masg["g"], masg["a"], row[TS])
+        if all(mid in masg["m"] for mid in self.members):
+            self._emit_skew(masg["g"], masg["m"], row[TS])
 
     def _assignment_rows(self, g: int, mid: str, tps: list[tuple[str, int]], source: str, ts: int) -> None:
         by_topic: dict[str, list[int]] = {}

@@ -157,3 +157,24 @@ def test_cooperative_rounds_converge_to_a_complete_balanced_assignment(group):
     assert_valid(subs, parts, rounds[-1].assignment, complete=True)
     assert balance_violations(rounds[-1].assignment, subs) == []
     assert rounds[-1].revoked == {}
+
+
+def test_hundred_members_thousand_partitions_general_and_constrained():
+    """A realistic size (1000 partitions, 100 members) stays valid and balanced on both paths."""
+    import random
+
+    rnd = random.Random(7)
+    parts = {f"topic-{i:02d}": 50 for i in range(20)}
+    members = [f"consumer-{i:03d}" for i in range(100)]
+    same = {m: list(parts) for m in members}
+    first = assign("sticky", same, parts)
+    assert sorted({len(v) for v in first.values()}) == [10]
+    mixed = {m: rnd.sample(list(parts), rnd.randint(1, 20)) for m in members}
+    plan = plan_sticky(mixed, parts, owned=first, generation=3)
+    assert not plan.constrained
+    assert_valid(mixed, parts, plan.assignment, complete=True)
+    assert balance_violations(plan.assignment, mixed) == []
+    # still-subscribed owned partitions are kept unless balance requires moving them
+    kept = sum(len(set(first[m]) & set(plan.assignment[m])) for m in members)
+    still_subscribed = sum(1 for m in members for t, _ in first[m] if t in mixed[m])
+    assert kept >= still_subscribed * 0.95

@@ -1,0 +1,97 @@
+"""Storms and rebalance frequency from a hand-built rebalances table."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from jobs import rollups, schemas
+from tests.job.util import fields_of
+
+pytestmark = pytest.mark.spark
+
+T0 = dt.datetime(2024, 3, 1, 9, 50)  # naive UTC, as Spark returns (session time zone UTC)
+
+
+def _rb(group, minute, dur_ms, cause="session_timeout", culprit="m1", coord=1, outcome="completed", rounds=1):
+    start = T0 + dt.timedelta(minutes=minute)
+    end = None if outcome == "open" else start + dt.timedelta(milliseconds=dur_ms)
+    row = dict.fromkeys(schemas.REBALANCES.fieldNames())
+    row.update(
+        cluster="c", group_id=group, rebalance_id=f"{group}:{minute}", start_ts=start, end_ts=end,
+        duration_ms=None if outcome == "open" else dur_ms, outcome=outcome, cause=cause,
+        culprit_member_id=culprit, coordinator_broker=coord, join_rounds=rounds, inferred=False,
+    )
+    return row
+
+
+@pytest.fixture(scope="module")
+def rebalances(spark):
+    rows = [
+        # g1: 4 rebalances within 6 minutes (a storm), then one 2 hours later (not a storm)
+        _rb("g1", 0, 3000, "member_leave", "a"), _rb("g1", 2, 4000, "new_member", "b"),
+        _rb("g1", 4, 5000, "new_member", "c"), _rb("g1", 6, 6000, "new_member", "b", rounds=2),
+        _rb("g1", 130, 1000, "session_timeout", "z"),
+        # g2 on the same coordinator storms at an overlapping time; g3 storms on another coordinator
+        _rb("g2", 3, 1000, culprit="x"), _rb("g2", 5, 1000, culprit="y"), _rb("g2", 7, 1000, culprit="x"),
+        _rb("g3", 3, 1000, coord=2), _rb("g3", 4, 1000, coord=2), _rb("g3", 5, 1000, coord=2, outcome="open"),
+        # g4: 3 rebalances but 20 minutes apart - no storm
+        _rb("g4", 0, 1000), _rb("g4", 20, 1000), _rb("g4", 40, 1000),
+    ]  # fmt: skip
+    return spark.createDataFrame(rows, schemas.REBALANCES)
+
+
+def test_storm_episodes(rebalances):
+    out = rollups.compute(rebalances, min_rebalances=3, window_minutes=10)
+    st = {r.group_id: r for r in out["storms"].collect()}
+    assert fields_of(out["storms"].schema) == fields_of(schemas.STORMS)
+    assert set(st) == {"g1", "g2", "g3"}
+    g1 = st["g1"]
+    assert g1.rebalances == 4
+    assert g1.start_ts == T0 and g1.end_ts == T0 + dt.timedelta(minutes=6, seconds=6)
+    assert g1.dominant_cause == "new_member"
+    assert g1.culprit_members == ["a", "b", "c"]
+    assert g1.paused_ms == 3000 + 4000 + 5000 + 6000
+    assert g1.coordinator_broker == 1
+    assert g1.concurrent_groups == ["g2"] and g1.coordinator_wide is True
+    assert st["g2"].concurrent_groups == ["g1"]
+    assert st["g3"].concurrent_groups == [] and st["g3"].coordinator_wide is False
+    assert st["g1"].storm_id == f"c:g1:{int(T0.replace(tzinfo=dt.UTC).timestamp() * 1000)}"
+
+
+def test_min_rebalances_threshold(rebalances):
+    st = rollups.compute(rebalances, min_rebalances=4, window_minutes=10)["storms"].collect()
+    assert [(r.group_id, r.rebalances) for r in st] == [("g1", 4)]
+    wide = rollups.compute(rebalances, min_rebalances=3, window_minutes=45)["storms"].collect()
+    assert {r.group_id for r in wide} == {"g1", "g2", "g3", "g4"}
+
+
+def test_frequency_hour_and_day(rebalances):
+    out = rollups.compute(rebalances, min_rebalances=3, window_minutes=10)
+    freq = out["rebalance_frequency"]
+    assert fields_of(freq.schema) == fields_of(schemas.REBALANCE_FREQUENCY)
+    rows = {(r.group_id, r.granularity, r.window_start): r for r in freq.collect()}
+    h9, h10 = T0.replace(minute=0), T0.replace(hour=10, minute=0)
+    # g1 rebalance at 09:56 lasts 6 s: all in hour 9; 4 starts in hour 9, join rounds 1+1+1+2
+    r9 = rows[("g1", "hour", h9)]
+    assert (r9.rebalances, r9.completed, r9.open, r9.join_rounds, r9.paused_ms, r9.storm) == (
+        4, 4, 0, 5, 18000, True)  # fmt: skip
+    # g1's late rebalance at 12:00 is in hour 12 and not in a storm
+    r12 = rows[("g1", "hour", T0.replace(hour=12, minute=0))]
+    assert (r12.rebalances, r12.paused_ms, r12.storm) == (1, 1000, False)
+    day = rows[("g1", "day", T0.replace(hour=0, minute=0))]
+    assert (day.rebalances, day.paused_ms, day.storm) == (5, 19000, True)
+    # g3's open rebalance counts as open
+    g3 = rows[("g3", "hour", h10)] if ("g3", "hour", h10) in rows else rows[("g3", "hour", h9)]
+    assert g3.open == 1
+    # g4 windows are not stormy
+    assert not any(r.storm for k, r in rows.items() if k[0] == "g4")
+
+
+def test_paused_ms_clipped_across_hour_boundary(spark):
+    # one rebalance from 09:59:00 lasting 2 minutes: 60 s in hour 9, 60 s in hour 10
+    rb = spark.createDataFrame([_rb("g", 9, 120_000)], schemas.REBALANCES)
+    freq = rollups.compute(rb, 3, 10)["rebalance_frequency"].where("granularity = 'hour'").orderBy("window_start")
+    got = [(r.window_start.hour, r.rebalances, r.paused_ms) for r in freq.collect()]
+    assert got == [(9, 1, 60_000), (10, 0, 60_000)]

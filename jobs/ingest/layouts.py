@@ -1,0 +1,283 @@
+"""Line layouts: how a log line wraps its message (timestamp, level, logger, thread), in ONE table.
+
+A layout is an RE2 regex over a whole line with the named groups ``ts``, ``level``, ``logger``,
+``thread`` and ``message`` (all optional except ``message``). :func:`jobs.ingest.parse.parse_bytes`
+tries the layouts in table order on whole Arrow columns (``pyarrow.compute.extract_regex``), each
+on the lines no earlier layout matched; the layout that matched most of a file's first lines is
+tried first. Wrapping prefixes (docker-compose ``svc-1  | ``, ``kubectl logs --prefix``
+``[pod/name/container] ``, a leading RFC 3339 timestamp from ``kubectl logs --timestamps`` or a log
+viewer) are stripped by :data:`PREFIXES` and recorded in the layout name (``docker+log4j``).
+
+JSON lines are a layout too (``json``): the fields are read with one regex per key family
+(:data:`JSON_KEYS`) so logstash (``@timestamp``/``message``/``level``/``logger_name``), ECS
+(``log.level``, ``log.logger``) and similar encoders all work.
+
+Timestamps are normalised by :func:`parse_timestamps` (vectorised): ``yyyy-MM-dd HH:mm:ss,SSS``,
+``.SSS`` or ``:SSS`` millis, ``T`` separator, up to nanosecond fractions, zone ``Z``/``+02:00``/
+``+0200`` or none (then the configured default zone applies), ``yyyy/MM/dd`` (Go), JUL
+``May 01, 2024 10:00:00 AM`` and epoch seconds (librdkafka ``1714557600.123``).
+
+Adding a layout: append a :class:`Layout` with a regex and an example line, add a fixture line under
+``tests/fixtures/layouts/`` and run ``pytest tests/ingest``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+LEVELS = r"TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|SEVERE|CONFIG|FINE|FINER|FINEST|NOTICE|CRITICAL"
+_TS_ISO = r"\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,:]\d{1,9})?(?:Z| ?[+-]\d{2}:?\d{2})?"
+_TS_ISO_T = r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?"
+_TS_ISO_SPACE = r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?"
+_TS_TIME_ONLY = r"\d{2}:\d{2}:\d{2}[.,]\d{3}"
+
+
+@dataclass(frozen=True)
+class Layout:
+    """One line layout: ``id`` (the ``layout`` column), an RE2 ``regex`` with named groups
+    ``ts``/``level``/``logger``/``thread``/``message`` and an ``example`` line."""
+
+    id: str
+    regex: str
+    example: str
+    description: str = ""
+
+
+LAYOUTS: tuple[Layout, ...] = (
+    Layout(
+        "log4j",
+        rf"^\[(?P<ts>\d[^\]]{{9,40}})\] (?P<level>{LEVELS})\s+(?P<message>.*) \((?P<logger>[\w.$-]+(?::\d+)?)\)$",
+        "[2024-05-01 10:00:00,123] INFO [GroupCoordinator 1]: Stabilized group g generation 3 "
+        "(__consumer_offsets-12) with 2 members (kafka.coordinator.group.GroupCoordinator)",
+        "Kafka's default `[%d] %p %m (%c)%n` (also Connect's `(%c:%L)`)",
+    ),
+    Layout(
+        "springboot",
+        rf"^(?P<ts>{_TS_ISO_SPACE})\s+(?P<level>{LEVELS})\s+(?:\d+\s+)?--- \[\s*(?P<thread>[^\]]*)\] (?P<logger>\S+)\s*: (?P<message>.*)$",
+        "2024-05-01 10:00:00.123  INFO 12345 --- [ntainer#0-0-C-1] o.a.k.c.c.internals.ConsumerCoordinator   : "
+        "[Consumer clientId=consumer-g-1, groupId=g] (Re-)joining group",
+        "Spring Boot 2 / logback console pattern",
+    ),
+    Layout(
+        "springboot3",
+        rf"^(?P<ts>{_TS_ISO_T})\s+(?P<level>{LEVELS})\s+(?:\d+\s+)?--- (?:\[[^\]]*\] )?\[\s*(?P<thread>[^\]]*)\] (?P<logger>\S+)\s*: (?P<message>.*)$",
+        "2024-05-01T10:00:00.123+02:00  INFO 12345 --- [orders] [ntainer#0-0-C-1] o.a.k.c.c.internals.ConsumerCoordinator  : "
+        "[Consumer clientId=consumer-g-1, groupId=g] (Re-)joining group",
+        "Spring Boot 3 (ISO timestamp with zone, optional `[app]`)",
+    ),
+    Layout(
+        "log4j-nologger",
+        rf"^\[(?P<ts>\d[^\]]{{9,40}})\] (?P<level>{LEVELS})\s+(?P<message>.*)$",
+        "[2024-05-01 10:00:00,123] INFO [GroupCoordinator 1]: Stabilized group g generation 3",
+        "`[%d] %p %m` without `(%c)` (or a line truncated before it)",
+    ),
+    Layout(
+        "slf4j-simple",
+        rf"^(?:(?P<ts>{_TS_ISO}|{_TS_TIME_ONLY}|\d+) )?\[(?P<thread>[^\]\d][^\]]*)\] (?P<level>{LEVELS}) (?P<logger>[\w.$]+) - (?P<message>.*)$",
+        "[main] INFO org.apache.kafka.clients.consumer.internals.ConsumerCoordinator - "
+        "[Consumer clientId=consumer-g-1, groupId=g] (Re-)joining group",
+        "slf4j-simple `[thread] LEVEL logger - msg`, with or without a date",
+    ),
+    Layout(
+        "log4j-thread",
+        rf"^(?P<ts>{_TS_ISO}|{_TS_TIME_ONLY})\s+\[(?P<thread>[^\]\d][^\]]*)\]\s+(?P<level>{LEVELS})\s+(?P<logger>[\w.$]+):?\s+-?\s*(?P<message>.*)$",
+        "2024-05-01 10:00:00,123 [main] INFO  org.apache.kafka.clients.consumer.internals.ConsumerCoordinator - "
+        "[Consumer clientId=consumer-g-1, groupId=g] (Re-)joining group",
+        "log4j/logback `%d [%t] %-5p %c - %m`",
+    ),
+    Layout(
+        "log4j-level-thread",
+        rf"^(?P<ts>{_TS_ISO})\s+(?P<level>{LEVELS})\s+\[(?P<thread>[^\]\d][^\]]*)\]\s+(?P<logger>[\w.$]+):?\s+-?\s*(?P<message>.*)$",
+        "2024-05-01 10:00:00,123 INFO  [main] org.apache.kafka.clients.consumer.internals.ConsumerCoordinator - "
+        "[Consumer clientId=consumer-g-1, groupId=g] (Re-)joining group",
+        "log4j `%d %-5p [%t] %c - %m`",
+    ),
+    Layout(
+        "python",
+        rf"^(?P<ts>{_TS_ISO}) - (?P<logger>\S+) - (?P<level>{LEVELS}) - (?P<message>.*)$",
+        "2024-05-01 10:00:00,123 - kafka.coordinator - INFO - Successfully joined group g with generation 3",
+        "Python logging `%(asctime)s - %(name)s - %(levelname)s - %(message)s` (kafka-python)",
+    ),
+    Layout(
+        "python-basic",
+        rf"^(?P<level>{LEVELS}):(?P<logger>[\w.]+):(?P<message>.*)$",
+        "INFO:kafka.coordinator:Successfully joined group g with generation 3",
+        "Python `logging.basicConfig()` default (no timestamp)",
+    ),
+    Layout(
+        "librdkafka",
+        r"^%(?P<level>\d)\|(?P<ts>\d{9,10}(?:\.\d+)?)\|(?P<logger>[A-Z_]+)\|(?P<thread>[^|]*)\| (?P<message>.*)$",
+        '%7|1714557600.123|CGRPJOINSTATE|rdkafka#consumer-1| [thrd:main]: Group "g" changed join state '
+        "init -> wait-join (state up)",
+        "librdkafka debug/log callback `%LEVEL|ts|FAC|name| msg`",
+    ),
+    Layout(
+        "golog",
+        r"^(?:\[(?P<logger>[\w-]+)\] )?(?P<ts>\d{4}/\d{2}/\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)?) (?P<message>.*)$",
+        "[sarama] 2024/05/01 10:00:00 client/coordinator coordinator for consumergroup g is #1 (kafka-1:9092)",
+        "Go `log` (sarama's `[sarama] ` logger)",
+    ),
+    Layout(
+        "jul",
+        r"^(?P<ts>(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{1,2}, \d{4} \d{1,2}:\d{2}:\d{2} (?:AM|PM)) (?P<logger>[\w.$]+)(?: (?P<thread>\S+))?$",
+        "May 01, 2024 10:00:00 AM org.apache.kafka.clients.consumer.internals.ConsumerCoordinator onJoinComplete",
+        "java.util.logging two-line entry; the message is on the next `LEVEL: msg` line",
+    ),
+    Layout(
+        "generic",
+        rf"^(?P<ts>{_TS_ISO})\s+(?:\[(?P<thread>[^\]\d][^\]]*)\]\s+)?(?P<level>{LEVELS})\s+(?P<message>.*)$",
+        "2024-05-01 10:00:00.123 INFO [Consumer clientId=c1, groupId=g] (Re-)joining group",
+        "any `timestamp LEVEL message`",
+    ),
+)
+LAYOUT_IDS = tuple(lay.id for lay in LAYOUTS) + ("json",)
+LAYOUT_BY_ID = {lay.id: lay for lay in LAYOUTS}
+
+#: the second line of a java.util.logging entry
+JUL_MESSAGE = r"^(?P<level>SEVERE|WARNING|INFO|CONFIG|FINE|FINER|FINEST): (?P<message>.*)$"
+
+#: lines that continue the previous entry (stack traces, tab-indented blocks, JUL-free exception heads)
+CONTINUATION = (
+    r"^(?:\s|Caused by:|Suppressed:|\.\.\. \d+ (?:more|common frames omitted)"
+    r"|[\w$]+(?:\.[\w$]+)+(?:Exception|Error|Throwable)(?::|$)"
+    r"|(?:now assigned|compare with previously owned|newly added|revoked|assigned|current owned|added|revoked)"
+    r" partitions(?: \([^)]*\))?:)"
+)
+
+#: wrapping prefixes, stripped before the layouts (``pfx`` names the prefix in the layout column)
+DOCKER_PREFIX = r"^(?P<svc>[\w.-]+)\s+\| (?P<rest>.*)$"
+KUBECTL_PREFIX = r"^\[(?P<pod>pod/[^\]\s]+)\] (?P<rest>.*)$"
+TS_PREFIX = rf"^(?P<pts>{_TS_ISO_T}|{_TS_ISO_SPACE})\s+(?P<rest>.*)$"
+ANSI = r"\x1b\[[0-9;]*[A-Za-z]"
+
+#: JSON lines: one regex per field family (first match wins, in this order of key names)
+JSON_LINE = r"^\s*\{.*\}\s*$"
+_JSTR = r'"((?:[^"\\]|\\.)*)"'
+JSON_KEYS: dict[str, str] = {
+    "ts": r'"(?:@timestamp|timestamp|time|ts|@t|datetime|date)"\s*:\s*(?:"(?P<v>[^"]*)"|(?P<n>\d{9,13}(?:\.\d+)?))',
+    "message": r'"(?:message|msg|@m|log|text)"\s*:\s*"(?P<v>(?:[^"\\]|\\.)*)"',
+    "level": r'"(?:level|log\.level|severity|@l|levelname|loglevel)"\s*:\s*"(?P<v>[^"]*)"',
+    "logger": r'"(?:logger_name|logger|log\.logger|loggerName|logger\.name|name)"\s*:\s*"(?P<v>[^"]*)"',
+    "thread": r'"(?:thread_name|thread|process\.thread\.name|threadName)"\s*:\s*"(?P<v>[^"]*)"',
+}
+#: ECS nests ``log: {level, logger}``; these catch the nested spelling
+JSON_NESTED = {
+    "level": r'"log"\s*:\s*\{[^{}]*"level"\s*:\s*"(?P<v>[^"]*)"',
+    "logger": r'"log"\s*:\s*\{[^{}]*"logger"\s*:\s*"(?P<v>[^"]*)"',
+}
+
+
+def json_unescape(arr: pa.Array) -> pa.Array:
+    """Undo JSON string escapes in a column (vectorised; \\uXXXX is left as is)."""
+    if not pc.any(pc.match_substring(arr, "\\")).as_py():
+        return arr
+    out = pc.replace_substring(arr, "\\n", "\n")
+    out = pc.replace_substring(out, "\\t", "\t")
+    out = pc.replace_substring(out, "\\r", "")
+    out = pc.replace_substring(out, '\\"', '"')
+    out = pc.replace_substring(out, "\\/", "/")
+    return pc.replace_substring(out, "\\\\", "\\")
+
+
+# ----------------------------------------------------------------------------------- timestamps
+_ISO_PARTS = (
+    r"^(?P<y>\d{4})[-/](?P<mo>\d{2})[-/](?P<d>\d{2})[ T](?P<h>\d{2}):(?P<mi>\d{2}):(?P<s>\d{2})"
+    r"(?:[.,:](?P<f>\d{1,9}))?\s*(?P<z>Z|[+-]\d{2}:?\d{2})?$"
+)
+_JUL_PARTS = (
+    r"^(?P<mon>[A-Z][a-z]{2}) (?P<d>\d{1,2}), (?P<y>\d{4}) (?P<h>\d{1,2}):(?P<mi>\d{2}):(?P<s>\d{2}) (?P<ap>AM|PM)$"
+)
+_EPOCH = r"^(?P<sec>\d{9,10})(?:\.(?P<f>\d{1,9}))?$|^(?P<ms>\d{13})$"
+_MONTHS = {m: i + 1 for i, m in enumerate("Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split())}
+
+
+def _days_from_civil(y: np.ndarray, m: np.ndarray, d: np.ndarray) -> np.ndarray:
+    y = y - (m <= 2)
+    era = np.floor_divide(y, 400)
+    yoe = y - era * 400
+    mp = (m + 9) % 12
+    doy = (153 * mp + 2) // 5 + d - 1
+    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    return era * 146097 + doe - 719468
+
+
+def _ints(struct: pa.StructArray, name: str, default: int = 0) -> np.ndarray:
+    col = struct.field(name)
+    col = pc.if_else(pc.equal(col, ""), None, col)
+    return pc.fill_null(pc.cast(col, pa.int64()), default).to_numpy(zero_copy_only=False)
+
+
+def _frac_ms(struct: pa.StructArray) -> np.ndarray:
+    f = struct.field("f")
+    f = pc.utf8_rpad(pc.utf8_slice_codeunits(f, 0, 3), 3, "0")
+    return pc.cast(f, pa.int64()).to_numpy(zero_copy_only=False)
+
+
+def _apply_zone(naive_ms: np.ndarray, zone_less: np.ndarray, default_tz: str) -> np.ndarray:
+    if default_tz in ("UTC", "Z", "Etc/UTC", "GMT") or not zone_less.any():
+        return naive_ms
+    sub = pa.array(naive_ms[zone_less], pa.timestamp("ms"))
+    local = pc.assume_timezone(sub, default_tz, ambiguous="earliest", nonexistent="earliest")
+    out = naive_ms.copy()
+    out[zone_less] = pc.cast(local, pa.int64()).to_numpy(zero_copy_only=False)
+    return out
+
+
+def parse_timestamps(ts: pa.Array, default_tz: str = "UTC") -> pa.Array:
+    """Epoch milliseconds (int64, null when unparsable) of a column of timestamp strings."""
+    n = len(ts)
+    out = np.zeros(n, dtype=np.int64)
+    ok = np.zeros(n, dtype=bool)
+    if n == 0:
+        return pa.array(out, pa.int64())
+    iso = pc.extract_regex(ts, _ISO_PARTS)
+    valid = pc.fill_null(iso.is_valid(), False).to_numpy(zero_copy_only=False)
+    if valid.any():
+        y, mo, d = _ints(iso, "y"), _ints(iso, "mo", 1), _ints(iso, "d", 1)
+        h, mi, s = _ints(iso, "h"), _ints(iso, "mi"), _ints(iso, "s")
+        ms = ((_days_from_civil(y, mo, d) * 24 + h) * 60 + mi) * 60 + s
+        ms = ms * 1000 + _frac_ms(iso)
+        z = iso.field("z")
+        zone_less = valid & pc.equal(z, "").to_numpy(zero_copy_only=False)
+        utc = pc.equal(z, "Z").to_numpy(zero_copy_only=False)
+        offs = valid & ~zone_less & ~utc
+        if offs.any():
+            zz = pc.replace_substring(z, ":", "")
+            sign = np.where(pc.starts_with(zz, "-").to_numpy(zero_copy_only=False), -1, 1)
+            zh = pc.cast(pc.utf8_slice_codeunits(zz, 1, 3), pa.int64(), safe=False)
+            zm = pc.cast(pc.utf8_slice_codeunits(zz, 3, 5), pa.int64(), safe=False)
+            zh = pc.fill_null(zh, 0).to_numpy(zero_copy_only=False)
+            zm = pc.fill_null(zm, 0).to_numpy(zero_copy_only=False)
+            ms = np.where(offs, ms - sign * (zh * 3600 + zm * 60) * 1000, ms)
+        ms = _apply_zone(ms, zone_less, default_tz)
+        out = np.where(valid, ms, out)
+        ok |= valid
+    rest = ~ok & pc.fill_null(pc.is_valid(ts), False).to_numpy(zero_copy_only=False)
+    if rest.any():
+        idx = np.nonzero(rest)[0]
+        sub = ts.take(pa.array(idx))
+        jul = pc.extract_regex(sub, _JUL_PARTS)
+        jv = pc.fill_null(jul.is_valid(), False).to_numpy(zero_copy_only=False)
+        if jv.any():
+            mon = np.array([_MONTHS.get(m or "", 1) for m in jul.field("mon").to_pylist()], dtype=np.int64)
+            h = _ints(jul, "h") % 12 + np.where(pc.equal(jul.field("ap"), "PM").to_numpy(zero_copy_only=False), 12, 0)
+            ms = ((_days_from_civil(_ints(jul, "y"), mon, _ints(jul, "d", 1)) * 24 + h) * 60 + _ints(jul, "mi")) * 60
+            ms = (ms + _ints(jul, "s")) * 1000
+            ms = _apply_zone(ms, jv, default_tz)
+            out[idx[jv]] = ms[jv]
+            ok[idx[jv]] = True
+        ep = pc.extract_regex(sub, _EPOCH)
+        ev = pc.fill_null(ep.is_valid(), False).to_numpy(zero_copy_only=False) & ~jv
+        if ev.any():
+            sec = _ints(ep, "sec")
+            frac = pc.utf8_rpad(pc.utf8_slice_codeunits(ep.field("f"), 0, 3), 3, "0")
+            frac = pc.fill_null(pc.cast(frac, pa.int64(), safe=False), 0).to_numpy(zero_copy_only=False)
+            whole_ms = _ints(ep, "ms")
+            ms = np.where(whole_ms > 0, whole_ms, sec * 1000 + frac)
+            out[idx[ev]] = ms[ev]
+            ok[idx[ev]] = True
+    return pa.array(out, pa.int64(), mask=~ok)

@@ -1,0 +1,90 @@
+"""Public value types of ingestion (inputs, settings, errors) and the Arrow forms of its schemas."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pyarrow as pa
+from pyspark.sql import types as T
+
+from jobs.schemas import EVENTS, INGEST_AUDIT, QUARANTINE
+
+#: quarantine ``reason`` vocabulary
+QUARANTINE_REASONS = (
+    "unparsable_layout",
+    "no_timestamp",
+    "invalid_utf8",
+    "binary",
+    "line_too_long",
+    "group_line_not_understood",
+    "missing_file",
+    "corrupt_gzip",
+)
+
+
+class IngestError(Exception):
+    """A missing input path or a corrupt ``.gz`` (the message names the file)."""
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    """A file, directory (read recursively) or glob, plain or ``.gz``, of one Kafka ``cluster``."""
+
+    path: str
+    cluster: str = "default"
+
+
+@dataclass(frozen=True)
+class IngestSettings:
+    """How to read the inputs.
+
+    ``default_timezone``: IANA zone of timestamps written without a zone. ``on_missing`` /
+    ``on_corrupt``: ``"error"`` raises :class:`IngestError`; ``"quarantine"`` records an audit row
+    with ``error`` and a quarantine row. ``max_line_bytes``: longer lines are quarantined as
+    ``line_too_long`` with their first ``raw_keep_bytes`` kept.
+    """
+
+    default_timezone: str = "UTC"
+    on_missing: str = "error"
+    on_corrupt: str = "error"
+    max_line_bytes: int = 1 << 20
+    raw_keep_bytes: int = 4096
+
+    def __post_init__(self) -> None:
+        for name in ("on_missing", "on_corrupt"):
+            if getattr(self, name) not in ("error", "quarantine"):
+                raise ValueError(f"IngestSettings.{name} must be 'error' or 'quarantine', got {getattr(self, name)!r}")
+        if self.max_line_bytes <= 0:
+            raise ValueError("IngestSettings.max_line_bytes must be positive")
+
+
+def arrow_type(dt: T.DataType) -> pa.DataType:
+    """The Arrow type Spark uses for ``dt`` (timestamps as UTC microseconds)."""
+    if isinstance(dt, T.StringType):
+        return pa.string()
+    if isinstance(dt, T.IntegerType):
+        return pa.int32()
+    if isinstance(dt, T.LongType):
+        return pa.int64()
+    if isinstance(dt, T.BooleanType):
+        return pa.bool_()
+    if isinstance(dt, T.DoubleType):
+        return pa.float64()
+    if isinstance(dt, T.DateType):
+        return pa.date32()
+    if isinstance(dt, T.TimestampType):
+        return pa.timestamp("us", tz="UTC")
+    if isinstance(dt, T.ArrayType):
+        return pa.list_(arrow_type(dt.elementType))
+    if isinstance(dt, T.MapType):
+        return pa.map_(arrow_type(dt.keyType), arrow_type(dt.valueType))
+    raise TypeError(f"no Arrow mapping for {dt}")
+
+
+def arrow_schema(st: T.StructType) -> pa.Schema:
+    return pa.schema([pa.field(f.name, arrow_type(f.dataType)) for f in st.fields])
+
+
+EVENTS_ARROW = arrow_schema(EVENTS)
+QUARANTINE_ARROW = arrow_schema(QUARANTINE)
+AUDIT_ARROW = arrow_schema(INGEST_AUDIT)

@@ -1,0 +1,760 @@
+"""Parse one log file's bytes into canonical events, quarantine rows and one audit row.
+
+Pure Python + pyarrow (no Spark): :func:`parse_bytes` runs inside ``mapInArrow`` and in the
+single-process benchmark. Everything is vectorised over whole Arrow columns (RE2 kernels of
+``pyarrow.compute``); only the rare leader assignment maps and invalid-UTF-8 files are looked at
+line by line.
+
+Pipeline of one file:
+
+1. gunzip (by magic bytes; a ``.gz`` name without them is corrupt), sha256 of the content;
+2. split lines (1-based ``line_no``); quarantine ``binary`` (NUL bytes), ``invalid_utf8`` and
+   ``line_too_long`` lines; strip ``\\r`` and ANSI colours;
+3. layouts (:mod:`jobs.ingest.layouts`): each line becomes a *head* (a log entry's first line), a
+   *continuation* (stack trace lines, tab-indented blocks, the JUL message line), a blank line
+   (unrelated) or ``unparsable_layout``;
+4. the cheap :data:`~jobs.ingest.dialects.GROUP_PREFILTER` splits heads into unrelated noise (only
+   counted) and group candidates; candidates go through the dialect table
+   (:mod:`jobs.ingest.dialects`) → events, recognised non-events (unrelated), ``no_timestamp`` or
+   ``group_line_not_understood``;
+5. accounting, per line exactly one of: event, continuation (of an event), unrelated, quarantined.
+   A continuation takes the class of its head: continuations of an unrelated head count as
+   *unrelated*, of a quarantined head as *quarantined* (one quarantine row each, same reason, detail
+   ``continuation of line N``), of an event head as *continuations* (their text is the event's
+   ``continuation``). A continuation with no head line before it is ``unparsable_layout``.
+   ``total_lines = events + continuations + unrelated + quarantined`` always holds.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import re
+import zlib
+from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from jobs.ingest import dialects as D
+from jobs.ingest import layouts as L
+from jobs.ingest.model import (
+    AUDIT_ARROW,
+    EVENTS_ARROW,
+    QUARANTINE_ARROW,
+    IngestError,
+    IngestSettings,
+)
+
+MAX_INT = 2147483647
+_RDKAFKA_LEVELS = {"0": "EMERG", "1": "ALERT", "2": "CRITICAL", "3": "ERROR", "4": "WARN", "5": "NOTICE", "6": "INFO", "7": "DEBUG"}
+_FIELDS_STR = (
+    "group_id member_id group_instance_id client_id host reason state protocol error old_member_id operation"
+).split()
+_FAIL_KINDS = ("join_failed", "sync_failed", "heartbeat_failed", "offset_commit_failed")
+
+
+# ------------------------------------------------------------------------------------ helpers
+def _np(a: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    if isinstance(a, pa.ChunkedArray):
+        a = a.combine_chunks()
+    return a.to_numpy(zero_copy_only=False)
+
+
+def _mask(a: pa.Array) -> np.ndarray:
+    """Boolean Arrow array → numpy bool (null = False)."""
+    return _np(pc.fill_null(a, False)).astype(bool)
+
+
+def _nullify_empty(a: pa.Array) -> pa.Array:
+    return pc.if_else(pc.equal(a, ""), pa.scalar(None, a.type), a)
+
+
+def _take(a: pa.Array, idx: np.ndarray) -> pa.Array:
+    return a.take(pa.array(idx, pa.int64()))
+
+
+def _extract(a: pa.Array, regex: str) -> pa.StructArray:
+    return pc.extract_regex(a, regex)
+
+
+def _split_list(raw: pa.Array, strip: str) -> pa.Array:
+    """``"[a, b]"``/``"Set(a, b)"``/``"a, b"`` → list<string> (null stays null, ``[]`` → empty)."""
+    s = pc.replace_substring_regex(raw, strip, "")
+    parts = pc.split_pattern_regex(s, r",\s*")
+    flat = pc.utf8_trim_whitespace(pc.list_flatten(parts))
+    parents = _np(pc.list_parent_indices(parts))
+    keep = _mask(pc.not_equal(flat, ""))
+    flat = flat.filter(pa.array(keep))
+    parents = parents[keep]
+    offsets = np.searchsorted(parents, np.arange(len(raw) + 1)).astype(np.int32)
+    lst = pa.ListArray.from_arrays(pa.array(offsets, pa.int32()), flat.cast(pa.string()))
+    valid = _mask(pc.is_valid(raw))
+    if valid.all():
+        return lst
+    return pc.if_else(pa.array(valid), lst, pa.scalar(None, lst.type))
+
+
+_PART_STRIP = r"^\s*(?:Set|List|HashSet)?[\[({]+|[\])}]+\s*$|[\[\]{}]"
+_MEMBER_STRIP = r"^\s*(?:Set|List|HashSet)?[\[({]+|[\])}]+\s*\.?$"
+_TOPIC_PARTITION = r"TopicPartition\(topic=u?'([^']*)', partition=(\d+)\)"
+
+
+def _partitions(raw: pa.Array) -> pa.Array:
+    if pc.any(pc.match_substring(raw, "TopicPartition(")).as_py():
+        raw = pc.replace_substring_regex(raw, _TOPIC_PARTITION, r"\1-\2")
+    return _split_list(raw, _PART_STRIP)
+
+
+_ASSIGN_RX = re.compile(r"([^\s{},=]+)=Assignment\(partitions=\[([^\]]*)\]")
+
+
+def _assignment(raw: pa.Array) -> pa.Array:
+    out: list[Any] = []
+    for s in raw.to_pylist():
+        if s is None:
+            out.append(None)
+            continue
+        out.append([(m, [p.strip() for p in parts.split(",") if p.strip()]) for m, parts in _ASSIGN_RX.findall(s)])
+    return pa.array(out, pa.map_(pa.string(), pa.list_(pa.string())))
+
+
+def _instance_id(a: pa.Array) -> pa.Array:
+    """Scala ``Some(i)``/``None``, Java ``null``/``Optional[i]``/``Optional.empty`` → i or null."""
+    a = pc.replace_substring_regex(a, r"^(?:Some\((.*)\)|Optional\[(.*)\])$", r"\1\2")
+    bad = pc.is_in(a, pa.array(["None", "null", "Optional.empty", ""]))
+    return pc.if_else(pc.fill_null(bad, False), pa.scalar(None, pa.string()), a)
+
+
+def _int(a: pa.Array, typ: pa.DataType = pa.int32()) -> pa.Array:
+    return pc.cast(_nullify_empty(a), typ, safe=False) if a is not None else None
+
+
+def _coalesce(*arrs: pa.Array | None) -> pa.Array:
+    arrs = [a for a in arrs if a is not None]
+    return arrs[0] if len(arrs) == 1 else pc.coalesce(*arrs)
+
+
+def _decode_lossy(b: bytes | None, keep: int) -> str:
+    if b is None:
+        return ""
+    return b[:keep].decode("utf-8", errors="backslashreplace")
+
+
+# ------------------------------------------------------------------------------------ layouts
+_COMPILED_ORDER_SAMPLE = 400
+
+
+def _layout_order(text: pa.Array) -> list[L.Layout]:
+    """The layout table with the layouts that match none of the file's first lines moved to the end
+    (table order otherwise: specific layouts before general ones)."""
+    sample = text.slice(0, _COMPILED_ORDER_SAMPLE)
+    hit = [bool(pc.any(pc.match_substring_regex(sample, lay.regex)).as_py()) for lay in L.LAYOUTS]
+    return [lay for lay, h in zip(L.LAYOUTS, hit) if h] + [lay for lay, h in zip(L.LAYOUTS, hit) if not h]
+
+
+class _Heads:
+    """Accumulates head-line chunks (row index + layout fields)."""
+
+    def __init__(self) -> None:
+        self.chunks: list[pa.Table] = []
+
+    def add(self, rows: np.ndarray, layout: str, st: dict[str, pa.Array | None], pts: pa.Array | None) -> None:
+        n = len(rows)
+        cols: dict[str, pa.Array] = {"_row": pa.array(rows, pa.int64())}
+        for name in ("ts", "level", "logger", "thread", "message"):
+            v = st.get(name)
+            cols[name] = v.cast(pa.string()) if v is not None else pa.nulls(n, pa.string())
+        cols["pts"] = pts.cast(pa.string()) if pts is not None else pa.nulls(n, pa.string())
+        cols["layout"] = pa.array([layout] * n, pa.string()) if n < 64 else pc.cast(
+            pa.DictionaryArray.from_arrays(pa.array(np.zeros(n, np.int32)), pa.array([layout])), pa.string())
+        self.chunks.append(pa.table(cols))
+
+    def table(self) -> pa.Table:
+        if not self.chunks:
+            return pa.table({"_row": pa.array([], pa.int64()), **{k: pa.array([], pa.string()) for k in
+                             ("ts", "level", "logger", "thread", "message", "pts", "layout")}})
+        t = pa.concat_tables(self.chunks)
+        if len(self.chunks) > 1:
+            t = t.take(pc.sort_indices(t["_row"]))
+        return t.combine_chunks()
+
+
+def _match_layouts(text: pa.Array, rows: np.ndarray, order: list[L.Layout], heads: _Heads,
+                   label: str, pts: pa.Array | None) -> np.ndarray:
+    """Match ``text`` (the lines ``rows``) against the layouts; returns the rows left unmatched."""
+    left = np.ones(len(rows), dtype=bool)
+    for lay in order:
+        pos = np.nonzero(left)[0]
+        if not len(pos):
+            break
+        sub = text if len(pos) == len(text) else _take(text, pos)
+        m = _extract(sub, lay.regex)
+        ok = _mask(m.is_valid())
+        if not ok.any():
+            continue
+        okp = pa.array(ok)
+        mf = m.filter(okp)
+        st = {f.name: mf.field(f.name) for f in m.type}
+        heads.add(rows[pos[ok]], label + lay.id, st, _take(pts, pos[ok]) if pts is not None else None)
+        left[pos[ok]] = False
+    # JSON lines
+    pos = np.nonzero(left)[0]
+    if len(pos):
+        sub = text if len(pos) == len(text) else _take(text, pos)
+        isj = _mask(pc.match_substring_regex(sub, L.JSON_LINE))
+        if isj.any():
+            jp = pos[isj]
+            js = _take(text, jp)
+            st: dict[str, pa.Array | None] = {}
+            for key, rx in L.JSON_KEYS.items():
+                m = _extract(js, rx)
+                v = m.field("v")
+                if key == "ts":
+                    v = pc.if_else(pc.equal(v, ""), m.field("n"), v)
+                nested = L.JSON_NESTED.get(key)
+                if nested is not None:
+                    v = pc.if_else(pc.equal(v, ""), _extract(js, nested).field("v"), v)
+                st[key] = _nullify_empty(v)
+            # a JSON line without a message field is still a head (message "")
+            st["message"] = L.json_unescape(pc.fill_null(st["message"], ""))
+            heads.add(rows[jp], label + "json", st, _take(pts, jp) if pts is not None else None)
+            left[jp] = False
+    return rows[left]
+
+
+# ------------------------------------------------------------------------------------ dialects
+def _match_dialects(message: pa.Array, logger: pa.Array) -> tuple[pa.Table, np.ndarray]:
+    """Run the dialect table on candidate messages. Returns (fields table with ``_row`` and
+    ``_dialect``, unmatched-row mask)."""
+    n = len(message)
+    pre = _extract(message, D.BODY_PREFIX)
+    body = pre.field("body")
+    first = _extract(body, r"^(?P<w>\S*)").field("w")
+    enc = pc.dictionary_encode(first)
+    codes = _np(enc.indices)
+    word_code = {w: i for i, w in enumerate(enc.dictionary.to_pylist())}
+    unmatched = np.ones(n, dtype=bool)
+    chunks: list[pa.Table] = []
+    keyed = [(i, d) for i, d in enumerate(D.DIALECTS) if d.key is not None]
+    keyless = [(i, d) for i, d in enumerate(D.DIALECTS) if d.key is None]
+    for phase in (keyed, keyless):
+        for di, d in phase:
+            if d.key is not None:
+                code = word_code.get(d.key)
+                if code is None:
+                    continue
+                rows = np.nonzero(unmatched & (codes == code))[0]
+            else:
+                rows = np.nonzero(unmatched)[0]
+            if d.logger and len(rows):
+                lg = _take(logger, rows)
+                rows = rows[_mask(pc.match_substring_regex(lg, d.logger))]
+            if not len(rows):
+                continue
+            sub = _take(body, rows)
+            if d.groups:
+                m = _extract(sub, d.pattern)
+                ok = _mask(m.is_valid())
+            else:
+                m = None
+                ok = _mask(pc.match_substring_regex(sub, d.pattern))
+            if not ok.any():
+                continue
+            r = rows[ok]
+            unmatched[r] = False
+            cols: dict[str, pa.Array] = {"_row": pa.array(r, pa.int64()), "_dialect": pa.array(np.full(len(r), di, np.int32))}
+            if m is not None:
+                mf = m.filter(pa.array(ok))
+                for f in m.type:
+                    cols[f.name] = _nullify_empty(mf.field(f.name)).cast(pa.string())
+            chunks.append(pa.table(cols))
+    if chunks:
+        t = pa.concat_tables(chunks, promote_options="default")
+        t = t.take(pc.sort_indices(t["_row"])).combine_chunks()
+    else:
+        t = pa.table({"_row": pa.array([], pa.int64()), "_dialect": pa.array([], pa.int32())})
+    rows = pa.array(_np(t["_row"]) if len(t) else np.zeros(0, np.int64))
+    # prefix fields for the matched rows
+    for name in ("pfx_broker", "pfx_broker2", "pfx_opart", "pfx_ctype", "pfx_iid", "pfx_cid", "pfx_gid"):
+        t = t.append_column(name, _nullify_empty(pre.field(name).take(rows)).cast(pa.string()))
+    t = t.append_column("_body", body.take(rows).cast(pa.string()))
+    return t, unmatched
+
+
+def _col(t: pa.Table, name: str) -> pa.Array | None:
+    return t[name].combine_chunks() if name in t.column_names else None
+
+
+def _events_from_matches(t: pa.Table, heads: pa.Table) -> pa.Table:
+    """Typed event columns (EVENTS fields) from the dialect matches ``t`` (rows of ``heads``)."""
+    n = len(t)
+    dia = _np(t["_dialect"]) if n else np.zeros(0, np.int32)
+    hrow = pa.array(_np(t["_row"]) if n else np.zeros(0, np.int64))
+    logger = heads["logger"].combine_chunks().take(hrow)
+    layout = heads["layout"].combine_chunks().take(hrow)
+    kinds = np.array([D.DIALECTS[i].kind or "" for i in dia], dtype=object)
+    sides = np.array([D.DIALECTS[i].side for i in dia], dtype=object)
+    out: dict[str, pa.Array] = {}
+    for f in _FIELDS_STR:
+        c = _col(t, f)
+        out[f] = c if c is not None else pa.nulls(n, pa.string())
+    gid_pfx = _col(t, "pfx_gid")
+    gid_pfx = pc.if_else(pc.equal(gid_pfx, "null"), pa.scalar(None, pa.string()), gid_pfx)
+    out["group_id"] = _coalesce(out["group_id"], gid_pfx)
+    out["client_id"] = _coalesce(out["client_id"], _col(t, "pfx_cid"))
+    out["group_instance_id"] = _coalesce(_instance_id(out["group_instance_id"]), _nullify_empty(_col(t, "pfx_iid")))
+    node = _int(_col(t, "node_id"), pa.int64()) if "node_id" in t.column_names else pa.nulls(n, pa.int64())
+    node_broker = pc.if_else(pc.greater(node, 1 << 30), pc.subtract(MAX_INT, node), node)
+    out["coordinator"] = pc.cast(_coalesce(
+        _int(_col(t, "coordinator"), pa.int64()) if "coordinator" in t.column_names else None,
+        _int(_col(t, "pfx_broker"), pa.int64()), _int(_col(t, "pfx_broker2"), pa.int64()), node_broker), pa.int32())
+    out["offsets_partition"] = _coalesce(
+        _int(_col(t, "offsets_partition")) if "offsets_partition" in t.column_names else None,
+        _int(_col(t, "pfx_opart")))
+    for f in ("generation", "member_count", "static_count"):
+        c = _col(t, f)
+        out[f] = _int(c) if c is not None else pa.nulls(n, pa.int32())
+    pr = _col(t, "partitions_raw")
+    out["partitions"] = _partitions(pr) if pr is not None else pa.nulls(n, pa.list_(pa.string()))
+    mr = _col(t, "members_raw")
+    out["members"] = _split_list(mr, _MEMBER_STRIP) if mr is not None else pa.nulls(n, pa.list_(pa.string()))
+    ar = _col(t, "assignment_raw")
+    out["assignment"] = _assignment(ar) if ar is not None else pa.nulls(n, pa.map_(pa.string(), pa.list_(pa.string())))
+    sw = _col(t, "static_word")
+    static = pc.equal(sw, "Static") if sw is not None else pa.nulls(n, pa.bool_())
+    pending = pa.nulls(n, pa.bool_())
+    unexpected = pa.nulls(n, pa.bool_())
+    # side: Connect worker prefix, kafka-python logger, librdkafka / Go layouts
+    ctype = _col(t, "pfx_ctype")
+    worker = _mask(pc.equal(ctype, "Worker"))
+    py = _mask(pc.match_substring_regex(logger, D.PYTHON_LOGGER))
+    foreign = _mask(pc.match_substring_regex(layout, r"(?:^|\+)(?:librdkafka|golog|python|python-basic)$"))
+    sides = np.where(worker & (sides == "client"), "connect", sides)
+    sides = np.where((py | foreign) & (sides == "client"), "other", sides)
+    # constant fields of dialects
+    bools = {"static": static, "pending": pending, "unexpected": unexpected}
+    for di in np.unique(dia):
+        d = D.DIALECTS[di]
+        if not d.fixed:
+            continue
+        sel = pa.array(dia == di)
+        for k, v in d.fixed.items():
+            if k in bools:
+                bools[k] = pc.if_else(sel, pa.scalar(v, pa.bool_()), bools[k])
+            else:
+                out[k] = pc.if_else(sel, pa.scalar(v, pa.string()), out[k])
+    out.update(bools)
+    # error names of failures
+    failing = _mask(pc.is_in(pa.array(kinds.astype(str)), pa.array(list(_FAIL_KINDS))))
+    if failing.any():
+        body = _col(t, "_body")
+        err = _extract(body, D.ERROR_NAME).field("error")
+        err = _nullify_empty(err)
+        for needle, name in D.ERROR_MESSAGES:
+            hit = pc.match_substring(body, needle)
+            err = pc.if_else(pc.and_(pc.is_null(err), hit), pa.scalar(name, pa.string()), err)
+        out["error"] = pc.if_else(pa.array(failing), pc.coalesce(out["error"], err), out["error"])
+    # non-Java clients: generation / member id anywhere in the message
+    other = sides == "other"
+    if other.any():
+        body = _col(t, "_body")
+        g = _nullify_empty(_extract(body, r"[Gg]eneration(?:Id| id|_id)?:? ?=?(?P<g>-?\d+)").field("g"))
+        m = _nullify_empty(_extract(body, r"(?:MemberId|[Mm]ember[ _]id):? ?=?'?(?P<m>[\w.-]+)").field("m"))
+        sel = pa.array(other)
+        out["generation"] = pc.if_else(sel, pc.coalesce(out["generation"], pc.cast(g, pa.int32(), safe=False)), out["generation"])
+        out["member_id"] = pc.if_else(sel, pc.coalesce(out["member_id"], m), out["member_id"])
+    out["kind"] = pa.array(kinds.astype(str), pa.string())
+    out["side"] = pa.array(sides.astype(str), pa.string())
+    out["dialect"] = pa.array([D.DIALECTS[i].id for i in dia], pa.string())
+    out["_row"] = hrow
+    res = pa.table(out)
+    # librdkafka lines without a group name: the group of the same client instance's last line
+    if other.any() and pc.any(pc.and_(pc.is_null(res["group_id"]), pa.array(other))).as_py():
+        thread = heads["thread"].combine_chunks().take(hrow).to_pylist()
+        gids = res["group_id"].to_pylist()
+        last: dict[Any, str] = {}
+        for i in range(n):
+            if not other[i]:
+                continue
+            key = thread[i]
+            if gids[i] is None:
+                gids[i] = last.get(key)
+            else:
+                last[key] = gids[i]
+        res = res.set_column(res.column_names.index("group_id"), "group_id", pa.array(gids, pa.string()))
+    # one event per group of "The following groups were deleted: g1, g2"
+    gr = _col(t, "groups_raw")
+    if gr is not None and pc.any(pc.is_valid(gr)).as_py():
+        lst = _split_list(gr, _MEMBER_STRIP)
+        has = _mask(pc.is_valid(lst))
+        plain = res.filter(pa.array(~has))
+        ex = res.filter(pa.array(has))
+        lst = lst.filter(pa.array(has))
+        parents = _np(pc.list_parent_indices(lst))
+        ex = ex.take(pa.array(parents))
+        ex = ex.set_column(ex.column_names.index("group_id"), "group_id", pc.list_flatten(lst).cast(pa.string()))
+        res = pa.concat_tables([plain, ex]).combine_chunks()
+        res = res.take(pc.sort_indices(res["_row"]))
+    return res
+
+
+# ------------------------------------------------------------------------------------ main
+def _empty_audit(source_file: str, cluster: str, run_id: str | None) -> dict[str, Any]:
+    return {
+        "cluster": cluster, "run_id": run_id, "source_file": source_file, "content_sha256": None, "bytes": 0,
+        "compressed": False, "total_lines": 0, "events": 0, "continuations": 0, "unrelated": 0, "quarantined": 0,
+        "duplicate_of": None, "error": None, "first_ts": None, "last_ts": None, "out_of_order_lines": 0,
+        "layouts": [],
+    }  # fmt: skip
+
+
+def empty_events() -> pa.Table:
+    return EVENTS_ARROW.empty_table()
+
+
+def empty_quarantine() -> pa.Table:
+    return QUARANTINE_ARROW.empty_table()
+
+
+def quarantine_table(rows: list[dict[str, Any]]) -> pa.Table:
+    return pa.Table.from_pylist(rows, schema=QUARANTINE_ARROW)
+
+
+def audit_table(rows: list[dict[str, Any]]) -> pa.Table:
+    return pa.Table.from_pylist(rows, schema=AUDIT_ARROW)
+
+
+def parse_bytes(data: bytes, source_file: str, cluster: str = "default", settings: IngestSettings | None = None,
+                run_id: str | None = None) -> tuple[pa.Table, pa.Table, dict[str, Any]]:
+    """Parse one file's content. Returns ``(events, quarantine, audit)``: Arrow tables with the
+    schemas of ``jobs.schemas.EVENTS`` / ``QUARANTINE`` and one ``INGEST_AUDIT`` row as a dict.
+
+    A corrupt gzip raises :class:`IngestError` unless ``settings.on_corrupt == "quarantine"``.
+    """
+    settings = settings or IngestSettings()
+    audit = _empty_audit(source_file, cluster, run_id)
+    audit["bytes"] = len(data)
+    gz_magic = data[:2] == b"\x1f\x8b"
+    audit["compressed"] = gz_magic or source_file.endswith(".gz")
+    if audit["compressed"]:
+        try:
+            if not gz_magic:
+                raise OSError("not a gzip file (no gzip magic bytes)")
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as e:
+            msg = f"corrupt_gzip: {source_file}: {e}"
+            if settings.on_corrupt == "error":
+                raise IngestError(msg) from e
+            audit["error"] = msg
+            q = quarantine_table([{"cluster": cluster, "source_file": source_file, "line_no": None,
+                                   "reason": "corrupt_gzip", "detail": str(e), "layout": None, "group_id": None,
+                                   "raw": None, "run_id": run_id}])
+            return empty_events(), q, audit
+    audit["content_sha256"] = hashlib.sha256(data).hexdigest()
+    if not data:
+        return empty_events(), empty_quarantine(), audit
+    return _parse_text(data, source_file, cluster, settings, run_id, audit)
+
+
+def _split_lines(data: bytes) -> pa.Array:
+    buf = pa.py_buffer(data)
+    whole = pa.LargeBinaryArray.from_buffers(pa.large_binary(), 1, [None, pa.array([0, len(data)], pa.int64()).buffers()[1], buf])
+    lines = pc.list_flatten(pc.split_pattern(whole, b"\n"))
+    if data.endswith(b"\n"):
+        lines = lines.slice(0, len(lines) - 1)
+    return lines
+
+
+def _parse_text(data: bytes, source_file: str, cluster: str, settings: IngestSettings, run_id: str | None,
+                audit: dict[str, Any]) -> tuple[pa.Table, pa.Table, dict[str, Any]]:
+    lines = _split_lines(data)
+    n = len(lines)
+    audit["total_lines"] = n
+    cls = np.zeros(n, dtype=np.int8)  # 0 unrelated, 1 event, 2 continuation, 3 quarantined
+    qreason = np.full(n, None, dtype=object)
+    qdetail = np.full(n, None, dtype=object)
+    qgroup: dict[int, str | None] = {}
+    qlayout: dict[int, str | None] = {}
+    # ---- malformed lines
+    bad = np.zeros(n, dtype=bool)
+    lengths = _np(pc.binary_length(lines))
+    too_long = lengths > settings.max_line_bytes
+    if too_long.any():
+        bad |= too_long
+        qreason[too_long] = "line_too_long"
+        for i in np.nonzero(too_long)[0]:
+            qdetail[i] = f"{int(lengths[i])} bytes > {settings.max_line_bytes}"
+    if b"\x00" in data:
+        nul = _mask(pc.match_substring(lines, b"\x00")) & ~bad
+        bad |= nul
+        qreason[nul] = "binary"
+        qdetail[nul] = "NUL bytes"
+    try:
+        text = pc.cast(lines if not bad.any() else pc.if_else(pa.array(bad), pa.scalar(b"", pa.large_binary()), lines),
+                       pa.large_string())
+    except pa.ArrowInvalid:
+        vals = lines.to_pylist()
+        for i, v in enumerate(vals):
+            if bad[i]:
+                continue
+            try:
+                v.decode("utf-8")
+            except UnicodeDecodeError:
+                bad[i] = True
+                ctrl = sum(1 for ch in v if ch < 9 or 13 < ch < 32 or ch == 127)
+                nontext = ctrl + sum(1 for ch in v if ch >= 128)
+                if ctrl >= 2 or nontext > 0.3 * max(1, len(v)):
+                    qreason[i], qdetail[i] = "binary", "non-text bytes"
+                else:
+                    qreason[i], qdetail[i] = "invalid_utf8", "invalid UTF-8 byte sequence"
+        text = pc.cast(pc.if_else(pa.array(bad), pa.scalar(b"", pa.large_binary()), lines), pa.large_string())
+    cls[bad] = 3
+    if b"\r" in data:
+        text = pc.utf8_rtrim(text, characters="\r")
+    if b"\x1b[" in data:
+        text = pc.replace_substring_regex(text, L.ANSI, "")
+    # ---- wrapping prefixes (docker-compose, kubectl --prefix)
+    wrap_label = ""
+    if pc.any(pc.match_substring_regex(text.slice(0, 400), r"^[\w.-]+\s+\| |^\[pod/[^\]\s]+\] ")).as_py():
+        w = _extract(text, r"^(?:(?P<svc>[\w.-]+)\s+\| |\[(?P<pod>pod/[^\]\s]+)\] )?(?P<rest>.*)$")
+        wrap_label = "kubectl+" if pc.any(pc.not_equal(w.field("pod"), "")).as_py() else "docker+"
+        text = w.field("rest")
+    blank = _np(pc.binary_length(text)) == 0
+    # ---- layouts
+    heads = _Heads()
+    rows = np.nonzero(~bad & ~blank)[0]
+    order = _layout_order(text if len(rows) == n else _take(text, rows))
+    sub = text if len(rows) == n else _take(text, rows)
+    left = _match_layouts(sub, rows, order, heads, wrap_label, None)
+    if len(left):
+        sub = _take(text, left)
+        m = _extract(sub, L.TS_PREFIX)
+        ok = _mask(m.is_valid())
+        if ok.any():
+            okp = pa.array(ok)
+            inner = m.field("rest").filter(okp)
+            pts = m.field("pts").filter(okp)
+            prow = left[ok]
+            still = _match_layouts(inner, prow, order, heads, wrap_label + "ts+", pts)
+            # lines that are a timestamp + continuation text stay for the continuation check
+            keep = np.ones(len(left), dtype=bool)
+            keep[ok] = False
+            left = np.union1d(left[keep], still)
+    head_t = heads.table()
+    head_rows = _np(head_t["_row"]) if len(head_t) else np.zeros(0, np.int64)
+    is_head = np.zeros(n, dtype=bool)
+    is_head[head_rows] = True
+    # ---- JUL message lines (line after a `jul` head)
+    is_cont = np.zeros(n, dtype=bool)
+    message = head_t["message"].combine_chunks()
+    level = head_t["level"].combine_chunks()
+    layout_col = head_t["layout"].combine_chunks()
+    jul = _mask(pc.ends_with(layout_col, "jul"))
+    if jul.any():
+        jpos = np.nonzero(jul)[0]
+        nxt = head_rows[jpos] + 1
+        okn = nxt < n
+        jpos, nxt = jpos[okn], nxt[okn]
+        cand = ~is_head[nxt] & ~bad[nxt]
+        jpos, nxt = jpos[cand], nxt[cand]
+        mm = _extract(_take(text, nxt), L.JUL_MESSAGE)
+        ok = _mask(mm.is_valid())
+        jpos, nxt = jpos[ok], nxt[ok]
+        mm = mm.filter(pa.array(ok))
+        msg_np = np.array(message.to_pylist(), dtype=object)
+        lvl_np = np.array(level.to_pylist(), dtype=object)
+        msg_np[jpos] = mm.field("message").to_pylist()
+        lvl_np[jpos] = mm.field("level").to_pylist()
+        message = pa.array(msg_np.tolist(), pa.string())
+        level = pa.array(lvl_np.tolist(), pa.string())
+        is_cont[nxt] = True
+        left = np.setdiff1d(left, nxt)
+    message = pc.fill_null(message, "")
+    # ---- continuations and unparsable lines
+    if len(left):
+        sub = _take(text, left)
+        c = _mask(pc.match_substring_regex(sub, L.CONTINUATION))
+        if (~c).any():
+            # a continuation-looking line behind a k8s/viewer timestamp
+            m = _extract(_take(sub, np.nonzero(~c)[0]), L.TS_PREFIX)
+            inner_c = _mask(pc.match_substring_regex(pc.fill_null(m.field("rest"), ""), L.CONTINUATION)) & _mask(m.is_valid())
+            c[np.nonzero(~c)[0][inner_c]] = True
+        is_cont[left[c]] = True
+        un = left[~c]
+        cls[un] = 3
+        qreason[un] = "unparsable_layout"
+        qdetail[un] = "no known layout matches"
+    # ---- timestamps of heads
+    ts_raw = pc.coalesce(_nullify_empty(head_t["ts"].combine_chunks()), head_t["pts"].combine_chunks())
+    ts_ms = L.parse_timestamps(ts_raw, settings.default_timezone) if len(head_t) else pa.array([], pa.int64())
+    ts_np = _np(pc.fill_null(ts_ms, -1)) if len(ts_ms) else np.zeros(0, np.int64)
+    has_ts = ts_np >= 0
+    if has_ts.any():
+        tv = ts_np[has_ts]
+        audit["first_ts"] = datetime.fromtimestamp(int(tv.min()) / 1000, tz=UTC)
+        audit["last_ts"] = datetime.fromtimestamp(int(tv.max()) / 1000, tz=UTC)
+        prev_max = np.maximum.accumulate(tv)
+        audit["out_of_order_lines"] = int((tv[1:] < prev_max[:-1]).sum())
+    audit["layouts"] = sorted(set(pc.unique(layout_col).to_pylist())) if len(head_t) else []
+    # ---- group candidates → dialects
+    cand = _mask(pc.match_substring_regex(message, D.GROUP_PREFILTER))
+    events = empty_events()
+    if cand.any():
+        cpos = np.nonzero(cand)[0]
+        cmsg = _take(message, cpos)
+        clog = pc.fill_null(_take(head_t["logger"].combine_chunks(), cpos), "")
+        mt, unmatched = _match_dialects(cmsg, clog)
+        # rows of mt are positions in cpos → head positions
+        if len(mt):
+            hpos = cpos[_np(mt["_row"])]
+            mt = mt.set_column(0, "_row", pa.array(hpos, pa.int64()))
+        ev = _events_from_matches(mt, head_t) if len(mt) else None
+        un_h = cpos[unmatched]
+        line_un = head_rows[un_h]
+        cls[line_un] = 3
+        qreason[line_un] = "group_line_not_understood"
+        qdetail[line_un] = "no dialect matches this group-related message"
+        if len(un_h):
+            gq = _extract(_take(message, un_h), r"(?:groupId=|[Gg]roup[ =]\"?)(?P<g>[\w.\-]+)").field("g")
+            for r, g in zip(line_un, gq.to_pylist()):
+                qgroup[int(r)] = g or None
+        if ev is not None and len(ev):
+            evh = _np(ev["_row"])
+            kind = ev["kind"].combine_chunks()
+            notevent = _mask(pc.equal(kind, ""))
+            # recognised non-events count as unrelated (cls stays 0)
+            ev = ev.filter(pa.array(~notevent))
+            evh = evh[~notevent]
+            nogroup = _mask(pc.is_null(ev["group_id"]))
+            nots = ~has_ts[evh]
+            for mask, reason, detail in ((nogroup, "group_line_not_understood", "recognised ({}) but the line names no group"),
+                                         (nots & ~nogroup, "no_timestamp", "group line without a timestamp ({})")):
+                if mask.any():
+                    lr = head_rows[evh[mask]]
+                    cls[lr] = 3
+                    qreason[lr] = reason
+                    for r, dname in zip(lr, ev["dialect"].filter(pa.array(mask)).to_pylist()):
+                        qdetail[r] = detail.format(dname)
+            okm = ~nogroup & ~nots
+            ev = ev.filter(pa.array(okm))
+            evh = evh[okm]
+            # several events of one line (deleted groups) count once
+            cls[head_rows[evh]] = 1
+            events = _finish_events(ev, evh, head_t, head_rows, message, level, ts_ms, text, is_cont, cls,
+                                    source_file, cluster, run_id)
+    # ---- continuation classes
+    if is_cont.any():
+        cont_rows = np.nonzero(is_cont)[0]
+        last_non = np.maximum.accumulate(np.where(~is_cont, np.arange(n), -1))
+        head_of = last_non[cont_rows]
+        orphan = head_of < 0
+        if orphan.any():
+            o = cont_rows[orphan]
+            cls[o] = 3
+            qreason[o] = "unparsable_layout"
+            qdetail[o] = "continuation line without a head line"
+        cr, ho = cont_rows[~orphan], head_of[~orphan]
+        hc = cls[ho]
+        cls[cr[hc == 1]] = 2
+        cls[cr[hc == 0]] = 0
+        qc = hc == 3
+        if qc.any():
+            q_rows = cr[qc]
+            cls[q_rows] = 3
+            qreason[q_rows] = qreason[ho[qc]]
+            for r, h in zip(q_rows, ho[qc]):
+                qdetail[r] = f"continuation of line {int(h) + 1}"
+                if int(h) in qgroup:
+                    qgroup[int(r)] = qgroup[int(h)]
+    audit["events"] = int((cls == 1).sum())
+    audit["continuations"] = int((cls == 2).sum())
+    audit["unrelated"] = int((cls == 0).sum())
+    audit["quarantined"] = int((cls == 3).sum())
+    # ---- quarantine rows
+    qrows = np.nonzero(cls == 3)[0]
+    quarantine = empty_quarantine()
+    if len(qrows):
+        head_layout = dict(zip(head_rows.tolist(), layout_col.to_pylist()))
+        raw_txt = _take(text, qrows).to_pylist()
+        badset = bad[qrows]
+        if badset.any():
+            braw = _take(lines, qrows[badset]).to_pylist()
+            bi = iter(braw)
+            raw_txt = [_decode_lossy(next(bi), settings.raw_keep_bytes) if b else t for t, b in zip(raw_txt, badset)]
+        quarantine = pa.table({
+            "cluster": pa.array([cluster] * len(qrows), pa.string()),
+            "source_file": pa.array([source_file] * len(qrows), pa.string()),
+            "line_no": pa.array(qrows + 1, pa.int64()),
+            "reason": pa.array(qreason[qrows].tolist(), pa.string()),
+            "detail": pa.array(qdetail[qrows].tolist(), pa.string()),
+            "layout": pa.array([head_layout.get(int(r)) for r in qrows], pa.string()),
+            "group_id": pa.array([qgroup.get(int(r)) for r in qrows], pa.string()),
+            "raw": pa.array(raw_txt, pa.string()),
+            "run_id": pa.array([run_id] * len(qrows), pa.string()),
+        }, schema=QUARANTINE_ARROW)  # fmt: skip
+    return events, quarantine, audit
+
+
+def _finish_events(ev: pa.Table, evh: np.ndarray, head_t: pa.Table, head_rows: np.ndarray, message: pa.Array,
+                   level: pa.Array, ts_ms: pa.Array, text: pa.Array, is_cont: np.ndarray, cls: np.ndarray,
+                   source_file: str, cluster: str, run_id: str | None) -> pa.Table:
+    n = len(ev)
+    hidx = pa.array(evh, pa.int64())
+    line_rows = head_rows[evh]
+    ts = ts_ms.take(hidx)
+    ts_us = pc.cast(pc.multiply(ts, 1000), pa.int64()).cast(pa.timestamp("us", tz="UTC"))
+    lvl = pc.utf8_upper(level.take(hidx))
+    if pc.any(pc.match_substring_regex(lvl, r"^\d$")).as_py():
+        lvl = pa.array([_RDKAFKA_LEVELS.get(x, x) if x is not None else None for x in lvl.to_pylist()], pa.string())
+    # continuation text of each event line
+    cont = pa.nulls(n, pa.string())
+    if is_cont.any():
+        cont_rows = np.nonzero(is_cont)[0]
+        last_non = np.maximum.accumulate(np.where(~is_cont, np.arange(len(is_cont)), -1))
+        head_of = last_non[cont_rows]
+        sel = np.isin(head_of, line_rows)
+        if sel.any():
+            cr, ho = cont_rows[sel], head_of[sel]
+            uh, starts = np.unique(ho, return_index=True)
+            offsets = np.append(starts, len(ho)).astype(np.int32)
+            lst = pa.ListArray.from_arrays(pa.array(offsets, pa.int32()), _take(text, cr).cast(pa.string()))
+            joined = pc.binary_join(lst, "\n")
+            pos = np.searchsorted(uh, line_rows)
+            pos_ok = (pos < len(uh)) & (uh[np.minimum(pos, len(uh) - 1)] == line_rows)
+            cont = pc.if_else(pa.array(pos_ok), joined.take(pa.array(np.minimum(pos, len(uh) - 1))), cont)
+    partitions = ev["partitions"].combine_chunks()
+    # "Updating assignment with" + "\tAssigned partitions: [..]" block
+    dia = ev["dialect"].combine_chunks()
+    upd = _mask(pc.equal(dia, "client.updating_assignment"))
+    if upd.any():
+        ap = _extract(pc.fill_null(cont, ""), r"(?s)Assigned partitions:\s*(?P<p>\[[^\]]*\])").field("p")
+        parts = _partitions(_nullify_empty(ap))
+        partitions = pc.if_else(pa.array(upd), parts, partitions)
+    cols = {
+        "cluster": pa.array([cluster] * n, pa.string()),
+        "event_date": pc.cast(ts_us, pa.date32()),
+        "ts": ts_us,
+        "ts_ms": ts,
+        "group_id": ev["group_id"], "kind": ev["kind"], "side": ev["side"], "member_id": ev["member_id"],
+        "generation": ev["generation"], "group_instance_id": ev["group_instance_id"], "client_id": ev["client_id"],
+        "coordinator": ev["coordinator"], "host": ev["host"], "reason": ev["reason"], "state": ev["state"],
+        "protocol": ev["protocol"], "member_count": ev["member_count"], "static_count": ev["static_count"],
+        "error": ev["error"], "old_member_id": ev["old_member_id"], "members": ev["members"], "partitions": partitions,
+        "assignment": ev["assignment"], "static": ev["static"], "pending": ev["pending"], "unexpected": ev["unexpected"],
+        "operation": ev["operation"], "offsets_partition": ev["offsets_partition"],
+        "level": lvl,
+        "logger": head_t["logger"].combine_chunks().take(hidx),
+        "dialect": dia,
+        "layout": head_t["layout"].combine_chunks().take(hidx),
+        "message": message.take(hidx).cast(pa.string()),
+        "continuation": cont,
+        "source_file": pa.array([source_file] * n, pa.string()),
+        "line_no": pa.array(line_rows + 1, pa.int64()),
+        "run_id": pa.array([run_id] * n, pa.string()),
+    }  # fmt: skip
+    arrays = [pc.cast(cols[f.name], f.type) if cols[f.name].type != f.type else cols[f.name] for f in EVENTS_ARROW]
+    return pa.Table.from_arrays([a.combine_chunks() if isinstance(a, pa.ChunkedArray) else a for a in arrays],
+                                schema=EVENTS_ARROW)

@@ -107,6 +107,8 @@ class Response:
     assignment: Any = None
     skip_assignment: bool = False
     group_id: str = ""
+    #: ``Outcome.request_id`` of the call whose request this answers (routes parked responses)
+    request_id: int = 0
 
 
 @dataclass(slots=True)
@@ -120,6 +122,8 @@ class Outcome:
     events: list[Event] = field(default_factory=list)
     reply: Response | None = None
     transitions: list[tuple[int, str, str | None, str, int]] = field(default_factory=list)
+    #: sequence number of this call; responses to its request carry the same ``request_id``
+    request_id: int = 0
 
     def kinds(self) -> list[str]:
         return [e.kind for e in self.events]
@@ -139,7 +143,11 @@ class GroupCoordinator:
         *,
         seed: int = 0,
         member_id_factory: Callable[[str], str] | None = None,
+        strict_timers: bool = False,
     ) -> None:
+        """``strict_timers``: a timer fires only once time is strictly past its deadline, like
+        Kafka's ``MockTimer`` in the unit tests; the default fires at ``now >= deadline`` like the
+        broker's ``SystemTimer``."""
         self.config = config if config is not None else CoordinatorConfig()
         self.features = self.config.features
         self.broker_id = broker_id
@@ -152,6 +160,7 @@ class GroupCoordinator:
         self._token = 0
         self._rng = random.Random(seed)
         self._id_factory = member_id_factory
+        self._lag = 1 if strict_timers else 0
 
     # ------------------------------------------------------------------------------------------
     # public API
@@ -164,9 +173,15 @@ class GroupCoordinator:
     def groups(self) -> dict[str, ClassicGroup]:
         return self._groups
 
+    def add_group(self, group: ClassicGroup) -> None:
+        """Install a group object as-is (tests, replay bootstrapping); it is owned by this broker."""
+        group.owned = True
+        self._groups[group.group_id] = group
+
     def next_deadline(self) -> int | None:
-        """Earliest pending timer (for discrete-event drivers)."""
-        return self._timers.next_deadline()
+        """Earliest ``now_ms`` at which ``advance_to`` fires a timer (for discrete-event drivers)."""
+        d = self._timers.next_deadline()
+        return None if d is None else d + self._lag
 
     def timer_deadline(self, kind: str, group_id: str, member_id: str | None = None) -> int | None:
         """Deadline of one timer: kind ``join``, ``sync``, ``hb`` (member heartbeat) or ``pending``."""
@@ -361,7 +376,7 @@ class GroupCoordinator:
             top = COORDINATOR_NOT_AVAILABLE if f.dead_coordinator_not_available else UNKNOWN_MEMBER_ID
             self._reply(Response(LEAVE, "", top, group_id=group_id))
             return self._finish(out)
-        reply = Response(LEAVE, "", NONE, group_id=group_id)
+        reply = Response(LEAVE, "", NONE, group_id=group_id, request_id=self._token)
         out.reply = reply
         out.responses.insert(0, reply)
         results = reply.members
@@ -511,9 +526,9 @@ class GroupCoordinator:
     # ------------------------------------------------------------------------------------------
 
     def _begin(self, now_ms: int) -> Outcome:
-        out = Outcome()
-        self._out = out
         self._token += 1
+        out = Outcome(request_id=self._token)
+        self._out = out
         self._fire_due(now_ms)
         return out
 
@@ -523,8 +538,12 @@ class GroupCoordinator:
 
     def _fire_due(self, now_ms: int) -> None:
         timers = self._timers
+        due = now_ms - self._lag
+        if self._lag and now_ms > self._now:
+            # MockTimer semantics: the clock moves first, expired tasks then run at the new time
+            self._now = now_ms
         while True:
-            item = timers.pop_due(now_ms)
+            item = timers.pop_due(due)
             if item is None:
                 break
             deadline, key, payload = item
@@ -543,12 +562,14 @@ class GroupCoordinator:
             self._now = now_ms
 
     def _reply(self, resp: Response) -> None:
+        resp.request_id = self._token
         out = self._out
         out.reply = resp
         out.responses.insert(0, resp)
 
     def _respond(self, resp: Response, token: int) -> None:
         """Answer a parked request; when it was parked by the current call it is the reply."""
+        resp.request_id = token
         out = self._out
         if token == self._token and out.reply is None:
             out.reply = resp

@@ -177,7 +177,11 @@ def replay_group(
                            ("line_no", "ascending")])  # fmt: skip
     cols = [batch.column(name).to_pylist() for name in EVENT_FIELDS]
     ranks = batch.column("_side_rank").to_pylist()
-    i_ts, i_file, i_line = EVENT_FIELDS.index("ts"), EVENT_FIELDS.index("source_file"), EVENT_FIELDS.index("line_no")
+    i_ts, i_file, i_line = (
+        EVENT_FIELDS.index("ts"),
+        EVENT_FIELDS.index("source_file"),
+        EVENT_FIELDS.index("line_no"),
+    )
     rows = list(zip(*cols))
     out: list[dict[str, Any]] = []
     last_key = tuple(envelope["last_key"]) if envelope and envelope.get("last_key") else None
@@ -200,7 +204,7 @@ def replay_group(
         from coordinator_core.replay import GroupReplay
 
         replay = GroupReplay.resume(group_id, envelope["replay"] if envelope else None, _settings(options))
-        replay.feed_rows([dict(zip(EVENT_FIELDS, r)) for r in rows])
+        replay.feed_rows(rows)
         result = replay.flush(final=False)
         snapshot = replay.snapshot()
     except Exception as exc:  # noqa: BLE001 - one group's failure must not stop the job
@@ -233,9 +237,19 @@ def replay_group(
     }
     state_json = json.dumps(new_env, separators=(",", ":"), default=str)
     out.extend(
-        _record_rows("group_state", cluster, group_id, [{
-            "state_json": state_json, "last_ts": last[i_ts], "events_replayed": new_env["events"], "run_id": run_id,
-        }])  # fmt: skip
+        _record_rows(
+            "group_state",
+            cluster,
+            group_id,
+            [
+                {
+                    "state_json": state_json,
+                    "last_ts": last[i_ts],
+                    "events_replayed": new_env["events"],
+                    "run_id": run_id,
+                }
+            ],
+        )  # fmt: skip
     )
     return out, new_env
 
@@ -260,8 +274,9 @@ def batch_udf(options: dict[str, Any], run_id: str, committed_runs: frozenset[st
     """cogroup(events, state).applyInArrow function: (key, events table, state table) -> union table."""
 
     def run(key, events, state):
-        cluster, group_id = key[0].as_py() if hasattr(key[0], "as_py") else key[0], (
-            key[1].as_py() if hasattr(key[1], "as_py") else key[1]
+        cluster, group_id = (
+            key[0].as_py() if hasattr(key[0], "as_py") else key[0],
+            (key[1].as_py() if hasattr(key[1], "as_py") else key[1]),
         )
         state_json = state.column("state_json")[0].as_py() if state.num_rows else None
         try:

@@ -101,6 +101,18 @@ class Sink:
     def read(self, name: str):
         raise NotImplementedError
 
+    def read_partition(self, name: str, value: str):
+        """Rows of one run_id partition."""
+        from pyspark.sql import functions as F
+
+        return self.read(name).where(F.col(PARTITION_COL) == value)
+
+    def partition_values(self, name: str) -> list[str]:
+        """The run_id partitions present in a partitioned table."""
+        if not self.exists(name):
+            return []
+        return sorted(r[0] for r in self.read(name).select(PARTITION_COL).distinct().collect())
+
     def write_partition(self, name: str, df, value: str) -> None:
         raise NotImplementedError
 
@@ -196,6 +208,28 @@ class DeltaRsSink(Sink):
         from deltalake import DeltaTable
 
         uris = DeltaTable(self.path(name)).file_uris()
+        if not uris:
+            return self._empty(name)
+        reader = self.spark.read.option("basePath", self.path(name)).schema(table_schema(name))
+        return self._select_schema(name, reader.parquet(*uris))
+
+    def partition_values(self, name: str) -> list[str]:
+        if not self.exists(name):
+            return []
+        from deltalake import DeltaTable
+
+        return sorted({p[PARTITION_COL] for p in DeltaTable(self.path(name)).partitions()})
+
+    def read_partition(self, name: str, value: str):
+        if not self.exists(name):
+            return self._empty(name)
+        import warnings
+
+        from deltalake import DeltaTable
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            uris = DeltaTable(self.path(name)).file_uris(partition_filters=[(PARTITION_COL, "=", value)])
         if not uris:
             return self._empty(name)
         reader = self.spark.read.option("basePath", self.path(name)).schema(table_schema(name))
@@ -359,6 +393,9 @@ class ParquetSink(Sink):
                 out = out.unionByName(p)
             return self._select_schema(name, out)
         return self.spark.read.schema(schema).parquet(*[os.path.join(self.path(name), d) for d in dirs])
+
+    def partition_values(self, name: str) -> list[str]:
+        return sorted(d.split("=", 1)[1] for d in self._manifest(name) if d.startswith(f"{PARTITION_COL}="))
 
     def _write(self, df, target: str) -> None:
         self.spark.conf.set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS")

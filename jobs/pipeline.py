@@ -1,0 +1,356 @@
+"""The job: ingest -> replay every group (pandas/Arrow UDFs, state carried between runs) -> tables.
+
+``run_job(spark, config, inputs, mode)`` is what ``./spark-submit.sh`` and notebooks call.  One run:
+
+1. **recover** - partitions of ``events``/``quarantine`` written by a run that never committed
+   (its ``run_id`` is not in ``ingest_audit``) are dropped; states such a run wrote are ignored by the
+   replay (it resumes from the envelope's ``prev``);
+2. **ingest** the inputs; files whose content (sha256) is already in ``ingest_audit`` are skipped, so
+   re-running the same input changes nothing;
+3. write this run's ``events`` and ``quarantine`` (one ``run_id`` partition each, replaced atomically);
+4. **replay** the new events of every (cluster, group_id) on top of its stored state:
+   ``batch`` = ``cogroup(events, group_state).applyInArrow`` (one Spark job), ``incremental`` = a
+   streaming query (``applyInPandasWithState``, ``GroupStateTimeout.NoTimeout``,
+   ``trigger(availableNow=True)``, checkpoint under the output dir) over the run's new events;
+   the UDF output (one union frame) is staged to Parquet once and split into the tables;
+5. **merge** the replay tables on their keys, recompute the roll-ups (storms, rebalance_frequency)
+   from the whole rebalances table, merge ``group_state``;
+6. commit ``ingest_audit`` LAST: it is the run's commit marker.
+
+A run killed anywhere and run again leaves exactly the tables of one clean run.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from jobs.config import ConfigError, InputConfig, JobConfig, load_config
+from jobs.progress import Progress
+from jobs.replay_udf import (
+    MERGE_KEYS,
+    REPLAY_TABLES,
+    batch_udf,
+    batch_udf_pandas,
+    replay_input,
+    split_union,
+    streaming_udf,
+    union_schema,
+)
+from jobs.sink import Sink, make_sink
+
+__all__ = ["JobConfig", "RunSummary", "load_config", "run_job", "FAIL_AFTER_ENV"]
+
+#: test hook: raise after this table was committed (simulates a crash mid-run)
+FAIL_AFTER_ENV = "REBALANCE_LENS_FAIL_AFTER"
+
+
+class InjectedFailure(RuntimeError):
+    """Raised by the FAIL_AFTER test hook."""
+
+
+@dataclass
+class RunSummary:
+    """What one run did (returned by :func:`run_job`, printed by the CLI)."""
+
+    run_id: str
+    mode: str
+    lakehouse: str
+    sink: str
+    files_seen: int = 0
+    files_new: int = 0
+    files_skipped: int = 0
+    events: int = 0
+    quarantined: int = 0
+    groups_replayed: int = 0
+    replay_errors: int = 0
+    groups_total: int = 0
+    rebalances_total: int = 0
+    storms_total: int = 0
+    worst_storm: dict[str, Any] | None = None
+    top_causes: list[tuple[str, int]] = field(default_factory=list)
+    table_rows: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def text(self) -> str:
+        lines = [
+            f"run {self.run_id} ({self.mode}, {self.sink}) in {self.seconds:.1f}s",
+            f"  files: {self.files_seen} seen, {self.files_new} new, {self.files_skipped} already ingested",
+            f"  events: {self.events:,} (quarantined lines: {self.quarantined:,})",
+            f"  groups: {self.groups_total} ({self.groups_replayed} replayed this run, "
+            f"{self.replay_errors} replay errors)",
+            f"  rebalances: {self.rebalances_total}, storms: {self.storms_total}",
+        ]
+        if self.worst_storm:
+            w = self.worst_storm
+            lines.append(
+                f"  worst storm: {w['cluster']}/{w['group_id']} {w['rebalances']} rebalances "
+                f"{w['start_ts']} .. {w['end_ts']}, paused {w['paused_ms'] / 1000:.1f}s, "
+                f"cause {w['dominant_cause']}, culprits {', '.join(w['culprit_members'] or []) or '-'}"
+            )
+        if self.top_causes:
+            lines.append("  top causes: " + ", ".join(f"{c} ({n})" for c, n in self.top_causes))
+        lines.append(f"  tables: {self.lakehouse}")
+        for name, n in self.table_rows.items():
+            lines.append(f"    {name:<20} {n:>10,} rows")
+        return "\n".join(lines)
+
+
+def _input_specs(config: JobConfig, inputs: Iterable[Any] | None) -> list[Any]:
+    from jobs.ingest import InputSpec
+
+    items: list[Any] = list(inputs) if inputs is not None else list(config.inputs)
+    specs = []
+    for it in items:
+        if isinstance(it, str):
+            specs.append(InputSpec(path=it))
+        elif isinstance(it, tuple):
+            specs.append(InputSpec(path=it[0], cluster=it[1] if len(it) > 1 else "default"))
+        elif isinstance(it, InputConfig | InputSpec) or hasattr(it, "path"):
+            specs.append(InputSpec(path=it.path, cluster=getattr(it, "cluster", "default")))
+        else:
+            raise ConfigError(f"inputs must be paths or {{path, cluster}}, got {it!r}")
+    if not specs:
+        raise ConfigError("no inputs: give --input PATH (or inputs: in the config file)")
+    return specs
+
+
+def _ingest_settings(config: JobConfig):
+    from dataclasses import fields as dc_fields
+
+    from jobs.ingest import IngestSettings
+
+    wanted = {
+        "default_timezone": config.ingest.default_timezone,
+        "on_missing": config.ingest.on_missing,
+        "on_corrupt": config.ingest.on_corrupt,
+        "max_line_bytes": config.ingest.max_line_bytes,
+    }
+    names = {f.name for f in dc_fields(IngestSettings)}
+    return IngestSettings(**{k: v for k, v in wanted.items() if k in names})
+
+
+def _new_run_id() -> str:
+    now = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+    return f"{now}-{uuid.uuid4().hex[:8]}"
+
+
+class _Run:
+    """State of one run (kept out of the public function for readability)."""
+
+    def __init__(self, spark, config: JobConfig, mode: str, run_id: str | None):
+        self.spark = spark
+        self.config = config
+        self.mode = mode
+        self.run_id = run_id or _new_run_id()
+        self.sink: Sink = make_sink(spark, config.output.path, config.output.format, config.output.writer,
+                                    self.run_id)  # fmt: skip
+        self.progress = Progress(config.run.progress)
+        self.fail_after = os.environ.get(FAIL_AFTER_ENV)
+        self.state_table = config.run.state_table
+        self.options = {
+            "version_hint": config.replay.version_hint,
+            "clock_skew_tolerance_ms": config.replay.clock_skew_tolerance_ms,
+        }
+
+    def committed(self, name: str) -> None:
+        if self.fail_after == name:
+            raise InjectedFailure(f"injected failure after committing {name} ({FAIL_AFTER_ENV})")
+
+    def table_name(self, name: str) -> str:
+        return self.state_table if name == "group_state" else name
+
+
+def run_job(
+    spark,
+    config: JobConfig | None = None,
+    inputs: Sequence[Any] | None = None,
+    mode: str | None = None,
+    *,
+    run_id: str | None = None,
+) -> RunSummary:
+    """Run the job once. ``inputs``: paths, ``(path, cluster)`` tuples or ``InputSpec``s (default: the
+    config's ``inputs``); ``mode``: ``batch`` or ``incremental`` (default: ``run.mode``)."""
+    import time
+
+    from pyspark.sql import functions as F
+
+    t0 = time.monotonic()
+    config = config or JobConfig()
+    mode = mode or config.run.mode
+    if mode not in ("batch", "incremental"):
+        raise ConfigError(f"mode must be batch or incremental, got {mode!r}")
+    specs = _input_specs(config, inputs)
+    spark.conf.set("spark.sql.session.timeZone", "UTC")
+    spark.conf.set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS")
+    r = _Run(spark, config, mode, run_id)
+    sink = r.sink
+    summary = RunSummary(run_id=r.run_id, mode=mode, lakehouse=sink.root, sink=sink.kind)
+    r.progress.stage("start", run_id=r.run_id, mode=mode, sink=sink.kind, inputs=len(specs))
+
+    # 1. recover ---------------------------------------------------------------------------------
+    audit_prev = sink.read("ingest_audit").select("run_id", "content_sha256", "error").collect()
+    committed_runs = frozenset(row.run_id for row in audit_prev)
+    seen_hashes = {row.content_sha256 for row in audit_prev if row.error is None and row.content_sha256}
+    for name in ("events", "quarantine"):
+        stale = [v for v in sink.partition_values(name) if v not in committed_runs]
+        if stale:
+            sink.delete_partitions(name, stale)
+            r.progress.stage("recover", table=name, dropped_uncommitted_runs=len(stale))
+
+    # 2. ingest ----------------------------------------------------------------------------------
+    from jobs.ingest import ingest
+
+    res = ingest(spark, specs, _ingest_settings(config), run_id=r.run_id)
+    audit_rows = res.audit.collect()  # one row per file
+    skip_files = sorted({a.source_file for a in audit_rows if a.content_sha256 in seen_hashes})
+    new_audit = [a for a in audit_rows if a.source_file not in set(skip_files)]
+    summary.files_seen, summary.files_skipped = len(audit_rows), len(skip_files)
+    summary.files_new = len(new_audit)
+    r.progress.stage("ingest", files=len(audit_rows), new=len(new_audit), already_ingested=len(skip_files))
+
+    if new_audit:
+        keep = ~F.col("source_file").isin(skip_files) if skip_files else F.lit(True)
+        run_col = F.lit(r.run_id).alias("run_id")
+        # 3. events and quarantine of this run -------------------------------------------------
+        events = res.events.where(keep).withColumn("run_id", run_col)
+        sink.write_partition("events", events, r.run_id)
+        r.committed("events")
+        sink.write_partition("quarantine", res.quarantine.where(keep).withColumn("run_id", run_col), r.run_id)
+        r.committed("quarantine")
+        summary.events = sum(int(a.events or 0) for a in new_audit)
+        summary.quarantined = sum(int(a.quarantined or 0) for a in new_audit)
+        r.progress.stage("events written", events=summary.events, quarantined=summary.quarantined)
+
+        # 4. replay ----------------------------------------------------------------------------
+        run_events = replay_input(sink.read_partition("events", r.run_id))
+        union = (
+            _replay_batch(r, run_events, committed_runs) if mode == "batch" else _replay_stream(r, run_events)
+        )
+        counts = {
+            row["_table"]: row["n"]
+            for row in union.groupBy("_table").agg(F.count(F.lit(1)).alias("n")).collect()
+        }
+        summary.groups_replayed = int(counts.get("group_state", 0))
+        summary.replay_errors = union.where(
+            (F.col("_table") == "anomalies") & (F.col("kind") == "replay_error")
+        ).count()
+        r.progress.stage("replayed", groups=summary.groups_replayed, replay_errors=summary.replay_errors,
+                         **{t: int(counts.get(t, 0)) for t in ("rebalances", "group_transitions")})  # fmt: skip
+
+        # 5. replay tables, roll-ups, state ----------------------------------------------------
+        for name in REPLAY_TABLES:
+            if name == "group_state":
+                continue
+            sink.merge(name, split_union(union, name), MERGE_KEYS[name])
+            r.committed(name)
+        r.progress.stage("replay tables merged")
+    _write_rollups(r)
+    if new_audit:
+        sink.merge(r.table_name("group_state"), split_union(union, "group_state"), MERGE_KEYS["group_state"])
+        r.committed("group_state")
+        # 6. the commit marker ---------------------------------------------------------------
+        audit_df = spark.createDataFrame(new_audit, res.audit.schema).withColumn("run_id", F.lit(r.run_id))
+        sink.write_partition("ingest_audit", audit_df, r.run_id)
+        r.committed("ingest_audit")
+    sink.cleanup_staging()
+    _summarise(r, summary)
+    summary.seconds = time.monotonic() - t0
+    r.progress.stage("done", seconds=round(summary.seconds, 1))
+    return summary
+
+
+def _state_frame(r: _Run):
+    from pyspark.sql import functions as F
+
+    return r.sink.read(r.table_name("group_state")).select("cluster", "group_id", F.col("state_json"))
+
+
+def _replay_batch(r: _Run, run_events, committed_runs: frozenset[str]):
+    """cogroup(new events, stored state) -> one UDF call per group -> union frame staged once."""
+    events = run_events.groupBy("cluster", "group_id")
+    state = _state_frame(r).groupBy("cluster", "group_id")
+    cg = events.cogroup(state)
+    schema = union_schema()
+    if hasattr(cg, "applyInArrow"):
+        out = cg.applyInArrow(batch_udf(r.options, r.run_id, committed_runs), schema=schema)
+    else:  # pragma: no cover - Spark < 4.0
+        out = cg.applyInPandas(batch_udf_pandas(r.options, r.run_id, committed_runs), schema=schema)
+    stage = r.sink.staging("union")
+    out.write.mode("overwrite").parquet(stage)
+    return r.spark.read.schema(schema).parquet(stage)
+
+
+def _replay_stream(r: _Run, run_events):
+    """Streaming replay over this run's new events (the run's inbox directory), state in the
+    streaming state store; foreachBatch stages each micro-batch's union rows."""
+    from pyspark.sql.streaming.state import GroupStateTimeout
+
+    root = r.sink.root
+    inbox_root = os.path.join(root, "_stream", "inbox")
+    run_events.write.mode("overwrite").parquet(os.path.join(inbox_root, f"run={r.run_id}"))
+    checkpoint = r.config.run.checkpoint or os.path.join(root, "_checkpoints", "replay")
+    stage = r.sink.staging("union")
+    schema = union_schema()
+    input_schema = run_events.schema
+    stream = r.spark.readStream.schema(input_schema).option("recursiveFileLookup", "true").parquet(inbox_root)
+    out = stream.groupBy("cluster", "group_id").applyInPandasWithState(
+        streaming_udf(r.options, r.run_id),
+        outputStructType=schema,
+        stateStructType="state_json string",
+        outputMode="append",
+        timeoutConf=GroupStateTimeout.NoTimeout,
+    )
+
+    def stage_batch(batch_df, batch_id: int) -> None:
+        batch_df.write.mode("overwrite").parquet(os.path.join(stage, f"batch={batch_id}"))
+
+    query = (
+        out.writeStream.foreachBatch(stage_batch)
+        .option("checkpointLocation", checkpoint)
+        .trigger(availableNow=True)
+        .start()
+    )
+    query.awaitTermination()
+    if not os.path.isdir(stage):
+        return r.spark.createDataFrame([], schema)
+    return r.spark.read.schema(schema).option("recursiveFileLookup", "true").parquet(stage)
+
+
+def _write_rollups(r: _Run) -> None:
+    from jobs import rollups
+
+    rebalances = r.sink.read("rebalances")
+    out = rollups.compute(rebalances, r.config.storms.min_rebalances, r.config.storms.window_minutes)
+    for name in ("storms", "rebalance_frequency"):
+        r.sink.overwrite(name, out[name])
+        r.committed(name)
+    r.progress.stage("roll-ups written")
+
+
+def _summarise(r: _Run, summary: RunSummary) -> None:
+    from pyspark.sql import functions as F
+
+    sink = r.sink
+    names = ("events", "quarantine", "ingest_audit", *[r.table_name(t) for t in REPLAY_TABLES],
+             "rebalance_frequency", "storms")  # fmt: skip
+    for name in names:
+        summary.table_rows[name] = sink.read(name).count() if sink.exists(name) else 0
+    summary.groups_total = summary.table_rows.get(r.table_name("group_state"), 0)
+    summary.rebalances_total = summary.table_rows.get("rebalances", 0)
+    summary.storms_total = summary.table_rows.get("storms", 0)
+    causes = (
+        sink.read("rebalances")
+        .groupBy("cause")
+        .agg(F.count(F.lit(1)).alias("n"))
+        .orderBy(F.desc("n"), "cause")
+    )
+    summary.top_causes = [(row.cause or "unknown", int(row.n)) for row in causes.limit(5).collect()]
+    worst = (
+        sink.read("storms").orderBy(F.desc("rebalances"), F.desc("paused_ms"), "storm_id").limit(1).collect()
+    )
+    summary.worst_storm = worst[0].asDict() if worst else None

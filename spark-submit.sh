@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# rebalance-lens entry point: replay Kafka group-coordinator logs with Spark and write the tables.
+#
+#   ./spark-submit.sh --input PATH [--input PATH ...] --output DIR [--config FILE]
+#                     [--mode batch|incremental] [--master URL] [--cluster NAME] [...]
+#   ./spark-submit.sh --sample            # bundled sample logs -> ./lakehouse, prints a summary
+#   ./spark-submit.sh report --output report.html --lakehouse DIR [--group G]
+#   ./spark-submit.sh --help
+#
+# Environment:
+#   REBALANCE_LENS_NO_VENV=1   don't create/activate .venv (use the python/pyspark on PATH)
+#   SPARK_HOME                 use $SPARK_HOME/bin/spark-submit (else spark-submit on PATH, else pip pyspark's)
+#   SPARK_SUBMIT_OPTS_EXTRA    extra spark-submit options, e.g. "--driver-memory 8g --packages io.delta:..."
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+
+if [ -z "${REBALANCE_LENS_NO_VENV:-}" ]; then
+  # shellcheck source=.ci/venv.sh
+  source "$ROOT/.ci/venv.sh"
+fi
+PY="${PYSPARK_PYTHON:-$(command -v python3 || command -v python)}"
+export PYSPARK_PYTHON="$PY"
+export PYSPARK_DRIVER_PYTHON="${PYSPARK_DRIVER_PYTHON:-$PY}"
+export PYTHONPATH="$ROOT${PYTHONPATH:+:$PYTHONPATH}"
+
+# the report subcommand and --help need no Spark
+if [ "${1:-}" = "report" ]; then
+  shift
+  exec "$PY" -m jobs.report "$@"
+fi
+for a in "$@"; do
+  if [ "$a" = "-h" ] || [ "$a" = "--help" ]; then
+    exec "$PY" -m jobs.cli --help
+  fi
+done
+
+# find spark-submit: SPARK_HOME, PATH, then the pip-installed pyspark
+if [ -n "${SPARK_HOME:-}" ] && [ -x "$SPARK_HOME/bin/spark-submit" ]; then
+  SUBMIT="$SPARK_HOME/bin/spark-submit"
+elif command -v spark-submit >/dev/null 2>&1 && [ -z "${VIRTUAL_ENV:-}" ]; then
+  SUBMIT="$(command -v spark-submit)"
+else
+  PYSPARK_DIR="$("$PY" -c 'import os, pyspark; print(os.path.dirname(pyspark.__file__))')"
+  SUBMIT="$PYSPARK_DIR/bin/spark-submit"
+  export SPARK_HOME="$PYSPARK_DIR"
+fi
+
+# --master goes to spark-submit as well as to the job
+MASTER_ARGS=()
+prev=""
+for a in "$@"; do
+  if [ "$prev" = "--master" ]; then MASTER_ARGS=(--master "$a"); export REBALANCE_LENS_MASTER_GIVEN=1; fi
+  case "$a" in --master=*) MASTER_ARGS=(--master "${a#--master=}"); export REBALANCE_LENS_MASTER_GIVEN=1;; esac
+  prev="$a"
+done
+
+# ship the package to the executors: a zip of coordinator_core + jobs
+TMP="$(mktemp -d "${TMPDIR:-/tmp}/rebalance-lens.XXXXXX")"
+trap 'rm -rf "$TMP"' EXIT
+ZIP="$TMP/rebalance_lens.zip"
+(cd "$ROOT" && "$PY" - "$ZIP" <<'PYEOF'
+import os, sys, zipfile
+with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
+    for pkg in ("coordinator_core", "jobs"):
+        for d, dirs, files in os.walk(pkg):
+            dirs[:] = [x for x in dirs if x not in ("__pycache__", "samples")]
+            for f in files:
+                if f.endswith(".py"):
+                    z.write(os.path.join(d, f))
+PYEOF
+)
+
+export REBALANCE_LENS_SUBMITTED=1
+# shellcheck disable=SC2086
+exec "$SUBMIT" \
+  ${MASTER_ARGS[@]+"${MASTER_ARGS[@]}"} \
+  --name rebalance-lens \
+  --conf "spark.pyspark.python=$PY" \
+  --conf "spark.pyspark.driver.python=$PY" \
+  --conf spark.sql.session.timeZone=UTC \
+  --conf spark.ui.showConsoleProgress=false \
+  --driver-memory "${REBALANCE_LENS_DRIVER_MEMORY:-4g}" \
+  --py-files "$ZIP" \
+  ${SPARK_SUBMIT_OPTS_EXTRA:-} \
+  "$ROOT/jobs/cli.py" "$@"

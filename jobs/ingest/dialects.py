@@ -86,10 +86,28 @@ MACROS: dict[str, str] = {
 
 #: named groups a dialect may use (event fields + helpers the parser converts)
 FIELD_GROUPS = frozenset(
-    "group_id member_id generation reason state protocol member_count static_count error old_member_id host "
-    "client_id group_instance_id operation offsets_partition coordinator".split()
+    [
+        "group_id",
+        "member_id",
+        "generation",
+        "reason",
+        "state",
+        "protocol",
+        "member_count",
+        "static_count",
+        "error",
+        "old_member_id",
+        "host",
+        "client_id",
+        "group_instance_id",
+        "operation",
+        "offsets_partition",
+        "coordinator",
+    ]
 )
-HELPER_GROUPS = frozenset("node_id partitions_raw members_raw assignment_raw groups_raw static_word".split())
+HELPER_GROUPS = frozenset(
+    ["node_id", "partitions_raw", "members_raw", "assignment_raw", "groups_raw", "static_word"]
+)
 
 
 @dataclass(frozen=True)
@@ -134,7 +152,7 @@ def _d(id, kind, side, versions, regex, example, **kw) -> Dialect:  # noqa: A002
     return Dialect(id, kind, side, versions, regex, example, **kw)
 
 
-B, C, CN, O = "broker", "client", "connect", "other"
+B, C, CN, OT = "broker", "client", "connect", "other"
 LEAVE = "`LeaveGroup`"
 
 DIALECTS: tuple[Dialect, ...] = (
@@ -493,43 +511,43 @@ DIALECTS: tuple[Dialect, ...] = (
     _d("connect.resume_failed", "other", CN, "0.10-4.x", r"(?P<reason>Wasn't able to resume work after last rebalance.*)",
        "Wasn't able to resume work after last rebalance, can skip stopping connectors and tasks"),
     # ------------------------------------------------------------------ kafka-python (logger kafka.coordinator*)
-    _d("python.joined", "joined", O, "kafka-python", r"Successfully joined group {G} with generation {N}",
+    _d("python.joined", "joined", OT, "kafka-python", r"Successfully joined group {G} with generation {N}",
        "Successfully joined group g with generation 3", logger=PYTHON_LOGGER),
-    _d("python.joined.v2", "joined", O, "kafka-python", r"Joined group '{G}' \(generation {N}\) with member_id {M}",
+    _d("python.joined.v2", "joined", OT, "kafka-python", r"Joined group '{G}' \(generation {N}\) with member_id {M}",
        "Joined group 'g' (generation 3) with member_id kafka-python-2.0.2-uuid", logger=PYTHON_LOGGER),
-    _d("python.discovered", "coordinator_discovered", O, "kafka-python",
+    _d("python.discovered", "coordinator_discovered", OT, "kafka-python",
        r"Discovered coordinator (?P<coordinator>\d+) for group {G}", "Discovered coordinator 1 for group g", logger=PYTHON_LOGGER),
-    _d("python.coordinator_dead", "coordinator_lost", O, "kafka-python",
+    _d("python.coordinator_dead", "coordinator_lost", OT, "kafka-python",
        r"Marking the coordinator dead \(node (?P<coordinator>\d+)\)(?: for group {G})?: {R}\.?",
        "Marking the coordinator dead (node 1) for group g: Heartbeat session expired.", logger=PYTHON_LOGGER),
-    _d("python.heartbeat_rebalancing", "heartbeat_failed", O, "kafka-python",
+    _d("python.heartbeat_rebalancing", "heartbeat_failed", OT, "kafka-python",
        r"Heartbeat failed for group {G} because it is rebalancing", "Heartbeat failed for group g because it is rebalancing",
        fixed={"error": "REBALANCE_IN_PROGRESS"}, logger=PYTHON_LOGGER),
-    _d("python.elected_leader", "other", O, "kafka-python",
+    _d("python.elected_leader", "other", OT, "kafka-python",
        r"(?P<reason>Elected group leader -- performing partition assignments using (?P<protocol>\S+))",
        "Elected group leader -- performing partition assignments using range", logger=PYTHON_LOGGER),
-    _d("python.any_group", "other", O, "kafka-python", r"(?P<reason>.*?\b[Gg]roup '?(?P<group_id>[^\s,:']+)'?.*)",
+    _d("python.any_group", "other", OT, "kafka-python", r"(?P<reason>.*?\b[Gg]roup '?(?P<group_id>[^\s,:']+)'?.*)",
        "Heartbeat session expired - marking coordinator dead for group g", logger=PYTHON_LOGGER),
     # ------------------------------------------------------------------ librdkafka (CGRP/JOINGROUP/... debug)
-    _d("librdkafka.join_state", "other", O, "librdkafka",
+    _d("librdkafka.join_state", "other", OT, "librdkafka",
        r"Group \"{G}\" changed join state (?P<reason>\S+ -> \S+)(?: \(state {ST}\))?",
        'Group "g" changed join state init -> wait-join (state up)'),
-    _d("librdkafka.joingroup_response", "joined", O, "librdkafka",
+    _d("librdkafka.joingroup_response", "joined", OT, "librdkafka",
        r"JoinGroup response: GenerationId {N}, Protocol (?P<protocol>\S+), LeaderId (?P<old_member_id>\S+?)(?: \(me\))?, my MemberId {M}, .*",
        "JoinGroup response: GenerationId 3, Protocol range, LeaderId rdkafka-l1 (me), my MemberId rdkafka-l1, member metadata count 2: (no error)"),
-    _d("librdkafka.any_group", "other", O, "librdkafka", r"(?P<reason>.*?\bGroup \"(?P<group_id>[^\"]+)\".*)",
+    _d("librdkafka.any_group", "other", OT, "librdkafka", r"(?P<reason>.*?\bGroup \"(?P<group_id>[^\"]+)\".*)",
        'Group "g": new assignment of 2 partition(s) in join-state wait-assign-call'),
-    _d("librdkafka.any_cgrp", "other", O, "librdkafka", r"(?P<reason>.*\b(?:[Gg]eneration(?:Id| id)?|MemberId|member id)\b.*)",
+    _d("librdkafka.any_cgrp", "other", OT, "librdkafka", r"(?P<reason>.*\b(?:[Gg]eneration(?:Id| id)?|MemberId|member id)\b.*)",
        "Heartbeat for generation 3 member id rdkafka-l1"),
     # ------------------------------------------------------------------ sarama (Go)
-    _d("sarama.coordinator", "coordinator_discovered", O, "sarama",
+    _d("sarama.coordinator", "coordinator_discovered", OT, "sarama",
        r"client/coordinator coordinator for (?:consumergroup )?{G} is #(?P<coordinator>\d+) \((?P<host>[^)]+)\)",
        "client/coordinator coordinator for consumergroup g is #1 (kafka-1:9092)"),
-    _d("sarama.requesting_coordinator", "other", O, "sarama",
+    _d("sarama.requesting_coordinator", "other", OT, "sarama",
        r"(?P<reason>client/coordinator requesting coordinator for (?:consumergroup )?(?P<group_id>\S+) from .*)",
        "client/coordinator requesting coordinator for consumergroup g from kafka-1:9092"),
-    _d("sarama.consumer_broker", None, O, "sarama", r"consumer/broker/\d+ .*", "consumer/broker/1 added subscription to t/0"),
-    _d("sarama.any_group", "other", O, "sarama", r"(?P<reason>.*?\b(?:consumergroup|group) (?P<group_id>[^\s,:]+).*)",
+    _d("sarama.consumer_broker", None, OT, "sarama", r"consumer/broker/\d+ .*", "consumer/broker/1 added subscription to t/0"),
+    _d("sarama.any_group", "other", OT, "sarama", r"(?P<reason>.*?\b(?:consumergroup|group) (?P<group_id>[^\s,:]+).*)",
        "consumergroup g rebalance", logger=r"^sarama$"),
 )  # fmt: skip
 

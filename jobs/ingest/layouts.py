@@ -188,11 +188,14 @@ _ISO_PARTS = (
     r"^(?P<y>\d{4})[-/](?P<mo>\d{2})[-/](?P<d>\d{2})[ T](?P<h>\d{2}):(?P<mi>\d{2}):(?P<s>\d{2})"
     r"(?:[.,:](?P<f>\d{1,9}))?\s*(?P<z>Z|[+-]\d{2}:?\d{2})?$"
 )
-_JUL_PARTS = (
-    r"^(?P<mon>[A-Z][a-z]{2}) (?P<d>\d{1,2}), (?P<y>\d{4}) (?P<h>\d{1,2}):(?P<mi>\d{2}):(?P<s>\d{2}) (?P<ap>AM|PM)$"
-)
+_JUL_PARTS = r"^(?P<mon>[A-Z][a-z]{2}) (?P<d>\d{1,2}), (?P<y>\d{4}) (?P<h>\d{1,2}):(?P<mi>\d{2}):(?P<s>\d{2}) (?P<ap>AM|PM)$"
 _EPOCH = r"^(?P<sec>\d{9,10})(?:\.(?P<f>\d{1,9}))?$|^(?P<ms>\d{13})$"
-_MONTHS = {m: i + 1 for i, m in enumerate("Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split())}
+_MONTHS = {
+    m: i + 1
+    for i, m in enumerate(
+        ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    )
+}
 
 
 def _days_from_civil(y: np.ndarray, m: np.ndarray, d: np.ndarray) -> np.ndarray:
@@ -264,8 +267,12 @@ def parse_timestamps(ts: pa.Array, default_tz: str = "UTC") -> pa.Array:
         jv = pc.fill_null(jul.is_valid(), False).to_numpy(zero_copy_only=False)
         if jv.any():
             mon = np.array([_MONTHS.get(m or "", 1) for m in jul.field("mon").to_pylist()], dtype=np.int64)
-            h = _ints(jul, "h") % 12 + np.where(pc.equal(jul.field("ap"), "PM").to_numpy(zero_copy_only=False), 12, 0)
-            ms = ((_days_from_civil(_ints(jul, "y"), mon, _ints(jul, "d", 1)) * 24 + h) * 60 + _ints(jul, "mi")) * 60
+            h = _ints(jul, "h") % 12 + np.where(
+                pc.equal(jul.field("ap"), "PM").to_numpy(zero_copy_only=False), 12, 0
+            )
+            ms = (
+                (_days_from_civil(_ints(jul, "y"), mon, _ints(jul, "d", 1)) * 24 + h) * 60 + _ints(jul, "mi")
+            ) * 60
             ms = (ms + _ints(jul, "s")) * 1000
             ms = _apply_zone(ms, jv, default_tz)
             out[idx[jv]] = ms[jv]

@@ -53,7 +53,9 @@ class IngestSettings:
     def __post_init__(self) -> None:
         for name in ("on_missing", "on_corrupt"):
             if getattr(self, name) not in ("error", "quarantine"):
-                raise ValueError(f"IngestSettings.{name} must be 'error' or 'quarantine', got {getattr(self, name)!r}")
+                raise ValueError(
+                    f"IngestSettings.{name} must be 'error' or 'quarantine', got {getattr(self, name)!r}"
+                )
         if self.max_line_bytes <= 0:
             raise ValueError("IngestSettings.max_line_bytes must be positive")
 

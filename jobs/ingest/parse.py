@@ -49,10 +49,29 @@ from jobs.ingest.model import (
 )
 
 MAX_INT = 2147483647
-_RDKAFKA_LEVELS = {"0": "EMERG", "1": "ALERT", "2": "CRITICAL", "3": "ERROR", "4": "WARN", "5": "NOTICE", "6": "INFO", "7": "DEBUG"}
-_FIELDS_STR = (
-    "group_id member_id group_instance_id client_id host reason state protocol error old_member_id operation"
-).split()
+_RDKAFKA_LEVELS = {
+    "0": "EMERG",
+    "1": "ALERT",
+    "2": "CRITICAL",
+    "3": "ERROR",
+    "4": "WARN",
+    "5": "NOTICE",
+    "6": "INFO",
+    "7": "DEBUG",
+}
+_FIELDS_STR = [
+    "group_id",
+    "member_id",
+    "group_instance_id",
+    "client_id",
+    "host",
+    "reason",
+    "state",
+    "protocol",
+    "error",
+    "old_member_id",
+    "operation",
+]
 _FAIL_KINDS = ("join_failed", "sync_failed", "heartbeat_failed", "offset_commit_failed")
 
 
@@ -117,7 +136,9 @@ def _assignment(raw: pa.Array) -> pa.Array:
         if s is None:
             out.append(None)
             continue
-        out.append([(m, [p.strip() for p in parts.split(",") if p.strip()]) for m, parts in _ASSIGN_RX.findall(s)])
+        out.append(
+            [(m, [p.strip() for p in parts.split(",") if p.strip()]) for m, parts in _ASSIGN_RX.findall(s)]
+        )
     return pa.array(out, pa.map_(pa.string(), pa.list_(pa.string())))
 
 
@@ -128,8 +149,8 @@ def _instance_id(a: pa.Array) -> pa.Array:
     return pc.if_else(pc.fill_null(bad, False), pa.scalar(None, pa.string()), a)
 
 
-def _int(a: pa.Array, typ: pa.DataType = pa.int32()) -> pa.Array:
-    return pc.cast(_nullify_empty(a), typ, safe=False) if a is not None else None
+def _int(a: pa.Array, typ: pa.DataType | None = None) -> pa.Array:
+    return pc.cast(_nullify_empty(a), typ or pa.int32(), safe=False) if a is not None else None
 
 
 def _coalesce(*arrs: pa.Array | None) -> pa.Array:
@@ -161,29 +182,45 @@ class _Heads:
     def __init__(self) -> None:
         self.chunks: list[pa.Table] = []
 
-    def add(self, rows: np.ndarray, layout: str, st: dict[str, pa.Array | None], pts: pa.Array | None) -> None:
+    def add(
+        self, rows: np.ndarray, layout: str, st: dict[str, pa.Array | None], pts: pa.Array | None
+    ) -> None:
         n = len(rows)
         cols: dict[str, pa.Array] = {"_row": pa.array(rows, pa.int64())}
         for name in ("ts", "level", "logger", "thread", "message"):
             v = st.get(name)
             cols[name] = v.cast(pa.string()) if v is not None else pa.nulls(n, pa.string())
         cols["pts"] = pts.cast(pa.string()) if pts is not None else pa.nulls(n, pa.string())
-        cols["layout"] = pa.array([layout] * n, pa.string()) if n < 64 else pc.cast(
-            pa.DictionaryArray.from_arrays(pa.array(np.zeros(n, np.int32)), pa.array([layout])), pa.string())
+        cols["layout"] = (
+            pa.array([layout] * n, pa.string())
+            if n < 64
+            else pc.cast(
+                pa.DictionaryArray.from_arrays(pa.array(np.zeros(n, np.int32)), pa.array([layout])),
+                pa.string(),
+            )
+        )
         self.chunks.append(pa.table(cols))
 
     def table(self) -> pa.Table:
         if not self.chunks:
-            return pa.table({"_row": pa.array([], pa.int64()), **{k: pa.array([], pa.string()) for k in
-                             ("ts", "level", "logger", "thread", "message", "pts", "layout")}})
+            return pa.table(
+                {
+                    "_row": pa.array([], pa.int64()),
+                    **{
+                        k: pa.array([], pa.string())
+                        for k in ("ts", "level", "logger", "thread", "message", "pts", "layout")
+                    },
+                }
+            )
         t = pa.concat_tables(self.chunks)
         if len(self.chunks) > 1:
             t = t.take(pc.sort_indices(t["_row"]))
         return t.combine_chunks()
 
 
-def _match_layouts(text: pa.Array, rows: np.ndarray, order: list[L.Layout], heads: _Heads,
-                   label: str, pts: pa.Array | None) -> np.ndarray:
+def _match_layouts(
+    text: pa.Array, rows: np.ndarray, order: list[L.Layout], heads: _Heads, label: str, pts: pa.Array | None
+) -> np.ndarray:
     """Match ``text`` (the lines ``rows``) against the layouts; returns the rows left unmatched."""
     left = np.ones(len(rows), dtype=bool)
     for lay in order:
@@ -265,7 +302,10 @@ def _match_dialects(message: pa.Array, logger: pa.Array) -> tuple[pa.Table, np.n
                 continue
             r = rows[ok]
             unmatched[r] = False
-            cols: dict[str, pa.Array] = {"_row": pa.array(r, pa.int64()), "_dialect": pa.array(np.full(len(r), di, np.int32))}
+            cols: dict[str, pa.Array] = {
+                "_row": pa.array(r, pa.int64()),
+                "_dialect": pa.array(np.full(len(r), di, np.int32)),
+            }
             if m is not None:
                 mf = m.filter(pa.array(ok))
                 for f in m.type:
@@ -305,15 +345,24 @@ def _events_from_matches(t: pa.Table, heads: pa.Table) -> pa.Table:
     gid_pfx = pc.if_else(pc.equal(gid_pfx, "null"), pa.scalar(None, pa.string()), gid_pfx)
     out["group_id"] = _coalesce(out["group_id"], gid_pfx)
     out["client_id"] = _coalesce(out["client_id"], _col(t, "pfx_cid"))
-    out["group_instance_id"] = _coalesce(_instance_id(out["group_instance_id"]), _nullify_empty(_col(t, "pfx_iid")))
+    out["group_instance_id"] = _coalesce(
+        _instance_id(out["group_instance_id"]), _nullify_empty(_col(t, "pfx_iid"))
+    )
     node = _int(_col(t, "node_id"), pa.int64()) if "node_id" in t.column_names else pa.nulls(n, pa.int64())
     node_broker = pc.if_else(pc.greater(node, 1 << 30), pc.subtract(MAX_INT, node), node)
-    out["coordinator"] = pc.cast(_coalesce(
-        _int(_col(t, "coordinator"), pa.int64()) if "coordinator" in t.column_names else None,
-        _int(_col(t, "pfx_broker"), pa.int64()), _int(_col(t, "pfx_broker2"), pa.int64()), node_broker), pa.int32())
+    out["coordinator"] = pc.cast(
+        _coalesce(
+            _int(_col(t, "coordinator"), pa.int64()) if "coordinator" in t.column_names else None,
+            _int(_col(t, "pfx_broker"), pa.int64()),
+            _int(_col(t, "pfx_broker2"), pa.int64()),
+            node_broker,
+        ),
+        pa.int32(),
+    )
     out["offsets_partition"] = _coalesce(
         _int(_col(t, "offsets_partition")) if "offsets_partition" in t.column_names else None,
-        _int(_col(t, "pfx_opart")))
+        _int(_col(t, "pfx_opart")),
+    )
     for f in ("generation", "member_count", "static_count"):
         c = _col(t, f)
         out[f] = _int(c) if c is not None else pa.nulls(n, pa.int32())
@@ -322,7 +371,9 @@ def _events_from_matches(t: pa.Table, heads: pa.Table) -> pa.Table:
     mr = _col(t, "members_raw")
     out["members"] = _split_list(mr, _MEMBER_STRIP) if mr is not None else pa.nulls(n, pa.list_(pa.string()))
     ar = _col(t, "assignment_raw")
-    out["assignment"] = _assignment(ar) if ar is not None else pa.nulls(n, pa.map_(pa.string(), pa.list_(pa.string())))
+    out["assignment"] = (
+        _assignment(ar) if ar is not None else pa.nulls(n, pa.map_(pa.string(), pa.list_(pa.string())))
+    )
     sw = _col(t, "static_word")
     static = pc.equal(sw, "Static") if sw is not None else pa.nulls(n, pa.bool_())
     pending = pa.nulls(n, pa.bool_())
@@ -364,7 +415,9 @@ def _events_from_matches(t: pa.Table, heads: pa.Table) -> pa.Table:
         g = _nullify_empty(_extract(body, r"[Gg]eneration(?:Id| id|_id)?:? ?=?(?P<g>-?\d+)").field("g"))
         m = _nullify_empty(_extract(body, r"(?:MemberId|[Mm]ember[ _]id):? ?=?'?(?P<m>[\w.-]+)").field("m"))
         sel = pa.array(other)
-        out["generation"] = pc.if_else(sel, pc.coalesce(out["generation"], pc.cast(g, pa.int32(), safe=False)), out["generation"])
+        out["generation"] = pc.if_else(
+            sel, pc.coalesce(out["generation"], pc.cast(g, pa.int32(), safe=False)), out["generation"]
+        )
         out["member_id"] = pc.if_else(sel, pc.coalesce(out["member_id"], m), out["member_id"])
     out["kind"] = pa.array(kinds.astype(str), pa.string())
     out["side"] = pa.array(sides.astype(str), pa.string())
@@ -395,7 +448,9 @@ def _events_from_matches(t: pa.Table, heads: pa.Table) -> pa.Table:
         lst = lst.filter(pa.array(has))
         parents = _np(pc.list_parent_indices(lst))
         ex = ex.take(pa.array(parents))
-        ex = ex.set_column(ex.column_names.index("group_id"), "group_id", pc.list_flatten(lst).cast(pa.string()))
+        ex = ex.set_column(
+            ex.column_names.index("group_id"), "group_id", pc.list_flatten(lst).cast(pa.string())
+        )
         res = pa.concat_tables([plain, ex]).combine_chunks()
         res = res.take(pc.sort_indices(res["_row"]))
     return res
@@ -427,8 +482,13 @@ def audit_table(rows: list[dict[str, Any]]) -> pa.Table:
     return pa.Table.from_pylist(rows, schema=AUDIT_ARROW)
 
 
-def parse_bytes(data: bytes, source_file: str, cluster: str = "default", settings: IngestSettings | None = None,
-                run_id: str | None = None) -> tuple[pa.Table, pa.Table, dict[str, Any]]:
+def parse_bytes(
+    data: bytes,
+    source_file: str,
+    cluster: str = "default",
+    settings: IngestSettings | None = None,
+    run_id: str | None = None,
+) -> tuple[pa.Table, pa.Table, dict[str, Any]]:
     """Parse one file's content. Returns ``(events, quarantine, audit)``: Arrow tables with the
     schemas of ``jobs.schemas.EVENTS`` / ``QUARANTINE`` and one ``INGEST_AUDIT`` row as a dict.
 
@@ -449,9 +509,21 @@ def parse_bytes(data: bytes, source_file: str, cluster: str = "default", setting
             if settings.on_corrupt == "error":
                 raise IngestError(msg) from e
             audit["error"] = msg
-            q = quarantine_table([{"cluster": cluster, "source_file": source_file, "line_no": None,
-                                   "reason": "corrupt_gzip", "detail": str(e), "layout": None, "group_id": None,
-                                   "raw": None, "run_id": run_id}])
+            q = quarantine_table(
+                [
+                    {
+                        "cluster": cluster,
+                        "source_file": source_file,
+                        "line_no": None,
+                        "reason": "corrupt_gzip",
+                        "detail": str(e),
+                        "layout": None,
+                        "group_id": None,
+                        "raw": None,
+                        "run_id": run_id,
+                    }
+                ]
+            )
             return empty_events(), q, audit
     audit["content_sha256"] = hashlib.sha256(data).hexdigest()
     if not data:
@@ -461,15 +533,23 @@ def parse_bytes(data: bytes, source_file: str, cluster: str = "default", setting
 
 def _split_lines(data: bytes) -> pa.Array:
     buf = pa.py_buffer(data)
-    whole = pa.LargeBinaryArray.from_buffers(pa.large_binary(), 1, [None, pa.array([0, len(data)], pa.int64()).buffers()[1], buf])
+    whole = pa.LargeBinaryArray.from_buffers(
+        pa.large_binary(), 1, [None, pa.array([0, len(data)], pa.int64()).buffers()[1], buf]
+    )
     lines = pc.list_flatten(pc.split_pattern(whole, b"\n"))
     if data.endswith(b"\n"):
         lines = lines.slice(0, len(lines) - 1)
     return lines
 
 
-def _parse_text(data: bytes, source_file: str, cluster: str, settings: IngestSettings, run_id: str | None,
-                audit: dict[str, Any]) -> tuple[pa.Table, pa.Table, dict[str, Any]]:
+def _parse_text(
+    data: bytes,
+    source_file: str,
+    cluster: str,
+    settings: IngestSettings,
+    run_id: str | None,
+    audit: dict[str, Any],
+) -> tuple[pa.Table, pa.Table, dict[str, Any]]:
     lines = _split_lines(data)
     n = len(lines)
     audit["total_lines"] = n
@@ -477,7 +557,6 @@ def _parse_text(data: bytes, source_file: str, cluster: str, settings: IngestSet
     qreason = np.full(n, None, dtype=object)
     qdetail = np.full(n, None, dtype=object)
     qgroup: dict[int, str | None] = {}
-    qlayout: dict[int, str | None] = {}
     # ---- malformed lines
     bad = np.zeros(n, dtype=bool)
     lengths = _np(pc.binary_length(lines))
@@ -493,8 +572,10 @@ def _parse_text(data: bytes, source_file: str, cluster: str, settings: IngestSet
         qreason[nul] = "binary"
         qdetail[nul] = "NUL bytes"
     try:
-        text = pc.cast(lines if not bad.any() else pc.if_else(pa.array(bad), pa.scalar(b"", pa.large_binary()), lines),
-                       pa.large_string())
+        text = pc.cast(
+            lines if not bad.any() else pc.if_else(pa.array(bad), pa.scalar(b"", pa.large_binary()), lines),
+            pa.large_string(),
+        )
     except pa.ArrowInvalid:
         vals = lines.to_pylist()
         for i, v in enumerate(vals):
@@ -580,7 +661,9 @@ def _parse_text(data: bytes, source_file: str, cluster: str, settings: IngestSet
         if (~c).any():
             # a continuation-looking line behind a k8s/viewer timestamp
             m = _extract(_take(sub, np.nonzero(~c)[0]), L.TS_PREFIX)
-            inner_c = _mask(pc.match_substring_regex(pc.fill_null(m.field("rest"), ""), L.CONTINUATION)) & _mask(m.is_valid())
+            inner_c = _mask(
+                pc.match_substring_regex(pc.fill_null(m.field("rest"), ""), L.CONTINUATION)
+            ) & _mask(m.is_valid())
             c[np.nonzero(~c)[0][inner_c]] = True
         is_cont[left[c]] = True
         un = left[~c]
@@ -630,8 +713,10 @@ def _parse_text(data: bytes, source_file: str, cluster: str, settings: IngestSet
             evh = evh[~notevent]
             nogroup = _mask(pc.is_null(ev["group_id"]))
             nots = ~has_ts[evh]
-            for mask, reason, detail in ((nogroup, "group_line_not_understood", "recognised ({}) but the line names no group"),
-                                         (nots & ~nogroup, "no_timestamp", "group line without a timestamp ({})")):
+            for mask, reason, detail in (
+                (nogroup, "group_line_not_understood", "recognised ({}) but the line names no group"),
+                (nots & ~nogroup, "no_timestamp", "group line without a timestamp ({})"),
+            ):
                 if mask.any():
                     lr = head_rows[evh[mask]]
                     cls[lr] = 3
@@ -643,8 +728,21 @@ def _parse_text(data: bytes, source_file: str, cluster: str, settings: IngestSet
             evh = evh[okm]
             # several events of one line (deleted groups) count once
             cls[head_rows[evh]] = 1
-            events = _finish_events(ev, evh, head_t, head_rows, message, level, ts_ms, text, is_cont, cls,
-                                    source_file, cluster, run_id)
+            events = _finish_events(
+                ev,
+                evh,
+                head_t,
+                head_rows,
+                message,
+                level,
+                ts_ms,
+                text,
+                is_cont,
+                cls,
+                source_file,
+                cluster,
+                run_id,
+            )
     # ---- continuation classes
     if is_cont.any():
         cont_rows = np.nonzero(is_cont)[0]
@@ -683,7 +781,9 @@ def _parse_text(data: bytes, source_file: str, cluster: str, settings: IngestSet
         if badset.any():
             braw = _take(lines, qrows[badset]).to_pylist()
             bi = iter(braw)
-            raw_txt = [_decode_lossy(next(bi), settings.raw_keep_bytes) if b else t for t, b in zip(raw_txt, badset)]
+            raw_txt = [
+                _decode_lossy(next(bi), settings.raw_keep_bytes) if b else t for t, b in zip(raw_txt, badset)
+            ]
         quarantine = pa.table({
             "cluster": pa.array([cluster] * len(qrows), pa.string()),
             "source_file": pa.array([source_file] * len(qrows), pa.string()),
@@ -698,9 +798,21 @@ def _parse_text(data: bytes, source_file: str, cluster: str, settings: IngestSet
     return events, quarantine, audit
 
 
-def _finish_events(ev: pa.Table, evh: np.ndarray, head_t: pa.Table, head_rows: np.ndarray, message: pa.Array,
-                   level: pa.Array, ts_ms: pa.Array, text: pa.Array, is_cont: np.ndarray, cls: np.ndarray,
-                   source_file: str, cluster: str, run_id: str | None) -> pa.Table:
+def _finish_events(
+    ev: pa.Table,
+    evh: np.ndarray,
+    head_t: pa.Table,
+    head_rows: np.ndarray,
+    message: pa.Array,
+    level: pa.Array,
+    ts_ms: pa.Array,
+    text: pa.Array,
+    is_cont: np.ndarray,
+    cls: np.ndarray,
+    source_file: str,
+    cluster: str,
+    run_id: str | None,
+) -> pa.Table:
     n = len(ev)
     hidx = pa.array(evh, pa.int64())
     line_rows = head_rows[evh]
@@ -708,7 +820,9 @@ def _finish_events(ev: pa.Table, evh: np.ndarray, head_t: pa.Table, head_rows: n
     ts_us = pc.cast(pc.multiply(ts, 1000), pa.int64()).cast(pa.timestamp("us", tz="UTC"))
     lvl = pc.utf8_upper(level.take(hidx))
     if pc.any(pc.match_substring_regex(lvl, r"^\d$")).as_py():
-        lvl = pa.array([_RDKAFKA_LEVELS.get(x, x) if x is not None else None for x in lvl.to_pylist()], pa.string())
+        lvl = pa.array(
+            [_RDKAFKA_LEVELS.get(x, x) if x is not None else None for x in lvl.to_pylist()], pa.string()
+        )
     # continuation text of each event line
     cont = pa.nulls(n, pa.string())
     if is_cont.any():
@@ -755,6 +869,9 @@ def _finish_events(ev: pa.Table, evh: np.ndarray, head_t: pa.Table, head_rows: n
         "line_no": pa.array(line_rows + 1, pa.int64()),
         "run_id": pa.array([run_id] * n, pa.string()),
     }  # fmt: skip
-    arrays = [pc.cast(cols[f.name], f.type) if cols[f.name].type != f.type else cols[f.name] for f in EVENTS_ARROW]
-    return pa.Table.from_arrays([a.combine_chunks() if isinstance(a, pa.ChunkedArray) else a for a in arrays],
-                                schema=EVENTS_ARROW)
+    arrays = [
+        pc.cast(cols[f.name], f.type) if cols[f.name].type != f.type else cols[f.name] for f in EVENTS_ARROW
+    ]
+    return pa.Table.from_arrays(
+        [a.combine_chunks() if isinstance(a, pa.ChunkedArray) else a for a in arrays], schema=EVENTS_ARROW
+    )

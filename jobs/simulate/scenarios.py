@@ -97,8 +97,8 @@ class ScenarioDriver:
             sim.later(15_000, self.incident, grp)
             return
         name = self._pick(grp)
-        duration = getattr(self, "_" + name)(grp)
         grp.scenario = name
+        duration = getattr(self, "_" + name)(grp)
         sim.later(max(duration, 1000), self._clear_scenario, grp, name)
         sim.later(max(duration, 1000) + 10_000 + self._gap(), self.incident, grp)
 
@@ -143,6 +143,10 @@ class ScenarioDriver:
         c = down[0] if down else self._new_slot(grp)
         c.start()
         return 30_000
+
+    def _down_or_new(self, grp: GroupSim) -> Client:
+        down = [c for c in grp.clients if not c.alive and c not in grp.hold_on_completing]
+        return down[0] if down else self._new_slot(grp)
 
     def _graceful_leave(self, grp: GroupSim) -> int:
         c = self._victim(grp)
@@ -210,9 +214,12 @@ class ScenarioDriver:
         self.sim.truth.end_episode(grp.name)
 
     def _join_during_completing(self, grp: GroupSim) -> int:
-        a = self._new_slot(grp)
-        b = self._new_slot(grp)
-        grp.hold_on_completing.append(b)
+        if len(self._alive(grp)) + 2 > 2 * self.sim.cfg.members:
+            return self._scale_out(grp)  # at the size limit: shut an extra host down instead
+        a = self._down_or_new(grp)
+        grp.hold_on_completing.append(a)  # reserve a while picking b
+        b = self._down_or_new(grp)
+        grp.hold_on_completing[-1] = b
         a.start()
         b.start()
         return 40_000

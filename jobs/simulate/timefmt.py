@@ -7,24 +7,29 @@ import datetime as _dt
 _EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.UTC)
 
 
-class TsFormat:
-    """Formats epoch milliseconds; caches the per-second part of the last second seen."""
+_SHARED: dict[tuple[str, str], dict[int, str]] = {}
 
-    __slots__ = ("_fmt", "_sep", "_suffix", "_sec", "_base")
+
+class TsFormat:
+    """Formats epoch milliseconds; the per-second part is cached (shared by every formatter of the
+    same pattern, so many interleaved log files cost one ``strftime`` per second)."""
+
+    __slots__ = ("_fmt", "_sep", "_suffix", "_cache")
 
     def __init__(self, fmt: str, sep: str, suffix: str = "") -> None:
         self._fmt = fmt
         self._sep = sep
         self._suffix = suffix
-        self._sec = -1
-        self._base = ""
+        self._cache = _SHARED.setdefault((fmt, sep), {})
 
     def __call__(self, ms: int) -> str:
         sec, milli = divmod(ms, 1000)
-        if sec != self._sec:
-            self._sec = sec
-            self._base = (_EPOCH + _dt.timedelta(seconds=sec)).strftime(self._fmt) + self._sep
-        return f"{self._base}{milli:03d}{self._suffix}"
+        base = self._cache.get(sec)
+        if base is None:
+            if len(self._cache) > 8192:
+                self._cache.clear()
+            base = self._cache[sec] = (_EPOCH + _dt.timedelta(seconds=sec)).strftime(self._fmt) + self._sep
+        return f"{base}{milli:03d}{self._suffix}"
 
 
 def log4j_ts() -> TsFormat:

@@ -114,6 +114,7 @@ class TruthRecorder:
         causes = ep.pop("causes")
         dominant = sorted(causes.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
         ep["end_ms"] = ep.pop("last_ms")
+        ep.pop("done_after", None)
         ep["dominant_cause"] = dominant
         ep["culprit_members"] = sorted(set(ep.pop("culprits")))
         self._write("storms", ep)

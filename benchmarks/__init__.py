@@ -1,0 +1,1 @@
+"""Benchmarks of rebalance-lens (``python -m benchmarks.run``); not part of the installed package."""

@@ -511,8 +511,8 @@ DIALECTS: tuple[Dialect, ...] = (
     _d("connect.resume_failed", "other", CN, "0.10-4.x", r"(?P<reason>Wasn't able to resume work after last rebalance.*)",
        "Wasn't able to resume work after last rebalance, can skip stopping connectors and tasks"),
     # ------------------------------------------------------------------ kafka-python (logger kafka.coordinator*)
-    _d("python.joined", "joined", OT, "kafka-python", r"Successfully joined group {G} with generation {N}",
-       "Successfully joined group g with generation 3", logger=PYTHON_LOGGER),
+    # (its "Successfully joined group g with generation N" and "(Re-)joining group g" are the Java 0.10
+    # wordings above; the kafka-python logger makes their side "other")
     _d("python.joined.v2", "joined", OT, "kafka-python", r"Joined group '{G}' \(generation {N}\) with member_id {M}",
        "Joined group 'g' (generation 3) with member_id kafka-python-2.0.2-uuid", logger=PYTHON_LOGGER),
     _d("python.discovered", "coordinator_discovered", OT, "kafka-python",
@@ -535,7 +535,7 @@ DIALECTS: tuple[Dialect, ...] = (
     _d("librdkafka.joingroup_response", "joined", OT, "librdkafka",
        r"JoinGroup response: GenerationId {N}, Protocol (?P<protocol>\S+), LeaderId (?P<old_member_id>\S+?)(?: \(me\))?, my MemberId {M}, .*",
        "JoinGroup response: GenerationId 3, Protocol range, LeaderId rdkafka-l1 (me), my MemberId rdkafka-l1, member metadata count 2: (no error)"),
-    _d("librdkafka.any_group", "other", OT, "librdkafka", r"(?P<reason>.*?\bGroup \"(?P<group_id>[^\"]+)\".*)",
+    _d("librdkafka.any_group", "other", OT, "librdkafka", r"(?P<reason>.*?\b[Gg]roup \"(?P<group_id>[^\"]+)\".*)",
        'Group "g": new assignment of 2 partition(s) in join-state wait-assign-call'),
     _d("librdkafka.any_cgrp", "other", OT, "librdkafka", r"(?P<reason>.*\b(?:[Gg]eneration(?:Id| id)?|MemberId|member id)\b.*)",
        "Heartbeat for generation 3 member id rdkafka-l1"),

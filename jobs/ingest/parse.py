@@ -309,7 +309,9 @@ def _match_dialects(message: pa.Array, logger: pa.Array) -> tuple[pa.Table, np.n
             if m is not None:
                 mf = m.filter(pa.array(ok))
                 for f in m.type:
-                    cols[f.name] = _nullify_empty(mf.field(f.name)).cast(pa.string())
+                    v = mf.field(f.name)
+                    # an empty partition list is a fact ("Adding newly assigned partitions: ")
+                    cols[f.name] = (v if f.name == "partitions_raw" else _nullify_empty(v)).cast(pa.string())
             chunks.append(pa.table(cols))
     if chunks:
         t = pa.concat_tables(chunks, promote_options="default")

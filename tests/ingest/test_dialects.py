@@ -1,0 +1,82 @@
+"""Golden fixtures: every dialect wording per Kafka version parses to the expected event fields."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+import pytest
+
+from jobs.ingest import dialects as D
+from tests.ingest.helpers import check_invariant, families, load_family, parse_text
+
+
+@cache
+def _parsed_family(name: str):
+    entries = load_family(name)
+    events, quarantine, audit = parse_text("\n".join(e["line"] for e in entries) + "\n", f"{name}.log")
+    by_line: dict[int, dict] = {}
+    for ev in events.to_pylist():
+        by_line.setdefault(ev["line_no"], ev)
+    q_by_line = {q["line_no"]: q for q in quarantine.to_pylist()}
+    return entries, by_line, q_by_line, audit
+
+
+CASES = [(fam, i) for fam in families() for i in range(len(load_family(fam)))]
+
+
+@pytest.mark.parametrize(("family", "index"), CASES, ids=[f"{f}-{i + 1}" for f, i in CASES])
+def test_golden_fixture_line(family: str, index: int) -> None:
+    entries, by_line, q_by_line, audit = _parsed_family(family)
+    entry = entries[index]
+    line_no = index + 1
+    exp = dict(entry["expected"])
+    if exp.get("kind") is None:
+        assert line_no not in by_line, f"unexpected event for {entry['line']}"
+        if exp.get("unrelated"):
+            assert line_no not in q_by_line
+        else:
+            assert q_by_line[line_no]["reason"] == exp["quarantine"]
+        return
+    assert line_no in by_line, f"no event for {entry['line']!r} (quarantine: {q_by_line.get(line_no)})"
+    ev = by_line[line_no]
+    exp.pop("quarantine", None)
+    for key, want in exp.items():
+        got = ev[key]
+        if key == "assignment" and got is not None:
+            got = {k: list(v) for k, v in got}
+        assert got == want, f"{key}: {got!r} != {want!r} in {entry['line']!r}"
+    check_invariant(audit)
+
+
+@pytest.mark.parametrize("family", families())
+def test_family_accounting(family: str) -> None:
+    entries, by_line, q_by_line, audit = _parsed_family(family)
+    check_invariant(audit)
+    assert audit["total_lines"] == len(entries)
+    assert audit["events"] == len(by_line)
+    assert audit["quarantined"] == len(q_by_line)
+
+
+def test_dialect_table_is_valid() -> None:
+    D.validate_table()
+
+
+@pytest.mark.parametrize("dialect", D.DIALECTS, ids=[d.id for d in D.DIALECTS])
+def test_dialect_example_matches_its_own_regex(dialect: D.Dialect) -> None:
+    assert re.match(dialect.pattern, dialect.example)
+
+
+def test_every_event_dialect_has_a_golden_line() -> None:
+    seen: set[str] = set()
+    for fam in families():
+        events, quarantine, _ = parse_text("\n".join(e["line"] for e in load_family(fam)) + "\n")
+        seen.update(events.column("dialect").to_pylist())
+        # recognised lines that name no group are quarantined with the dialect id in the detail
+        for detail in quarantine.column("detail").to_pylist():
+            m = re.search(r"recognised \(([^)]+)\)", detail or "")
+            if m:
+                seen.add(m.group(1))
+    multi_line = {"client.updating_assignment"}  # tested in test_layouts (a two-line entry)
+    missing = [d.id for d in D.DIALECTS if d.kind is not None and d.id not in seen and d.id not in multi_line]
+    assert missing == []

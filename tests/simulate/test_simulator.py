@@ -16,6 +16,11 @@ from jobs.simulate import SimConfig, simulate
 from jobs.simulate.__main__ import main, parse_args
 
 
+def read_text(path: str) -> str:
+    with open(path, encoding="utf-8") as fh:
+        return fh.read()
+
+
 def digest(root: str) -> dict[str, str]:
     out = {}
     for dirpath, _dirs, files in os.walk(root):
@@ -105,9 +110,11 @@ def test_static_restart_makes_no_rebalance(tmp_path):
     rebs = load_truth(out)
     # only the initial joins: restarts within the session timeout are silent
     assert all(r["old_generation"] < 3 for r in rebs)
-    text = "".join(open(os.path.join(out, f), encoding="utf-8").read()
-                   for f in os.listdir(out) if f.startswith("broker-") for f in [f + "/server.log"]
-                   if os.path.exists(os.path.join(out, f)))  # fmt: skip
+    text = "".join(
+        read_text(os.path.join(out, d, "server.log"))
+        for d in sorted(os.listdir(out))
+        if d.startswith("broker-") and os.path.exists(os.path.join(out, d, "server.log"))
+    )
     assert "will not trigger rebalance" in text
     assert "Replacing previously mapped member" in text
 
@@ -129,7 +136,7 @@ def test_gzip_and_cli(tmp_path, capsys):
     assert main(["--out", out, "--groups", "1", "--members", "2", "--hours", "0.1", "--seed", "3",
                  "--dialect", "scala2", "--layout", "springboot", "--gzip", "--noise-ratio", "0.3"]) == 0  # fmt: skip
     assert "wrote" in capsys.readouterr().out
-    summary = json.load(open(os.path.join(out, "truth", "summary.json"), encoding="utf-8"))
+    summary = json.loads(read_text(os.path.join(out, "truth", "summary.json")))
     assert summary["config"]["dialect"] == "scala2"
     gz = [f for f in summary["files"] if f.endswith(".gz")]
     assert gz and len(gz) == len(summary["files"])

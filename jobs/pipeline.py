@@ -258,6 +258,7 @@ def run_job(
         sink.write_partition("ingest_audit", audit_df, r.run_id)
         r.committed("ingest_audit")
     sink.cleanup_staging()
+    res.unpersist()
     _summarise(r, summary)
     summary.seconds = time.monotonic() - t0
     r.progress.stage("done", seconds=round(summary.seconds, 1))

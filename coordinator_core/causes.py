@@ -51,8 +51,14 @@ _BROKER_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             rf"^Group's selectedProtocol will change because static member (?P<m>\S+) with instance id "
             rf"{_OPT} joined with change of protocol{_CLIENT}\s*$",
         ),
-        ("static_member", rf"^Updating metadata for static member (?P<m>\S+) with instance id {_OPT}{_CLIENT}\s*$"),
-        ("metadata_change", rf"^Updating metadata for member (?P<m>\S+?)(?: during (?P<st>\w+))?{_CLIENT}\s*$"),
+        (
+            "static_member",
+            rf"^Updating metadata for static member (?P<m>\S+) with instance id {_OPT}{_CLIENT}\s*$",
+        ),
+        (
+            "metadata_change",
+            rf"^Updating metadata for member (?P<m>\S+?)(?: during (?P<st>\w+))?{_CLIENT}\s*$",
+        ),
         ("leader_rejoin", rf"^Leader (?P<m>\S+) re-joining group during (?P<st>\w+){_CLIENT}\s*$"),
         ("session_timeout", r"^removing member (?P<m>\S+?) on heartbeat expiration\.?\s*$"),
         ("member_leave", rf"^Removing member (?P<m>\S+) on LeaveGroup{_CLIENT}\s*$"),
@@ -176,7 +182,9 @@ def classify_client_reason(reason: str | None, member_id: str | None = None) -> 
     return CauseInfo("unknown", None, client_reason=reason, follow=True)
 
 
-_UUID_SUFFIX = re.compile(r"^(?P<c>.+)-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+_UUID_SUFFIX = re.compile(
+    r"^(?P<c>.+)-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+)
 
 
 def client_id_of(member_id: str | None, group_instance_id: str | None = None) -> str | None:

@@ -208,7 +208,7 @@ _STATE_ATTRS = (
     "state", "gen", "members", "pending", "gone", "cid_map", "leader", "protocol", "coordinator",
     "reb", "stable_members", "known", "broker_seen", "client_state", "loaded_ts", "signal", "hints",
     "files", "dd_ts", "last_ts", "hb_gap", "client_ahead", "masg", "prev_asg", "skew_gen",
-    "warned", "generations", "events", "removed",
+    "warned", "generations", "events", "removed", "rids",
 )  # fmt: skip
 
 
@@ -266,6 +266,7 @@ class GroupReplay:
         self.generations: list[dict[str, Any]] = []
         self.events = 0
         self.removed = False  # Dead because removed (group_dead), not because unloaded
+        self.rids: list[str] = []  # ids of recent rebalances (kept unique)
 
     # ------------------------------------------------------------------ construction / persistence
     @classmethod
@@ -532,7 +533,17 @@ class GroupReplay:
             if p is not None:
                 cid = cid or p[0]
                 host = host or p[1]
-            m = [cid or client_id_of(mid, giid), host, giid, ts if joined else None, None, None, ts, inferred, None]
+            m = [
+                cid or client_id_of(mid, giid),
+                host,
+                giid,
+                ts if joined else None,
+                None,
+                None,
+                ts,
+                inferred,
+                None,
+            ]
             self.members[mid] = m
             self.gone.pop(mid, None)
         else:
@@ -596,15 +607,32 @@ class GroupReplay:
             "start": ts, "su": start_unknown, "og": old_gen, "ng": None, "jr": 0, "cause": "unknown",
             "reason": None, "cm": None, "cc": None, "ch": None, "cg": None, "mb": mb, "lead": None,
             "proto": None, "coord": self.coordinator, "inf": inferred, "follow": False,
+            # the id is fixed when the rebalance starts, so every later report of it (open, then
+            # completed, possibly in a later run) carries the same id
+            "id": self._unique_id(f"{self.group_id}:{ts or 'unknown'}:{old_gen}"),
         }  # fmt: skip
         self.reb = r
         return r
 
-    def _reb_id(self, r: dict) -> str:
-        start = r["start"]
-        return f"{self.group_id}:{start or 'unknown'}:{r['og']}"
+    def _unique_id(self, rid: str) -> str:
+        """``rid``, or ``rid#n`` when a recent rebalance already used it (two rebalances starting in
+        the same millisecond at the same generation, or two whose start is unknown)."""
+        used = self.rids
+        out, n = rid, 1
+        while out in used:
+            n += 1
+            out = f"{rid}#{n}"
+        used.append(out)
+        if len(used) > 32:
+            del used[0]
+        return out
 
-    def _set_cause(self, r: dict, cause: str, mid: str | None, giid: str | None = None, cid: str | None = None) -> None:
+    def _reb_id(self, r: dict) -> str:
+        return r.get("id") or f"{self.group_id}:{r['start'] or 'unknown'}:{r['og']}"
+
+    def _set_cause(
+        self, r: dict, cause: str, mid: str | None, giid: str | None = None, cid: str | None = None
+    ) -> None:
         r["cause"] = cause
         r["follow"] = False
         r["cm"] = mid
@@ -613,7 +641,9 @@ class GroupReplay:
         r["ch"] = host
         r["cg"] = giid or mgiid
 
-    def _reb_record(self, r: dict, outcome: str, end_ts: int | None, after: int | None, *, check: bool = True) -> Rebalance:
+    def _reb_record(
+        self, r: dict, outcome: str, end_ts: int | None, after: int | None, *, check: bool = True
+    ) -> Rebalance:
         start = r["start"]
         dur = None
         if start is not None and end_ts is not None:
@@ -678,17 +708,20 @@ class GroupReplay:
         if st == D and self.removed and kind not in ("group_loaded", "group_unloaded", "group_dead"):
             # the group was removed; Kafka creates a new incarnation (Empty, generation 0)
             self.removed = False
-            self.state = st = S if (self._v is not None and self._v < (0, 10, 1)) else E
             self.gen = 0
             self.known = True
             self.stable_members = 0
+            self._set_state(row, S if (self._v is not None and self._v < (0, 10, 1)) else E, inferred=True)
+            st = self.state
         if not self.broker_seen:
             self.broker_seen = True
         if self.client_state and (kind in STATE_KINDS or kind == "group_loaded"):
             self.client_state = False  # the broker's state facts replace the client-inferred state
         if row[COORD] is not None and kind not in ("group_unloaded", "group_dead"):
             self.coordinator = _int(row[COORD])
-        natural = STATE_KINDS[kind].value if kind in STATE_KINDS else (LOADED if kind == "group_loaded" else STAY)
+        natural = (
+            STATE_KINDS[kind].value if kind in STATE_KINDS else (LOADED if kind == "group_loaded" else STAY)
+        )
         tgt = natural
         if check:
             t = target(st, kind)  # type: ignore[arg-type]
@@ -786,7 +819,9 @@ class GroupReplay:
         have = len(self.members)
         if n < have:
             # members that did not rejoin (2.0-2.6 remove them silently): the least recently seen
-            order = sorted(self.members.items(), key=lambda kv: (kv[1][M_SEEN] is not None, kv[1][M_SEEN] or 0))
+            order = sorted(
+                self.members.items(), key=lambda kv: (kv[1][M_SEEN] is not None, kv[1][M_SEEN] or 0)
+            )
             for mid, _ in order[: have - n]:
                 self._end(row, mid, "not_rejoined", inferred=True)
             self.known = True
@@ -837,9 +872,7 @@ class GroupReplay:
 
     def _b_loaded(self, row: tuple, tgt: str) -> None:
         g = _int(row[GEN])
-        if self.state == D and g is not None and self.gen is not None and g < self.gen:
-            self.gen = g  # a different incarnation was loaded
-        self._adopt_gen(row, g, None)
+        self._adopt_gen(row, g, self.gen if self.gen is not None and g is not None and g < self.gen else None)
         self.loaded_ts = row[TS]
         self.removed = False
         n = _int(row[MCOUNT])
@@ -895,7 +928,11 @@ class GroupReplay:
             cause = "poll_timeout_leave"
         else:
             h = self.hints.get(mid)
-            if h is not None and h[1] == "poll_timeout_leave" and row[TS] - h[0] <= self.settings.signal_window_ms:
+            if (
+                h is not None
+                and h[1] == "poll_timeout_leave"
+                and row[TS] - h[0] <= self.settings.signal_window_ms
+            ):
                 cause = "poll_timeout_leave"
         self._hint(row[TS], mid, cause)
         self._end(row, mid, "poll_timeout_leave" if cause == "poll_timeout_leave" else "leave")
@@ -983,7 +1020,9 @@ class GroupReplay:
                 m[M_FIRST] = m[M_LAST] = g
         if g is not None and self.gen is not None and g > self.gen and g > self.hb_gap:
             self.hb_gap = g
-            self._anom(row, "generation_gap", f"heartbeat with generation {g} ahead of the model's {self.gen}")
+            self._anom(
+                row, "generation_gap", f"heartbeat with generation {g} ahead of the model's {self.gen}"
+            )
 
     # ------------------------------------------------------------------ client evidence
     def _client_member(self, row: tuple) -> str | None:
@@ -1027,11 +1066,16 @@ class GroupReplay:
         elif kind == "partitions_revoked":
             info = CauseInfo("unknown", follow=True)
         elif kind == "join_sent" and self.state in (S, E, None) and (cid or mid):
-            known = (mid and mid in self.members) or (cid and cid in self.cid_map and self.cid_map[cid] in self.members)
+            known = (mid and mid in self.members) or (
+                cid and cid in self.cid_map and self.cid_map[cid] in self.members
+            )
             info = CauseInfo("unknown", follow=True) if known else CauseInfo("new_member", mid)
         else:
             info = classify_client_reason(reason, mid)
-        leaving = info.cause in ("poll_timeout_leave", "member_leave", "session_timeout") and kind != "rejoin_requested"
+        leaving = (
+            info.cause in ("poll_timeout_leave", "member_leave", "session_timeout")
+            and kind != "rejoin_requested"
+        )
         if info.cause in ("poll_timeout_leave", "member_leave") and mid:
             self._hint(ts, mid, info.cause)
         if not info.follow and info.cause != "unknown":
@@ -1051,7 +1095,9 @@ class GroupReplay:
             if self.state == CR and kind in _CLIENT_ROUND:
                 self._set_state(row, PR, inferred=True)
         if leaving and mid and mid in self.members:
-            end = {"poll_timeout_leave": "poll_timeout_leave", "member_leave": "leave"}.get(info.cause, "session_timeout")
+            end = {"poll_timeout_leave": "poll_timeout_leave", "member_leave": "leave"}.get(
+                info.cause, "session_timeout"
+            )
             self._end(row, mid, end, inferred=True)
             if not self.members and self.state == PR and self.reb is not None:
                 self.gen = (self.gen + 1) if self.gen is not None else None
@@ -1062,12 +1108,18 @@ class GroupReplay:
     def _client_cause(self, r: dict, info: CauseInfo, cid: str | None) -> None:
         if info.follow or info.cause == "unknown":
             sig = self.signal
-            if sig is not None and r["start"] is not None and r["start"] - sig[0] <= self.settings.signal_window_ms:
+            if (
+                sig is not None
+                and r["start"] is not None
+                and r["start"] - sig[0] <= self.settings.signal_window_ms
+            ):
                 self._set_cause(r, sig[1], sig[2])
             r["follow"] = True
             return
         mid = info.member_id
-        self._set_cause(r, info.cause, mid, cid=cid if not mid or mid == self.cid_map.get(cid or "") else None)
+        self._set_cause(
+            r, info.cause, mid, cid=cid if not mid or mid == self.cid_map.get(cid or "") else None
+        )
         r["reason"] = info.client_reason
 
     def _c_joined(self, row: tuple) -> None:
@@ -1106,7 +1158,9 @@ class GroupReplay:
         if st == PR or (st == CR and self.gen is not None and g > self.gen):
             r = self.reb or self._start_unknown(row, self.gen, inferred=True)
             if self.gen is not None and g > self.gen + 1:
-                self._anom(row, "generation_gap", f"client joined generation {g}, model expected {self.gen + 1}")
+                self._anom(
+                    row, "generation_gap", f"client joined generation {g}, model expected {self.gen + 1}"
+                )
             if self.gen is None or g > self.gen:
                 self.gen = g
                 r["jr"] += 1
@@ -1115,7 +1169,9 @@ class GroupReplay:
         elif st in (S, E, None, D) and (self.gen is None or g > self.gen):
             r = self._start_unknown(row, self.gen, inferred=True)
             if self.gen is not None and g > self.gen + 1:
-                self._anom(row, "generation_gap", f"client joined generation {g}, model expected {self.gen + 1}")
+                self._anom(
+                    row, "generation_gap", f"client joined generation {g}, model expected {self.gen + 1}"
+                )
             self.gen = g
             r["jr"] = 1
             r["ng"] = g
@@ -1226,7 +1282,13 @@ class GroupReplay:
 
     def _maybe_member_skew(self, row: tuple) -> None:
         masg = self.masg
-        if masg is None or masg["a"] is not None or masg["g"] != self.gen or self.state != S or not self.members:
+        if (
+            masg is None
+            or masg["a"] is not None
+            or masg["g"] != self.gen
+            or self.state != S
+            or not self.members
+        ):
             return
         if all(mid in masg["m"] for mid in self.members):
             self._emit_skew(masg["g"], masg["m"], row[TS])

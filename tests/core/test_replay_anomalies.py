@@ -9,7 +9,13 @@ from tests.core.replay_helpers import G, broker, client, kinds, number, replay
 
 def _one_round(ts=1000, gen=3, file="server.log"):
     return [
-        broker("rebalance_prepared", ts, generation=gen, file=file, reason="removing member m2 on heartbeat expiration"),
+        broker(
+            "rebalance_prepared",
+            ts,
+            generation=gen,
+            file=file,
+            reason="removing member m2 on heartbeat expiration",
+        ),
         broker("join_completed", ts + 100, generation=gen + 1, member_count=1, file=file),
         broker("assignment_received", ts + 110, member_id="m1", generation=gen + 1, file=file),
     ]
@@ -68,7 +74,13 @@ def test_rebalance_without_start():
     out = replay(evs)
     assert kinds(out) == ["rebalance_without_start"]
     (r,) = out.rebalances
-    assert (r.start_ts, r.start_unknown, r.old_generation, r.new_generation, r.duration_ms) == (None, True, 3, 4, None)
+    assert (r.start_ts, r.start_unknown, r.old_generation, r.new_generation, r.duration_ms) == (
+        None,
+        True,
+        3,
+        4,
+        None,
+    )
     assert r.rebalance_id == "g:unknown:3"
     assert r.outcome == "completed"
 
@@ -100,7 +112,9 @@ def test_unknown_kind_and_bad_rows_never_raise():
 def test_unknown_member_when_membership_is_known():
     evs = [
         broker("member_added", 10, member_id="m1"),
-        broker("rebalance_prepared", 10, generation=0, reason="Adding new member m1 with group instance id None"),
+        broker(
+            "rebalance_prepared", 10, generation=0, reason="Adding new member m1 with group instance id None"
+        ),
         broker("join_completed", 20, generation=1, member_count=1),
         broker("assignment_received", 30, member_id="m1", generation=1, member_count=1),
         broker("member_left", 100, member_id="ghost"),

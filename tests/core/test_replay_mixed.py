@@ -14,14 +14,19 @@ def broker_lines():
     return [
         broker("member_id_required", 1000, member_id=M1, state="Empty"),
         broker(
-            "rebalance_prepared", 1001, generation=0, state="PreparingRebalance",
+            "rebalance_prepared",
+            1001,
+            generation=0,
+            state="PreparingRebalance",
             reason=f"Adding new member {M1} with group instance id None; client reason: need to re-join with the given member-id: {M1}",
         ),  # fmt: skip
         broker("join_completed", 4003, generation=1, member_count=1),
         broker("assignment_received", 4010, member_id=M1, generation=1, member_count=1, static_count=0),
         broker("member_id_required", 10000, member_id=M2, state="Stable"),
         broker(
-            "rebalance_prepared", 10001, generation=1,
+            "rebalance_prepared",
+            10001,
+            generation=1,
             reason=f"Adding new member {M2} with group instance id None; client reason: need to re-join with the given member-id: {M2}",
         ),  # fmt: skip
         broker("join_completed", 10500, generation=2, member_count=2),
@@ -53,7 +58,9 @@ def client_lines():
         client("join_sent", 10102, **c1),
         client("joined", 10501, member_id=M1, generation=2, protocol="range", **c1),
         client("joined", 10501, member_id=M2, generation=2, protocol="range", **c2),
-        client("leader_assigned", 10502, member_id=M1, generation=2, assignment={M1: ["t-0"], M2: ["t-1"]}, **c1),
+        client(
+            "leader_assigned", 10502, member_id=M1, generation=2, assignment={M1: ["t-0"], M2: ["t-1"]}, **c1
+        ),
         client("synced", 10511, member_id=M2, generation=2, protocol="range", **c2),
         client("synced", 10511, member_id=M1, generation=2, protocol="range", **c1),
         client("assignment_notified", 10512, partitions=("t-1",), **c2),
@@ -76,17 +83,29 @@ def test_broker_and_client_lines():
     assert (r2.cause, r2.culprit_member_id, r2.culprit_client_id) == ("new_member", M2, C2)
     assert (r2.members_before, r2.members_after, r2.join_rounds) == (1, 2, 1)
     assert r2.reason.startswith(f"Adding new member {M2}")
-    leader_rows = [(a.generation, a.member_id, a.topic, a.partitions) for a in out.assignments if a.source == "leader_map"]
+    leader_rows = [
+        (a.generation, a.member_id, a.topic, a.partitions)
+        for a in out.assignments
+        if a.source == "leader_map"
+    ]
     assert leader_rows == [(1, M1, "t", (0, 1)), (2, M1, "t", (0,)), (2, M2, "t", (1,))]
     member_rows = [(a.generation, a.member_id, a.partitions) for a in out.assignments if a.source == "member"]
     # the members' own lines ("Notifying assignor ..."; "Adding newly assigned partitions" is not
     # used twice for the same generation)
     assert member_rows == [(1, M1, (0, 1)), (2, M1, (0,)), (2, M2, (1,))]
-    skew_all = [(s["generation"], s["members"], s["max_per_member"], s["moved_partitions"]) for s in out.skew if s["topic"] == "*"]
+    skew_all = [
+        (s["generation"], s["members"], s["max_per_member"], s["moved_partitions"])
+        for s in out.skew
+        if s["topic"] == "*"
+    ]
     assert skew_all == [(1, 1, 2, None), (2, 2, 1, 1)]
     sessions = {s.member_id: s for s in out.sessions}
     assert sessions[M1].client_id == C1 and sessions[M1].end_reason == "open"
-    assert (sessions[M2].joined_ts, sessions[M2].first_generation, sessions[M2].last_generation) == (10001, 2, 2)
+    assert (sessions[M2].joined_ts, sessions[M2].first_generation, sessions[M2].last_generation) == (
+        10001,
+        2,
+        2,
+    )
 
 
 def test_client_lines_alone_reconstruct_the_rebalances():
@@ -94,7 +113,15 @@ def test_client_lines_alone_reconstruct_the_rebalances():
     r1, r2 = out.rebalances
     assert all(r.inferred for r in out.rebalances)
     assert all(t.inferred for t in out.transitions)
-    assert states(out) == [None, "PreparingRebalance", "CompletingRebalance", "Stable", "PreparingRebalance", "CompletingRebalance", "Stable"]
+    assert states(out) == [
+        None,
+        "PreparingRebalance",
+        "CompletingRebalance",
+        "Stable",
+        "PreparingRebalance",
+        "CompletingRebalance",
+        "Stable",
+    ]
     assert (r1.start_ts, r1.end_ts, r1.old_generation, r1.new_generation) == (995, 4005, None, 1)
     assert (r1.cause, r1.culprit_client_id) == ("new_member", C1)
     assert (r2.start_ts, r2.end_ts, r2.old_generation, r2.new_generation) == (9995, 10502, 1, 2)
@@ -109,7 +136,9 @@ def test_client_only_poll_timeout_and_session_timeout():
     base = [
         client("joined", 100, member_id=M1, generation=5, protocol="range", **c1),
         client("joined", 100, member_id=M2, generation=5, protocol="range", **c2),
-        client("leader_assigned", 101, member_id=M1, generation=5, assignment={M1: ["t-0"], M2: ["t-1"]}, **c1),
+        client(
+            "leader_assigned", 101, member_id=M1, generation=5, assignment={M1: ["t-0"], M2: ["t-1"]}, **c1
+        ),
     ]
     out = replay(
         number(
@@ -119,14 +148,20 @@ def test_client_only_poll_timeout_and_session_timeout():
                 client("leave_sent", 5000, member_id=M2, reason="consumer poll timeout has expired.", **c2),
                 client("rejoin_requested", 5100, member_id=M1, reason="group is already rebalancing", **c1),
                 client("joined", 5200, member_id=M1, generation=6, **c1),
-                client("leader_assigned", 5201, member_id=M1, generation=6, assignment={M1: ["t-0", "t-1"]}, **c1),
+                client(
+                    "leader_assigned", 5201, member_id=M1, generation=6, assignment={M1: ["t-0", "t-1"]}, **c1
+                ),
             ]
         )
     )
     assert kinds(out) == ["rebalance_without_start"]  # the logs begin inside generation 5's rebalance
     first, second = out.rebalances
     assert first.start_unknown and first.start_ts is None and first.new_generation == 5
-    assert (second.cause, second.culprit_member_id, second.culprit_client_id) == ("poll_timeout_leave", M2, C2)
+    assert (second.cause, second.culprit_member_id, second.culprit_client_id) == (
+        "poll_timeout_leave",
+        M2,
+        C2,
+    )
     assert (second.old_generation, second.new_generation, second.members_after) == (5, 6, 1)
     ends = {s.member_id: s.end_reason for s in out.sessions}
     assert ends == {M2: "poll_timeout_leave", M1: "open"}
@@ -151,13 +186,20 @@ def test_java_4x_close_leaves_and_empties_in_the_same_millisecond():
         broker("member_id_required", 10, member_id=m, state="Empty"),
         broker("member_added", 11, member_id=m, state="Empty"),
         broker(
-            "rebalance_prepared", 11, generation=0,
+            "rebalance_prepared",
+            11,
+            generation=0,
             reason=f"Adding new member {m} with group instance id null; client reason: need to re-join with the given member-id: {m}",
         ),  # fmt: skip
         broker("join_completed", 3011, generation=1, member_count=1),
         broker("assignment_received", 3015, member_id=m, generation=1, member_count=1, static_count=0),
         broker("member_left", 60000, member_id=m, reason="the consumer is being closed"),
-        broker("rebalance_prepared", 60000, generation=1, reason=f"explicit `LeaveGroup` request for ({m}) members."),
+        broker(
+            "rebalance_prepared",
+            60000,
+            generation=1,
+            reason=f"explicit `LeaveGroup` request for ({m}) members.",
+        ),
         broker("group_empty", 60000, generation=2),
     ]
     out = replay(number(evs))
@@ -168,22 +210,46 @@ def test_java_4x_close_leaves_and_empties_in_the_same_millisecond():
         "member_leave", m, "ended_empty", 0, 0,
     )  # fmt: skip
     (s,) = out.sessions
-    assert (s.joined_ts, s.left_ts, s.end_reason, s.first_generation, s.last_generation) == (11, 60000, "leave", 1, 1)
+    assert (s.joined_ts, s.left_ts, s.end_reason, s.first_generation, s.last_generation) == (
+        11,
+        60000,
+        "leave",
+        1,
+        1,
+    )
     assert states(out)[-1] == "Empty"
 
 
 def test_first_broker_line_takes_over_a_client_inferred_rebalance():
     evs = number(
         [
-            client("rejoin_requested", 1000, file="a.log", client_id=C1, member_id=M1, reason="cached metadata has changed"),
-            broker("rebalance_prepared", 1003, generation=4, reason=f"Leader {M1} re-joining group during Stable; client reason: cached metadata has changed"),
+            client(
+                "rejoin_requested",
+                1000,
+                file="a.log",
+                client_id=C1,
+                member_id=M1,
+                reason="cached metadata has changed",
+            ),
+            broker(
+                "rebalance_prepared",
+                1003,
+                generation=4,
+                reason=f"Leader {M1} re-joining group during Stable; client reason: cached metadata has changed",
+            ),
             broker("join_completed", 1500, generation=5, member_count=1),
             broker("assignment_received", 1510, member_id=M1, generation=5),
         ]
     )
     out = replay(evs)
     (r,) = out.rebalances
-    assert (r.start_ts, r.cause, r.inferred, r.old_generation, r.new_generation) == (1000, "metadata_change", False, 4, 5)
+    assert (r.start_ts, r.cause, r.inferred, r.old_generation, r.new_generation) == (
+        1000,
+        "metadata_change",
+        False,
+        4,
+        5,
+    )
     assert kinds(out) == []
 
 
@@ -192,7 +258,10 @@ def test_heartbeats_refresh_members_without_output():
     for e in number(broker_lines()[:4]):
         r.feed(e)
     r.flush()
-    rows = [(5000 + i, "g", "heartbeat_sent", "client", M1, 1) + (None,) * 19 + ("app1.log", i) for i in range(1000)]
+    rows = [
+        (5000 + i, "g", "heartbeat_sent", "client", M1, 1) + (None,) * 19 + ("app1.log", i)
+        for i in range(1000)
+    ]
     r.feed_rows(rows)
     out = r.flush()
     assert (out.transitions, out.rebalances, out.anomalies, out.assignments) == ([], [], [], [])

@@ -17,7 +17,10 @@ OLD = ReplaySettings(version_hint="0.10.0")
 
 
 def _round(ts: int, old_gen: int, *, sync: bool = True) -> list:
-    evs = [broker("rebalance_prepared", ts, generation=old_gen), broker("join_completed", ts + 5, generation=old_gen + 1)]
+    evs = [
+        broker("rebalance_prepared", ts, generation=old_gen),
+        broker("join_completed", ts + 5, generation=old_gen + 1),
+    ]
     if sync:
         evs.append(broker("assignment_received", ts + 10, generation=old_gen + 1))
     return evs

@@ -8,7 +8,8 @@ from tests.core.replay_helpers import G, broker, client, kinds, number, replay
 
 def _stable_group(members=("m1", "m2", "m3"), gen=3, ts=100):
     return [broker("group_loaded", ts, generation=gen, member_count=len(members))] + [
-        broker("member_added", ts, member_id=m, client_id=f"c-{m}", host=f"/10.0.0.{i}") for i, m in enumerate(members)
+        broker("member_added", ts, member_id=m, client_id=f"c-{m}", host=f"/10.0.0.{i}")
+        for i, m in enumerate(members)
     ]
 
 
@@ -98,7 +99,9 @@ def test_unexplained_rebalance_right_after_a_load_is_a_coordinator_move():
 def test_poll_timeout_seen_on_the_client_refines_a_broker_leave():
     evs = _stable_group() + [
         client("poll_timeout", 999, member_id="m1", client_id="c-m1"),
-        client("leave_sent", 999, member_id="m1", client_id="c-m1", reason="consumer poll timeout has expired."),
+        client(
+            "leave_sent", 999, member_id="m1", client_id="c-m1", reason="consumer poll timeout has expired."
+        ),
         broker("member_left", 1000, member_id="m1"),  # 3.0/3.1: no client reason on the broker
         broker("rebalance_prepared", 1000, generation=3, reason="Removing member m1 on LeaveGroup"),
         broker("join_completed", 1500, generation=4, member_count=2),
@@ -106,7 +109,12 @@ def test_poll_timeout_seen_on_the_client_refines_a_broker_leave():
     ]
     out = replay(number(evs))
     (r,) = out.rebalances
-    assert (r.cause, r.culprit_member_id, r.leader_id, r.members_after) == ("poll_timeout_leave", "m1", "m2", 2)
+    assert (r.cause, r.culprit_member_id, r.leader_id, r.members_after) == (
+        "poll_timeout_leave",
+        "m1",
+        "m2",
+        2,
+    )
     assert _ends(out)["m1"][0] == "poll_timeout_leave"
 
 
@@ -115,7 +123,11 @@ def test_coordinator_move():
         broker("group_unloaded", 1000, generation=3, coordinator=1),
         broker("group_loaded", 1100, generation=3, member_count=2, coordinator=2, file="server2.log"),
         broker(
-            "rebalance_prepared", 1200, generation=3, coordinator=2, file="server2.log",
+            "rebalance_prepared",
+            1200,
+            generation=3,
+            coordinator=2,
+            file="server2.log",
             reason="Leader m1 re-joining group during Stable; client reason: not provided",
         ),  # fmt: skip
         broker("join_completed", 1300, generation=4, member_count=2, coordinator=2, file="server2.log"),
@@ -124,7 +136,14 @@ def test_coordinator_move():
     out = replay(number(evs))
     (r,) = out.rebalances
     assert (r.cause, r.coordinator_broker) == ("coordinator_move", 2)
-    assert [t.to_state for t in out.transitions] == ["Stable", "Dead", "Stable", "PreparingRebalance", "CompletingRebalance", "Stable"]
+    assert [t.to_state for t in out.transitions] == [
+        "Stable",
+        "Dead",
+        "Stable",
+        "PreparingRebalance",
+        "CompletingRebalance",
+        "Stable",
+    ]
     assert kinds(out) == []
 
 
@@ -134,7 +153,11 @@ def test_rebalance_interrupted_by_unload_continues_on_the_new_coordinator():
         broker("group_unloaded", 1000, generation=3, coordinator=1),
         broker("group_loaded", 1100, generation=3, member_count=1, coordinator=2, file="server2.log"),
         broker(
-            "rebalance_prepared", 1200, generation=3, coordinator=2, file="server2.log",
+            "rebalance_prepared",
+            1200,
+            generation=3,
+            coordinator=2,
+            file="server2.log",
             reason="Leader m1 re-joining group during Stable; client reason: not provided",
         ),  # fmt: skip
         broker("join_completed", 1300, generation=4, member_count=1, coordinator=2, file="server2.log"),
@@ -142,4 +165,10 @@ def test_rebalance_interrupted_by_unload_continues_on_the_new_coordinator():
     ]
     out = replay(number(evs))
     (r,) = out.rebalances
-    assert (r.start_ts, r.end_ts, r.cause, r.culprit_member_id, r.join_rounds) == (900, 1310, "session_timeout", "m2", 1)
+    assert (r.start_ts, r.end_ts, r.cause, r.culprit_member_id, r.join_rounds) == (
+        900,
+        1310,
+        "session_timeout",
+        "m2",
+        1,
+    )

@@ -3,15 +3,22 @@
 Kafka keeps delayed operations (DelayedJoin, InitialDelayedJoin, DelayedHeartbeat, DelayedSync) in
 purgatories driven by a wall clock. Here every timer has a *key* (at most one live timer per key:
 scheduling again replaces it, like Java's ``CoordinatorTimer.schedule``) and an absolute deadline in
-event-time milliseconds. A timer is due when ``now >= deadline``. Due timers pop in a deterministic
-order: deadline, then scheduling sequence. Cancelled or replaced entries are dropped lazily.
+event-time milliseconds. Due timers pop in a deterministic order: deadline, then the sequence number
+of the ``schedule`` call that set them. Cancelled or replaced entries are dropped lazily.
+
+Postponing a live timer (the common case: every heartbeat pushes a member's deadline further out)
+does not touch the heap: the new deadline is recorded and the heap entry is re-pushed only when it
+surfaces. The observable order is the same as if every ``schedule`` pushed a fresh entry.
 """
 
 from __future__ import annotations
 
 import heapq
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any
+
+# record fields (a small list per live key)
+_SEQ, _DEADLINE, _PAYLOAD, _HEAP_SEQ, _HEAP_DEADLINE = 0, 1, 2, 3, 4
 
 
 class TimerHeap:
@@ -20,8 +27,9 @@ class TimerHeap:
     __slots__ = ("_heap", "_live", "_seq")
 
     def __init__(self) -> None:
-        self._heap: list[tuple[int, int, Hashable, Any]] = []
-        self._live: dict[Hashable, int] = {}  # key -> sequence of its live entry
+        self._heap: list[tuple[int, int, Hashable]] = []
+        #: key -> [seq, deadline, payload, seq of its heap entry, deadline of its heap entry]
+        self._live: dict[Hashable, list] = {}
         self._seq = 0
 
     def __len__(self) -> int:
@@ -33,11 +41,20 @@ class TimerHeap:
     def schedule(self, key: Hashable, deadline: int, payload: Any = None) -> None:
         """Arm ``key`` to fire at ``deadline``; replaces a live timer with the same key."""
         self._seq += 1
-        self._live[key] = self._seq
-        heapq.heappush(self._heap, (deadline, self._seq, key, payload))
-        if len(self._heap) > 256 and len(self._heap) > 4 * len(self._live):
+        seq = self._seq
+        rec = self._live.get(key)
+        if rec is not None and rec[_HEAP_DEADLINE] <= deadline:
+            # postpone: the existing (earlier) heap entry will be re-pushed when it surfaces
+            rec[_SEQ] = seq
+            rec[_DEADLINE] = deadline
+            rec[_PAYLOAD] = payload
+            return
+        self._live[key] = [seq, deadline, payload, seq, deadline]
+        heapq.heappush(self._heap, (deadline, seq, key))
+        heap = self._heap
+        if len(heap) > 256 and len(heap) > 4 * len(self._live):
             live = self._live
-            self._heap = [e for e in self._heap if live.get(e[2]) == e[1]]
+            self._heap = [e for e in heap if (r := live.get(e[2])) is not None and r[_HEAP_SEQ] == e[1]]
             heapq.heapify(self._heap)
 
     def cancel(self, key: Hashable) -> bool:
@@ -45,36 +62,43 @@ class TimerHeap:
         return self._live.pop(key, None) is not None
 
     def deadline(self, key: Hashable) -> int | None:
-        """Deadline of the live timer of ``key`` (O(n); for tests and inspection)."""
-        seq = self._live.get(key)
-        if seq is None:
-            return None
-        for deadline, s, _k, _p in self._heap:
-            if s == seq:
-                return deadline
-        return None
+        rec = self._live.get(key)
+        return None if rec is None else rec[_DEADLINE]
 
-    def _prune(self) -> None:
+    def _settle(self) -> None:
+        """Drop stale entries and re-push postponed ones until the top entry is exact."""
         heap, live = self._heap, self._live
-        while heap and live.get(heap[0][2]) != heap[0][1]:
-            heapq.heappop(heap)
+        while heap:
+            d, s, key = heap[0]
+            rec = live.get(key)
+            if rec is None or rec[_HEAP_SEQ] != s:
+                heapq.heappop(heap)
+                continue
+            if rec[_DEADLINE] != d or rec[_SEQ] != s:
+                heapq.heapreplace(heap, (rec[_DEADLINE], rec[_SEQ], key))
+                rec[_HEAP_SEQ] = rec[_SEQ]
+                rec[_HEAP_DEADLINE] = rec[_DEADLINE]
+                continue
+            return
 
     def next_deadline(self) -> int | None:
-        self._prune()
+        self._settle()
         return self._heap[0][0] if self._heap else None
 
     def pop_due(self, now: int) -> tuple[int, Hashable, Any] | None:
         """Remove and return the earliest live timer with ``deadline <= now`` as
         ``(deadline, key, payload)``, or None."""
-        self._prune()
         heap = self._heap
         if not heap or heap[0][0] > now:
+            return None  # fast path: even the earliest (possibly stale) entry is not due
+        self._settle()
+        if not heap or heap[0][0] > now:
             return None
-        deadline, _seq, key, payload = heapq.heappop(heap)
-        del self._live[key]
-        return deadline, key, payload
+        deadline, _seq, key = heapq.heappop(heap)
+        rec = self._live.pop(key)
+        return deadline, key, rec[_PAYLOAD]
 
-    def cancel_where(self, predicate) -> int:
+    def cancel_where(self, predicate: Callable[[Hashable], bool]) -> int:
         """Cancel every live timer whose key satisfies ``predicate``; returns how many."""
         doomed = [k for k in self._live if predicate(k)]
         for k in doomed:

@@ -184,9 +184,9 @@ class ClassicGroup:
         return {p for p, c in self.supported_protocols.items() if c == n}
 
     def supports_protocols(self, protocol_type: str, names: Sequence[str]) -> bool:
-        if self.state is EMPTY or not self.members:
-            # Kafka checks "is(Empty)"; a 0.10.0 group has no Empty state, its memberless group
-            # accepts any non-empty protocol list the same way
+        if self.state is EMPTY or (not self.members and self.protocol_type is None):
+            # Kafka checks "is(Empty)"; a new 0.10.0 group (no Empty state) has no protocol type
+            # yet and accepts any non-empty protocol list the same way
             return bool(protocol_type) and bool(names)
         if self.protocol_type != protocol_type:
             return False

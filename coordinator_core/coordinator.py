@@ -441,7 +441,8 @@ class GroupCoordinator:
         """This broker became the group's coordinator and loaded its metadata. ``snapshot`` is a
         :meth:`ClassicGroup.snapshot` dict or a group (its last *persisted* metadata is used, as a
         new coordinator reads it from ``__consumer_offsets``); None = this broker's own last
-        persisted record of the group (or an empty group)."""
+        persisted record of the group. A group that was never persisted has no record: nothing is
+        loaded (no event) and the id is unknown here until a member creates it again."""
         out = self._begin(now_ms)
         f = self.features
         old = self._groups.get(group_id)
@@ -454,6 +455,10 @@ class GroupCoordinator:
             snap = old.persisted if old is not None else None
         if old is not None:
             self._cancel_group_timers(group_id)
+            self._join_op.pop(group_id, None)
+        if snap is None:
+            self._groups.pop(group_id, None)
+            return self._finish(out)
         members = list((snap or {}).get("members") or ())
         state = STABLE if members or not f.empty_state else EMPTY
         group = ClassicGroup(group_id, state, now_ms)

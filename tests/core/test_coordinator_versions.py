@@ -414,3 +414,16 @@ def test_events_carry_coordinator_timestamp_and_fields():
     )
     assert c.next_deadline() == 4001 + 500  # heartbeat; the sync timer is at +300000
     assert PROTOCOLS and c.group("g").protocol_name == "range"
+
+
+def test_load_of_never_persisted_group_loads_nothing():
+    """A group that never wrote metadata (it never reached Stable or Empty) has no record in
+    __consumer_offsets: the new coordinator loads nothing and the next JoinGroup recreates it."""
+    old = Harness()
+    old.send_join()  # parked in the initial delay, nothing persisted yet
+    old.take(old.c.unload_group(old.t, "groupId"))
+    new = GroupCoordinator(CoordinatorConfig(min_session_timeout_ms=10))
+    out = new.load_group(old.t, "groupId", old.group())
+    assert out.events == [] and new.group("groupId") is None
+    r = new.join_group(old.t, "groupId", session_timeout_ms=SESSION, require_known_member_id=False)
+    assert r.reply is None and new.group("groupId").state.value == "PreparingRebalance"

@@ -426,7 +426,8 @@ class GroupCoordinator:
             group = self._groups.get(group_id)
             if group is None:
                 if generation < 0:
-                    self._create_group(group_id, EMPTY)
+                    if f.empty_state:  # 0.10.0 stored the offsets without creating a group
+                        self._create_group(group_id, EMPTY)
                     err = NONE
                 else:
                     err = ILLEGAL_GENERATION

@@ -427,3 +427,21 @@ def test_load_of_never_persisted_group_loads_nothing():
     assert out.events == [] and new.group("groupId") is None
     r = new.join_group(old.t, "groupId", session_timeout_ms=SESSION, require_known_member_id=False)
     assert r.reply is None and new.group("groupId").state.value == "PreparingRebalance"
+
+
+def test_member_ids_are_reproducible_per_seed_and_overridable():
+    def ids(**kw):
+        c = GroupCoordinator(CoordinatorConfig(), **kw)
+        return [c.join_group(0, "g", client_id="app").reply.member_id for _ in range(3)]
+
+    assert ids(seed=1) == ids(seed=1) != ids(seed=2)
+    assert all(i.startswith("app-") and len(i) == len("app-") + 36 for i in ids(seed=1))
+    counter = iter(range(100))
+    assert ids(member_id_factory=lambda prefix: f"{prefix}-{next(counter)}") == ["app-0", "app-1", "app-2"]
+
+
+def test_commit_without_group_management_on_0_10_creates_no_group():
+    h = Harness("0.10", initial_rebalance_delay_ms=None)
+    assert h.commit() == "NONE" and h.group() is None
+    h2 = Harness("0.10.1", initial_rebalance_delay_ms=None)
+    assert h2.commit() == "NONE" and h2.state() == "Empty"

@@ -255,7 +255,7 @@ class GroupReplay:
         self.hints: dict[str, list[Any]] = {}
         self.files: dict[str, list[Any]] = {}
         self.dd_ts: int | None = None
-        self.dd_keys: set[str] = set()
+        self.dd_keys: set[tuple] = set()
         self.last_ts: int | None = None
         self.hb_gap = -1
         self.client_ahead: list[Any] | None = None
@@ -285,7 +285,7 @@ class GroupReplay:
             for name in _STATE_ATTRS:
                 if name in d:
                     setattr(r, name, d[name])
-            r.dd_keys = set(d.get("dd_keys", ()))
+            r.dd_keys = {tuple(k) for k in d.get("dd_keys", ())}
             for key, cls_ in _RECORD_TYPES.items():
                 names = _RECORD_FIELDS[key]
                 buf = getattr(r, "_" + key)
@@ -308,7 +308,7 @@ class GroupReplay:
         mem = self.settings.source_file_memory_ms
         if self.last_ts is not None and mem is not None:
             d["files"] = {k: v for k, v in self.files.items() if v[0] is None or v[0] >= self.last_ts - mem}
-        d["dd_keys"] = sorted(self.dd_keys)
+        d["dd_keys"] = list(self.dd_keys)
         out: dict[str, list[Any]] = {}
         for key in _RECORD_TYPES:
             buf = getattr(self, "_" + key)
@@ -366,52 +366,56 @@ class GroupReplay:
         self.feed_rows(zip(*[columns.get(f, none) for f in EVENT_FIELDS]))
 
     def feed_rows(self, rows: Iterable[Any]) -> None:
-        """Consume flat rows in total order. Heartbeats take an inline path: last-seen refresh and a
-        generation check, no objects built."""
+        """Consume flat rows in total order.
+
+        Heartbeats take an inline path (last-seen refresh and a generation check, no objects, no
+        per-file order check: the order of a file is checked on its state-bearing lines). Every
+        other line goes through the per-file order check, duplicate detection and its handler."""
+        if not isinstance(rows, (list, tuple)):
+            rows = list(rows)
         members = self.members
         files = self.files
+        slow = self._slow
+        hb = HEARTBEAT
         cur_sf: Any = None
         cur_rec: list[Any] = [0, -1]
         gen = self.gen
-        n = 0
         for row in rows:
-            n += 1
             try:
                 if type(row) is not tuple:
                     row = self._normalise(row)
-                ts = row[0]
-                sf = row[25]
-                if sf is not None:
-                    if sf != cur_sf:
-                        cur_sf = sf
-                        cur_rec = files.get(sf)  # type: ignore[assignment]
-                        if cur_rec is None:
-                            cur_rec = files[sf] = [ts, -1]
-                    ln = row[26]
-                    if ts < cur_rec[0] or (ln is not None and ln < cur_rec[1]):
-                        self._out_of_order(row, cur_rec)
-                    else:
-                        cur_rec[0] = ts
-                        if ln is not None:
-                            cur_rec[1] = ln
-                if row[2] == HEARTBEAT:
+                if row[2] == hb:
                     m = members.get(row[4])
                     if m is not None:
-                        m[6] = ts
+                        m[6] = row[0]
                         g = row[5]
                         if g is None or g == gen or g == m[8]:
                             continue
                     self._heartbeat(row)
                 else:
-                    self._slow(row)
-                if self.members is not members:
-                    members = self.members
+                    sf = row[25]
+                    if sf is not None:
+                        ts = row[0]
+                        if sf != cur_sf:
+                            cur_sf = sf
+                            cur_rec = files.get(sf)  # type: ignore[assignment]
+                            if cur_rec is None:
+                                cur_rec = files[sf] = [ts, -1]
+                        ln = row[26]
+                        if ts < cur_rec[0] or (ln is not None and ln < cur_rec[1]):
+                            self._out_of_order(row, cur_rec)
+                        else:
+                            cur_rec[0] = ts
+                            if ln is not None:
+                                cur_rec[1] = ln
+                    slow(row)
+                members = self.members
                 gen = self.gen
             except Exception as exc:  # never raise on evidence
                 self._error(row, exc)
                 members = self.members
                 gen = self.gen
-        self.events += n
+        self.events += len(rows)
 
     # ------------------------------------------------------------------ internals: plumbing
     @staticmethod
@@ -487,12 +491,11 @@ class GroupReplay:
         if self.last_ts is None or ts > self.last_ts:
             self.last_ts = ts
         kind = row[KIND]
-        key = "\x1f".join(
-            str(row[i]) for i in (KIND, SIDE, MID, GEN, CID, COORD, REASON, STATE, ERR, OLDMID, MCOUNT, HOST)
-        )
+        # every fact column from kind to old_member_id (not ts, file, line), plus the partitions
+        key: Any = row[KIND:MEMBERS]
         parts = row[PARTS]
         if parts:
-            key += "\x1f" + ",".join(map(str, parts))
+            key = (*key, *parts)
         if ts != self.dd_ts:
             self.dd_ts = ts
             self.dd_keys = {key}

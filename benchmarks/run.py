@@ -26,7 +26,6 @@ import argparse
 import json
 import os
 import platform
-import re
 import shutil
 import subprocess
 import sys
@@ -83,33 +82,23 @@ def corpus(size: str, reuse: bool, seed: int = 42) -> tuple[str, dict[str, Any]]
 
 
 # ----------------------------------------------------------------------------------- core replay
-def core_bench() -> dict[str, Any]:
-    """Call the replay helper's ``benchmarks/bench_core.py`` functions (if that module exists)."""
+def core_bench(rows: int = 1_000_000, repeat: int = 2) -> dict[str, Any]:
+    """Core replay events/s with the replay helper's ``benchmarks/bench_core.py`` streams and
+    ``measure`` (heartbeat-dominated and storm-dominated; one process = one core)."""
     try:
-        from benchmarks import bench_core  # type: ignore[attr-defined]
+        from benchmarks import bench_core
     except ImportError as exc:
         return {"available": False, "error": f"benchmarks.bench_core not importable: {exc}"}
     out: dict[str, Any] = {"available": True}
-    for name in dir(bench_core):
-        fn = getattr(bench_core, name)
-        if name.startswith("bench_") and callable(fn):
-            try:
-                out[name] = fn()
-            except TypeError:
-                continue
-            except Exception as exc:  # report, keep going
-                out[name] = {"error": repr(exc)}
+    out["heartbeat"] = bench_core.measure("heartbeat", bench_core.heartbeat_stream(rows), repeat)
+    out["storm"] = bench_core.measure("storm", bench_core.storm_stream(max(rows // 10, 1000)), repeat)
     return out
 
 
 def _events_per_s(value: Any) -> float | None:
-    """Find an events/s figure in whatever a bench_core function returned."""
-    if isinstance(value, int | float):
-        return float(value)
-    if isinstance(value, dict):
-        for k, v in value.items():
-            if isinstance(v, int | float) and re.search(r"(events?_per_s|eps|per_sec)", k):
-                return float(v)
+    """The replay events/s figure of a ``bench_core.measure`` result."""
+    if isinstance(value, dict) and isinstance(value.get("replay_events_per_s"), int | float):
+        return float(value["replay_events_per_s"])
     return None
 
 
@@ -132,15 +121,16 @@ def python_pipeline(root: str) -> dict[str, Any]:
 
 # ----------------------------------------------------------------------------------- spark child
 def _floor(spark, paths: list[str], out: str) -> None:
-    """The floor job: read.text, one regexp_extract of the timestamp, write Parquet."""
+    """The floor job: read.text, one regexp_extract of the timestamp, write Parquet (the same job
+    as ``benchmarks/bench_ingest.py``, which has it inline; reused from there if it ever exports a
+    ``floor_job(spark, paths, out)`` function)."""
     try:
-        from benchmarks import bench_ingest  # type: ignore[attr-defined]
+        from benchmarks import bench_ingest
 
-        for name in ("floor_job", "run_floor", "floor"):
-            fn = getattr(bench_ingest, name, None)
-            if callable(fn):
-                fn(spark, paths, out)
-                return
+        fn = getattr(bench_ingest, "floor_job", None)
+        if callable(fn):
+            fn(spark, paths, out)
+            return
     except ImportError:
         pass
     from pyspark.sql import functions as F
@@ -171,7 +161,11 @@ def child(master: str, root: str, workdir: str) -> dict[str, Any]:
     t0 = time.perf_counter()
     ing = ingest(spark, [InputSpec(path=p, cluster="bench") for p in paths], IngestSettings(), run_id="bench")
     ing.events.write.mode("overwrite").parquet(os.path.join(workdir, "events"))
+    ing.quarantine.write.mode("overwrite").parquet(os.path.join(workdir, "quarantine"))
+    ing.audit.write.mode("overwrite").parquet(os.path.join(workdir, "audit"))
     res["ingest_s"] = time.perf_counter() - t0
+    if hasattr(ing, "unpersist"):
+        ing.unpersist()
 
     from jobs.config import JobConfig
     from jobs.pipeline import run_job
@@ -255,9 +249,9 @@ def spark_run(master: str, root: str) -> dict[str, Any]:
     workdir = tempfile.mkdtemp(prefix="rl-bench-")
     result_file = os.path.join(workdir, "result.json")
     code = (
-        "import json,sys; sys.path.insert(0, %r); from benchmarks.run import child; "
-        "r = child(%r, %r, %r); json.dump(r, open(%r, 'w'))"
-    ) % (ROOT, master, root, workdir, result_file)
+        f"import json,sys; sys.path.insert(0, {ROOT!r}); from benchmarks.run import child; "
+        f"r = child({master!r}, {root!r}, {workdir!r}); json.dump(r, open({result_file!r}, 'w'))"
+    )
     env = {
         **os.environ,
         "PYSPARK_PYTHON": sys.executable,
@@ -314,10 +308,7 @@ def evaluate(results: dict[str, Any], earlier: dict[str, dict[str, Any]]) -> lis
     checks = []
     lines = results["corpus"]["lines"]
     core = results.get("core", {})
-    hb = None
-    for name, v in core.items():
-        if "heartbeat" in name:
-            hb = _events_per_s(v)
+    hb = _events_per_s(core.get("heartbeat"))
     corpus_eps = results["python"].get("replay_events_per_s")
     value = hb if hb is not None else corpus_eps
     checks.append({
@@ -388,9 +379,14 @@ def write_report(results: dict[str, Any], out_dir: str) -> str:
     core = results.get("core", {})
     if not core.get("available"):
         md.append(f"- `benchmarks.bench_core`: {core.get('error', 'n/a')}")
-    for k, v in core.items():
-        if k not in ("available", "error"):
-            md.append(f"- `{k}`: {json.dumps(v, default=str)[:300]}")
+    for k in ("heartbeat", "storm"):
+        v = core.get(k)
+        if isinstance(v, dict):
+            md.append(
+                f"- `bench_core` {k} stream: {_fmt(v.get('rows'))} rows (heartbeat share "
+                f"{v.get('heartbeat_share')}): {_fmt(v.get('replay_events_per_s'))} events/s; bare-loop "
+                f"baseline {_fmt(v.get('baseline_events_per_s'))}/s"
+            )
     p = results["python"]
     md += [f"- replay of the corpus' parsed events (one process, inside `GroupReplay` only): {_fmt(p['events'])} "
            f"events in {_fmt(p['core_s'])} s = {_fmt(p['replay_events_per_s'])} events/s (sorting and row "

@@ -305,7 +305,7 @@ class Client:
             ctx = ("new_member", None)
         elif self.member_id == "":
             ctx = (
-                "static_member" if self.instance in self.sim.static_known[grp.name] else "new_member",
+                "static_member" if self.sim.instance_mapped(grp, self.instance) else "new_member",
                 None,
             )
         elif self.member_id in self.sim.pending_ids:
@@ -886,6 +886,13 @@ class Simulation:
     def later(self, delay: int, fn, a=None, b=None) -> None:
         self._seq += 1
         heapq.heappush(self._heap, (self.now + delay, self._seq, fn, a, b))
+
+    def instance_mapped(self, grp: GroupSim, instance: str | None) -> bool:
+        """Whether the group's coordinator currently maps ``instance`` to a member (a static rejoin
+        replaces that member; otherwise the static member is new)."""
+        b = self.coordinator_of(grp)
+        gm = self.brokers[b].coord.group(grp.name) if b is not None else None
+        return gm is not None and instance in gm.static_members
 
     def coordinator_of(self, grp: GroupSim) -> int | None:
         p = grp.partition

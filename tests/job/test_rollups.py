@@ -19,9 +19,18 @@ def _rb(group, minute, dur_ms, cause="session_timeout", culprit="m1", coord=1, o
     end = None if outcome == "open" else start + dt.timedelta(milliseconds=dur_ms)
     row = dict.fromkeys(schemas.REBALANCES.fieldNames())
     row.update(
-        cluster="c", group_id=group, rebalance_id=f"{group}:{minute}", start_ts=start, end_ts=end,
-        duration_ms=None if outcome == "open" else dur_ms, outcome=outcome, cause=cause,
-        culprit_member_id=culprit, coordinator_broker=coord, join_rounds=rounds, inferred=False,
+        cluster="c",
+        group_id=group,
+        rebalance_id=f"{group}:{minute}",
+        start_ts=start,
+        end_ts=end,
+        duration_ms=None if outcome == "open" else dur_ms,
+        outcome=outcome,
+        cause=cause,
+        culprit_member_id=culprit,
+        coordinator_broker=coord,
+        join_rounds=rounds,
+        inferred=False,
     )
     return row
 
@@ -92,6 +101,10 @@ def test_frequency_hour_and_day(rebalances):
 def test_paused_ms_clipped_across_hour_boundary(spark):
     # one rebalance from 09:59:00 lasting 2 minutes: 60 s in hour 9, 60 s in hour 10
     rb = spark.createDataFrame([_rb("g", 9, 120_000)], schemas.REBALANCES)
-    freq = rollups.compute(rb, 3, 10)["rebalance_frequency"].where("granularity = 'hour'").orderBy("window_start")
+    freq = (
+        rollups.compute(rb, 3, 10)["rebalance_frequency"]
+        .where("granularity = 'hour'")
+        .orderBy("window_start")
+    )
     got = [(r.window_start.hour, r.rebalances, r.paused_ms) for r in freq.collect()]
     assert got == [(9, 1, 60_000), (10, 0, 60_000)]

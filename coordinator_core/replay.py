@@ -255,7 +255,8 @@ class GroupReplay:
         self.hints: dict[str, list[Any]] = {}
         self.files: dict[str, list[Any]] = {}
         self.dd_ts: int | None = None
-        self.dd_keys: set[tuple] = set()
+        #: facts seen at ``dd_ts``: key -> (source_file, line_no) of the first line stating it
+        self.dd_keys: dict[tuple, tuple] = {}
         self.last_ts: int | None = None
         self.hb_gap = -1
         self.client_ahead: list[Any] | None = None
@@ -285,7 +286,7 @@ class GroupReplay:
             for name in _STATE_ATTRS:
                 if name in d:
                     setattr(r, name, d[name])
-            r.dd_keys = {tuple(k) for k in d.get("dd_keys", ())}
+            r.dd_keys = {tuple(k): (sf, ln) for k, sf, ln in d.get("dd_keys", ())}
             for key, cls_ in _RECORD_TYPES.items():
                 names = _RECORD_FIELDS[key]
                 buf = getattr(r, "_" + key)
@@ -308,7 +309,7 @@ class GroupReplay:
         mem = self.settings.source_file_memory_ms
         if self.last_ts is not None and mem is not None:
             d["files"] = {k: v for k, v in self.files.items() if v[0] is None or v[0] >= self.last_ts - mem}
-        d["dd_keys"] = list(self.dd_keys)
+        d["dd_keys"] = [[k, sf, ln] for k, (sf, ln) in self.dd_keys.items()]
         out: dict[str, list[Any]] = {}
         for key in _RECORD_TYPES:
             buf = getattr(self, "_" + key)
@@ -496,14 +497,25 @@ class GroupReplay:
         parts = row[PARTS]
         if parts:
             key = (*key, *parts)
+        if row[MID] is None and kind not in BROKER_KINDS:
+            key = None  # client lines without a member id are ambiguous (client ids repeat across JVMs)
+        # the same fact at the same ms from another file (a log shipped twice) or from the same
+        # line again is a duplicate; two lines of one file stating the same fact are not
+        where = (row[SF], row[LN])
         if ts != self.dd_ts:
             self.dd_ts = ts
-            self.dd_keys = {key}
-        elif key in self.dd_keys:
-            self._anom(row, "duplicate_line", f"{kind} of {row[MID] or row[CID]} seen twice at {ts}")
-            return
-        else:
-            self.dd_keys.add(key)
+            self.dd_keys = {key: where} if key is not None else {}
+        elif key is not None:
+            seen = self.dd_keys.get(key)
+            if seen is None:
+                self.dd_keys[key] = where
+            elif seen[0] != where[0] or seen[1] == where[1]:
+                self._anom(
+                    row,
+                    "duplicate_line",
+                    f"{kind} of {row[MID] or row[CID]} at {ts} already seen in {seen[0]}:{seen[1]}",
+                )
+                return
         handler = _HANDLERS.get(kind)  # type: ignore[arg-type]
         if handler is None:
             self._anom(row, "unknown_kind", f"unknown event kind {kind!r}")
@@ -581,7 +593,18 @@ class GroupReplay:
                 m[M_LAST], reason, bool(m[M_INF]) or inferred,
             )
         )  # fmt: skip
-        self.gone[mid] = [m[M_CID], m[M_HOST], m[M_GIID], ts]
+        # cid, host, giid, left ts, joined ts, first/last generation, inferred, end reason
+        self.gone[mid] = [
+            m[M_CID],
+            m[M_HOST],
+            m[M_GIID],
+            ts,
+            m[M_JOINED],
+            m[M_FIRST],
+            m[M_LAST],
+            m[M_INF],
+            reason,
+        ]
         if len(self.gone) > _GONE_MAX:
             self.gone.pop(next(iter(self.gone)))
         if self.leader == mid:
@@ -759,7 +782,10 @@ class GroupReplay:
         else:
             takeover = r["inf"]  # the broker takes over a rebalance inferred from client lines
             r["inf"] = False
-            if takeover and r["og"] is None:
+            if takeover:
+                # the group entered PreparingRebalance now (the client's signal came first); the id
+                # stays the one given when the rebalance was first seen
+                r["start"] = ts
                 r["og"] = self.gen
                 if self.gen == 0 and r["mb"] is None:
                     r["mb"] = 0
@@ -772,6 +798,19 @@ class GroupReplay:
             r["coord"] = self.coordinator
         self._set_state(row, PR)
 
+    def _poll_hint(self, mid: str, ts: int) -> bool:
+        """Did the member's client (by member id, else by client id) just log a poll timeout?"""
+        window = self.settings.signal_window_ms
+        keys = [mid]
+        cid = self._member_info(mid)[0]
+        if cid:
+            keys.append("client:" + cid)
+        for key in keys:
+            h = self.hints.get(key)
+            if h is not None and h[1] == "poll_timeout_leave" and 0 <= ts - h[0] <= window:
+                return True
+        return False
+
     def _resolve_cause(self, row: tuple, info: CauseInfo) -> tuple[str, str | None, str | None]:
         ts = row[TS]
         cause, culprit, giid = info.cause, info.member_id, info.group_instance_id
@@ -782,8 +821,7 @@ class GroupReplay:
                 cause, culprit = sig[1], sig[2]
         if cause == "member_leave":
             for mid in info.members or ((culprit,) if culprit else ()):
-                h = self.hints.get(mid)
-                if h is not None and h[1] == "poll_timeout_leave" and ts - h[0] <= window:
+                if self._poll_hint(mid, ts):
                     cause, culprit = "poll_timeout_leave", mid
                     break
         if (
@@ -927,16 +965,12 @@ class GroupReplay:
             return
         cause = "member_leave"
         reason = row[REASON]
-        if reason and classify_client_reason(reason).cause == "poll_timeout_leave":
+        if (
+            reason
+            and classify_client_reason(reason).cause == "poll_timeout_leave"
+            or self._poll_hint(mid, row[TS])
+        ):
             cause = "poll_timeout_leave"
-        else:
-            h = self.hints.get(mid)
-            if (
-                h is not None
-                and h[1] == "poll_timeout_leave"
-                and row[TS] - h[0] <= self.settings.signal_window_ms
-            ):
-                cause = "poll_timeout_leave"
         self._hint(row[TS], mid, cause)
         self._end(row, mid, "poll_timeout_leave" if cause == "poll_timeout_leave" else "leave")
         self._signal(row[TS], cause, mid)
@@ -1029,6 +1063,9 @@ class GroupReplay:
 
     # ------------------------------------------------------------------ client evidence
     def _client_member(self, row: tuple) -> str | None:
+        """The member a client line is about: its member id, else the member last seen with its
+        client id - unless several current members share that client id (every JVM numbers its
+        consumers ``consumer-<group>-1``, ``-2`` ...), which makes the line ambiguous."""
         mid = row[MID]
         cid = row[CID]
         if mid:
@@ -1036,7 +1073,9 @@ class GroupReplay:
                 self.cid_map[cid] = mid
             return mid
         if cid:
-            return self.cid_map.get(cid)
+            cand = self.cid_map.get(cid)
+            if cand is not None and sum(1 for m in self.members.values() if m[M_CID] == cid) <= 1:
+                return cand
         return None
 
     def _c_coordinator(self, row: tuple) -> None:
@@ -1079,11 +1118,15 @@ class GroupReplay:
             info.cause in ("poll_timeout_leave", "member_leave", "session_timeout")
             and kind != "rejoin_requested"
         )
-        if info.cause in ("poll_timeout_leave", "member_leave") and mid:
+        if info.cause in ("poll_timeout_leave", "member_leave"):
             self._hint(ts, mid, info.cause)
+            if cid:
+                self._hint(ts, "client:" + cid, info.cause)
         if not info.follow and info.cause != "unknown":
             self._signal(ts, info.cause, info.member_id or mid)
         if self.broker_seen:
+            if info.cause == "poll_timeout_leave":
+                self._late_poll_timeout(ts, mid, cid)
             return
         # ---- client-only reconstruction
         r = self.reb
@@ -1107,6 +1150,30 @@ class GroupReplay:
                 self.reb["jr"] += 1
                 self._set_state(row, E, inferred=True)
                 self._close(row, "ended_empty", 0)
+
+    def _late_poll_timeout(self, ts: int, mid: str | None, cid: str | None) -> None:
+        """A client's poll-timeout line logged (by its clock) just after the broker removed the member
+        on LeaveGroup: the leave was a poll-timeout leave. Refines the open rebalance and re-emits
+        the member's session (same key) with the corrected end reason."""
+        window = self.settings.signal_window_ms
+        r = self.reb
+        if (
+            r is not None
+            and r["cause"] == "member_leave"
+            and r["start"] is not None
+            and 0 <= ts - r["start"] <= window
+            and ((mid and r["cm"] == mid) or (not mid and cid and r["cc"] == cid))
+        ):
+            r["cause"] = "poll_timeout_leave"
+        target = mid if mid else (r["cm"] if r is not None and r["cause"] == "poll_timeout_leave" else None)
+        g = self.gone.get(target) if target else None
+        if g is not None and len(g) > 8 and g[8] == "leave" and 0 <= ts - g[3] <= window:
+            g[8] = "poll_timeout_leave"
+            self._ss.append(
+                MemberSession(
+                    self.group_id, target, g[2], g[0], g[1], g[4], g[3], g[5], g[6], g[8], bool(g[7])
+                )
+            )
 
     def _client_cause(self, r: dict, info: CauseInfo, cid: str | None) -> None:
         if info.follow or info.cause == "unknown":

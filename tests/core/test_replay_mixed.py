@@ -71,13 +71,16 @@ def client_lines():
 def test_broker_and_client_lines():
     out = replay(number(broker_lines() + client_lines()))
     assert kinds(out) == []
-    # the consumer's "(Re-)joining group" precedes the broker's first line: the rebalance starts there
-    # (inferred) and the broker takes it over
+    # the consumer's "(Re-)joining group" precedes the broker's first line: the rebalance is first
+    # inferred from the client and the broker takes it over
     assert states(out) == [None] + ["PreparingRebalance", "CompletingRebalance", "Stable"] * 2
     assert [t.inferred for t in out.transitions] == [True, False, True, False, False, True]
     r1, r2 = out.rebalances
     assert (r1.cause, r1.culprit_member_id, r1.culprit_client_id) == ("new_member", M1, C1)
-    assert (r1.old_generation, r1.new_generation, r1.start_ts, r1.duration_ms) == (0, 1, 995, 3015)
+    # the broker's line fixes the start (the group entered PreparingRebalance then); the id stays
+    # the one given when the rebalance was first seen on the client
+    assert (r1.old_generation, r1.new_generation, r1.start_ts, r1.duration_ms) == (0, 1, 1001, 3009)
+    assert r1.rebalance_id == "g:995:None"
     assert (r1.leader_id, r1.protocol, r1.coordinator_broker, r1.inferred) == (M1, "range", 1, False)
     assert (r1.members_before, r1.members_after) == (0, 1)
     assert (r2.cause, r2.culprit_member_id, r2.culprit_client_id) == ("new_member", M2, C2)
@@ -244,7 +247,7 @@ def test_first_broker_line_takes_over_a_client_inferred_rebalance():
     out = replay(evs)
     (r,) = out.rebalances
     assert (r.start_ts, r.cause, r.inferred, r.old_generation, r.new_generation) == (
-        1000,
+        1003,
         "metadata_change",
         False,
         4,

@@ -1,0 +1,148 @@
+"""Configuration validation and command-line errors (no Spark needed: these fail before it starts)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from jobs import cli
+from jobs.config import ConfigError, config_from_dict, load_config
+from tests.job.helpers import REPO
+
+
+@pytest.mark.parametrize("name", ["local", "cluster", "databricks"])
+def test_shipped_configs_load(name):
+    cfg = load_config(os.path.join(REPO, "conf", f"{name}.yaml"))
+    assert cfg.output.format == "delta" and cfg.storms.min_rebalances == 3 and cfg.run.mode == "batch"
+
+
+def test_local_yaml_equals_embedded_default_where_it_matters():
+    cfg, default = load_config(os.path.join(REPO, "conf", "local.yaml")), load_config(None)
+    assert cfg.spark.master == default.spark.master == "local[*]"
+    assert cfg.output == default.output
+    assert (cfg.ingest, cfg.replay, cfg.storms, cfg.run) == (
+        default.ingest,
+        default.replay,
+        default.storms,
+        default.run,
+    )
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"storms": {"min_rebalances": "x"}}, "config error: storms.min_rebalances must be an integer >= 2, got 'x'"),
+        ({"storms": {"min_rebalances": 1}}, "config error: storms.min_rebalances must be an integer >= 2, got 1"),
+        ({"storms": {"window_minutes": True}}, "config error: storms.window_minutes must be an integer >= 1, got True"),
+        ({"output": {"format": "csv"}}, "config error: output.format must be one of delta, parquet, got 'csv'"),
+        ({"output": {"writer": "fast"}},
+         "config error: output.writer must be one of auto, spark-delta, delta-rs, got 'fast'"),
+        ({"run": {"mode": "stream"}}, "config error: run.mode must be one of batch, incremental, got 'stream'"),
+        ({"ingest": {"on_missing": "skip"}},
+         "config error: ingest.on_missing must be one of error, quarantine, got 'skip'"),
+        ({"ingest": {"max_line_bytes": -5}}, "config error: ingest.max_line_bytes must be an integer >= 1024, got -5"),
+        ({"ingest": {"default_timezone": "Mars/Olympus"}},
+         "config error: ingest.default_timezone must be an IANA time zone such as UTC or Europe/Berlin, "
+         "got 'Mars/Olympus'"),
+        ({"replay": {"version_hint": "three"}},
+         "config error: replay.version_hint must be a Kafka version such as \"2.8\", \"3.9\" or \"4.0\", or null, "
+         "got 'three'"),
+        ({"replay": {"clock_skew_tolerance_ms": -1}},
+         "config error: replay.clock_skew_tolerance_ms must be an integer >= 0, got -1"),
+        ({"spark": {"conf": ["a"]}}, "config error: spark.conf must be a mapping of Spark settings, got ['a']"),
+        ({"spark": {"remote": "http://x"}},
+         "config error: spark.remote must be a Spark Connect URL sc://host:port, got 'http://x'"),
+        ({"sparks": {}}, "config error: unknown key sparks (known: spark, output, inputs, ingest, replay, storms, run)"),
+        ({"storms": {"n": 3}}, "config error: unknown key storms.n (known: min_rebalances, window_minutes)"),
+        ({"inputs": [{"cluster": "x"}]}, "config error: inputs[0].path is required"),
+        ({"inputs": "logs/"}, "config error: inputs must be a list of {path, cluster}, got 'logs/'"),
+        ({"run": {"state_table": "bad name"}},
+         "config error: run.state_table must be a table name of letters, digits and _, got 'bad name'"),
+    ],
+)  # fmt: skip
+def test_bad_config_names_the_key(data, message):
+    with pytest.raises(ConfigError) as err:
+        config_from_dict(data)
+    assert str(err.value) == message
+
+
+def test_version_hint_number_is_accepted():
+    assert config_from_dict({"replay": {"version_hint": 2.8}}).replay.version_hint == "2.8"
+
+
+def test_bad_yaml_file(tmp_path):
+    p = tmp_path / "bad.yaml"
+    p.write_text("storms: [unclosed\n")
+    with pytest.raises(ConfigError, match=r"^config error: .*bad.yaml is not valid YAML"):
+        load_config(str(p))
+    with pytest.raises(ConfigError, match=r"^config error: config file not found: /nonexistent.yaml$"):
+        load_config("/nonexistent.yaml")
+
+
+def test_with_values_validates():
+    cfg = load_config(None).with_values(**{"storms.min_rebalances": 5, "run.mode": "incremental"})
+    assert cfg.storms.min_rebalances == 5 and cfg.run.mode == "incremental"
+    with pytest.raises(ConfigError, match="storms.window_minutes"):
+        load_config(None).with_values(**{"storms.window_minutes": 0})
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--mode", "fast", "--input", "x"], "config error: argument --mode: invalid choice: 'fast'"),
+        (["--input"], "config error: argument --input: expected one argument"),
+        (["--bogus"], "config error: unrecognized arguments: --bogus"),
+        ([], "config error: no inputs: give --input PATH (repeatable), inputs: in --config, or --sample"),
+        (["--cluster", "eu"], "config error: --cluster names the cluster of --input paths; give at least one --input"),
+        (["--input", "x", "--remote", "localhost:15002"],
+         "config error: --remote must be a Spark Connect URL sc://host:port, got 'localhost:15002'"),
+    ],
+)  # fmt: skip
+def test_bad_arguments(argv, message, capsys):
+    try:
+        code = cli.main(argv)
+    except SystemExit as exc:
+        code = exc.code
+    assert code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_bad_config_file_argument(tmp_path, capsys):
+    p = tmp_path / "c.yaml"
+    p.write_text("storms:\n  min_rebalances: x\n")
+    assert cli.main(["--config", str(p), "--input", "logs"]) == 2
+    assert (
+        capsys.readouterr().err.strip()
+        == "config error: storms.min_rebalances must be an integer >= 2, got 'x'"
+    )
+
+
+def test_command_line_overrides(tmp_path):
+    args = cli.build_parser().parse_args(
+        ["--input", "a.log", "--input", "b/", "--cluster", "eu", "--output", str(tmp_path), "--mode", "incremental",
+         "--master", "spark://h:7077", "--format", "parquet", "--quiet"])  # fmt: skip
+    cfg, inputs = cli.resolve_config(args)
+    assert [(i.path, i.cluster) for i in inputs] == [("a.log", "eu"), ("b/", "eu")]
+    assert cfg.output.path == str(tmp_path) and cfg.output.format == "parquet"
+    assert (
+        cfg.run.mode == "incremental" and cfg.spark.master == "spark://h:7077" and cfg.run.progress is False
+    )
+
+
+def test_sample_flag_uses_bundled_logs_and_local_yaml():
+    cfg, inputs = cli.resolve_config(cli.build_parser().parse_args(["--sample"]))
+    assert [i.cluster for i in inputs] == ["prod-eu", "prod-us"]
+    assert all(os.path.isdir(i.path) for i in inputs)
+    assert cfg.output.path == "./lakehouse" and cfg.spark.master == "local[*]"
+
+
+def test_spark_submit_help_documents_every_option():
+    env = dict(os.environ, REBALANCE_LENS_NO_VENV="1", PYSPARK_PYTHON=sys.executable)
+    out = subprocess.run([os.path.join(REPO, "spark-submit.sh"), "--help"], capture_output=True, text=True,
+                         env=env, timeout=60, check=True).stdout  # fmt: skip
+    for opt in ("--input", "--output", "--config", "--mode", "--master", "--cluster", "--remote", "--format",
+                "--writer", "--checkpoint", "--sample", "--quiet", "report"):  # fmt: skip
+        assert opt in out, opt

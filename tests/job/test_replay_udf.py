@@ -1,0 +1,106 @@
+"""The per-group replay wrapper (no Spark): envelopes, skipped events, replay errors, union layout."""
+
+from __future__ import annotations
+
+import json
+
+import pyarrow as pa
+import pytest
+
+from coordinator_core.events import EVENT_FIELDS
+from jobs import replay_udf, schemas
+from jobs.replay_udf import UNION_MAP, load_envelope, replay_group
+
+OPTS = {"version_hint": None, "clock_skew_tolerance_ms": 2000}
+
+
+def _batch(events):
+    cols = {name: [] for name in ("cluster", "_side_rank", *EVENT_FIELDS)}
+    for e in events:
+        for k in cols:
+            cols[k].append(e.get(k, 0 if k == "_side_rank" else None))
+    cols["cluster"] = ["c"] * len(events)
+    return pa.table(cols)
+
+
+def _broker(ts, kind, line, **kw):
+    return {"ts": ts, "group_id": "g", "kind": kind, "side": "broker", "coordinator": 1, "source_file": "b.log",
+            "line_no": line, **kw}  # fmt: skip
+
+
+EVENTS = [
+    _broker(
+        1000, "rebalance_prepared", 1, generation=0, reason="Adding new member m1 with group instance id None"
+    ),
+    _broker(4000, "join_completed", 2, generation=1, member_count=1),
+    _broker(4010, "assignment_received", 3, generation=1, member_id="m1", member_count=1, static_count=0),
+]
+
+
+def _tables(rows):
+    out = {}
+    for r in rows:
+        out.setdefault(r["_table"], []).append(r)
+    return out
+
+
+def test_replay_group_outputs_rows_and_envelope():
+    rows, env = replay_group("c", "g", _batch(EVENTS), None, OPTS, "run1")
+    t = _tables(rows)
+    assert [r["outcome"] for r in t["rebalances"]] == ["completed"]
+    assert t["rebalances"][0]["cluster"] == "c" and t["rebalances"][0]["new_generation"] == 1
+    assert env["run_id"] == "run1" and env["events"] == 3 and env["last_key"] == [4010, 0, "b.log", 3]
+    state = t["group_state"][0]
+    assert json.loads(state["state_json"])["replay"] == env["replay"]
+    assert state["events_replayed"] == 3
+
+
+def test_events_already_replayed_are_skipped_with_an_anomaly():
+    _, env = replay_group("c", "g", _batch(EVENTS[:2]), None, OPTS, "run1")
+    rows, env2 = replay_group("c", "g", _batch(EVENTS), env, OPTS, "run2")
+    t = _tables(rows)
+    skipped = [a for a in t["anomalies"] if a["kind"] == "out_of_order"]
+    assert len(skipped) == 1 and skipped[0]["detail"].startswith("2 event(s) at or before")
+    assert env2["events"] == 3 and env2["prev"]["run_id"] == "run1"
+    assert [r["outcome"] for r in t["rebalances"]] == ["completed"]
+
+
+def test_uncommitted_state_falls_back_to_prev():
+    _, env1 = replay_group("c", "g", _batch(EVENTS[:1]), None, OPTS, "run1")
+    _, env2 = replay_group("c", "g", _batch(EVENTS[1:]), env1, OPTS, "run2")
+    stored = json.dumps(env2)
+    assert load_envelope(stored, frozenset({"run1", "run2"}))["run_id"] == "run2"
+    assert load_envelope(stored, frozenset({"run1"}))["run_id"] == "run1"
+    assert load_envelope(stored, frozenset()) is None
+    assert load_envelope(None, frozenset()) is None
+
+
+def test_replay_failure_becomes_a_replay_error_anomaly(monkeypatch):
+    from coordinator_core import replay
+
+    def boom(self, rows):
+        raise RuntimeError("model exploded")
+
+    monkeypatch.setattr(replay.GroupReplay, "feed_rows", boom)
+    rows, env = replay_group("c", "g", _batch(EVENTS), None, OPTS, "run1")
+    assert env is None
+    assert [(r["_table"], r["kind"]) for r in rows] == [("anomalies", "replay_error")]
+    assert "RuntimeError: model exploded" in rows[0]["detail"]
+    assert rows[0]["ts"] == 1000
+
+
+def test_union_layout_covers_every_replay_table():
+    for table in replay_udf.REPLAY_TABLES:
+        for f in schemas.TABLES.get(table, schemas.GROUP_STATE).fields:
+            assert (table, f.name) in UNION_MAP
+    # the two 'partitions' columns have different types and must not share a union column
+    assert UNION_MAP[("assignments", "partitions")] != UNION_MAP[("partition_skew", "partitions")]
+
+
+@pytest.mark.spark
+def test_split_union_gives_exact_schemas(spark):
+    df = spark.createDataFrame([], replay_udf.union_schema())
+    for table in replay_udf.REPLAY_TABLES:
+        got = replay_udf.split_union(df, table).schema
+        assert [(f.name, f.dataType) for f in got.fields] == [
+            (f.name, f.dataType) for f in schemas.TABLES.get(table, schemas.GROUP_STATE).fields]  # fmt: skip

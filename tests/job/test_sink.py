@@ -1,0 +1,107 @@
+"""The sink: delta-rs path (Spark-written Parquet + one delta-rs commit) and the Parquet alternative."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+
+import pytest
+from pyspark.sql import functions as F
+
+from jobs import schemas
+from jobs.sink import DeltaRsSink, ParquetSink, make_sink, read_table, table_format
+from tests.job.util import fields_of
+
+pytestmark = pytest.mark.spark
+
+TS = dt.datetime(2024, 1, 1, 12, 0, 0)
+
+
+def _events(spark, run_id, n=3):
+    rows = [
+        {"cluster": "c", "event_date": TS.date(), "ts": TS, "ts_ms": i, "group_id": "g", "kind": "joined",
+         "side": "client", "members": ["a", "b"], "assignment": {"m": ["t-0"]}, "partitions": ["t-0"],
+         "source_file": "f.log", "line_no": i, "run_id": run_id}
+        for i in range(n)
+    ]  # fmt: skip
+    return spark.createDataFrame(rows, schemas.EVENTS)
+
+
+def _rebalance(spark, rid, outcome, start=None):
+    return spark.createDataFrame(
+        [("c", "g", rid, 1, 2, outcome, start)],
+        "cluster string, group_id string, rebalance_id string, old_generation int, new_generation int, "
+        "outcome string, start_ts timestamp",
+    )
+
+
+@pytest.fixture(params=["delta", "parquet"])
+def sink(request, spark, tmp_path):
+    return make_sink(spark, str(tmp_path / "lake"), request.param, "auto", run_id="r1")
+
+
+def test_make_sink_picks_delta_rs_without_delta_jars(spark, tmp_path):
+    assert isinstance(make_sink(spark, str(tmp_path), "delta", "auto"), DeltaRsSink)
+    assert isinstance(make_sink(spark, str(tmp_path), "parquet", "auto"), ParquetSink)
+
+
+def test_partition_write_replaces_and_deletes(spark, sink):
+    sink.write_partition("events", _events(spark, "r1"), "r1")
+    sink.write_partition("events", _events(spark, "r1"), "r1")  # the same partition again: replaced
+    sink.write_partition("events", _events(spark, "r2", n=2), "r2")
+    assert sink.partition_values("events") == ["r1", "r2"]
+    got = {r.run_id: r["count"] for r in sink.read("events").groupBy("run_id").count().collect()}
+    assert got == {"r1": 3, "r2": 2}
+    assert sink.read_partition("events", "r2").count() == 2
+    sink.delete_partitions("events", ["r2"])
+    assert sink.partition_values("events") == ["r1"]
+    pdf = read_table(None, sink.root, "events")
+    assert len(pdf) == 3 and set(pdf.run_id) == {"r1"}
+    assert list(pdf.members.iloc[0]) == ["a", "b"] and list(pdf.partitions.iloc[0]) == ["t-0"]
+    assert pdf.ts.iloc[0] == dt.datetime(2024, 1, 1, 12, tzinfo=dt.UTC)
+    assert fields_of(read_table(spark, sink.root, "events").schema) == fields_of(schemas.EVENTS)
+
+
+def test_merge_upserts_on_keys_with_null_keys(spark, sink):
+    keys = ["cluster", "group_id", "rebalance_id"]
+    sink.merge("rebalances", _rebalance(spark, "g:1", "open"), keys)
+    sink.merge("rebalances", _rebalance(spark, "g:1", "completed", TS), keys)
+    sink.merge("rebalances", _rebalance(spark, "g:2", "open"), keys)
+    pdf = read_table(None, sink.root, "rebalances").sort_values("rebalance_id")
+    assert list(zip(pdf.rebalance_id, pdf.outcome)) == [("g:1", "completed"), ("g:2", "open")]
+    # a null key matches a null key (sessions may have joined_ts = null)
+    skeys = ["cluster", "group_id", "member_id", "joined_ts"]
+    s = spark.createDataFrame([("c", "g", "m1", None, "open")],
+                              "cluster string, group_id string, member_id string, joined_ts timestamp, end_reason string")  # fmt: skip
+    sink.merge("member_sessions", s, skeys)
+    sink.merge("member_sessions", s.withColumn("end_reason", F.lit("leave")), skeys)
+    ss = read_table(None, sink.root, "member_sessions")
+    assert list(ss.end_reason) == ["leave"]
+
+
+def test_overwrite_replaces_everything(spark, sink):
+    st = spark.createDataFrame(
+        [("c", "g", "s1"), ("c", "g", "s2")], "cluster string, group_id string, storm_id string"
+    )
+    sink.overwrite("storms", st)
+    sink.overwrite("storms", st.where("storm_id = 's2'"))
+    assert [r.storm_id for r in read_table(spark, sink.root, "storms").collect()] == ["s2"]
+    assert fields_of(read_table(spark, sink.root, "storms").schema) == fields_of(schemas.STORMS)
+
+
+def test_delta_rs_tables_are_real_delta(spark, tmp_path):
+    from deltalake import DeltaTable
+
+    sink = make_sink(spark, str(tmp_path / "lake"), "delta", "delta-rs", run_id="r1")
+    sink.write_partition("events", _events(spark, "r1"), "r1")
+    sink.write_partition("events", _events(spark, "r2"), "r2")
+    dt_ = DeltaTable(os.path.join(sink.root, "events"))
+    assert dt_.version() == 2  # create + one commit per partition write
+    assert dt_.metadata().partition_columns == ["run_id"]
+    assert dt_.to_pyarrow_table().num_rows == 6
+    assert table_format(sink.root, "events") == "delta"
+
+
+def test_missing_table_reads_empty(spark, tmp_path):
+    assert read_table(None, str(tmp_path), "storms").columns.tolist() == schemas.STORMS.fieldNames()
+    assert read_table(spark, str(tmp_path), "storms").count() == 0

@@ -208,7 +208,7 @@ _STATE_ATTRS = (
     "state", "gen", "members", "pending", "gone", "cid_map", "leader", "protocol", "coordinator",
     "reb", "stable_members", "known", "broker_seen", "client_state", "loaded_ts", "signal", "hints",
     "files", "dd_ts", "last_ts", "hb_gap", "client_ahead", "masg", "prev_asg", "skew_gen",
-    "warned", "generations", "events", "removed", "rids",
+    "warned", "generations", "events", "removed", "rids", "last_close", "last_reb",
 )  # fmt: skip
 
 
@@ -268,6 +268,8 @@ class GroupReplay:
         self.events = 0
         self.removed = False  # Dead because removed (group_dead), not because unloaded
         self.rids: list[str] = []  # ids of recent rebalances (kept unique)
+        self.last_close: list[Any] | None = None  # [ts, generation] of the last completed rebalance
+        self.last_reb: dict[str, Any] | None = None  # the last closed rebalance
 
     # ------------------------------------------------------------------ construction / persistence
     @classmethod
@@ -709,8 +711,12 @@ class GroupReplay:
         if r["coord"] is None:
             r["coord"] = self.coordinator
         self._rb.append(self._reb_record(r, outcome, row[TS], after))
+        r["out"], r["end"], r["after"] = outcome, row[TS], after
+        self.last_reb = r  # kept for refinements by evidence logged (or clocked) just after the end
         self.reb = None
         self.stable_members = after
+        if outcome == "completed":
+            self.last_close = [row[TS], self.gen]
         if self.settings.track_generations:
             self.generations.append(
                 {"gen": self.gen, "ts": row[TS], "members": sorted(self.members), "outcome": outcome}
@@ -1063,16 +1069,24 @@ class GroupReplay:
 
     # ------------------------------------------------------------------ client evidence
     def _client_member(self, row: tuple) -> str | None:
-        """The member a client line is about: its member id, else the member last seen with its
-        client id - unless several current members share that client id (every JVM numbers its
+        """The member a client line is about: its member id; else the member last seen with the same
+        client id in the same log file (one consumer instance); else the member last seen with that
+        client id anywhere - unless several current members share it (every JVM numbers its
         consumers ``consumer-<group>-1``, ``-2`` ...), which makes the line ambiguous."""
         mid = row[MID]
         cid = row[CID]
+        sf = row[SF]
         if mid:
             if cid:
                 self.cid_map[cid] = mid
+                if sf:
+                    self.cid_map[f"{sf}\x1f{cid}"] = mid
             return mid
         if cid:
+            if sf:
+                cand = self.cid_map.get(f"{sf}\x1f{cid}")
+                if cand is not None:
+                    return cand
             cand = self.cid_map.get(cid)
             if cand is not None and sum(1 for m in self.members.values() if m[M_CID] == cid) <= 1:
                 return cand
@@ -1108,16 +1122,16 @@ class GroupReplay:
         elif kind == "partitions_revoked":
             info = CauseInfo("unknown", follow=True)
         elif kind == "join_sent" and self.state in (S, E, None) and (cid or mid):
-            known = (mid and mid in self.members) or (
-                cid and cid in self.cid_map and self.cid_map[cid] in self.members
-            )
-            info = CauseInfo("unknown", follow=True) if known else CauseInfo("new_member", mid)
+            known = bool(mid and mid in self.members)
+            # a new consumer: its member id comes with its "Successfully joined" line
+            info = CauseInfo("unknown", follow=True) if known else CauseInfo("new_member", None)
         else:
             info = classify_client_reason(reason, mid)
         leaving = (
             info.cause in ("poll_timeout_leave", "member_leave", "session_timeout")
             and kind != "rejoin_requested"
         )
+        weak = info.cause == "session_timeout" and kind != "leave_sent"
         if info.cause in ("poll_timeout_leave", "member_leave"):
             self._hint(ts, mid, info.cause)
             if cid:
@@ -1130,15 +1144,31 @@ class GroupReplay:
             return
         # ---- client-only reconstruction
         r = self.reb
+        lc = self.last_close
+        if (
+            r is None
+            and lc is not None
+            and self.state == S
+            and mid in self.members
+            and self.members[mid][M_CGEN] is not None
+            and self.members[mid][M_CGEN] < lc[1]
+            and ts - lc[0] <= self.settings.clock_skew_tolerance_ms
+            and kind not in ("leave_sent", "poll_timeout")
+        ):
+            return  # a straggler of the rebalance that just completed (its clock or logging lags)
         if r is None:
             if self.state in (S, E, None) and not (kind == "heartbeat_failed" and self.state == E):
                 r = self._reb_new(ts, self.gen, start_unknown=False, inferred=True)
-                self._client_cause(r, info, cid)
+                self._client_cause(r, info, cid, weak)
                 self._set_state(row, PR, inferred=True)
         else:
-            if r["cause"] == "unknown" and not info.follow and info.cause != "unknown":
-                self._client_cause(r, info, cid)
-            if self.state == CR and kind in _CLIENT_ROUND:
+            if (
+                (r["cause"] == "unknown" or (r.get("weak") and not weak))
+                and not info.follow
+                and info.cause != "unknown"
+            ):
+                self._client_cause(r, info, cid, weak)
+            if self.state == CR and kind in _CLIENT_ROUND and self._rejoins_current(kind, mid):
                 self._set_state(row, PR, inferred=True)
         if leaving and mid and mid in self.members:
             end = {"poll_timeout_leave": "poll_timeout_leave", "member_leave": "leave"}.get(
@@ -1175,7 +1205,10 @@ class GroupReplay:
                 )
             )
 
-    def _client_cause(self, r: dict, info: CauseInfo, cid: str | None) -> None:
+    def _client_cause(self, r: dict, info: CauseInfo, cid: str | None, weak: bool = False) -> None:
+        """Set a client-inferred rebalance's cause. ``weak`` causes (a member learning from an
+        UNKNOWN_MEMBER_ID error that it was removed - possibly long before) give way to a later
+        decisive signal, e.g. the same consumer rejoining as a new member."""
         if info.follow or info.cause == "unknown":
             sig = self.signal
             if (
@@ -1191,6 +1224,7 @@ class GroupReplay:
             r, info.cause, mid, cid=cid if not mid or mid == self.cid_map.get(cid or "") else None
         )
         r["reason"] = info.client_reason
+        r["weak"] = weak
 
     def _c_joined(self, row: tuple) -> None:
         ts = row[TS]
@@ -1200,6 +1234,18 @@ class GroupReplay:
         if not mid and cid and not self.broker_seen:
             mid = cid  # 2.x "Successfully joined group with generation N" has no member id
             self.cid_map[cid] = mid
+        if (
+            self.broker_seen
+            and g is not None
+            and self.gen is not None
+            and g not in (self.gen, self.gen + 1)
+            and not (mid and mid in self.members)
+        ):
+            # a client claims a generation the broker's lines contradict: do not trust its membership
+            self._anom(
+                row, "generation_gap", f"client joined generation {g} while the broker is at {self.gen}"
+            )
+            return
         if row[PROTO]:
             self.protocol = row[PROTO]
             if self.reb is not None and self.reb["proto"] is None:
@@ -1214,8 +1260,14 @@ class GroupReplay:
                 if m[M_FIRST] is None:
                     m[M_FIRST] = g
             r = self.reb
-            if new and r is not None and r["cause"] == "unknown" and r["follow"] and not self.broker_seen:
+            if (
+                new
+                and r is not None
+                and ((r["cause"] == "unknown" and r["follow"]) or r.get("weak"))
+                and not self.broker_seen
+            ):
                 self._set_cause(r, "new_member", mid, cid=cid)
+                r["weak"] = False
             if r is not None and r["cm"] is None and r["cc"] and r["cc"] == cid:
                 r["cm"] = mid
         if self.broker_seen:
@@ -1260,14 +1312,27 @@ class GroupReplay:
                 f"client logged generation {ca[0]} {lag} ms before the broker completed it",
             )  # fmt: skip
 
+    def _rejoins_current(self, kind: str, mid: str | None) -> bool:
+        """Client-only, CompletingRebalance: does this line start another join round? A leave does;
+        a (re)join only from a member already in the new generation (its own "Successfully
+        joined" was logged) - other members' joins belong to the round that is completing (client
+        clocks and log timing put them on either side of the others' "joined" lines)."""
+        if kind in ("leave_sent", "poll_timeout"):
+            return True
+        m = self.members.get(mid) if mid else None
+        return m is not None and m[M_CGEN] == self.gen
+
     def _c_end_signal(self, row: tuple, mid: str | None) -> None:
-        """Client-only: a sync/assignment of the current generation means the group is Stable."""
-        if self.broker_seen or self.state != CR or self.reb is None:
+        """Client-only: a successful sync (or an assignment) of the generation the open rebalance
+        produced means the group reached Stable: Kafka answers SyncGroup only once the leader's
+        assignment is stored."""
+        r = self.reb
+        if self.broker_seen or r is None or self.state not in (CR, PR) or r["ng"] is None:
             return
         g = _int(row[GEN])
         if g is None and mid and mid in self.members:
             g = self.members[mid][M_CGEN]
-        if g is not None and g != self.gen:
+        if g is None or g != self.gen or g != r["ng"]:
             return
         self._set_state(row, S, inferred=True)
         masg = self.masg
@@ -1317,9 +1382,21 @@ class GroupReplay:
                 self.generations.append({"gen": g, "ts": ts, "assignment": table})
             self._emit_skew(g, table, ts)
         self._c_end_signal(row, mid)
-        if not self.broker_seen and amap and self.state == S and g == self.gen:
-            for m in [m for m in self.members if m not in amap]:
-                self._end(row, m, "not_rejoined", inferred=True)
+        if not self.broker_seen and amap and g == self.gen:
+            # client-only: members of an older generation missing from the leader's map were removed;
+            # with nobody logging a leave, that is a session timeout (a crash, a long pause)
+            missing = [m for m in self.members if m not in amap and (self.members[m][M_CGEN] or -1) < g]
+            r = self.reb if self.reb is not None and self.reb["ng"] == g else None
+            lr = self.last_reb
+            if r is None and lr is not None and lr.get("ng") == g and lr.get("inf"):
+                r = lr
+            timeout = r is not None and bool(missing) and r["cause"] == "unknown"
+            if timeout:
+                self._set_cause(r, "session_timeout", missing[0])  # type: ignore[arg-type]
+                if r is lr:
+                    self._rb.append(self._reb_record(lr, lr["out"], lr["end"], lr["after"], check=False))
+            for m in missing:
+                self._end(row, m, "session_timeout" if timeout else "not_rejoined", inferred=True)
 
     def _c_member_assignment(self, row: tuple) -> None:
         ts = row[TS]

@@ -10,6 +10,7 @@
 # Environment:
 #   REBALANCE_LENS_NO_VENV=1   don't create/activate .venv (use the python/pyspark on PATH)
 #   SPARK_HOME                 use $SPARK_HOME/bin/spark-submit (else spark-submit on PATH, else pip pyspark's)
+#   REBALANCE_LENS_EXECUTOR_PYTHON  python of the executors (default: the driver's)
 #   SPARK_SUBMIT_OPTS_EXTRA    extra spark-submit options, e.g. "--driver-memory 8g --packages io.delta:..."
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -21,17 +22,17 @@ fi
 PY="${PYSPARK_PYTHON:-$(command -v python3 || command -v python)}"
 export PYSPARK_PYTHON="$PY"
 export PYSPARK_DRIVER_PYTHON="${PYSPARK_DRIVER_PYTHON:-$PY}"
-export PYTHONPATH="$ROOT${PYTHONPATH:+:$PYTHONPATH}"
 
-# the report subcommand and --help need no Spark
+# the report subcommand, --help and Spark Connect (--remote sc://...) need no local spark-submit
 if [ "${1:-}" = "report" ]; then
   shift
-  exec "$PY" -m jobs.report "$@"
+  PYTHONPATH="$ROOT${PYTHONPATH:+:$PYTHONPATH}" exec "$PY" -m jobs.report "$@"
 fi
 for a in "$@"; do
-  if [ "$a" = "-h" ] || [ "$a" = "--help" ]; then
-    exec "$PY" -m jobs.cli --help
-  fi
+  case "$a" in
+    -h|--help) PYTHONPATH="$ROOT${PYTHONPATH:+:$PYTHONPATH}" exec "$PY" -m jobs.cli --help;;
+    --remote|--remote=*) PYTHONPATH="$ROOT${PYTHONPATH:+:$PYTHONPATH}" exec "$PY" -m jobs.cli "$@";;
+  esac
 done
 
 # find spark-submit: SPARK_HOME, PATH, then the pip-installed pyspark
@@ -75,10 +76,11 @@ export REBALANCE_LENS_SUBMITTED=1
 exec "$SUBMIT" \
   ${MASTER_ARGS[@]+"${MASTER_ARGS[@]}"} \
   --name rebalance-lens \
-  --conf "spark.pyspark.python=$PY" \
+  --conf "spark.pyspark.python=${REBALANCE_LENS_EXECUTOR_PYTHON:-$PY}" \
   --conf "spark.pyspark.driver.python=$PY" \
   --conf spark.sql.session.timeZone=UTC \
   --conf spark.ui.showConsoleProgress=false \
+  --conf spark.log.level=${REBALANCE_LENS_LOG_LEVEL:-WARN} \
   --driver-memory "${REBALANCE_LENS_DRIVER_MEMORY:-4g}" \
   --py-files "$ZIP" \
   ${SPARK_SUBMIT_OPTS_EXTRA:-} \

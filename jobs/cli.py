@@ -115,6 +115,33 @@ def resolve_config(args: argparse.Namespace) -> tuple[JobConfig, list[InputConfi
     return cfg, inputs
 
 
+def package_zip(target_dir: str) -> str:
+    """A zip of ``coordinator_core`` + ``jobs`` (Python sources only) for the executors."""
+    import zipfile
+
+    path = os.path.join(target_dir, "rebalance_lens.zip")
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for pkg in ("coordinator_core", "jobs"):
+            for d, dirs, files in os.walk(os.path.join(REPO_ROOT, pkg)):
+                dirs[:] = [x for x in dirs if x not in ("__pycache__", "samples")]
+                for f in files:
+                    if f.endswith(".py"):
+                        full = os.path.join(d, f)
+                        z.write(full, os.path.relpath(full, REPO_ROOT))
+    return path
+
+
+def ship_package(session) -> None:
+    """Spark Connect: upload the package as a Python artifact (the Connect form of --py-files)."""
+    import tempfile
+
+    tmp = tempfile.mkdtemp(prefix="rebalance-lens-")
+    try:
+        session.addArtifacts(package_zip(tmp), pyfile=True)
+    except Exception as exc:  # noqa: BLE001 - servers that refuse artifacts must have the package installed
+        print(f"[rebalance-lens] could not upload the package to the Connect server: {exc}", file=sys.stderr)
+
+
 def build_session(cfg: JobConfig):
     """The SparkSession of the configuration: Spark Connect (spark.remote), the session spark-submit
     prepared (master from --master), or a local one."""
@@ -124,7 +151,9 @@ def build_session(cfg: JobConfig):
         builder = SparkSession.builder.remote(cfg.spark.remote)
         for k, v in cfg.spark.conf.items():
             builder = builder.config(k, v)
-        return builder.getOrCreate()
+        session = builder.getOrCreate()
+        ship_package(session)
+        return session
     if os.environ.get(SUBMITTED_ENV):
         from pyspark.sql import SparkSession
 

@@ -284,6 +284,16 @@ def _ratio(a: float | None, b: float | None) -> float | None:
     return a / b if a and b else None
 
 
+def _git_head() -> str | None:
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+        )
+        return out.stdout.strip() or None
+    except OSError:
+        return None
+
+
 def machine() -> dict[str, Any]:
     mem = None
     try:
@@ -360,11 +370,14 @@ def _fmt(v: Any, digits: int = 2) -> str:
 
 def write_report(results: dict[str, Any], out_dir: str) -> str:
     lines = results["corpus"]["lines"]
-    md = [f"# rebalance-lens benchmark report ({results['size']})", ""]
+    md = [f"# rebalance-lens benchmark report ({results['size']})", "",
+          f"Code measured: commit `{results.get('commit')}` (committed tree only).", ""]  # fmt: skip
     m = results["machine"]
     md += [f"Machine: {m['cpus']} CPUs ({m['cpu']}), {_fmt(m['mem_mb'])} MiB RAM, Python {m['python']}, "
            f"PySpark {m['pyspark']}, {m['java']}. Run at {results['when']} (wall clock of the benchmark "
-           "only; shared machine, single measurements: read the ratios).", ""]  # fmt: skip
+           "only; shared machine, single measurements: read the ratios). Load average (1 min) at start "
+           f"{results['loadavg_start'][0]:.1f}, at end {results['loadavg_end'][0]:.1f} on {m['cpus']} CPUs "
+           "(other work was running).", ""]  # fmt: skip
     c = results["corpus"]
     md += ["## Corpus", "",
            f"`python -m jobs.simulate` (scala3 broker, log4j clients, DEBUG heartbeats, noise 10%): "
@@ -434,6 +447,8 @@ def main(argv: list[str] | None = None) -> int:
     os.makedirs(a.out, exist_ok=True)
     results: dict[str, Any] = {"size": a.size, "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
     results["machine"] = machine()
+    results["loadavg_start"] = os.getloadavg()
+    results["commit"] = os.environ.get("BENCH_COMMIT") or _git_head()
     root, results["corpus"] = corpus(a.size, a.reuse)
     print(f"corpus: {results['corpus']}", flush=True)
     results["core"] = core_bench()
@@ -462,6 +477,7 @@ def main(argv: list[str] | None = None) -> int:
         s: {"lines": r["corpus"]["lines"], "job_s_per_mline": r.get("job_s_per_mline")}
         for s, r in sorted({**earlier, a.size: results}.items(), key=lambda kv: SIZES[kv[0]])
     }
+    results["loadavg_end"] = os.getloadavg()
     results["checks"] = evaluate(results, earlier)
     with open(os.path.join(a.out, f"results-{a.size}.json"), "w", encoding="utf-8") as fh:
         json.dump(results, fh, indent=1, default=str)

@@ -1,0 +1,201 @@
+"""Loading the lakehouse tables the report and the notebooks plot.
+
+Two ways in, same pandas frames out (columns exactly as in :mod:`jobs.schemas`, ``*_ts`` columns as
+tz-aware UTC ``datetime64``):
+
+* with a SparkSession (Databricks, a cluster): ``spark.read.format("delta").load(path)``, filtered
+  and projected in Spark, then ``toPandas()`` of the (small) result;
+* without one (a laptop, the tests): ``jobs.sink.read_table(None, lakehouse, name)`` when the job
+  provides it, else delta-rs (``deltalake.DeltaTable(path).to_pandas()``).
+
+A table that does not exist yet is an empty frame with the right columns, so a report of a lakehouse
+without storms simply says "no storms".
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+
+from jobs.schemas import TABLES
+
+#: the tables the report and notebooks read (never ``events``: event-sized, not a roll-up)
+REPORT_TABLES: tuple[str, ...] = (
+    "rebalances",
+    "rebalance_frequency",
+    "storms",
+    "group_transitions",
+    "member_sessions",
+    "partition_skew",
+    "anomalies",
+)
+
+#: most rows of one table brought to the driver through Spark (rebalance-sized tables only)
+MAX_ROWS = 500_000
+
+
+def _arrow_type(spark_type: Any) -> pa.DataType:
+    from pyspark.sql import types as T
+
+    simple = {
+        T.StringType: pa.string(),
+        T.IntegerType: pa.int32(),
+        T.LongType: pa.int64(),
+        T.BooleanType: pa.bool_(),
+        T.DoubleType: pa.float64(),
+        T.TimestampType: pa.timestamp("us", tz="UTC"),
+        T.DateType: pa.date32(),
+    }
+    for cls, typ in simple.items():
+        if isinstance(spark_type, cls):
+            return typ
+    if isinstance(spark_type, T.ArrayType):
+        return pa.list_(_arrow_type(spark_type.elementType))
+    if isinstance(spark_type, T.MapType):
+        return pa.map_(_arrow_type(spark_type.keyType), _arrow_type(spark_type.valueType))
+    raise TypeError(f"no arrow type for {spark_type!r}")
+
+
+def arrow_schema(name: str) -> pa.Schema:
+    """The pyarrow schema of table ``name`` (same columns and order as :data:`jobs.schemas.TABLES`)."""
+    return pa.schema([pa.field(f.name, _arrow_type(f.dataType), nullable=True) for f in TABLES[name].fields])
+
+
+def columns(name: str) -> list[str]:
+    return [f.name for f in TABLES[name].fields]
+
+
+def timestamp_columns(name: str) -> list[str]:
+    from pyspark.sql.types import TimestampType
+
+    return [f.name for f in TABLES[name].fields if isinstance(f.dataType, TimestampType)]
+
+
+def empty_frame(name: str) -> pd.DataFrame:
+    """An empty frame with the columns (and pandas dtypes) of table ``name``."""
+    return arrow_schema(name).empty_table().to_pandas()
+
+
+def normalise(df: pd.DataFrame, name: str) -> pd.DataFrame:
+    """Columns in schema order (missing ones added as nulls), timestamps as tz-aware UTC.
+
+    Accepts frames built by hand or from replay records too: numeric timestamps are epoch ms.
+    """
+    df = df.copy()
+    for col in columns(name):
+        if col not in df.columns:
+            df[col] = None
+    for col in timestamp_columns(name):
+        s = df[col]
+        if pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s):
+            df[col] = pd.to_datetime(s, unit="ms", utc=True)
+        else:
+            df[col] = pd.to_datetime(s, utc=True)
+    extra = [c for c in df.columns if c not in columns(name)]
+    return df[columns(name) + extra].reset_index(drop=True)
+
+
+def table_path(lakehouse: str, name: str) -> str:
+    return os.path.join(str(lakehouse), name)
+
+
+def _is_delta(path: str) -> bool:
+    if "://" in path:  # object stores: let the reader decide
+        return True
+    return os.path.isdir(os.path.join(path, "_delta_log"))
+
+
+def read_table(
+    lakehouse: str,
+    name: str,
+    *,
+    spark: Any = None,
+    group: str | None = None,
+    cluster: str | None = None,
+    cols: Iterable[str] | None = None,
+    max_rows: int = MAX_ROWS,
+) -> pd.DataFrame:
+    """Table ``name`` of ``lakehouse`` as pandas, optionally only one group / cluster.
+
+    With ``spark`` the filter and projection run in Spark and at most ``max_rows`` rows come back.
+    """
+    wanted = list(cols) if cols is not None else columns(name)
+    path = table_path(lakehouse, name)
+    if spark is not None:
+        from pyspark.sql import functions as F
+
+        try:
+            sdf = spark.read.format("delta").load(path)
+        except Exception as exc:  # table not written yet
+            if "PATH_NOT_FOUND" in str(exc) or "not a Delta table" in str(exc) or "doesn't exist" in str(exc):
+                return normalise(empty_frame(name), name)[wanted]
+            raise
+        if group is not None:
+            sdf = sdf.where(F.col("group_id") == group)
+        if cluster is not None:
+            sdf = sdf.where(F.col("cluster") == cluster)
+        pdf = sdf.select(*[c for c in wanted if c in sdf.columns]).limit(max_rows).toPandas()
+        return normalise(pdf, name)[wanted]
+    if not _is_delta(path):
+        return normalise(empty_frame(name), name)[wanted]
+    pdf = _read_local(lakehouse, name, group)
+    if group is not None and len(pdf):
+        pdf = pdf[pdf["group_id"] == group]
+    if cluster is not None and len(pdf):
+        pdf = pdf[pdf["cluster"] == cluster]
+    return normalise(pdf, name)[wanted]
+
+
+def _read_local(lakehouse: str, name: str, group: str | None) -> pd.DataFrame:
+    try:
+        from jobs.sink import read_table as sink_read  # the job's own reader, when present
+    except ImportError:
+        sink_read = None
+    if sink_read is not None:
+        return sink_read(None, lakehouse, name)
+    from deltalake import DeltaTable
+
+    dt = DeltaTable(table_path(lakehouse, name))
+    if group is not None:
+        return dt.to_pandas(filters=[("group_id", "=", group)])
+    return dt.to_pandas()
+
+
+def load_tables(
+    lakehouse: str,
+    *,
+    spark: Any = None,
+    group: str | None = None,
+    cluster: str | None = None,
+    names: Iterable[str] = REPORT_TABLES,
+) -> dict[str, pd.DataFrame]:
+    """Every table in ``names`` as pandas (see :func:`read_table`).
+
+    Storms are kept whole even for one group, so its storms' concurrent groups stay visible.
+    """
+    out: dict[str, pd.DataFrame] = {}
+    for name in names:
+        out[name] = read_table(
+            lakehouse, name, spark=spark, group=None if name == "storms" else group, cluster=cluster
+        )
+    if group is not None and "storms" in out:
+        st = out["storms"]
+        keep = st["group_id"].eq(group) | st["concurrent_groups"].map(
+            lambda gs: gs is not None and group in list(gs)
+        )
+        out["storms"] = st[keep].reset_index(drop=True)
+    return out
+
+
+def write_tables(lakehouse: str, frames: dict[str, pd.DataFrame], mode: str = "overwrite") -> None:
+    """Write hand-made frames as Delta tables with the job's schemas (tests, demos; not the job's sink)."""
+    from deltalake import write_deltalake
+
+    for name, df in frames.items():
+        schema = arrow_schema(name)
+        table = pa.Table.from_pandas(normalise(df, name)[columns(name)], schema=schema, preserve_index=False)
+        write_deltalake(table_path(lakehouse, name), table, mode=mode)

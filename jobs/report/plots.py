@@ -1,0 +1,714 @@
+"""Plots of the rebalance tables: functions of pandas DataFrames (columns of :mod:`jobs.schemas`) that
+return a matplotlib ``Figure`` (Agg backend; ``display(fig)`` on Databricks, ``fig.savefig`` elsewhere).
+
+Readability rules every function follows: a title, labelled axes, a legend when colour means something,
+thinned/rotated tick labels, lanes capped with a "+N more" line, the colour-blind-safe palette of Paul
+Tol ("muted") and one colour per cause / state everywhere.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.dates as mdates  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
+
+from coordinator_core.records import CAUSES  # noqa: E402
+
+#: one colour per cause, everywhere (Paul Tol's colour-blind-safe "muted" scheme + orange + grey)
+CAUSE_COLOURS: dict[str, str] = {
+    "new_member": "#88CCEE",
+    "member_leave": "#44AA99",
+    "poll_timeout_leave": "#DDCC77",
+    "session_timeout": "#CC6677",
+    "leader_rejoin": "#332288",
+    "metadata_change": "#117733",
+    "static_member": "#AA4499",
+    "sync_timeout": "#882255",
+    "coordinator_move": "#999933",
+    "store_error": "#EE7733",
+    "unknown": "#BBBBBB",
+}
+#: states in Paul Tol's "light" scheme, distinct from the cause colours
+STATE_COLOURS: dict[str, str] = {
+    "Empty": "#DDDDDD",
+    "PreparingRebalance": "#EE8866",
+    "CompletingRebalance": "#EEDD88",
+    "Stable": "#BBCCEE",
+    "Dead": "#222255",
+}
+#: member session lanes coloured by how the session ended
+END_COLOURS: dict[str, str] = {
+    "open": "#C8C8C8",
+    "leave": "#44AA99",
+    "poll_timeout_leave": "#DDCC77",
+    "session_timeout": "#CC6677",
+    "not_rejoined": "#882255",
+    "sync_timeout": "#882255",
+    "fenced": "#AA4499",
+    "replaced": "#AA4499",
+    "pending_expired": "#999933",
+    "group_dead": "#555555",
+}
+SERIES_COLOURS = (
+    "#332288",
+    "#88CCEE",
+    "#44AA99",
+    "#117733",
+    "#999933",
+    "#DDCC77",
+    "#CC6677",
+    "#882255",
+    "#AA4499",
+)
+ANOMALY_COLOUR = "#882255"
+SEQUENTIAL_CMAP = "cividis"
+
+MAX_LABEL = 28
+
+
+def cause_colour(cause: str | None) -> str:
+    return CAUSE_COLOURS.get(cause or "unknown", CAUSE_COLOURS["unknown"])
+
+
+def short(text: object, n: int = MAX_LABEL) -> str:
+    """A label cut to ``n`` characters with an ellipsis (member ids are long)."""
+    s = "" if text is None or (isinstance(text, float) and math.isnan(text)) else str(text)
+    return s if len(s) <= n else s[: n - 1] + "…"
+
+
+def _figure(w: float, h: float) -> Figure:
+    fig = Figure(figsize=(w, h), dpi=100, layout="constrained")
+    return fig
+
+
+def _empty(fig: Figure, title: str, message: str) -> Figure:
+    ax = fig.add_subplot()
+    ax.set_title(title)
+    ax.text(0.5, 0.5, message, ha="center", va="center", transform=ax.transAxes, color="#555555")
+    ax.set_axis_off()
+    return fig
+
+
+def _ts(s: pd.Series) -> pd.Series:
+    if pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s):
+        return pd.to_datetime(s, unit="ms", utc=True)
+    return pd.to_datetime(s, utc=True)
+
+
+def _naive(s: pd.Series) -> pd.Series:
+    """UTC timestamps without tz (matplotlib's date axis), for plotting."""
+    return _ts(s).dt.tz_convert("UTC").dt.tz_localize(None)
+
+
+def _cause_order(causes: Sequence[str]) -> list[str]:
+    order = {c: i for i, c in enumerate(CAUSES)}
+    return sorted(set(causes), key=lambda c: (order.get(c, len(order)), c))
+
+
+def _date_axis(ax, span: pd.Timedelta | None = None) -> None:
+    locator = mdates.AutoDateLocator(minticks=3, maxticks=8)
+    ax.xaxis.set_major_locator(locator)
+    ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
+    ax.set_xlabel("time (UTC)")
+
+
+def _cap(items: list, limit: int) -> tuple[list, int]:
+    return (items[:limit], len(items) - limit) if len(items) > limit else (items, 0)
+
+
+# --------------------------------------------------------------------------------- cluster overview
+def cause_breakdown(rebalances: pd.DataFrame, title: str = "Why groups rebalanced") -> Figure:
+    """Two bar charts side by side: rebalances per cause and paused time per cause (one bar per cause
+    present, same colours everywhere)."""
+    from jobs.report.summary import cause_counts
+
+    fig = _figure(10, max(2.6, 0.45 * max(1, rebalances["cause"].nunique()) + 1.4))
+    counts = cause_counts(rebalances)
+    if not len(counts):
+        return _empty(fig, title, "no rebalances")
+    counts = counts.iloc[::-1]  # largest on top
+    ax1, ax2 = fig.subplots(1, 2, sharey=True)
+    colours = [cause_colour(c) for c in counts["cause"]]
+    y = np.arange(len(counts))
+    ax1.barh(y, counts["rebalances"], color=colours, edgecolor="#333333", linewidth=0.5)
+    ax1.set_yticks(y, counts["cause"])
+    ax1.set_xlabel("rebalances")
+    ax1.set_title("rebalances per cause")
+    for yi, (n, share) in enumerate(zip(counts["rebalances"], counts["share"])):
+        ax1.text(n, yi, f" {n} ({share:.0%})", va="center", fontsize=8)
+    ax1.margins(x=0.25)
+    minutes = counts["paused_ms"] / 60000
+    ax2.barh(y, minutes, color=colours, edgecolor="#333333", linewidth=0.5)
+    ax2.set_xlabel("paused time (minutes)")
+    ax2.set_title("consumption paused per cause")
+    ax2.margins(x=0.15)
+    fig.suptitle(title, fontweight="bold")
+    return fig
+
+
+def group_ranking(rebalances: pd.DataFrame, top_n: int = 15, title: str = "Groups most affected") -> Figure:
+    """Groups ranked by rebalances (bars stacked by cause) and their paused time, top ``top_n``;
+    the rest summed up in a "+N more groups" note."""
+    from jobs.report.summary import group_ranking as ranking
+
+    rank = ranking(rebalances)
+    lanes, more = _cap(list(rank["group_id"]), top_n)
+    fig = _figure(11, max(2.6, 0.38 * len(lanes) + 1.8))
+    if not lanes:
+        return _empty(fig, title, "no rebalances")
+    ax1, ax2 = fig.subplots(1, 2, sharey=True, gridspec_kw={"width_ratios": [3, 2]})
+    df = rebalances[rebalances["group_id"].isin(lanes)].assign(cause=rebalances["cause"].fillna("unknown"))
+    pivot = df.pivot_table(
+        index="group_id", columns="cause", values="rebalance_id", aggfunc="count", fill_value=0
+    )
+    pivot = pivot.reindex(index=lanes[::-1], fill_value=0)
+    causes = _cause_order(pivot.columns)
+    y = np.arange(len(lanes))
+    left = np.zeros(len(lanes))
+    for cause in causes:
+        vals = pivot[cause].to_numpy()
+        ax1.barh(y, vals, left=left, color=cause_colour(cause), label=cause, edgecolor="white", linewidth=0.4)
+        left += vals
+    ax1.set_yticks(y, [short(g, 36) for g in pivot.index])
+    ax1.set_xlabel("rebalances")
+    ax1.set_title("rebalances (by cause)")
+    fig.legend(
+        title="cause", fontsize=8, title_fontsize=8, loc="outside lower center", ncols=min(len(causes), 6)
+    )
+    paused = rank.set_index("group_id").loc[pivot.index, "paused_ms"] / 60000
+    ax2.barh(y, paused.to_numpy(), color="#332288")
+    ax2.set_xlabel("paused time (minutes)")
+    ax2.set_title("consumption paused")
+    if more:
+        ax1.text(0, -0.9, f"+{more} more groups", fontsize=8, color="#555555", va="center")
+        ax1.set_ylim(-1.4, len(lanes) - 0.4)
+    fig.suptitle(title, fontweight="bold")
+    return fig
+
+
+def rebalances_heatmap(
+    frequency: pd.DataFrame,
+    top_n: int = 25,
+    title: str = "Rebalances per group per hour",
+    rebalances: pd.DataFrame | None = None,
+) -> Figure:
+    """Groups (rows, busiest first, capped at ``top_n``) × hours (columns), colour = rebalances.
+
+    Uses the hourly rows of ``rebalance_frequency``; when given ``rebalances`` instead (or the
+    frequency table is empty) the hours are counted from ``start_ts``.
+    """
+    hourly = pd.DataFrame(columns=["group_id", "window_start", "rebalances"])
+    if frequency is not None and len(frequency):
+        hourly = frequency[frequency["granularity"] == "hour"][["group_id", "window_start", "rebalances"]]
+    if not len(hourly) and rebalances is not None and len(rebalances):
+        rb = rebalances[rebalances["start_ts"].notna()]
+        hourly = (
+            rb.assign(window_start=_ts(rb["start_ts"]).dt.floor("h"))
+            .groupby(["group_id", "window_start"])
+            .size()
+            .rename("rebalances")
+            .reset_index()
+        )
+    fig = _figure(11, 3)
+    if not len(hourly):
+        return _empty(fig, title, "no hourly rebalance counts")
+    hourly = hourly.assign(window_start=_ts(hourly["window_start"]).dt.tz_localize(None))
+    order = hourly.groupby("group_id")["rebalances"].sum().sort_values(ascending=False)
+    lanes, more = _cap(list(order.index), top_n)
+    hours = pd.date_range(hourly["window_start"].min(), hourly["window_start"].max(), freq="h")
+    grid = (
+        hourly[hourly["group_id"].isin(lanes)]
+        .pivot_table(
+            index="group_id", columns="window_start", values="rebalances", aggfunc="sum", fill_value=0
+        )
+        .reindex(index=lanes, columns=hours, fill_value=0)
+    )
+    fig.set_size_inches(11, max(2.6, 0.3 * len(lanes) + 1.9))
+    ax = fig.add_subplot()
+    values = grid.to_numpy(dtype=float)
+    cmap = matplotlib.colormaps[SEQUENTIAL_CMAP].with_extremes(bad="#FFFFFF")
+    im = ax.imshow(
+        np.ma.masked_equal(values, 0),
+        aspect="auto",
+        cmap=cmap,
+        interpolation="nearest",
+        vmin=min(1, values.max()),
+        vmax=max(1, values.max()),
+    )
+    if values.size <= 400:  # small grids: write the counts in the cells
+        for (yi, xi), v in np.ndenumerate(values):
+            if v:
+                ax.text(
+                    xi,
+                    yi,
+                    f"{v:.0f}",
+                    ha="center",
+                    va="center",
+                    fontsize=7,
+                    color="white" if v < values.max() * 0.6 else "black",
+                )
+    ax.set_yticks(np.arange(len(lanes)), [short(g, 36) for g in lanes])
+    step = max(1, math.ceil(len(hours) / 12))
+    ticks = np.arange(0, len(hours), step)
+    fmt = "%m-%d %H:00" if hours[-1].date() != hours[0].date() else "%H:00"
+    ax.set_xticks(ticks, [hours[i].strftime(fmt) for i in ticks], rotation=45, ha="right")
+    ax.set_xlabel("hour (UTC)")
+    ax.set_ylabel("group" + (f" (top {len(lanes)}, +{more} more)" if more else ""))
+    ax.set_title(title, fontweight="bold")
+    cb = fig.colorbar(im, ax=ax, pad=0.01)
+    cb.set_label("rebalances per hour (blank = none)")
+    return fig
+
+
+def storm_timeline(
+    storms: pd.DataFrame, max_lanes: int = 20, title: str = "Rebalance storms by coordinator"
+) -> Figure:
+    """One lane per (coordinator broker, group); each storm a bar from start to end coloured by its
+    dominant cause, hatched when coordinator-wide, labelled with its rebalance count; lanes of one
+    coordinator are grouped and separated."""
+    fig = _figure(11, 3)
+    if storms is None or not len(storms):
+        return _empty(fig, title, "no storms")
+    df = storms.assign(
+        start=_naive(storms["start_ts"]),
+        end=_naive(storms["end_ts"]),
+        broker=storms["coordinator_broker"].fillna(-1).astype(int),
+    )
+    keys = (
+        df.groupby(["broker", "group_id"])["paused_ms"]
+        .sum()
+        .reset_index()
+        .sort_values(["broker", "paused_ms"], ascending=[True, False])
+    )
+    lane_keys, more = _cap(list(zip(keys["broker"], keys["group_id"])), max_lanes)
+    fig.set_size_inches(11, max(2.6, 0.36 * len(lane_keys) + 2.0))
+    ax = fig.add_subplot()
+    lane_of = {k: i for i, k in enumerate(lane_keys)}
+    causes_seen = set()
+    span = (df["end"].max() - df["start"].min()) or pd.Timedelta(minutes=1)
+    min_w = span * 0.004
+    for _, s in df.iterrows():
+        lane = lane_of.get((s["broker"], s["group_id"]))
+        if lane is None:
+            continue
+        cause = s["dominant_cause"] or "unknown"
+        causes_seen.add(cause)
+        width = max(s["end"] - s["start"], min_w)
+        ax.barh(
+            lane,
+            mdates.date2num(s["start"] + width) - mdates.date2num(s["start"]),
+            left=mdates.date2num(s["start"]),
+            height=0.6,
+            color=cause_colour(cause),
+            edgecolor="#333333",
+            linewidth=0.5,
+            hatch="//" if bool(s["coordinator_wide"]) else None,
+        )
+        ax.text(
+            mdates.date2num(s["start"] + width),
+            lane,
+            f" {int(s['rebalances'] or 0)}",
+            va="center",
+            fontsize=7,
+        )
+    labels = [(f"b{b} · " if b >= 0 else "b? · ") + short(g, 30) for b, g in lane_keys]
+    ax.set_yticks(np.arange(len(lane_keys)), labels)
+    ax.invert_yaxis()
+    prev = None
+    for i, (b, _) in enumerate(lane_keys):
+        if prev is not None and b != prev:
+            ax.axhline(i - 0.5, color="#999999", linewidth=0.8, linestyle="--")
+        prev = b
+    ax.xaxis_date()
+    _date_axis(ax)
+    ax.set_ylabel("coordinator · group" + (f" (+{more} more)" if more else ""))
+    handles = [
+        Patch(facecolor=cause_colour(c), edgecolor="#333333", label=c) for c in _cause_order(causes_seen)
+    ]
+    if df["coordinator_wide"].fillna(False).astype(bool).any():
+        handles.append(Patch(facecolor="white", edgecolor="#333333", hatch="//", label="coordinator-wide"))
+    ax.legend(
+        handles=handles,
+        title="dominant cause",
+        fontsize=8,
+        title_fontsize=8,
+        loc="upper left",
+        bbox_to_anchor=(1.01, 1.0),
+    )
+    ax.set_title(title + "  (bar label = rebalances in the storm)", fontweight="bold")
+    return fig
+
+
+# --------------------------------------------------------------------------------- one group
+def group_timeline(
+    transitions: pd.DataFrame,
+    sessions: pd.DataFrame,
+    rebalances: pd.DataFrame,
+    anomalies: pd.DataFrame | None = None,
+    group_id: str | None = None,
+    max_members: int = 20,
+    title: str | None = None,
+) -> Figure:
+    """One group over time, sharing the time axis:
+
+    * top panel, three lanes: ``state`` (coloured spans from group_transitions), ``rebalances`` (a bar
+      per rebalance from start to end, coloured by cause, labelled with its duration and generations)
+      and ``anomalies`` (markers);
+    * bottom panel: one lane per member session (joined → left, coloured by how it ended, a ✕ where it
+      left), at most ``max_members`` lanes then "+N more members".
+    """
+    anomalies = anomalies if anomalies is not None else pd.DataFrame(columns=["group_id", "ts", "kind"])
+    if group_id is None:
+        ids = pd.concat([transitions["group_id"], rebalances["group_id"], sessions["group_id"]]).dropna()
+        group_id = ids.iloc[0] if len(ids) else None
+    tr = transitions[transitions["group_id"] == group_id].copy()
+    rb = rebalances[rebalances["group_id"] == group_id].copy()
+    ss = sessions[sessions["group_id"] == group_id].copy()
+    an = anomalies[anomalies["group_id"] == group_id].copy()
+    title = title or f"Group {short(group_id, 60)}"
+    times = pd.concat(
+        [
+            _naive(tr["ts"]),
+            _naive(rb["start_ts"]),
+            _naive(rb["end_ts"]),
+            _naive(ss["joined_ts"]),
+            _naive(ss["left_ts"]),
+            _naive(an["ts"]),
+        ]
+    ).dropna()
+    fig = _figure(12, 4)
+    if not len(times):
+        return _empty(fig, title, "no events for this group")
+    t0, t1 = times.min(), times.max()
+    pad = max((t1 - t0) * 0.02, pd.Timedelta(seconds=1))
+    t0, t1 = t0 - pad, t1 + pad
+    members = ss.sort_values(["joined_ts", "member_id"], na_position="first")
+    lanes, more = _cap(list(members.itertuples(index=False)), max_members)
+    n_member_lanes = max(1, len(lanes) + (1 if more else 0))
+    fig.set_size_inches(12, 2.6 + 0.28 * n_member_lanes + 1.2)
+    ax_top, ax_mem = fig.subplots(2, 1, sharex=True, height_ratios=[3, max(1.5, 0.9 * n_member_lanes)])
+    x0, x1 = mdates.date2num(t0), mdates.date2num(t1)
+    span_days = x1 - x0
+
+    # state lane (y=2)
+    tr = tr.assign(t=_naive(tr["ts"])).sort_values("t")
+    states_seen = []
+    rows = list(tr.itertuples(index=False))
+    for i, r in enumerate(rows):
+        if pd.isna(r.t):
+            continue
+        start = mdates.date2num(r.t)
+        end = mdates.date2num(rows[i + 1].t) if i + 1 < len(rows) and pd.notna(rows[i + 1].t) else x1
+        state = r.to_state
+        states_seen.append(state)
+        ax_top.barh(
+            LANE_STATE,
+            end - start,
+            left=start,
+            height=0.7,
+            color=STATE_COLOURS.get(state, "#BBBBBB"),
+            edgecolor="none",
+        )
+
+    # rebalance lane (y=1)
+    rb = rb.assign(s=_naive(rb["start_ts"]), e=_naive(rb["end_ts"])).sort_values("s")
+    causes_seen = []
+    min_w = span_days * 0.003
+    label_every = max(1, math.ceil(len(rb) / 25))  # at most ~25 labels
+    for i, r in enumerate(rb.itertuples(index=False)):
+        s = r.s if pd.notna(r.s) else r.e
+        if pd.isna(s):
+            continue
+        e = r.e if pd.notna(r.e) else t1
+        start = mdates.date2num(s)
+        width = max(mdates.date2num(e) - start, min_w)
+        cause = r.cause or "unknown"
+        causes_seen.append(cause)
+        ax_top.barh(
+            LANE_REBALANCE,
+            width,
+            left=start,
+            height=0.7,
+            color=cause_colour(cause),
+            edgecolor="#333333",
+            linewidth=0.5,
+            hatch="//" if r.outcome == "open" else None,
+        )
+        if i % label_every == 0:
+            gen = f"g{_int(r.old_generation)}→{_int(r.new_generation)}"
+            dur = _human_short(r.duration_ms)
+            ax_top.text(
+                start + width / 2,
+                LANE_REBALANCE + 0.4,
+                f"{gen}\n{dur}",
+                ha="center",
+                va="bottom",
+                fontsize=6.5,
+                linespacing=0.9,
+            )
+
+    # anomaly lane (y=0)
+    an_t = _naive(an["ts"]).dropna()
+    if len(an_t):
+        ax_top.plot(
+            an_t, np.zeros(len(an_t)), linestyle="none", marker="v", color=ANOMALY_COLOUR, markersize=7
+        )
+        kinds = an["kind"].value_counts()
+        ax_top.text(
+            x1,
+            -0.45,
+            "  "
+            + ", ".join(f"{k}×{n}" for k, n in kinds.head(3).items())
+            + (f" +{len(kinds) - 3} kinds" if len(kinds) > 3 else ""),
+            ha="right",
+            va="top",
+            fontsize=7,
+            color=ANOMALY_COLOUR,
+        )
+    ax_top.set_yticks([0, LANE_REBALANCE, LANE_STATE], ["anomalies", "rebalances", "state"])
+    ax_top.set_ylim(-0.9, LANE_STATE + 0.45)
+    ax_top.set_xlim(x0, x1)
+    ax_top.set_title(title, fontweight="bold")
+    handles = [
+        Patch(facecolor=STATE_COLOURS.get(s, "#BBBBBB"), label=s) for s in STATE_COLOURS if s in states_seen
+    ]
+    handles += [
+        Patch(facecolor=cause_colour(c), edgecolor="#333333", label=c) for c in _cause_order(causes_seen)
+    ]
+    if (rb["outcome"] == "open").any():
+        handles.append(Patch(facecolor="white", edgecolor="#333333", hatch="//", label="open rebalance"))
+    if len(an_t):
+        handles.append(
+            matplotlib.lines.Line2D(
+                [], [], linestyle="none", marker="v", color=ANOMALY_COLOUR, label="anomaly"
+            )
+        )
+    ax_top.legend(
+        handles=handles,
+        fontsize=7,
+        loc="upper left",
+        bbox_to_anchor=(1.01, 1.0),
+        title="state / cause",
+        title_fontsize=7,
+    )
+
+    # member lanes
+    ends_seen = []
+    for i, m in enumerate(lanes):
+        j = mdates.date2num(_naive(pd.Series([m.joined_ts])).iloc[0]) if pd.notna(m.joined_ts) else x0
+        left_known = pd.notna(m.left_ts)
+        lft = mdates.date2num(_naive(pd.Series([m.left_ts])).iloc[0]) if left_known else x1
+        end = m.end_reason or "open"
+        ends_seen.append(end)
+        ax_mem.barh(i, max(lft - j, min_w), left=j, height=0.6, color=END_COLOURS.get(end, "#BBBBBB"))
+        ax_mem.plot([j], [i], marker="|", color="#333333", markersize=8)
+        if left_known:
+            ax_mem.plot([lft], [i], marker="x", color="#333333", markersize=5)
+    labels = [short(m.group_instance_id or m.member_id, 34) for m in lanes]
+    if more:
+        labels.append(f"+{more} more members")
+    ax_mem.set_yticks(np.arange(len(labels)), labels, fontsize=7)
+    ax_mem.set_ylim(len(labels) - 0.5, -0.5)
+    ax_mem.set_ylabel("members")
+    handles = [Patch(facecolor=END_COLOURS.get(e, "#BBBBBB"), label=e) for e in dict.fromkeys(ends_seen)]
+    handles += [
+        matplotlib.lines.Line2D([], [], linestyle="none", marker="|", color="#333333", label="joined"),
+        matplotlib.lines.Line2D([], [], linestyle="none", marker="x", color="#333333", label="left"),
+    ]
+    ax_mem.legend(
+        handles=handles,
+        fontsize=7,
+        loc="upper left",
+        bbox_to_anchor=(1.01, 1.0),
+        title="session end",
+        title_fontsize=7,
+    )
+    ax_mem.xaxis_date()
+    _date_axis(ax_mem)
+    return fig
+
+
+LANE_REBALANCE = 1.0
+LANE_STATE = 2.9  # room for the generation/duration labels above the rebalance bars
+
+
+def _int(v) -> str:
+    return "?" if v is None or pd.isna(v) else str(int(v))
+
+
+def _human_short(ms) -> str:
+    if ms is None or pd.isna(ms):
+        return "open"
+    ms = float(ms)
+    if ms < 1000:
+        return f"{ms:.0f}ms"
+    if ms < 60000:
+        return f"{ms / 1000:.1f}s"
+    return f"{ms / 60000:.1f}m"
+
+
+def skew_by_generation(
+    partition_skew: pd.DataFrame, group_id: str | None = None, topic: str = "*", title: str | None = None
+) -> Figure:
+    """Per generation: partitions per member (min–max range bar, mean dot), skew ratio (max/mean) and
+    idle members (members with no partition) of one group."""
+    from jobs.report.summary import skew_table
+
+    df = skew_table(partition_skew, group_id, topic)
+    if group_id is None and len(df):
+        group_id = df["group_id"].iloc[0]
+        df = df[df["group_id"] == group_id]
+    title = title or f"Assignment balance per generation — {short(group_id, 50)}"
+    fig = _figure(11, 5)
+    if not len(df):
+        return _empty(fig, title, "no assignments known")
+    ax1, ax2 = fig.subplots(2, 1, sharex=True, height_ratios=[3, 2])
+    x = np.arange(len(df))
+    lo = df["min_per_member"].fillna(0).to_numpy(float)
+    hi = df["max_per_member"].fillna(0).to_numpy(float)
+    ax1.vlines(x, lo, hi, colors="#88CCEE", linewidth=12, label="min–max per member")
+    ax1.plot(x, hi, linestyle="none", marker="_", markersize=18, color="#332288", label="max per member")
+    ax1.plot(x, lo, linestyle="none", marker="_", markersize=18, color="#117733", label="min per member")
+    ax1.plot(x, df["mean_per_member"], linestyle="none", marker="o", color="#CC6677", label="mean per member")
+    ax1.set_xlim(-0.6, len(x) - 0.4)
+    ax1.set_ylabel("partitions per member")
+    ax1.set_ylim(0, max(1.0, float(np.nanmax(hi)) * 1.15))
+    ax1.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    ax1.set_title(title, fontweight="bold")
+    ratio = df["skew_ratio"].to_numpy(float)
+    ax2.bar(x, ratio, width=0.6, color="#DDCC77", edgecolor="#999933", label="skew ratio (max / mean)")
+    ax2.axhline(1.0, color="#555555", linewidth=0.8, linestyle="--")
+    ax2.set_ylabel("skew ratio")
+    ax2.set_ylim(0, max(1.5, np.nanmax(ratio) * 1.25 if len(ratio) and not np.isnan(ratio).all() else 1.5))
+    idle = df["idle_members"].fillna(0).astype(int).to_numpy()
+    for xi, n in zip(x, idle):
+        if n:
+            ax2.text(
+                xi,
+                0 if np.isnan(ratio[xi]) else ratio[xi],
+                f"{n} idle",
+                ha="center",
+                va="bottom",
+                fontsize=7,
+                color="#882255",
+            )
+    ax2r = ax2.twinx()
+    ax2r.plot(x, df["members"], color="#117733", marker=".", label="members")
+    ax2r.set_ylabel("members", color="#117733")
+    ax2r.set_ylim(bottom=0)
+    h1, l1 = ax2.get_legend_handles_labels()
+    h2, l2 = ax2r.get_legend_handles_labels()
+    ax2.legend(h1 + h2, l1 + l2, fontsize=8, loc="upper left", bbox_to_anchor=(1.08, 1.0))
+    _generation_ticks(ax2, df["generation"])
+    return fig
+
+
+def _generation_ticks(ax, generations: pd.Series) -> None:
+    x = np.arange(len(generations))
+    step = max(1, math.ceil(len(x) / 30))
+    ax.set_xticks(
+        x[::step],
+        [str(int(g)) if pd.notna(g) else "?" for g in generations.iloc[::step]],
+        rotation=90 if len(x[::step]) > 15 else 0,
+        fontsize=8,
+    )
+    ax.set_xlabel("generation")
+
+
+def movement_by_generation(
+    partition_skew: pd.DataFrame, group_id: str | None = None, topic: str = "*", title: str | None = None
+) -> Figure:
+    """Partitions moved between members at each generation, one bar per generation coloured by the
+    assignor that produced it (legend: assignor), with the group's partition count as a line."""
+    from jobs.report.summary import skew_table
+
+    df = skew_table(partition_skew, group_id, topic)
+    if group_id is None and len(df):
+        group_id = df["group_id"].iloc[0]
+        df = df[df["group_id"] == group_id]
+    title = title or f"Partitions moved per generation — {short(group_id, 50)}"
+    fig = _figure(11, 3.6)
+    if not len(df):
+        return _empty(fig, title, "no assignments known")
+    ax = fig.add_subplot()
+    x = np.arange(len(df))
+    assignors = df["assignor"].fillna("unknown")
+    palette = {a: SERIES_COLOURS[i % len(SERIES_COLOURS)] for i, a in enumerate(dict.fromkeys(assignors))}
+    ax.bar(x, df["moved_partitions"].fillna(0), color=[palette[a] for a in assignors], width=0.7)
+    ax.plot(x, df["partitions"], color="#555555", linestyle="--", linewidth=1, label="partitions in group")
+    handles = [Patch(facecolor=c, label=a) for a, c in palette.items()]
+    handles.append(
+        matplotlib.lines.Line2D([], [], color="#555555", linestyle="--", label="partitions in group")
+    )
+    ax.legend(
+        handles=handles,
+        title="assignor",
+        fontsize=8,
+        title_fontsize=8,
+        loc="upper left",
+        bbox_to_anchor=(1.01, 1.0),
+    )
+    ax.set_ylabel("partitions moved")
+    ax.set_ylim(bottom=0)
+    _generation_ticks(ax, df["generation"])
+    ax.set_title(title, fontweight="bold")
+    return fig
+
+
+# --------------------------------------------------------------------------------- what-if
+WHAT_IF_METRICS: tuple[tuple[str, str, float], ...] = (
+    ("rebalances", "rebalances", 1.0),
+    ("paused_ms", "paused time (minutes)", 1 / 60000),
+    ("moved_partitions", "partitions moved", 1.0),
+)
+
+
+def what_if_comparison(
+    scenarios: pd.DataFrame, title: str = "What if: the same evidence, other settings"
+) -> Figure:
+    """Side by side per scenario (rows of ``scenarios``: ``scenario`` plus any of ``rebalances``,
+    ``paused_ms``, ``moved_partitions``): one panel per metric, one bar per scenario, the first
+    scenario (the observed/baseline one) in grey and the bars labelled with the change against it."""
+    metrics = [m for m in WHAT_IF_METRICS if m[0] in scenarios.columns]
+    fig = _figure(4 * max(1, len(metrics)) + 1, 3.8)
+    if not len(scenarios) or not metrics:
+        return _empty(fig, title, "no scenarios")
+    axes = fig.subplots(1, len(metrics), squeeze=False)[0]
+    names = [short(s, 22) for s in scenarios["scenario"]]
+    colours = ["#BBBBBB"] + [SERIES_COLOURS[i % len(SERIES_COLOURS)] for i in range(len(names) - 1)]
+    x = np.arange(len(names))
+    for ax, (col, label, scale) in zip(axes, metrics):
+        vals = pd.to_numeric(scenarios[col], errors="coerce").fillna(0).to_numpy(float) * scale
+        ax.bar(x, vals, color=colours, edgecolor="#333333", linewidth=0.5)
+        base = vals[0]
+        for xi, v in zip(x, vals):
+            note = f"{v:.3g}" if xi == 0 else f"{v:.3g}\n({_delta(v, base)})"
+            ax.text(xi, v, note, ha="center", va="bottom", fontsize=7, linespacing=0.9)
+        ax.set_xticks(
+            x,
+            names,
+            rotation=30 if len(names) > 2 else 0,
+            ha="right" if len(names) > 2 else "center",
+            fontsize=8,
+        )
+        ax.set_ylabel(label)
+        ax.set_title(label)
+        ax.set_ylim(0, max(vals.max() * 1.3, 1))
+    fig.suptitle(title, fontweight="bold")
+    return fig
+
+
+def _delta(v: float, base: float) -> str:
+    if base == 0:
+        return "+∞" if v > 0 else "±0"
+    pct = (v - base) / base
+    return f"{pct:+.0%}"

@@ -1,0 +1,249 @@
+"""Small roll-ups of the tables: what a person reads first (totals, worst storms, top causes, culprits,
+groups most affected) and the per-group tables the notebooks show. Pure pandas, no plotting."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from coordinator_core.records import CAUSES
+
+
+@dataclass(frozen=True)
+class Totals:
+    groups: int
+    rebalances: int
+    completed: int
+    open: int
+    paused_ms: int
+    storms: int
+    anomalies: int
+    first_ts: pd.Timestamp | None
+    last_ts: pd.Timestamp | None
+
+
+def human_ms(ms: float | int | None) -> str:
+    """Milliseconds as a short human duration: ``850 ms``, ``12.4 s``, ``3 min 20 s``, ``2 h 05 min``."""
+    if ms is None or pd.isna(ms):
+        return "–"
+    ms = float(ms)
+    if ms < 1000:
+        return f"{ms:.0f} ms"
+    s = ms / 1000
+    if s < 60:
+        return f"{s:.1f} s"
+    m, s = divmod(int(round(s)), 60)
+    if m < 60:
+        return f"{m} min {s:02d} s"
+    h, m = divmod(m, 60)
+    if h < 48:
+        return f"{h} h {m:02d} min"
+    d, h = divmod(h, 24)
+    return f"{d} d {h:02d} h"
+
+
+def _paused(rebalances: pd.DataFrame) -> pd.Series:
+    return pd.to_numeric(rebalances["duration_ms"], errors="coerce").fillna(0)
+
+
+def totals(tables: dict[str, pd.DataFrame]) -> Totals:
+    rb = tables.get("rebalances", pd.DataFrame(columns=["group_id", "duration_ms", "outcome", "start_ts"]))
+    storms = tables.get("storms", pd.DataFrame())
+    anomalies = tables.get("anomalies", pd.DataFrame())
+    groups = set(rb["group_id"].dropna())
+    for name in ("rebalance_frequency", "member_sessions", "group_transitions"):
+        df = tables.get(name)
+        if df is not None and len(df):
+            groups |= set(df["group_id"].dropna())
+    ts = pd.concat([rb["start_ts"], rb.get("end_ts", pd.Series(dtype=object))]).dropna() if len(rb) else []
+    return Totals(
+        groups=len(groups),
+        rebalances=len(rb),
+        completed=int((rb["outcome"] == "completed").sum()) if len(rb) else 0,
+        open=int((rb["outcome"] == "open").sum()) if len(rb) else 0,
+        paused_ms=int(_paused(rb).sum()) if len(rb) else 0,
+        storms=len(storms),
+        anomalies=len(anomalies),
+        first_ts=min(ts) if len(ts) else None,
+        last_ts=max(ts) if len(ts) else None,
+    )
+
+
+def cause_counts(rebalances: pd.DataFrame) -> pd.DataFrame:
+    """Rebalances and paused time per cause, most frequent first (columns cause, rebalances, paused_ms, share)."""
+    if not len(rebalances):
+        return pd.DataFrame(
+            {
+                "cause": pd.Series(dtype=str),
+                "rebalances": pd.Series(dtype=int),
+                "paused_ms": pd.Series(dtype=int),
+                "share": pd.Series(dtype=float),
+            }
+        )
+    df = rebalances.assign(cause=rebalances["cause"].fillna("unknown"), paused=_paused(rebalances))
+    out = df.groupby("cause").agg(rebalances=("cause", "size"), paused_ms=("paused", "sum")).reset_index()
+    out["paused_ms"] = out["paused_ms"].astype("int64")
+    out["share"] = out["rebalances"] / out["rebalances"].sum()
+    order = {c: i for i, c in enumerate(CAUSES)}
+    out["_o"] = out["cause"].map(lambda c: order.get(c, len(order)))
+    return (
+        out.sort_values(["rebalances", "_o"], ascending=[False, True])
+        .drop(columns="_o")
+        .reset_index(drop=True)
+    )
+
+
+def group_ranking(rebalances: pd.DataFrame, storms: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Groups by rebalances then paused time: group_id, rebalances, paused_ms, storms, top_cause, max_generation."""
+    cols = ["group_id", "rebalances", "paused_ms", "storms", "top_cause", "max_generation"]
+    if not len(rebalances):
+        return pd.DataFrame(columns=cols)
+    df = rebalances.assign(paused=_paused(rebalances), cause=rebalances["cause"].fillna("unknown"))
+    g = df.groupby("group_id")
+    out = pd.DataFrame(
+        {
+            "rebalances": g.size(),
+            "paused_ms": g["paused"].sum().astype("int64"),
+            "top_cause": g["cause"].agg(lambda s: s.value_counts().index[0]),
+            "max_generation": pd.to_numeric(df["new_generation"], errors="coerce")
+            .groupby(df["group_id"])
+            .max(),
+        }
+    ).reset_index()
+    if storms is not None and len(storms):
+        out["storms"] = out["group_id"].map(storms.groupby("group_id").size()).fillna(0).astype(int)
+    else:
+        out["storms"] = 0
+    return out.sort_values(["rebalances", "paused_ms", "group_id"], ascending=[False, False, True])[
+        cols
+    ].reset_index(drop=True)
+
+
+def top_culprits(rebalances: pd.DataFrame, n: int = 10) -> pd.DataFrame:
+    """Members that caused the most rebalances: culprit (member id, else client id, else host),
+    client_id, host, group_id, rebalances, paused_ms, causes (comma list, most frequent first)."""
+    cols = ["culprit", "client_id", "host", "group_id", "rebalances", "paused_ms", "causes"]
+    if not len(rebalances):
+        return pd.DataFrame(columns=cols)
+    df = rebalances.copy()
+    df["culprit"] = df["culprit_member_id"].fillna(df["culprit_client_id"]).fillna(df["culprit_host"])
+    df = df[df["culprit"].notna()]
+    if not len(df):
+        return pd.DataFrame(columns=cols)
+    df["paused"] = _paused(df)
+    df["cause"] = df["cause"].fillna("unknown")
+    g = df.groupby(["group_id", "culprit"], dropna=False)
+    out = pd.DataFrame(
+        {
+            "client_id": g["culprit_client_id"].first(),
+            "host": g["culprit_host"].first(),
+            "rebalances": g.size(),
+            "paused_ms": g["paused"].sum().astype("int64"),
+            "causes": g["cause"].agg(lambda s: ", ".join(s.value_counts().index)),
+        }
+    ).reset_index()
+    return out.sort_values(["rebalances", "paused_ms"], ascending=False)[cols].head(n).reset_index(drop=True)
+
+
+def worst_storms(storms: pd.DataFrame, n: int = 10) -> pd.DataFrame:
+    """Storms by paused time then rebalances, with a ``duration_ms`` column."""
+    if not len(storms):
+        return storms.assign(duration_ms=pd.Series(dtype="int64"))
+    df = storms.copy()
+    df["duration_ms"] = ((df["end_ts"] - df["start_ts"]).dt.total_seconds() * 1000).round().astype("Int64")
+    return df.sort_values(["paused_ms", "rebalances"], ascending=False).head(n).reset_index(drop=True)
+
+
+def co_storms(storms: pd.DataFrame) -> pd.DataFrame:
+    """Groups that stormed together on the same coordinator: one row per set of storms of different
+    groups on one ``coordinator_broker`` whose time ranges overlap (coordinator, start_ts, end_ts,
+    groups (sorted list), storms, rebalances, paused_ms, coordinator_wide)."""
+    cols = [
+        "coordinator_broker",
+        "start_ts",
+        "end_ts",
+        "groups",
+        "storms",
+        "rebalances",
+        "paused_ms",
+        "coordinator_wide",
+    ]
+    if not len(storms):
+        return pd.DataFrame(columns=cols)
+    rows = []
+    df = storms.sort_values("start_ts")
+    for broker, sub in df.groupby(df["coordinator_broker"].fillna(-1), sort=True):
+        cluster: list[pd.Series] = []
+        end = None
+        for _, s in sub.iterrows():
+            if cluster and end is not None and s["start_ts"] <= end:
+                cluster.append(s)
+                end = max(end, s["end_ts"])
+                continue
+            if cluster:
+                rows.append(_co_row(broker, cluster))
+            cluster, end = [s], s["end_ts"]
+        if cluster:
+            rows.append(_co_row(broker, cluster))
+    out = pd.DataFrame(rows, columns=cols)
+    out = out[out["groups"].map(len) > 1]
+    return out.sort_values(["paused_ms", "start_ts"], ascending=[False, True]).reset_index(drop=True)
+
+
+def _co_row(broker: int, storms: list[pd.Series]) -> dict:
+    groups = sorted({s["group_id"] for s in storms})
+    return {
+        "coordinator_broker": None if broker == -1 else int(broker),
+        "start_ts": min(s["start_ts"] for s in storms),
+        "end_ts": max(s["end_ts"] for s in storms),
+        "groups": groups,
+        "storms": len(storms),
+        "rebalances": int(sum(int(s["rebalances"] or 0) for s in storms)),
+        "paused_ms": int(sum(int(s["paused_ms"] or 0) for s in storms)),
+        "coordinator_wide": any(bool(s["coordinator_wide"]) for s in storms),
+    }
+
+
+def anomaly_counts(anomalies: pd.DataFrame) -> pd.DataFrame:
+    """Anomalies per group and kind (group_id, kind, count, example detail)."""
+    if not len(anomalies):
+        return pd.DataFrame(columns=["group_id", "kind", "count", "example"])
+    g = anomalies.groupby(["group_id", "kind"])
+    return (
+        pd.DataFrame({"count": g.size(), "example": g["detail"].first()})
+        .reset_index()
+        .sort_values("count", ascending=False)
+        .reset_index(drop=True)
+    )
+
+
+def skew_table(partition_skew: pd.DataFrame, group_id: str | None = None, topic: str = "*") -> pd.DataFrame:
+    """Per generation (for one group, topic ``*`` = all topics): members, partitions, min/max/mean per
+    member, skew ratio, idle members, moved partitions, assignor."""
+    df = partition_skew
+    if group_id is not None:
+        df = df[df["group_id"] == group_id]
+    if topic is not None and len(df):
+        sub = df[df["topic"] == topic]
+        df = sub if len(sub) else df
+    return df.sort_values(["group_id", "generation", "topic"]).reset_index(drop=True)
+
+
+def member_events(sessions: pd.DataFrame, rebalances: pd.DataFrame, group_id: str) -> pd.DataFrame:
+    """Member joins and leaves of one group, in time order, with the cause of the rebalance each started
+    (ts, member_id, event (join|leave), reason (session end reason), cause)."""
+    s = sessions[sessions["group_id"] == group_id]
+    rows = []
+    for _, r in s.iterrows():
+        if pd.notna(r["joined_ts"]):
+            rows.append({"ts": r["joined_ts"], "member_id": r["member_id"], "event": "join", "reason": None})
+        if pd.notna(r["left_ts"]):
+            rows.append(
+                {"ts": r["left_ts"], "member_id": r["member_id"], "event": "leave", "reason": r["end_reason"]}
+            )
+    out = pd.DataFrame(rows, columns=["ts", "member_id", "event", "reason"])
+    rb = rebalances[rebalances["group_id"] == group_id]
+    caused = {m: c for m, c in zip(rb["culprit_member_id"], rb["cause"]) if isinstance(m, str)}
+    out["cause"] = out["member_id"].map(caused)
+    return out.sort_values("ts").reset_index(drop=True)

@@ -254,6 +254,8 @@ def spark_run(master: str, root: str) -> dict[str, Any]:
     )
     env = {
         **os.environ,
+        # workers import this tree (not an editable install elsewhere)
+        "PYTHONPATH": os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p),
         "PYSPARK_PYTHON": sys.executable,
         "PYSPARK_DRIVER_PYTHON": sys.executable,
         "TZ": "UTC",

@@ -321,7 +321,7 @@ def evaluate(results: dict[str, Any], earlier: dict[str, dict[str, Any]]) -> lis
     lines = results["corpus"]["lines"]
     core = results.get("core", {})
     hb = _events_per_s(core.get("heartbeat"))
-    corpus_eps = results["python"].get("replay_events_per_s")
+    corpus_eps = results.get("python", {}).get("replay_events_per_s")
     value = hb if hb is not None else corpus_eps
     checks.append({
         "target": "core replay >= 500k events/s/core (heartbeat-dominated)", "value": value,
@@ -402,14 +402,16 @@ def write_report(results: dict[str, Any], out_dir: str) -> str:
                 f"{v.get('heartbeat_share')}): {_fmt(v.get('replay_events_per_s'))} events/s; bare-loop "
                 f"baseline {_fmt(v.get('baseline_events_per_s'))}/s"
             )
-    p = results["python"]
-    md += [f"- replay of the corpus' parsed events (one process, inside `GroupReplay` only): {_fmt(p['events'])} "
+    p = results.get("python") or {}
+    if p:
+        md += [f"- replay of the corpus' parsed events (one process, inside `GroupReplay` only): {_fmt(p['events'])} "
            f"events in {_fmt(p['core_s'])} s = {_fmt(p['replay_events_per_s'])} events/s (sorting and row "
            f"building around it: {_fmt(p['replay_s'] - p['core_s'])} s)", ""]  # fmt: skip
     md += ["## Pipelines", "", "| run | wall s | lines/s | x floor | s/Mline | peak RSS JVM / driver py / workers (MB) |",
            "|---|---|---|---|---|---|"]  # fmt: skip
-    md.append(f"| pure Python, 1 process (parse {_fmt(p['parse_s'])} s + replay {_fmt(p['replay_s'])} s) | "
-              f"{_fmt(p['seconds'])} | {_fmt(p['lines_per_s'])} | | {_fmt(p['seconds'] / lines * 1e6)} | |")  # fmt: skip
+    if p:
+        md.append(f"| pure Python, 1 process (parse {_fmt(p['parse_s'])} s + replay {_fmt(p['replay_s'])} s) | "
+                  f"{_fmt(p['seconds'])} | {_fmt(p['lines_per_s'])} | | {_fmt(p['seconds'] / lines * 1e6)} | |")  # fmt: skip
     for r in results.get("spark", []):
         if "floor_s" not in r:
             md.append(f"| {r['master']} | failed | | | | |")
@@ -444,6 +446,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reuse", action="store_true", help="reuse benchmarks/corpus/<size> if present")
     ap.add_argument("--masters", default="local[1],local[2]", help="Spark masters to measure")
     ap.add_argument("--skip-spark", action="store_true")
+    ap.add_argument("--skip-python", action="store_true", help="skip the single-process pipeline")
+    ap.add_argument("--skip-core", action="store_true", help="skip bench_core")
     ap.add_argument("--out", default=os.path.join(HERE, "out"))
     a = ap.parse_args(argv)
     os.makedirs(a.out, exist_ok=True)
@@ -453,10 +457,10 @@ def main(argv: list[str] | None = None) -> int:
     results["commit"] = os.environ.get("BENCH_COMMIT") or _git_head()
     root, results["corpus"] = corpus(a.size, a.reuse)
     print(f"corpus: {results['corpus']}", flush=True)
-    results["core"] = core_bench()
+    results["core"] = {"available": False, "error": "skipped (--skip-core)"} if a.skip_core else core_bench()
     print("core done", flush=True)
-    results["python"] = python_pipeline(root)
-    print(f"python pipeline: {results['python']['seconds']:.1f} s", flush=True)
+    results["python"] = {} if a.skip_python else python_pipeline(root)
+    print(f"python pipeline: {results['python'].get('seconds')} s", flush=True)
     results["spark"] = []
     if not a.skip_spark:
         for master in [m.strip() for m in a.masters.split(",") if m.strip()]:

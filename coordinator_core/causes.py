@@ -88,7 +88,6 @@ _LEAVE = (
 _FOLLOW = (
     "group is already rebalancing",
     "group is rebalancing",
-    "need to revoke partitions",
     "began another rebalance",
     "rebalanceinprogress",
     "rebalance_in_progress",
@@ -174,6 +173,10 @@ def classify_client_reason(reason: str | None, member_id: str | None = None) -> 
         m = g.group("m") if g else member_id
         return CauseInfo("new_member", m, client_reason=reason)
     if _has(low, _METADATA):
+        return CauseInfo("metadata_change", member_id, client_reason=reason)
+    if "need to revoke partitions" in low:
+        # cooperative protocol: the member rejoins with its owned partitions changed; the broker
+        # logs "Updating metadata for member ..." (or "Leader ... re-joining" for the leader)
         return CauseInfo("metadata_change", member_id, client_reason=reason)
     if _has(low, _LEAVE):
         return CauseInfo("member_leave", member_id, client_reason=reason)

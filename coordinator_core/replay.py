@@ -1159,7 +1159,7 @@ class GroupReplay:
         if r is None:
             if self.state in (S, E, None) and not (kind == "heartbeat_failed" and self.state == E):
                 r = self._reb_new(ts, self.gen, start_unknown=False, inferred=True)
-                self._client_cause(r, info, cid, weak)
+                self._client_cause(r, info, cid, weak, row[SF])
                 self._set_state(row, PR, inferred=True)
         else:
             if (
@@ -1167,7 +1167,7 @@ class GroupReplay:
                 and not info.follow
                 and info.cause != "unknown"
             ):
-                self._client_cause(r, info, cid, weak)
+                self._client_cause(r, info, cid, weak, row[SF])
             if self.state == CR and kind in _CLIENT_ROUND and self._rejoins_current(kind, mid):
                 self._set_state(row, PR, inferred=True)
         if leaving and mid and mid in self.members:
@@ -1205,7 +1205,11 @@ class GroupReplay:
                 )
             )
 
-    def _client_cause(self, r: dict, info: CauseInfo, cid: str | None, weak: bool = False) -> None:
+    def _client_cause(
+        self, r: dict, info: CauseInfo, cid: str | None, weak: bool = False, sf: str | None = None
+    ) -> None:
+        if info.cause == "metadata_change" and info.member_id and info.member_id == self.leader:
+            info = CauseInfo("leader_rejoin", info.member_id, client_reason=info.client_reason)
         """Set a client-inferred rebalance's cause. ``weak`` causes (a member learning from an
         UNKNOWN_MEMBER_ID error that it was removed - possibly long before) give way to a later
         decisive signal, e.g. the same consumer rejoining as a new member."""
@@ -1225,6 +1229,7 @@ class GroupReplay:
         )
         r["reason"] = info.client_reason
         r["weak"] = weak
+        r["cf"] = sf  # the culprit consumer's log file (its member id may come later)
 
     def _c_joined(self, row: tuple) -> None:
         ts = row[TS]
@@ -1238,10 +1243,11 @@ class GroupReplay:
             self.broker_seen
             and g is not None
             and self.gen is not None
-            and g not in (self.gen, self.gen + 1)
+            and abs(g - self.gen) > 2
             and not (mid and mid in self.members)
         ):
-            # a client claims a generation the broker's lines contradict: do not trust its membership
+            # a client claims a generation the broker's lines contradict (more than the couple of join
+            # rounds that client/broker clock skew can explain): do not trust its membership
             self._anom(
                 row, "generation_gap", f"client joined generation {g} while the broker is at {self.gen}"
             )
@@ -1268,8 +1274,19 @@ class GroupReplay:
             ):
                 self._set_cause(r, "new_member", mid, cid=cid)
                 r["weak"] = False
-            if r is not None and r["cm"] is None and r["cc"] and r["cc"] == cid:
+            late = r is None and not self.broker_seen
+            if late:
+                r = self.last_reb  # the culprit's own "joined" may be logged after the end
+            if (
+                r is not None
+                and r["cm"] is None
+                and r["cc"]
+                and r["cc"] == cid
+                and r.get("cf") in (None, row[SF])
+            ):
                 r["cm"] = mid
+                if late and r.get("out"):
+                    self._rb.append(self._reb_record(r, r["out"], r["end"], r["after"], check=False))
         if self.broker_seen:
             if g is not None and self.gen is not None and g > self.gen:
                 self.client_ahead = [g, ts]

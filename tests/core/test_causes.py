@@ -221,7 +221,7 @@ CLIENT = [
     ("subscription has changed", "metadata_change", "self", False),
     ("received assignment does not match the current subscription", "metadata_change", "self", False),
     ("group is already rebalancing", "unknown", None, True),
-    ("need to revoke partitions and re-join", "unknown", None, True),
+    ("need to revoke partitions and re-join", "metadata_change", "self", False),
     ("offset commit failed since group is already rebalancing", "unknown", None, True),
     (
         "rebalance failed due to 'The group is rebalancing, so a rejoin is needed.' (RebalanceInProgressException)",

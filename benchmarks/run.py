@@ -110,13 +110,36 @@ def python_pipeline(root: str) -> dict[str, Any]:
     res = run_pipeline(root)
     wall = time.perf_counter() - t0
     rebalances = sum(len(o.rebalances) for o in res.outputs.values())
+    accuracy = truth_agreement(root, {g: o.rebalances for g, o in res.outputs.items()})
     return {
+        "truth": accuracy,
         "seconds": wall, "parse_s": res.parse_s, "replay_s": res.replay_s, "lines": res.lines,
         "events": res.events, "groups": len(res.outputs), "rebalances": rebalances,
         "lines_per_s": res.lines / wall if wall else None,
         "core_s": res.core_s,
         "replay_events_per_s": res.events / res.core_s if res.core_s else None,
     }  # fmt: skip
+
+
+def truth_agreement(root: str, replayed: dict[str, list[Any]]) -> dict[str, Any]:
+    """How many of the simulator's true rebalances the replay found (same group and old
+    generation) and how many of those have the same cause and culprit."""
+    path = os.path.join(root, "truth", "rebalances.jsonl")
+    if not os.path.exists(path):
+        return {}
+    with open(path, encoding="utf-8") as fh:
+        truth = [json.loads(line) for line in fh]
+    got = {(g, r.old_generation): r for g, rs in replayed.items() for r in rs}
+    found = same_cause = same_culprit = 0
+    for t in truth:
+        r = got.get((t["group_id"], t["old_generation"]))
+        if r is None:
+            continue
+        found += 1
+        same_cause += r.cause == t["cause"]
+        same_culprit += r.culprit_member_id == t["culprit_member_id"]
+    return {"truth_rebalances": len(truth), "replayed_rebalances": len(got), "found": found,
+            "same_cause": same_cause, "same_culprit": same_culprit}  # fmt: skip
 
 
 # ----------------------------------------------------------------------------------- spark child
@@ -422,6 +445,11 @@ def write_report(results: dict[str, Any], out_dir: str) -> str:
             s = r[key]
             md.append(f"| {r['master']} {label} | {_fmt(s)} | {_fmt(lines / s)} | "
                       f"{_fmt(s / r['floor_s'])} | {_fmt(s / lines * 1e6)} | {mem if key == 'job_s' else ''} |")  # fmt: skip
+    if p.get("truth"):
+        t = p["truth"]
+        md += ["", "## Accuracy on the corpus (pure-Python pipeline vs the simulator's truth)", "",
+               f"{t['truth_rebalances']} true rebalances, {t['replayed_rebalances']} replayed; found {t['found']}, "
+               f"same cause {t['same_cause']}, same culprit {t['same_culprit']}.", ""]  # fmt: skip
     if results.get("scale"):
         md += [
             "",

@@ -1,0 +1,41 @@
+"""Report, plots and notebook helpers of rebalance-lens.
+
+* :func:`build_report` / ``python -m jobs.report --output report.html --lakehouse DIR [--group G]``:
+  a self-contained HTML report (summary first, then timelines and skew);
+* :mod:`jobs.report.plots`: matplotlib figures of table DataFrames;
+* :mod:`jobs.report.data`: load the tables (Spark or delta-rs) as pandas;
+* :mod:`jobs.report.summary`: the roll-ups (totals, worst storms, causes, culprits, rankings).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+
+def build_report(
+    lakehouse: str,
+    output: str,
+    group: str | None = None,
+    *,
+    spark: Any = None,
+    cluster: str | None = None,
+    title: str | None = None,
+) -> str:
+    """Read the tables of ``lakehouse`` and write the HTML report to ``output`` (a file, or a directory
+    that gets ``report.html``). Returns the path written."""
+    from jobs.report.data import load_tables
+    from jobs.report.html import render
+
+    tables = load_tables(lakehouse, spark=spark, group=group, cluster=cluster)
+    text = render(tables, group=group, title=title)
+    if os.path.isdir(output) or output.endswith(os.sep):
+        output = os.path.join(output, "report.html")
+    parent = os.path.dirname(os.path.abspath(output))
+    os.makedirs(parent, exist_ok=True)
+    with open(output, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    return output
+
+
+__all__ = ["build_report"]

@@ -75,6 +75,12 @@ def timestamp_columns(name: str) -> list[str]:
     return [f.name for f in TABLES[name].fields if isinstance(f.dataType, TimestampType)]
 
 
+def integer_columns(name: str) -> list[str]:
+    from pyspark.sql.types import IntegerType, LongType
+
+    return [f.name for f in TABLES[name].fields if isinstance(f.dataType, (IntegerType, LongType))]
+
+
 def empty_frame(name: str) -> pd.DataFrame:
     """An empty frame with the columns (and pandas dtypes) of table ``name``."""
     return arrow_schema(name).empty_table().to_pandas()
@@ -95,18 +101,15 @@ def normalise(df: pd.DataFrame, name: str) -> pd.DataFrame:
             df[col] = pd.to_datetime(s, unit="ms", utc=True)
         else:
             df[col] = pd.to_datetime(s, utc=True)
+    for col in integer_columns(name):  # nullable ints (a generation is 5, not 5.0, even with gaps)
+        if not pd.api.types.is_integer_dtype(df[col]) or df[col].isna().any():
+            df[col] = pd.to_numeric(df[col], errors="coerce").astype("Int64")
     extra = [c for c in df.columns if c not in columns(name)]
     return df[columns(name) + extra].reset_index(drop=True)
 
 
 def table_path(lakehouse: str, name: str) -> str:
     return os.path.join(str(lakehouse), name)
-
-
-def _is_delta(path: str) -> bool:
-    if "://" in path:  # object stores: let the reader decide
-        return True
-    return os.path.isdir(os.path.join(path, "_delta_log"))
 
 
 def read_table(
@@ -122,26 +125,21 @@ def read_table(
     """Table ``name`` of ``lakehouse`` as pandas, optionally only one group / cluster.
 
     With ``spark`` the filter and projection run in Spark and at most ``max_rows`` rows come back.
+    A table that does not exist reads as an empty frame.
     """
+    from jobs.sink import read_table as sink_read  # Delta (Spark or delta-rs) or the Parquet fallback
+
     wanted = list(cols) if cols is not None else columns(name)
-    path = table_path(lakehouse, name)
     if spark is not None:
         from pyspark.sql import functions as F
 
-        try:
-            sdf = spark.read.format("delta").load(path)
-        except Exception as exc:  # table not written yet
-            if "PATH_NOT_FOUND" in str(exc) or "not a Delta table" in str(exc) or "doesn't exist" in str(exc):
-                return normalise(empty_frame(name), name)[wanted]
-            raise
+        sdf = sink_read(spark, lakehouse, name)
         if group is not None:
             sdf = sdf.where(F.col("group_id") == group)
         if cluster is not None:
             sdf = sdf.where(F.col("cluster") == cluster)
         pdf = sdf.select(*[c for c in wanted if c in sdf.columns]).limit(max_rows).toPandas()
         return normalise(pdf, name)[wanted]
-    if not _is_delta(path):
-        return normalise(empty_frame(name), name)[wanted]
     pdf = _read_local(lakehouse, name, group)
     if group is not None and len(pdf):
         pdf = pdf[pdf["group_id"] == group]
@@ -151,18 +149,14 @@ def read_table(
 
 
 def _read_local(lakehouse: str, name: str, group: str | None) -> pd.DataFrame:
-    try:
-        from jobs.sink import read_table as sink_read  # the job's own reader, when present
-    except ImportError:
-        sink_read = None
-    if sink_read is not None:
-        return sink_read(None, lakehouse, name)
-    from deltalake import DeltaTable
+    from jobs.sink import read_table as sink_read
+    from jobs.sink import table_format
 
-    dt = DeltaTable(table_path(lakehouse, name))
-    if group is not None:
-        return dt.to_pandas(filters=[("group_id", "=", group)])
-    return dt.to_pandas()
+    if group is not None and table_format(lakehouse, name) == "delta":
+        from deltalake import DeltaTable  # push the group filter down (events of one group)
+
+        return DeltaTable(table_path(lakehouse, name)).to_pandas(filters=[("group_id", "=", group)])
+    return sink_read(None, lakehouse, name)
 
 
 def load_tables(

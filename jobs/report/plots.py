@@ -80,9 +80,11 @@ def cause_colour(cause: str | None) -> str:
 
 
 def short(text: object, n: int = MAX_LABEL) -> str:
-    """A label cut to ``n`` characters with an ellipsis (member ids are long)."""
+    """Log text as a label: cut to ``n`` characters with an ellipsis (member ids are long), ``$``
+    escaped so matplotlib never reads it as mathtext."""
     s = "" if text is None or (isinstance(text, float) and math.isnan(text)) else str(text)
-    return s if len(s) <= n else s[: n - 1] + "…"
+    s = s if len(s) <= n else s[: n - 1] + "…"
+    return s.replace("$", r"\$")  # log text is not mathtext
 
 
 def _figure(w: float, h: float) -> Figure:
@@ -140,7 +142,7 @@ def cause_breakdown(rebalances: pd.DataFrame, title: str = "Why groups rebalance
     colours = [cause_colour(c) for c in counts["cause"]]
     y = np.arange(len(counts))
     ax1.barh(y, counts["rebalances"], color=colours, edgecolor="#333333", linewidth=0.5)
-    ax1.set_yticks(y, counts["cause"])
+    ax1.set_yticks(y, [short(c) for c in counts["cause"]])
     ax1.set_xlabel("rebalances")
     ax1.set_title("rebalances per cause")
     for yi, (n, share) in enumerate(zip(counts["rebalances"], counts["share"])):
@@ -176,7 +178,15 @@ def group_ranking(rebalances: pd.DataFrame, top_n: int = 15, title: str = "Group
     left = np.zeros(len(lanes))
     for cause in causes:
         vals = pivot[cause].to_numpy()
-        ax1.barh(y, vals, left=left, color=cause_colour(cause), label=cause, edgecolor="white", linewidth=0.4)
+        ax1.barh(
+            y,
+            vals,
+            left=left,
+            color=cause_colour(cause),
+            label=short(cause),
+            edgecolor="white",
+            linewidth=0.4,
+        )
         left += vals
     ax1.set_yticks(y, [short(g, 36) for g in pivot.index])
     ax1.set_xlabel("rebalances")
@@ -332,7 +342,8 @@ def storm_timeline(
     _date_axis(ax)
     ax.set_ylabel("coordinator · group" + (f" (+{more} more)" if more else ""))
     handles = [
-        Patch(facecolor=cause_colour(c), edgecolor="#333333", label=c) for c in _cause_order(causes_seen)
+        Patch(facecolor=cause_colour(c), edgecolor="#333333", label=short(c))
+        for c in _cause_order(causes_seen)
     ]
     if df["coordinator_wide"].fillna(False).astype(bool).any():
         handles.append(Patch(facecolor="white", edgecolor="#333333", hatch="//", label="coordinator-wide"))
@@ -467,7 +478,7 @@ def group_timeline(
             x1,
             -0.45,
             "  "
-            + ", ".join(f"{k}×{n}" for k, n in kinds.head(3).items())
+            + ", ".join(f"{short(k)}×{n}" for k, n in kinds.head(3).items())
             + (f" +{len(kinds) - 3} kinds" if len(kinds) > 3 else ""),
             ha="right",
             va="top",
@@ -482,7 +493,8 @@ def group_timeline(
         Patch(facecolor=STATE_COLOURS.get(s, "#BBBBBB"), label=s) for s in STATE_COLOURS if s in states_seen
     ]
     handles += [
-        Patch(facecolor=cause_colour(c), edgecolor="#333333", label=c) for c in _cause_order(causes_seen)
+        Patch(facecolor=cause_colour(c), edgecolor="#333333", label=short(c))
+        for c in _cause_order(causes_seen)
     ]
     if (rb["outcome"] == "open").any():
         handles.append(Patch(facecolor="white", edgecolor="#333333", hatch="//", label="open rebalance"))
@@ -516,10 +528,14 @@ def group_timeline(
     labels = [short(m.group_instance_id or m.member_id, 34) for m in lanes]
     if more:
         labels.append(f"+{more} more members")
+    if not labels:
+        labels = ["(no member sessions)"]
     ax_mem.set_yticks(np.arange(len(labels)), labels, fontsize=7)
     ax_mem.set_ylim(len(labels) - 0.5, -0.5)
     ax_mem.set_ylabel("members")
-    handles = [Patch(facecolor=END_COLOURS.get(e, "#BBBBBB"), label=e) for e in dict.fromkeys(ends_seen)]
+    handles = [
+        Patch(facecolor=END_COLOURS.get(e, "#BBBBBB"), label=short(e)) for e in dict.fromkeys(ends_seen)
+    ]
     handles += [
         matplotlib.lines.Line2D([], [], linestyle="none", marker="|", color="#333333", label="joined"),
         matplotlib.lines.Line2D([], [], linestyle="none", marker="x", color="#333333", label="left"),
@@ -645,7 +661,7 @@ def movement_by_generation(
     palette = {a: SERIES_COLOURS[i % len(SERIES_COLOURS)] for i, a in enumerate(dict.fromkeys(assignors))}
     ax.bar(x, df["moved_partitions"].fillna(0), color=[palette[a] for a in assignors], width=0.7)
     ax.plot(x, df["partitions"], color="#555555", linestyle="--", linewidth=1, label="partitions in group")
-    handles = [Patch(facecolor=c, label=a) for a, c in palette.items()]
+    handles = [Patch(facecolor=c, label=short(a)) for a, c in palette.items()]
     handles.append(
         matplotlib.lines.Line2D([], [], color="#555555", linestyle="--", label="partitions in group")
     )

@@ -19,7 +19,7 @@ def _rb(group, n, start_s, dur_ms, cause, culprit=None, outcome="completed", old
         "old_generation": old, "new_generation": old + 1 if outcome != "open" else None, "join_rounds": 1,
         "start_ts": t(start_s), "end_ts": t(start_s + dur_ms / 1000) if outcome != "open" else None,
         "duration_ms": dur_ms if outcome != "open" else None, "outcome": outcome, "cause": cause,
-        "reason": f"reason of {cause}", "culprit_member_id": culprit, "culprit_client_id": "client-" + str(culprit),
+        "reason": f"reason of {cause}", "culprit_member_id": culprit, "culprit_client_id": culprit and "client-" + culprit,
         "culprit_host": "/10.0.0.1", "culprit_group_instance_id": None, "members_before": 3, "members_after": 3,
         "leader_id": "m1", "protocol": "range", "coordinator_broker": broker, "inferred": False,
         "start_unknown": False,

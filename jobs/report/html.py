@@ -1,0 +1,272 @@
+"""The self-contained HTML storm report: inline CSS, plots as base64 PNG, no JavaScript, nothing
+loaded over the network. Everything that comes from logs (group ids, member ids, reasons, details) is
+untrusted and goes through :func:`esc` (``html.escape`` with quotes), in text, titles and alt text."""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+from jobs.report import plots, summary
+
+CSS = """
+body{font-family:-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;margin:0;color:#222;background:#fafafa}
+main{max-width:1180px;margin:0 auto;padding:16px 28px 48px}
+h1{font-size:1.6em;margin:.4em 0 .1em}h2{margin-top:1.6em;border-bottom:2px solid #332288;padding-bottom:.2em}
+h3{margin-top:1.2em}.sub{color:#555;margin:0 0 1em}
+.cards{display:flex;flex-wrap:wrap;gap:12px;margin:12px 0}
+.card{background:#fff;border:1px solid #ddd;border-radius:6px;padding:10px 16px;min-width:140px}
+.card .v{font-size:1.5em;font-weight:600}.card .k{color:#555;font-size:.85em}
+.card.alert{border-left:5px solid #CC6677}
+table{border-collapse:collapse;background:#fff;margin:8px 0 16px;font-size:.9em}
+th,td{border:1px solid #ddd;padding:4px 8px;text-align:left;vertical-align:top}
+th{background:#eef}td.n{text-align:right;font-variant-numeric:tabular-nums}
+.chip{display:inline-block;padding:0 6px;border-radius:8px;font-size:.85em;color:#000}
+figure{margin:10px 0 24px;background:#fff;border:1px solid #ddd;padding:8px}
+figure img{max-width:100%;height:auto}figcaption{color:#555;font-size:.85em}
+.muted{color:#777}code{background:#eee;padding:0 3px}
+"""
+
+
+def esc(value: Any) -> str:
+    """Untrusted text as HTML (``&``, ``<``, ``>``, ``"`` and ``'`` escaped); None/NaN as a dash."""
+    if value is None:
+        return "–"
+    try:
+        if pd.isna(value):
+            return "–"
+    except (TypeError, ValueError):
+        pass
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, (list, tuple)) or hasattr(value, "tolist"):
+        value = ", ".join(str(v) for v in list(value))
+    return html.escape(str(value), quote=True)
+
+
+def figure_html(fig: Figure, alt: str, caption: str | None = None) -> str:
+    """A figure as an ``<img>`` with an embedded PNG (the figure is closed afterwards)."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=90)
+    data = base64.b64encode(buf.getvalue()).decode("ascii")
+    cap = f"<figcaption>{esc(caption)}</figcaption>" if caption else ""
+    return f'<figure><img src="data:image/png;base64,{data}" alt="{esc(alt)}">{cap}</figure>'
+
+
+def table_html(
+    df: pd.DataFrame,
+    columns: Sequence[tuple[str, str]],
+    numeric: Iterable[str] = (),
+    formats: dict[str, Any] | None = None,
+    empty: str = "none",
+) -> str:
+    """``df`` as an HTML table of ``columns`` ((column, heading) pairs); every cell escaped."""
+    if df is None or not len(df):
+        return f'<p class="muted">{esc(empty)}</p>'
+    numeric, formats = set(numeric), formats or {}
+    head = "".join(f"<th>{esc(h)}</th>" for _, h in columns)
+    rows = []
+    for rec in df.to_dict("records"):
+        cells = []
+        for col, _ in columns:
+            v = rec.get(col)
+            text = formats[col](v) if col in formats else v
+            cls = ' class="n"' if col in numeric else ""
+            cells.append(f"<td{cls}>{esc(text)}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+
+
+def _ts(v: Any) -> str:
+    if v is None or pd.isna(v):
+        return "–"
+    return pd.Timestamp(v).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _chip(cause: Any) -> str:
+    c = esc(cause)
+    return f'<span class="chip" style="background:{plots.cause_colour(str(cause))}">{c}</span>'
+
+
+def _cards(items: Sequence[tuple[str, str, bool]]) -> str:
+    out = []
+    for key, value, alert in items:
+        out.append(
+            f'<div class="card{" alert" if alert else ""}"><div class="v">{esc(value)}</div>'
+            f'<div class="k">{esc(key)}</div></div>'
+        )
+    return '<div class="cards">' + "".join(out) + "</div>"
+
+
+def render(
+    tables: dict[str, pd.DataFrame],
+    group: str | None = None,
+    title: str | None = None,
+    timeline_groups: int = 3,
+) -> str:
+    """The report of ``tables`` (frames of the tables, see :func:`jobs.report.data.load_tables`): the
+    whole cluster, or one group when ``group`` is given."""
+    rb = tables["rebalances"]
+    storms = tables["storms"]
+    tot = summary.totals(tables)
+    subject = f"group {group}" if group else "all groups"
+    title = title or f"rebalance-lens — {subject}"
+    clusters = sorted({c for c in rb["cluster"].dropna()}) if len(rb) else []
+    span = f"{_ts(tot.first_ts)} → {_ts(tot.last_ts)} UTC" if tot.first_ts is not None else "no rebalances"
+    parts = [
+        f"<h1>{esc(title)}</h1>",
+        f'<p class="sub">cluster {esc(", ".join(clusters) or "–")} · {esc(span)}</p>',
+    ]
+
+    # ---- the summary a person reads first
+    ranking = summary.group_ranking(rb, storms)
+    causes = summary.cause_counts(rb)
+    parts.append("<h2>Summary</h2>")
+    top_cause = f"{causes['cause'].iloc[0]} ({causes['share'].iloc[0]:.0%})" if len(causes) else "–"
+    parts.append(_cards([
+        ("rebalances", f"{tot.rebalances}", tot.rebalances > 0),
+        ("consumption paused (total)", summary.human_ms(tot.paused_ms), tot.paused_ms > 0),
+        ("storms", f"{tot.storms}", tot.storms > 0),
+        ("top cause", top_cause, False),
+        ("groups", f"{tot.groups}", False),
+        ("still open", f"{tot.open}", tot.open > 0),
+        ("anomalies", f"{tot.anomalies}", False),
+    ]))  # fmt: skip
+    parts.append(_headline(ranking, causes, storms, group))
+
+    parts.append("<h3>Worst storms</h3>")
+    ws = summary.worst_storms(storms)
+    parts.append(table_html(ws, [
+        ("group_id", "group"), ("start_ts", "start (UTC)"), ("duration_ms", "lasted"), ("rebalances", "rebalances"),
+        ("paused_ms", "paused"), ("dominant_cause", "dominant cause"), ("culprit_members", "culprits"),
+        ("coordinator_broker", "coordinator"), ("concurrent_groups", "stormed together with"),
+    ], numeric=("rebalances", "paused_ms", "duration_ms", "coordinator_broker"),
+        formats={"start_ts": _ts, "duration_ms": summary.human_ms, "paused_ms": summary.human_ms},
+        empty="no storms"))  # fmt: skip
+
+    parts.append("<h3>Top causes</h3>")
+    parts.append(_causes_table(causes))
+    parts.append("<h3>Top culprits</h3>")
+    parts.append(table_html(summary.top_culprits(rb), [
+        ("culprit", "member"), ("client_id", "client id"), ("host", "host"), ("group_id", "group"),
+        ("rebalances", "rebalances"), ("paused_ms", "paused"), ("causes", "causes"),
+    ], numeric=("rebalances", "paused_ms"), formats={"paused_ms": summary.human_ms},
+        empty="no culprit member known"))  # fmt: skip
+    if not group:
+        parts.append("<h3>Groups most affected</h3>")
+        parts.append(table_html(ranking.head(15), [
+            ("group_id", "group"), ("rebalances", "rebalances"), ("paused_ms", "paused"), ("storms", "storms"),
+            ("top_cause", "top cause"), ("max_generation", "generation"),
+        ], numeric=("rebalances", "paused_ms", "storms", "max_generation"),
+            formats={"paused_ms": summary.human_ms}, empty="no rebalances"))  # fmt: skip
+        co = summary.co_storms(storms)
+        if len(co):
+            parts.append("<h3>Groups that stormed together on one coordinator</h3>")
+            parts.append(table_html(co, [
+                ("coordinator_broker", "coordinator"), ("start_ts", "from (UTC)"), ("end_ts", "to (UTC)"),
+                ("groups", "groups"), ("rebalances", "rebalances"), ("paused_ms", "paused"),
+                ("coordinator_wide", "coordinator-wide"),
+            ], numeric=("coordinator_broker", "rebalances", "paused_ms"),
+                formats={"start_ts": _ts, "end_ts": _ts, "paused_ms": summary.human_ms}))  # fmt: skip
+
+    # ---- figures
+    parts.append("<h2>Causes and groups</h2>")
+    parts.append(figure_html(plots.cause_breakdown(rb), "rebalances and paused time per cause"))
+    if not group:
+        parts.append(figure_html(plots.group_ranking(rb), "groups ranked by rebalances and paused time"))
+    parts.append(
+        figure_html(
+            plots.rebalances_heatmap(tables["rebalance_frequency"], rebalances=rb),
+            "rebalances per group per hour",
+        )
+    )
+    parts.append("<h2>Storms</h2>")
+    parts.append(figure_html(plots.storm_timeline(storms), "storms per coordinator and group"))
+
+    parts.append("<h2>Timelines</h2>")
+    focus = [group] if group else list(ranking["group_id"].head(timeline_groups))
+    if not focus:
+        parts.append('<p class="muted">no group to show</p>')
+    for g in focus:
+        parts.append(f"<h3>Group {esc(g)}</h3>")
+        parts.append(figure_html(
+            plots.group_timeline(tables["group_transitions"], tables["member_sessions"], rb, tables["anomalies"], g),
+            f"timeline of group {g}",
+        ))  # fmt: skip
+        grb = rb[rb["group_id"] == g].sort_values("start_ts")
+        parts.append(table_html(grb.tail(20), [
+            ("start_ts", "start (UTC)"), ("duration_ms", "paused"), ("old_generation", "from gen"),
+            ("new_generation", "to gen"), ("outcome", "outcome"), ("cause", "cause"),
+            ("culprit_member_id", "culprit"), ("reason", "reason (broker log)"),
+        ], numeric=("duration_ms", "old_generation", "new_generation"),
+            formats={"start_ts": _ts, "duration_ms": summary.human_ms}, empty="no rebalances"))  # fmt: skip
+        if len(grb) > 20:
+            parts.append(f'<p class="muted">last 20 of {len(grb)} rebalances</p>')
+        skew = summary.skew_table(tables["partition_skew"], g)
+        if len(skew):
+            parts.append(
+                figure_html(
+                    plots.skew_by_generation(tables["partition_skew"], g),
+                    f"partitions per member per generation of group {g}",
+                )
+            )
+            parts.append(
+                figure_html(
+                    plots.movement_by_generation(tables["partition_skew"], g),
+                    f"partitions moved per generation of group {g}",
+                )
+            )
+
+    parts.append("<h2>Evidence anomalies</h2>")
+    parts.append(table_html(summary.anomaly_counts(tables["anomalies"]).head(30), [
+        ("group_id", "group"), ("kind", "kind"), ("count", "count"), ("example", "example"),
+    ], numeric=("count",), empty="no anomalies"))  # fmt: skip
+    body = "\n".join(parts)
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{esc(title)}</title><style>{CSS}</style></head>"
+        f'<body><main>\n{body}\n<p class="muted">generated by rebalance-lens</p></main></body></html>\n'
+    )
+
+
+def _causes_table(causes: pd.DataFrame) -> str:
+    if not len(causes):
+        return '<p class="muted">no rebalances</p>'
+    rows = "".join(
+        f'<tr><td>{_chip(r["cause"])}</td><td class="n">{int(r["rebalances"])}</td>'
+        f'<td class="n">{r["share"]:.0%}</td><td class="n">{esc(summary.human_ms(r["paused_ms"]))}</td></tr>'
+        for r in causes.to_dict("records")
+    )
+    return (
+        "<table><thead><tr><th>cause</th><th>rebalances</th><th>share</th><th>paused</th></tr></thead>"
+        f"<tbody>{rows}</tbody></table>"
+    )
+
+
+def _headline(ranking: pd.DataFrame, causes: pd.DataFrame, storms: pd.DataFrame, group: str | None) -> str:
+    """One or two sentences: who suffered most, and why."""
+    if not len(ranking):
+        return '<p class="muted">No rebalances in these tables.</p>'
+    top = ranking.iloc[0]
+    text = (
+        f"<p><b>{esc(top['group_id'])}</b> rebalanced most: <b>{int(top['rebalances'])}</b> times, "
+        f"consumption paused for <b>{esc(summary.human_ms(top['paused_ms']))}</b>, mostly "
+        f"{_chip(top['top_cause'])}."
+    )
+    if len(causes):
+        c = causes.iloc[0]
+        text += f" Across {'this group' if group else 'all groups'} the top cause is {_chip(c['cause'])} "
+        text += f"({int(c['rebalances'])} rebalances, {c['share']:.0%})."
+    if len(storms):
+        w = summary.worst_storms(storms, 1).iloc[0]
+        text += (
+            f" The worst storm hit <b>{esc(w['group_id'])}</b> at {esc(_ts(w['start_ts']))} UTC: "
+            f"{int(w['rebalances'])} rebalances, {esc(summary.human_ms(w['paused_ms']))} paused."
+        )
+    return text + "</p>"

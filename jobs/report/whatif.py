@@ -1,0 +1,69 @@
+"""What-if comparisons for the notebooks and the report: load one group's evidence events from the
+lakehouse and replay them under several settings with :func:`coordinator_core.whatif.what_if`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pandas as pd
+
+from coordinator_core.events import EVENT_FIELDS, SIDE_ORDER, Event, event_from_row
+from coordinator_core.whatif import what_if
+
+COLUMNS = ["scenario", "rebalances", "paused_ms", "moved_partitions", "removed", "notes"]
+
+
+def group_events(
+    lakehouse: str, group_id: str, *, spark: Any = None, cluster: str | None = None
+) -> list[Event]:
+    """The evidence events of one group (``events`` table), in the replay's total order
+    (ts, broker before client, source file, line). Rows of unknown kinds are skipped."""
+    from jobs.report.data import read_table
+
+    cols = [c for c in ("cluster", "side", "ts_ms", *EVENT_FIELDS) if c != "ts"]
+    df = read_table(
+        lakehouse, "events", spark=spark, group=group_id, cluster=cluster, cols=list(dict.fromkeys(cols))
+    )
+    if not len(df):
+        return []
+    df = df.assign(ts=df["ts_ms"], _rank=df["side"].map(SIDE_ORDER).fillna(len(SIDE_ORDER)))
+    df = df.sort_values(["ts", "_rank", "source_file", "line_no"], na_position="first")
+    events: list[Event] = []
+    for row in df.to_dict("records"):
+        row = {k: (None if _isna(v) else v) for k, v in row.items()}
+        try:
+            events.append(event_from_row(row))
+        except (KeyError, TypeError):
+            continue
+    return events
+
+
+def _isna(v: Any) -> bool:
+    try:
+        return bool(pd.isna(v))
+    except (TypeError, ValueError):  # lists, arrays, maps
+        return False
+
+
+def compare(
+    events: list[Event], scenarios: Mapping[str, Mapping[str, Any]], baseline_session_timeout_ms: int = 45000
+) -> pd.DataFrame:
+    """One row per scenario, the logged evidence first (``observed``): rebalances, paused_ms,
+    moved_partitions, removed (rebalances that disappear), notes. ``scenarios`` maps a name to
+    keyword arguments of :func:`what_if` (``session_timeout_ms``, ``static_members``, ``assignor``...).
+    """
+    base = what_if(events, assignor="range", baseline_session_timeout_ms=baseline_session_timeout_ms)
+    rows = [{
+        "scenario": "observed", "rebalances": base.baseline_rebalances, "paused_ms": base.baseline_paused_ms,
+        "moved_partitions": base.baseline_moved_partitions, "removed": 0, "notes": "",
+    }]  # fmt: skip
+    for name, kwargs in scenarios.items():
+        kw = {k: v for k, v in kwargs.items() if v not in (None, "", set(), [])}
+        r = what_if(events, baseline_session_timeout_ms=baseline_session_timeout_ms, **kw)
+        moved = r.scenario_moved_partitions if "assignor" in kw else base.baseline_moved_partitions
+        rows.append({
+            "scenario": name, "rebalances": r.scenario_rebalances, "paused_ms": r.scenario_paused_ms,
+            "moved_partitions": moved, "removed": len(r.removed), "notes": "; ".join(r.notes),
+        })  # fmt: skip
+    return pd.DataFrame(rows, columns=COLUMNS)

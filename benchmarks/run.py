@@ -463,8 +463,9 @@ def write_report(results: dict[str, Any], out_dir: str) -> str:
     md += ["", "Reproduce: `python -m benchmarks.run --size 1M` (add `--reuse` to keep the corpus); "
            "corpora live in `benchmarks/corpus/` (git-ignored).", ""]  # fmt: skip
     text = "\n".join(md)
-    with open(os.path.join(out_dir, "report.md"), "w", encoding="utf-8") as fh:
-        fh.write(text)
+    for name in ("report.md", f"report-{results['size']}.md"):
+        with open(os.path.join(out_dir, name), "w", encoding="utf-8") as fh:
+            fh.write(text)
     return text
 
 
@@ -477,7 +478,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip-python", action="store_true", help="skip the single-process pipeline")
     ap.add_argument("--skip-core", action="store_true", help="skip bench_core")
     ap.add_argument("--out", default=os.path.join(HERE, "out"))
+    ap.add_argument(
+        "--rewrite-report", action="store_true", help="only re-render report.md from out/results-<size>.json"
+    )
     a = ap.parse_args(argv)
+    if a.rewrite_report:
+        with open(os.path.join(a.out, f"results-{a.size}.json"), encoding="utf-8") as fh:
+            stored = json.load(fh)
+        print(write_report(stored, a.out))
+        return 0
     os.makedirs(a.out, exist_ok=True)
     results: dict[str, Any] = {"size": a.size, "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
     results["machine"] = machine()

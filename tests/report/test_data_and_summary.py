@@ -1,0 +1,71 @@
+"""The table loader (delta-rs round trip, group filter, missing tables) and the roll-ups."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from jobs.report import summary
+from jobs.report.data import columns, load_tables, read_table
+
+
+def test_round_trip_through_delta(hand_lakehouse, tables):
+    rb = read_table(hand_lakehouse, "rebalances")
+    assert list(rb.columns) == columns("rebalances")
+    assert len(rb) == 8
+    assert str(rb["start_ts"].dt.tz) == "UTC"
+    orders = rb[rb["group_id"] == "orders"].sort_values("start_ts")
+    assert orders["duration_ms"].tolist()[:4] == [3000, 12000, 15000, 9000]
+    assert pd.isna(orders["new_generation"].iloc[-1]) and orders["old_generation"].iloc[-1] == 5
+    storms = read_table(hand_lakehouse, "storms")
+    assert sorted(list(storms.loc[storms["group_id"] == "orders", "concurrent_groups"].iloc[0])) == [
+        "payments"
+    ]
+
+
+def test_group_filter_and_missing_tables(hand_lakehouse):
+    t = load_tables(hand_lakehouse, group="payments")
+    assert set(t["rebalances"]["group_id"]) == {"payments"}
+    assert len(t["rebalances"]) == 2
+    # storms keep the group's own storms and those it was concurrent with
+    assert sorted(t["storms"]["group_id"]) == ["orders", "payments"]
+    missing = read_table(hand_lakehouse, "quarantine")
+    assert len(missing) == 0 and list(missing.columns) == columns("quarantine")
+
+
+def test_totals_and_rankings(tables):
+    tot = summary.totals(tables)
+    assert (tot.groups, tot.rebalances, tot.completed, tot.open, tot.storms, tot.anomalies) == (
+        3,
+        8,
+        7,
+        1,
+        3,
+        2,
+    )
+    assert tot.paused_ms == 116000
+    rank = summary.group_ranking(tables["rebalances"], tables["storms"])
+    assert rank[["group_id", "rebalances", "paused_ms", "storms", "top_cause"]].values.tolist() == [
+        ["orders", 5, 39000, 1, "session_timeout"],
+        ["payments", 2, 75000, 1, "poll_timeout_leave"],
+        ["audit", 1, 2000, 1, "coordinator_move"],
+    ]
+    cul = summary.top_culprits(tables["rebalances"])
+    assert cul[["culprit", "group_id", "rebalances", "causes"]].values.tolist()[0] == [
+        "m3", "orders", 4, "session_timeout, new_member",
+    ]  # fmt: skip
+    assert summary.worst_storms(tables["storms"])["group_id"].tolist() == ["payments", "orders", "audit"]
+
+
+def test_co_storms_groups_overlapping_storms_per_coordinator(tables):
+    co = summary.co_storms(tables["storms"])
+    assert len(co) == 1
+    row = co.iloc[0]
+    assert (row["coordinator_broker"], row["groups"], row["rebalances"], row["paused_ms"]) == (
+        1, ["orders", "payments"], 5, 111000,
+    )  # fmt: skip
+
+
+def test_human_ms():
+    assert [summary.human_ms(v) for v in (850, 12400, 200000, 7_500_000, None)] == [
+        "850 ms", "12.4 s", "3 min 20 s", "2 h 05 min", "–",
+    ]  # fmt: skip

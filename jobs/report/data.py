@@ -155,7 +155,10 @@ def _read_local(lakehouse: str, name: str, group: str | None) -> pd.DataFrame:
     if group is not None and table_format(lakehouse, name) == "delta":
         from deltalake import DeltaTable  # push the group filter down (events of one group)
 
-        return DeltaTable(table_path(lakehouse, name)).to_pandas(filters=[("group_id", "=", group)])
+        try:
+            return DeltaTable(table_path(lakehouse, name)).to_pandas(filters=[("group_id", "=", group)])
+        except Exception:  # e.g. string_view columns the arrow filter kernel cannot compare
+            pass
     return sink_read(None, lakehouse, name)
 
 

@@ -230,9 +230,19 @@ def skew_table(partition_skew: pd.DataFrame, group_id: str | None = None, topic:
     return df.sort_values(["group_id", "generation", "topic"]).reset_index(drop=True)
 
 
-def member_events(sessions: pd.DataFrame, rebalances: pd.DataFrame, group_id: str) -> pd.DataFrame:
-    """Member joins and leaves of one group, in time order, with the cause of the rebalance each started
-    (ts, member_id, event (join|leave), reason (session end reason), cause)."""
+#: how near a member's join/leave and the rebalance it started are
+WINDOW = pd.Timedelta(seconds=60)
+
+
+def member_events(
+    sessions: pd.DataFrame,
+    rebalances: pd.DataFrame,
+    group_id: str,
+    window: pd.Timedelta = WINDOW,
+) -> pd.DataFrame:
+    """Member joins and leaves of one group, in time order, with the cause of the rebalance the member
+    started within ``window`` of it, if any (ts, member_id, event (join|leave), reason (how the
+    session ended), cause)."""
     s = sessions[sessions["group_id"] == group_id]
     rows = []
     for _, r in s.iterrows():
@@ -243,7 +253,36 @@ def member_events(sessions: pd.DataFrame, rebalances: pd.DataFrame, group_id: st
                 {"ts": r["left_ts"], "member_id": r["member_id"], "event": "leave", "reason": r["end_reason"]}
             )
     out = pd.DataFrame(rows, columns=["ts", "member_id", "event", "reason"])
-    rb = rebalances[rebalances["group_id"] == group_id]
-    caused = {m: c for m, c in zip(rb["culprit_member_id"], rb["cause"]) if isinstance(m, str)}
-    out["cause"] = out["member_id"].map(caused)
-    return out.sort_values("ts").reset_index(drop=True)
+    rb = rebalances[(rebalances["group_id"] == group_id) & rebalances["culprit_member_id"].notna()]
+    by_member: dict[str, list[tuple[pd.Timestamp, str]]] = {}
+    for m, ts, c in zip(rb["culprit_member_id"], rb["start_ts"], rb["cause"]):
+        if pd.notna(ts):
+            by_member.setdefault(m, []).append((ts, c))
+
+    def cause_of(member: str, ts: pd.Timestamp) -> str | None:
+        """The cause of the rebalance this member started within ``window`` of the event."""
+        near = [(abs(rts - ts), c) for rts, c in by_member.get(member, []) if abs(rts - ts) <= window]
+        return min(near, key=lambda x: x[0])[1] if near else None
+
+    out["cause"] = [cause_of(m, ts) for m, ts in zip(out["member_id"], out["ts"])]
+    return out.sort_values(["ts", "member_id"]).reset_index(drop=True)
+
+
+def assignor_summary(partition_skew: pd.DataFrame, topic: str = "*") -> pd.DataFrame:
+    """Per assignor (topic ``*`` rows): generations, mean and worst skew ratio, idle members, partitions
+    moved per generation."""
+    cols = ["assignor", "generations", "mean_skew", "max_skew", "idle_members", "moved_per_generation"]
+    df = partition_skew[partition_skew["topic"] == topic] if len(partition_skew) else partition_skew
+    if not len(df):
+        return pd.DataFrame(columns=cols)
+    g = df.assign(assignor=df["assignor"].fillna("unknown")).groupby("assignor")
+    out = pd.DataFrame(
+        {
+            "generations": g.size(),
+            "mean_skew": g["skew_ratio"].mean().round(3),
+            "max_skew": g["skew_ratio"].max().round(3),
+            "idle_members": g["idle_members"].sum(),
+            "moved_per_generation": pd.to_numeric(g["moved_partitions"].mean(), errors="coerce").round(2),
+        }
+    ).reset_index()
+    return out[cols]

@@ -69,3 +69,26 @@ def test_human_ms():
     assert [summary.human_ms(v) for v in (850, 12400, 200000, 7_500_000, None)] == [
         "850 ms", "12.4 s", "3 min 20 s", "2 h 05 min", "–",
     ]  # fmt: skip
+
+
+def test_member_events_carry_the_cause_they_started(tables):
+    ev = summary.member_events(tables["member_sessions"], tables["rebalances"], "orders")
+    got = [(e.member_id, e.event, e.reason, e.cause) for e in ev.itertuples()]
+    assert got[:3] == [
+        ("m1", "join", None, None),
+        ("m3", "join", None, "new_member"),
+        ("m2", "join", None, None),
+    ]
+    assert (
+        "m3",
+        "leave",
+        "session_timeout",
+        "session_timeout",
+    ) in got  # expired at 10:09:50, rebalance 10:10
+    assert got[-1] == ("m2", "leave", "leave", "member_leave")
+    assert len(got) == 8
+
+
+def test_assignor_summary(tables):
+    got = summary.assignor_summary(tables["partition_skew"])
+    assert got.values.tolist() == [["range", 3, 1.0, 1.0, 0, 2.67], ["roundrobin", 1, 1.667, 1.667, 1, 6.0]]

@@ -1,0 +1,80 @@
+# Databricks notebook source
+# MAGIC %md
+# MAGIC # 02 · Cluster overview
+# MAGIC Which groups rebalance most and how long consumption was paused, why (cause breakdown), when (a heatmap
+# MAGIC of rebalances per group per hour), the storms and the groups that stormed together on the same
+# MAGIC coordinator.
+
+# COMMAND ----------
+
+# Put the repository root on sys.path: Databricks Git folders already do; run locally as a script
+# (`LAKEHOUSE=./lakehouse python notebooks/02_cluster_overview.py`) this finds it from the notebook's location.
+import os
+import sys
+
+_here = os.path.dirname(os.path.abspath(globals().get("__file__") or os.path.join(os.getcwd(), "_")))
+for _root in (os.path.dirname(_here), _here):
+    if os.path.isdir(os.path.join(_root, "jobs")) and _root not in sys.path:
+        sys.path.insert(0, _root)
+
+from jobs.report.notebook import Notebook  # noqa: E402
+
+nb = Notebook.from_globals(globals())  # spark / dbutils / display on Databricks; env vars locally
+
+# COMMAND ----------
+
+LAKEHOUSE = nb.text("lakehouse", "./lakehouse", "lakehouse directory")
+TOP_N = int(nb.text("top_n", "15", "groups to show", env="TOP_N"))
+
+# COMMAND ----------
+
+import dataclasses  # noqa: E402
+
+import pandas as pd  # noqa: E402
+
+from jobs.report import plots, summary  # noqa: E402
+
+tables = nb.tables(LAKEHOUSE)
+nb.show(pd.DataFrame([dataclasses.asdict(summary.totals(tables))]), "totals")
+
+# COMMAND ----------
+
+# MAGIC %md
+# MAGIC ## Groups ranked by rebalances and paused time
+
+# COMMAND ----------
+
+nb.show(summary.group_ranking(tables["rebalances"], tables["storms"]).head(TOP_N), "group ranking")
+nb.show(plots.group_ranking(tables["rebalances"], top_n=TOP_N), "group_ranking")
+
+# COMMAND ----------
+
+# MAGIC %md
+# MAGIC ## Why: causes
+
+# COMMAND ----------
+
+nb.show(summary.cause_counts(tables["rebalances"]), "causes")
+nb.show(plots.cause_breakdown(tables["rebalances"]), "cause_breakdown")
+nb.show(summary.top_culprits(tables["rebalances"]), "top culprits")
+
+# COMMAND ----------
+
+# MAGIC %md
+# MAGIC ## When: rebalances per group per hour
+
+# COMMAND ----------
+
+nb.show(plots.rebalances_heatmap(tables["rebalance_frequency"], top_n=TOP_N, rebalances=tables["rebalances"]),
+        "rebalances_heatmap")
+
+# COMMAND ----------
+
+# MAGIC %md
+# MAGIC ## Storms, and groups that stormed together on one coordinator
+
+# COMMAND ----------
+
+nb.show(summary.worst_storms(tables["storms"]), "worst storms")
+nb.show(plots.storm_timeline(tables["storms"]), "storm_timeline")
+nb.show(summary.co_storms(tables["storms"]), "groups that stormed together")

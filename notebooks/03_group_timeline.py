@@ -1,0 +1,57 @@
+# Databricks notebook source
+# MAGIC %md
+# MAGIC # 03 · One group's timeline
+# MAGIC State lanes over time (from `group_transitions`), member sessions (joins and leaves, with how they
+# MAGIC ended), each rebalance as a bar with its duration and generations, and the evidence anomalies.
+# MAGIC Leave **group** empty to pick the group with the most rebalances.
+
+# COMMAND ----------
+
+# Put the repository root on sys.path: Databricks Git folders already do; run locally as a script
+# (`LAKEHOUSE=./lakehouse python notebooks/03_group_timeline.py`) this finds it from the notebook's location.
+import os
+import sys
+
+_here = os.path.dirname(os.path.abspath(globals().get("__file__") or os.path.join(os.getcwd(), "_")))
+for _root in (os.path.dirname(_here), _here):
+    if os.path.isdir(os.path.join(_root, "jobs")) and _root not in sys.path:
+        sys.path.insert(0, _root)
+
+from jobs.report.notebook import Notebook  # noqa: E402
+
+nb = Notebook.from_globals(globals())  # spark / dbutils / display on Databricks; env vars locally
+
+# COMMAND ----------
+
+LAKEHOUSE = nb.text("lakehouse", "./lakehouse", "lakehouse directory")
+GROUP = nb.text("group", "", "consumer group (empty = most rebalances)", env="GROUP_ID")
+MAX_MEMBERS = int(nb.text("max_members", "25", "member lanes", env="MAX_MEMBERS"))
+
+# COMMAND ----------
+
+from jobs.report import plots, summary  # noqa: E402
+
+if not GROUP:
+    ranking = summary.group_ranking(nb.tables(LAKEHOUSE)["rebalances"])
+    GROUP = ranking["group_id"].iloc[0] if len(ranking) else ""
+print(f"group: {GROUP!r}")
+tables = nb.tables(LAKEHOUSE, group=GROUP)
+
+# COMMAND ----------
+
+nb.show(plots.group_timeline(tables["group_transitions"], tables["member_sessions"], tables["rebalances"],
+                             tables["anomalies"], GROUP, max_members=MAX_MEMBERS), "group_timeline")
+
+# COMMAND ----------
+
+# MAGIC %md
+# MAGIC ## Rebalances, member joins and leaves, anomalies
+
+# COMMAND ----------
+
+rb_cols = ["start_ts", "duration_ms", "old_generation", "new_generation", "outcome", "cause", "culprit_member_id",
+           "reason"]
+nb.show(tables["rebalances"].sort_values("start_ts")[rb_cols], "rebalances", rows=50)
+nb.show(summary.member_events(tables["member_sessions"], tables["rebalances"], GROUP), "member joins and leaves",
+        rows=50)
+nb.show(summary.anomaly_counts(tables["anomalies"]), "anomalies")

@@ -1,0 +1,64 @@
+# Databricks notebook source
+# MAGIC %md
+# MAGIC # 05 · What if: the same evidence with other settings
+# MAGIC Replays one group's logged events (`coordinator_core.whatif.what_if`) and compares the rebalances,
+# MAGIC the paused time and the partitions moved with
+# MAGIC * a longer **session timeout** (`session.timeout.ms`): expiries of members that came back in time vanish;
+# MAGIC * **static membership** (`group.instance.id`) for some members (member ids or client-id / host patterns
+# MAGIC   such as `consumer-orders-*`): their restarts stop rebalancing the group;
+# MAGIC * another **assignor**: each generation's assignment recomputed, movement counted.
+
+# COMMAND ----------
+
+# Put the repository root on sys.path: Databricks Git folders already do; run locally as a script
+# (`LAKEHOUSE=./lakehouse python notebooks/05_what_if.py`) this finds it from the notebook's location.
+import os
+import sys
+
+_here = os.path.dirname(os.path.abspath(globals().get("__file__") or os.path.join(os.getcwd(), "_")))
+for _root in (os.path.dirname(_here), _here):
+    if os.path.isdir(os.path.join(_root, "jobs")) and _root not in sys.path:
+        sys.path.insert(0, _root)
+
+from jobs.report.notebook import Notebook  # noqa: E402
+
+nb = Notebook.from_globals(globals())  # spark / dbutils / display on Databricks; env vars locally
+
+# COMMAND ----------
+
+LAKEHOUSE = nb.text("lakehouse", "./lakehouse", "lakehouse directory")
+GROUP = nb.text("group", "", "consumer group (empty = most rebalances)", env="GROUP_ID")
+SESSION_TIMEOUT_MS = nb.text("session_timeout_ms", "120000", "session timeout to try (ms)", env="SESSION_TIMEOUT_MS")
+BASELINE_SESSION_TIMEOUT_MS = int(nb.text("baseline_session_timeout_ms", "45000", "logged session timeout (ms)",
+                                          env="BASELINE_SESSION_TIMEOUT_MS"))
+STATIC_MEMBERS = nb.text("static_members", "*", "static members (ids or client-id/host patterns)",
+                         env="STATIC_MEMBERS")
+ASSIGNOR = nb.dropdown("assignor", "cooperative-sticky", ["range", "roundrobin", "sticky", "cooperative-sticky"],
+                       "assignor to try", env="ASSIGNOR")
+
+# COMMAND ----------
+
+from jobs.report import plots, summary  # noqa: E402
+from jobs.report.notebook import parse_members  # noqa: E402
+from jobs.report.whatif import compare, group_events  # noqa: E402
+
+if not GROUP:
+    ranking = summary.group_ranking(nb.tables(LAKEHOUSE)["rebalances"])
+    GROUP = ranking["group_id"].iloc[0] if len(ranking) else ""
+print(f"group: {GROUP!r}")
+events = group_events(LAKEHOUSE, GROUP, spark=nb.table_spark())
+print(f"{len(events)} evidence events")
+
+# COMMAND ----------
+
+timeout = int(SESSION_TIMEOUT_MS) if SESSION_TIMEOUT_MS else None
+static = parse_members(STATIC_MEMBERS)
+scenarios = {
+    f"session {timeout // 1000 if timeout else '-'}s": {"session_timeout_ms": timeout},
+    "static members": {"static_members": static},
+    f"assignor {ASSIGNOR}": {"assignor": ASSIGNOR},
+    "all three": {"session_timeout_ms": timeout, "static_members": static, "assignor": ASSIGNOR},
+}
+comparison = compare(events, scenarios, baseline_session_timeout_ms=BASELINE_SESSION_TIMEOUT_MS)
+nb.show(comparison, "what-if")
+nb.show(plots.what_if_comparison(comparison, title=f"What if: group {GROUP}"), "what_if_comparison")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 __all__ = ["CauseInfo", "classify_reason", "classify_client_reason", "client_id_of", "UNKNOWN"]
 
@@ -119,6 +120,7 @@ def _instance(m: re.Match[str]) -> str | None:
     return inst
 
 
+@lru_cache(maxsize=8192)
 def classify_reason(reason: str | None) -> CauseInfo:
     """Classify a broker rebalance reason (the text inside ``(reason: ...)``).
 
@@ -154,6 +156,7 @@ def _has(text: str, needles: tuple[str, ...]) -> bool:
     return any(n in low for n in needles)
 
 
+@lru_cache(maxsize=8192)
 def classify_client_reason(reason: str | None, member_id: str | None = None) -> CauseInfo:
     """Classify a client-side rejoin / leave / generation-reset reason.
 

@@ -152,16 +152,16 @@ def _int(v: Any) -> int | None:
 
 
 def _split_tp(tp: Any) -> tuple[str, int] | None:
+    """``"topic-3"`` (or a (topic, partition) pair) as ``("topic", 3)``; None when unreadable."""
+    if type(tp) is str:
+        topic, sep, p = tp.rpartition("-")
+        if sep and topic and p.isascii() and p.isdigit():
+            return topic, int(p)
+        return None
     if isinstance(tp, (tuple, list)) and len(tp) == 2:
         p = _int(tp[1])
         return (str(tp[0]), p) if p is not None else None
-    if not isinstance(tp, str):
-        return None
-    i = tp.rfind("-")
-    if i <= 0:
-        return None
-    p = _int(tp[i + 1 :]) if tp[i + 1 :].isdigit() else None
-    return (tp[:i], p) if p is not None else None
+    return None
 
 
 def _assignment_map(v: Any) -> dict[str, list[Any]]:

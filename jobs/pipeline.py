@@ -75,6 +75,8 @@ class RunSummary:
     top_causes: list[tuple[str, int]] = field(default_factory=list)
     table_rows: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
+    #: (stage, seconds since start) of the progress lines
+    stages: list[tuple[str, float]] = field(default_factory=list)
 
     def text(self) -> str:
         lines = [
@@ -262,6 +264,7 @@ def run_job(
     _summarise(r, summary)
     summary.seconds = time.monotonic() - t0
     r.progress.stage("done", seconds=round(summary.seconds, 1))
+    summary.stages = [(name, round(t, 2)) for name, t, _ in r.progress.stages]
     return summary
 
 

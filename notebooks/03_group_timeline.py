@@ -3,7 +3,8 @@
 # MAGIC # 03 · One group's timeline
 # MAGIC State lanes over time (from `group_transitions`), member sessions (joins and leaves, with how they
 # MAGIC ended), each rebalance as a bar with its duration and generations, and the evidence anomalies.
-# MAGIC Leave **group** empty to pick the group with the most rebalances.
+# MAGIC Leave **group** empty to pick the group with the most rebalances; **start**/**end** zoom into a
+# MAGIC window (a storm).
 
 # COMMAND ----------
 
@@ -26,6 +27,8 @@ nb = Notebook.from_globals(globals())  # spark / dbutils / display on Databricks
 LAKEHOUSE = nb.text("lakehouse", "./lakehouse", "lakehouse directory")
 GROUP = nb.text("group", "", "consumer group (empty = most rebalances)", env="GROUP_ID")
 MAX_MEMBERS = int(nb.text("max_members", "25", "member lanes", env="MAX_MEMBERS"))
+START = nb.text("start", "", "zoom from (UTC, e.g. 2024-05-14 09:59)", env="START") or None
+END = nb.text("end", "", "zoom to (UTC)", env="END") or None
 
 # COMMAND ----------
 
@@ -40,7 +43,8 @@ tables = nb.tables(LAKEHOUSE, group=GROUP)
 # COMMAND ----------
 
 nb.show(plots.group_timeline(tables["group_transitions"], tables["member_sessions"], tables["rebalances"],
-                             tables["anomalies"], GROUP, max_members=MAX_MEMBERS), "group_timeline")
+                             tables["anomalies"], GROUP, max_members=MAX_MEMBERS, start=START, end=END),
+        "group_timeline")
 
 # COMMAND ----------
 

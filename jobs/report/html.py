@@ -199,6 +199,16 @@ def render(
             plots.group_timeline(tables["group_transitions"], tables["member_sessions"], rb, tables["anomalies"], g),
             f"timeline of group {g}",
         ))  # fmt: skip
+        gstorms = summary.worst_storms(storms[storms["group_id"] == g], 1)
+        if len(gstorms):  # zoom into the group's worst storm
+            w = gstorms.iloc[0]
+            pad = max((w["end_ts"] - w["start_ts"]) * 0.1, pd.Timedelta(seconds=30))
+            parts.append(figure_html(
+                plots.group_timeline(tables["group_transitions"], tables["member_sessions"], rb, tables["anomalies"],
+                                     g, start=w["start_ts"] - pad, end=w["end_ts"] + pad,
+                                     title=f"Group {plots.short(g, 60)} during its worst storm"),
+                f"timeline of group {g} during its worst storm",
+            ))  # fmt: skip
         grb = rb[rb["group_id"] == g].sort_values("start_ts")
         parts.append(table_html(grb.tail(20), [
             ("start_ts", "start (UTC)"), ("duration_ms", "paused"), ("old_generation", "from gen"),

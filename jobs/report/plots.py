@@ -368,6 +368,8 @@ def group_timeline(
     group_id: str | None = None,
     max_members: int = 20,
     title: str | None = None,
+    start: object = None,
+    end: object = None,
 ) -> Figure:
     """One group over time, sharing the time axis:
 
@@ -376,6 +378,8 @@ def group_timeline(
       and ``anomalies`` (markers);
     * bottom panel: one lane per member session (joined → left, coloured by how it ended, a ✕ where it
       left), at most ``max_members`` lanes then "+N more members".
+
+    ``start``/``end`` (timestamps or strings, UTC) zoom into a window: only what overlaps it is drawn.
     """
     anomalies = anomalies if anomalies is not None else pd.DataFrame(columns=["group_id", "ts", "kind"])
     if group_id is None:
@@ -402,6 +406,15 @@ def group_timeline(
     t0, t1 = times.min(), times.max()
     pad = max((t1 - t0) * 0.02, pd.Timedelta(seconds=1))
     t0, t1 = t0 - pad, t1 + pad
+    if start is not None or end is not None:
+        t0 = _naive(pd.Series([start])).iloc[0] if start is not None else t0
+        t1 = _naive(pd.Series([end])).iloc[0] if end is not None else t1
+        ss = ss[
+            (_naive(ss["left_ts"]).isna() | (_naive(ss["left_ts"]) >= t0))
+            & (_naive(ss["joined_ts"]).isna() | (_naive(ss["joined_ts"]) <= t1))
+        ]
+        rb = rb[(_naive(rb["end_ts"]).isna() | (_naive(rb["end_ts"]) >= t0)) & (_naive(rb["start_ts"]) <= t1)]
+        an = an[(_naive(an["ts"]) >= t0) & (_naive(an["ts"]) <= t1)]
     members = ss.sort_values(["joined_ts", "member_id"], na_position="first")
     lanes, more = _cap(list(members.itertuples(index=False)), max_members)
     n_member_lanes = max(1, len(lanes) + (1 if more else 0))
@@ -434,8 +447,11 @@ def group_timeline(
     rb = rb.assign(s=_naive(rb["start_ts"]), e=_naive(rb["end_ts"])).sort_values("s")
     causes_seen = []
     min_w = span_days * 0.003
-    label_every = max(1, math.ceil(len(rb) / 25))  # at most ~25 labels
-    for i, r in enumerate(rb.itertuples(index=False)):
+    # generation/duration labels: greedy, on two levels, never closer than a label's width
+    label_gap = span_days * 0.045
+    last_label = [-math.inf, -math.inf]
+    hidden = 0
+    for r in rb.itertuples(index=False):
         s = r.s if pd.notna(r.s) else r.e
         if pd.isna(s):
             continue
@@ -454,12 +470,17 @@ def group_timeline(
             linewidth=0.5,
             hatch="//" if r.outcome == "open" else None,
         )
-        if i % label_every == 0:
+        centre = start + width / 2
+        level = next((k for k in (0, 1) if centre - last_label[k] >= label_gap), None)
+        if level is None:
+            hidden += 1
+        else:
+            last_label[level] = centre
             gen = f"g{_int(r.old_generation)}→{_int(r.new_generation)}"
             dur = _human_short(r.duration_ms)
             ax_top.text(
-                start + width / 2,
-                LANE_REBALANCE + 0.4,
+                centre,
+                LANE_REBALANCE + 0.4 + 0.55 * level,
                 f"{gen}\n{dur}",
                 ha="center",
                 va="bottom",
@@ -484,6 +505,16 @@ def group_timeline(
             va="top",
             fontsize=7,
             color=ANOMALY_COLOUR,
+        )
+    if hidden:
+        ax_top.text(
+            x0,
+            LANE_REBALANCE - 0.45,
+            f" {hidden} labels hidden (crowded); zoom with start/end",
+            ha="left",
+            va="top",
+            fontsize=7,
+            color="#555555",
         )
     ax_top.set_yticks([0, LANE_REBALANCE, LANE_STATE], ["anomalies", "rebalances", "state"])
     ax_top.set_ylim(-0.9, LANE_STATE + 0.45)

@@ -26,9 +26,10 @@ def test_cluster_report_summary_first_then_figures(hand_lakehouse, tmp_path):
                          "Groups that stormed together on one coordinator"]  # fmt: skip
     assert heads.index("Summary") < heads.index("Timelines") < heads.index("Evidence anomalies")
     assert [h for h in heads if h.startswith("Group ")] == ["Group orders", "Group payments", "Group audit"]
-    # 4 cluster figures + 3 timelines + skew and movement of the one group with assignments
-    assert text.count("<img") == 9
-    assert text.count('src="data:image/png;base64,') == 9
+    # 4 cluster figures + 3 timelines + 3 zooms into their worst storms + skew and movement of orders
+    assert text.count("<img") == 12
+    assert text.count('src="data:image/png;base64,') == 12
+    assert 'alt="timeline of group payments during its worst storm"' in text
     assert '<div class="v">8</div><div class="k">rebalances</div>' in text
     assert '<div class="v">1 min 56 s</div><div class="k">consumption paused (total)</div>' in text
     assert '<div class="v">3</div><div class="k">storms</div>' in text
@@ -41,7 +42,7 @@ def test_group_report(hand_lakehouse, tmp_path, capsys):
     assert "report written to" in capsys.readouterr().out
     text = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert "<title>rebalance-lens — group orders</title>" in text
-    assert text.count("<img") == 6  # causes, heatmap, storms, timeline, skew, movement
+    assert text.count("<img") == 7  # causes, heatmap, storms, timeline, storm zoom, skew, movement
     assert "Groups most affected" not in text
     assert '<div class="v">5</div><div class="k">rebalances</div>' in text
     assert "reason of session_timeout" in text

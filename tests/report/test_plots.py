@@ -166,3 +166,21 @@ def test_log_text_with_dollars_is_not_mathtext(tables):
     fig = P.group_ranking(rb)
     fig.savefig(__import__("io").BytesIO(), format="png")  # would raise on a mathtext parse error
     assert _labels(fig.axes[0].get_yticklabels()) == [r"a\$b\$c"]
+
+
+def test_group_timeline_zoom_and_crowded_labels(tables):
+    args = (tables["group_transitions"], tables["member_sessions"], tables["rebalances"], tables["anomalies"])
+    fig = P.group_timeline(*args, "orders", start="2026-03-01 10:08", end="2026-03-01 10:20")
+    top, members = fig.axes[:2]
+    gens = [t.get_text().split("\n")[0] for t in top.texts if t.get_text().startswith("g")]
+    assert gens == ["g2→3", "g3→4"]  # only the rebalances in the window
+    assert _labels(members.get_yticklabels()) == ["m1", "m3", "m2", "m3b", "m3c"]
+    many = pd.concat([tables["rebalances"].iloc[[1]].assign(
+        start_ts=tables["rebalances"]["start_ts"].iloc[1] + pd.Timedelta(seconds=i),
+        end_ts=tables["rebalances"]["start_ts"].iloc[1] + pd.Timedelta(seconds=i + 0.5),
+        old_generation=10 + i) for i in range(12)])  # fmt: skip
+    fig = P.group_timeline(tables["group_transitions"], tables["member_sessions"], many, None, "orders")
+    labels = [t.get_text() for t in fig.axes[0].texts]
+    shown = [t for t in labels if t.startswith("g")]
+    assert len(shown) == 2  # two label levels, the rest would overlap
+    assert " 10 labels hidden (crowded); zoom with start/end" in labels

@@ -70,9 +70,19 @@ SERIES_COLOURS = (
     "#AA4499",
 )
 ANOMALY_COLOUR = "#882255"
-SEQUENTIAL_CMAP = "cividis"
+SEQUENTIAL_CMAP = "YlOrBr"  # ColorBrewer sequential, colour-blind safe; light = few
 
 MAX_LABEL = 28
+
+
+def paused_unit(max_ms: float) -> tuple[float, str]:
+    """Scale and unit for paused-time axes: seconds below two minutes, minutes below two hours, hours."""
+    max_ms = 0 if max_ms is None or pd.isna(max_ms) else float(max_ms)
+    if max_ms < 120_000:
+        return 1 / 1000, "seconds"
+    if max_ms < 7_200_000:
+        return 1 / 60_000, "minutes"
+    return 1 / 3_600_000, "hours"
 
 
 def cause_colour(cause: str | None) -> str:
@@ -148,9 +158,9 @@ def cause_breakdown(rebalances: pd.DataFrame, title: str = "Why groups rebalance
     for yi, (n, share) in enumerate(zip(counts["rebalances"], counts["share"])):
         ax1.text(n, yi, f" {n} ({share:.0%})", va="center", fontsize=8)
     ax1.margins(x=0.25)
-    minutes = counts["paused_ms"] / 60000
-    ax2.barh(y, minutes, color=colours, edgecolor="#333333", linewidth=0.5)
-    ax2.set_xlabel("paused time (minutes)")
+    scale, unit = paused_unit(counts["paused_ms"].max())
+    ax2.barh(y, counts["paused_ms"] * scale, color=colours, edgecolor="#333333", linewidth=0.5)
+    ax2.set_xlabel(f"paused time ({unit})")
     ax2.set_title("consumption paused per cause")
     ax2.margins(x=0.15)
     fig.suptitle(title, fontweight="bold")
@@ -194,9 +204,10 @@ def group_ranking(rebalances: pd.DataFrame, top_n: int = 15, title: str = "Group
     fig.legend(
         title="cause", fontsize=8, title_fontsize=8, loc="outside lower center", ncols=min(len(causes), 6)
     )
-    paused = rank.set_index("group_id").loc[pivot.index, "paused_ms"] / 60000
+    scale, unit = paused_unit(rank["paused_ms"].max())
+    paused = rank.set_index("group_id").loc[pivot.index, "paused_ms"] * scale
     ax2.barh(y, paused.to_numpy(), color="#332288")
-    ax2.set_xlabel("paused time (minutes)")
+    ax2.set_xlabel(f"paused time ({unit})")
     ax2.set_title("consumption paused")
     if more:
         ax1.text(0, -0.9, f"+{more} more groups", fontsize=8, color="#555555", va="center")
@@ -251,7 +262,7 @@ def rebalances_heatmap(
         aspect="auto",
         cmap=cmap,
         interpolation="nearest",
-        vmin=min(1, values.max()),
+        vmin=0,
         vmax=max(1, values.max()),
     )
     if values.size <= 400:  # small grids: write the counts in the cells
@@ -264,7 +275,7 @@ def rebalances_heatmap(
                     ha="center",
                     va="center",
                     fontsize=7,
-                    color="white" if v < values.max() * 0.6 else "black",
+                    color="black" if v < values.max() * 0.6 else "white",
                 )
     ax.set_yticks(np.arange(len(lanes)), [short(g, 36) for g in lanes])
     step = max(1, math.ceil(len(hours) / 12))
@@ -714,7 +725,7 @@ def movement_by_generation(
 # --------------------------------------------------------------------------------- what-if
 WHAT_IF_METRICS: tuple[tuple[str, str, float], ...] = (
     ("rebalances", "rebalances", 1.0),
-    ("paused_ms", "paused time (minutes)", 1 / 60000),
+    ("paused_ms", "paused time", 0.0),  # unit from the data (paused_unit)
     ("moved_partitions", "partitions moved", 1.0),
 )
 
@@ -730,11 +741,15 @@ def what_if_comparison(
     if not len(scenarios) or not metrics:
         return _empty(fig, title, "no scenarios")
     axes = fig.subplots(1, len(metrics), squeeze=False)[0]
-    names = [short(s, 22) for s in scenarios["scenario"]]
+    names = [short(s, 26) for s in scenarios["scenario"]]
     colours = ["#BBBBBB"] + [SERIES_COLOURS[i % len(SERIES_COLOURS)] for i in range(len(names) - 1)]
     x = np.arange(len(names))
     for ax, (col, label, scale) in zip(axes, metrics):
-        vals = pd.to_numeric(scenarios[col], errors="coerce").fillna(0).to_numpy(float) * scale
+        vals = pd.to_numeric(scenarios[col], errors="coerce").fillna(0).to_numpy(float)
+        if col == "paused_ms":
+            scale, unit = paused_unit(vals.max())
+            label = f"{label} ({unit})"
+        vals = vals * scale
         ax.bar(x, vals, color=colours, edgecolor="#333333", linewidth=0.5)
         base = vals[0]
         for xi, v in zip(x, vals):

@@ -30,9 +30,9 @@ def test_cause_breakdown_one_bar_per_cause_largest_on_top(tables):
     ]  # fmt: skip
     assert [b.get_width() for b in _bars(ax1)] == [1, 1, 1, 2, 3]
     assert [to_hex(b.get_facecolor()) for b in _bars(ax1)][-1] == P.CAUSE_COLOURS["session_timeout"].lower()
-    # paused minutes per cause: session_timeout 36 s, poll_timeout_leave 75 s
-    assert [round(b.get_width() * 60) for b in _bars(ax2)] == [2, 0, 3, 75, 36]
-    assert ax1.get_xlabel() == "rebalances" and ax2.get_xlabel() == "paused time (minutes)"
+    # paused seconds per cause (max 75 s: the axis is in seconds)
+    assert [b.get_width() for b in _bars(ax2)] == [2, 0, 3, 75, 36]
+    assert ax1.get_xlabel() == "rebalances" and ax2.get_xlabel() == "paused time (seconds)"
     assert "3 (38%)" in [t.strip() for t in _texts(fig)]
     assert fig._suptitle.get_text() == "Why groups rebalanced"
 
@@ -48,7 +48,8 @@ def test_group_ranking_stacks_causes_and_caps_lanes(tables):
             totals.get(round(b.get_y() + b.get_height() / 2), 0) + b.get_width()
         )
     assert totals == {0: 1, 1: 2, 2: 5}
-    assert [round(b.get_width() * 60000) for b in _bars(ax2)] == [2000, 75000, 39000]
+    assert [b.get_width() for b in _bars(ax2)] == [2, 75, 39]
+    assert ax2.get_xlabel() == "paused time (seconds)"
     assert [t.get_text() for t in fig.legends[0].get_texts()] == [
         "new_member", "member_leave", "poll_timeout_leave", "session_timeout", "coordinator_move",
     ]  # fmt: skip
@@ -144,10 +145,10 @@ def test_movement_by_generation_coloured_by_assignor(tables):
 
 def test_what_if_comparison_side_by_side():
     df = pd.DataFrame({"scenario": ["observed", "session 60s", "static"], "rebalances": [5, 3, 1],
-                       "paused_ms": [60000, 30000, 0], "moved_partitions": [10, 10, 0]})  # fmt: skip
+                       "paused_ms": [600000, 300000, 0], "moved_partitions": [10, 10, 0]})  # fmt: skip
     fig = P.what_if_comparison(df)
     assert [ax.get_ylabel() for ax in fig.axes] == ["rebalances", "paused time (minutes)", "partitions moved"]
-    assert [[b.get_height() for b in _bars(ax)] for ax in fig.axes] == [[5, 3, 1], [1, 0.5, 0], [10, 10, 0]]
+    assert [[b.get_height() for b in _bars(ax)] for ax in fig.axes] == [[5, 3, 1], [10, 5, 0], [10, 10, 0]]
     assert _labels(fig.axes[0].get_xticklabels()) == ["observed", "session 60s", "static"]
     assert "3\n(-40%)" in _texts(fig) and "0\n(-100%)" in _texts(fig)
 

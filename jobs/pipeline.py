@@ -22,6 +22,7 @@ A run killed anywhere and run again leaves exactly the tables of one clean run.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import os
 import uuid
@@ -233,14 +234,15 @@ def run_job(
         union = (
             _replay_batch(r, run_events, committed_runs) if mode == "batch" else _replay_stream(r, run_events)
         )
-        counts = {
-            row["_table"]: row["n"]
-            for row in union.groupBy("_table").agg(F.count(F.lit(1)).alias("n")).collect()
-        }
+        is_error = (F.col("_table") == "anomalies") & (F.col("kind") == "replay_error")
+        agg = union.groupBy("_table").agg(
+            F.count(F.lit(1)).alias("n"), F.sum(is_error.cast("long")).alias("e")
+        )
+        counts, summary.replay_errors = {}, 0
+        for row in agg.collect():
+            counts[row["_table"]] = row["n"]
+            summary.replay_errors += int(row["e"] or 0)
         summary.groups_replayed = int(counts.get("group_state", 0))
-        summary.replay_errors = union.where(
-            (F.col("_table") == "anomalies") & (F.col("kind") == "replay_error")
-        ).count()
         r.progress.stage("replayed", groups=summary.groups_replayed, replay_errors=summary.replay_errors,
                          **{t: int(counts.get(t, 0)) for t in ("rebalances", "group_transitions")})  # fmt: skip
 
@@ -328,11 +330,18 @@ def _replay_stream(r: _Run, run_events):
 def _write_rollups(r: _Run) -> None:
     from jobs import rollups
 
-    rebalances = r.sink.read("rebalances")
-    out = rollups.compute(rebalances, r.config.storms.min_rebalances, r.config.storms.window_minutes)
-    for name in ("storms", "rebalance_frequency"):
-        r.sink.overwrite(name, out[name])
-        r.committed(name)
+    rebalances = r.sink.read("rebalances").cache()  # small; read by both roll-ups
+    out = rollups.compute(
+        rebalances, r.config.storms.min_rebalances, r.config.storms.window_minutes, cache=True
+    )
+    try:
+        for name in ("storms", "rebalance_frequency"):
+            r.sink.overwrite(name, out[name])
+            r.committed(name)
+    finally:
+        for df in (out["storms"], rebalances):
+            with contextlib.suppress(Exception):
+                df.unpersist()
     r.progress.stage("roll-ups written")
 
 
@@ -343,7 +352,7 @@ def _summarise(r: _Run, summary: RunSummary) -> None:
     names = ("events", "quarantine", "ingest_audit", *[r.table_name(t) for t in REPLAY_TABLES],
              "rebalance_frequency", "storms")  # fmt: skip
     for name in names:
-        summary.table_rows[name] = sink.read(name).count() if sink.exists(name) else 0
+        summary.table_rows[name] = sink.row_count(name)
     summary.groups_total = summary.table_rows.get(r.table_name("group_state"), 0)
     summary.rebalances_total = summary.table_rows.get("rebalances", 0)
     summary.storms_total = summary.table_rows.get("storms", 0)

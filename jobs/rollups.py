@@ -59,8 +59,10 @@ def storms(rebalances: DataFrame, min_rebalances: int, window_minutes: int) -> D
         .where("_rk = 1")
         .select(*keys, F.coalesce(F.col("cause"), F.lit("unknown")).alias("dominant_cause"))
     )
-    coord_counts = r.where(F.col("coordinator_broker").isNotNull()).groupBy(*keys, "coordinator_broker").agg(
-        F.count(F.lit(1)).alias("_n")
+    coord_counts = (
+        r.where(F.col("coordinator_broker").isNotNull())
+        .groupBy(*keys, "coordinator_broker")
+        .agg(F.count(F.lit(1)).alias("_n"))
     )
     coordinator = (
         coord_counts.withColumn(
@@ -148,7 +150,9 @@ def frequency(rebalances: DataFrame, storms_df: DataFrame) -> DataFrame:
                 & (st.s_end >= agg._ws),
                 "left",
             )
-            .groupBy("cluster", "group_id", "_ws", "rebalances", "completed", "open", "join_rounds", "paused_ms")
+            .groupBy(
+                "cluster", "group_id", "_ws", "rebalances", "completed", "open", "join_rounds", "paused_ms"
+            )
             .agg(F.max(F.col("s_start").isNotNull()).alias("storm"))
         )
         parts.append(flagged.withColumn("granularity", F.lit(granularity)))
@@ -167,13 +171,17 @@ def frequency(rebalances: DataFrame, storms_df: DataFrame) -> DataFrame:
     )
 
 
-def compute(rebalances: DataFrame, min_rebalances: int, window_minutes: int) -> dict[str, DataFrame]:
-    """Both roll-ups from the whole rebalances table: ``{"storms": ..., "rebalance_frequency": ...}``."""
-    st = storms(rebalances, min_rebalances, window_minutes)
-    freq = frequency(rebalances, st)
-    conform = {
-        "storms": schemas.STORMS,
-        "rebalance_frequency": schemas.REBALANCE_FREQUENCY,
-    }
-    out = {"storms": st, "rebalance_frequency": freq}
-    return {k: v.select([F.col(f.name).cast(f.dataType) for f in conform[k].fields]) for k, v in out.items()}
+def compute(
+    rebalances: DataFrame, min_rebalances: int, window_minutes: int, *, cache: bool = False
+) -> dict[str, DataFrame]:
+    """Both roll-ups from the whole rebalances table: ``{"storms": ..., "rebalance_frequency": ...}``.
+    ``cache=True`` caches the (small) storms frame, which the frequency roll-up reads again."""
+
+    def conform(df: DataFrame, schema) -> DataFrame:
+        return df.select([F.col(f.name).cast(f.dataType) for f in schema.fields])
+
+    st = conform(storms(rebalances, min_rebalances, window_minutes), schemas.STORMS)
+    if cache:
+        st = st.cache()
+    freq = conform(frequency(rebalances, st), schemas.REBALANCE_FREQUENCY)
+    return {"storms": st, "rebalance_frequency": freq}

@@ -113,6 +113,10 @@ class Sink:
             return []
         return sorted(r[0] for r in self.read(name).select(PARTITION_COL).distinct().collect())
 
+    def row_count(self, name: str) -> int:
+        """Rows of a table (from metadata where the format keeps it)."""
+        return self.read(name).count() if self.exists(name) else 0
+
     def write_partition(self, name: str, df, value: str) -> None:
         raise NotImplementedError
 
@@ -219,6 +223,17 @@ class DeltaRsSink(Sink):
         from deltalake import DeltaTable
 
         return sorted({p[PARTITION_COL] for p in DeltaTable(self.path(name)).partitions()})
+
+    def row_count(self, name: str) -> int:
+        if not self.exists(name):
+            return 0
+        import pyarrow as pa
+        from deltalake import DeltaTable
+
+        counts = pa.table(DeltaTable(self.path(name)).get_add_actions(flatten=True)).column("num_records")
+        if counts.null_count:
+            return self.read(name).count()
+        return int(pa.compute.sum(counts).as_py() or 0)
 
     def read_partition(self, name: str, value: str):
         if not self.exists(name):

@@ -25,6 +25,7 @@ nb = Notebook.from_globals(globals())  # spark / dbutils / display on Databricks
 
 LAKEHOUSE = nb.text("lakehouse", "./lakehouse", "lakehouse directory")
 TOP_N = int(nb.text("top_n", "15", "groups to show", env="TOP_N"))
+REPORT = nb.text("report", "", "also write the HTML report here (optional)", env="REPORT")
 
 # COMMAND ----------
 
@@ -78,3 +79,14 @@ nb.show(plots.rebalances_heatmap(tables["rebalance_frequency"], top_n=TOP_N, reb
 nb.show(summary.worst_storms(tables["storms"]), "worst storms")
 nb.show(plots.storm_timeline(tables["storms"]), "storm_timeline")
 nb.show(summary.co_storms(tables["storms"]), "groups that stormed together")
+
+# COMMAND ----------
+
+# MAGIC %md
+# MAGIC ## The storm report
+# MAGIC The same, as one self-contained HTML page (shown below on Databricks; written to the `report` widget's
+# MAGIC path when given, e.g. `/dbfs/tmp/rebalance-report.html` or a Volume path).
+
+# COMMAND ----------
+
+html_report = nb.report(LAKEHOUSE, REPORT)

@@ -89,6 +89,16 @@ def _ts(v: Any) -> str:
     return pd.Timestamp(v).strftime("%Y-%m-%d %H:%M:%S")
 
 
+def _few(values: Any, n: int = 3) -> str:
+    """At most ``n`` items of a list column, then "+N more" (a storm can have hundreds of culprits)."""
+    if values is None or (not isinstance(values, (list, tuple)) and not hasattr(values, "tolist")):
+        return "–" if values is None else str(values)
+    items = [str(v) for v in list(values)]
+    if not items:
+        return "–"
+    return ", ".join(items[:n]) + (f" +{len(items) - n} more" if len(items) > n else "")
+
+
 def _chip(cause: Any) -> str:
     c = esc(cause)
     return f'<span class="chip" style="background:{plots.cause_colour(str(cause))}">{c}</span>'
@@ -147,8 +157,8 @@ def render(
         ("paused_ms", "paused"), ("dominant_cause", "dominant cause"), ("culprit_members", "culprits"),
         ("coordinator_broker", "coordinator"), ("concurrent_groups", "stormed together with"),
     ], numeric=("rebalances", "paused_ms", "duration_ms", "coordinator_broker"),
-        formats={"start_ts": _ts, "duration_ms": summary.human_ms, "paused_ms": summary.human_ms},
-        empty="no storms"))  # fmt: skip
+        formats={"start_ts": _ts, "duration_ms": summary.human_ms, "paused_ms": summary.human_ms,
+                 "culprit_members": _few, "concurrent_groups": _few}, empty="no storms"))  # fmt: skip
 
     parts.append("<h3>Top causes</h3>")
     parts.append(_causes_table(causes))

@@ -24,10 +24,13 @@ class Notebook:
         self._display = display
         self.out_dir = os.environ.get("NOTEBOOK_OUT") or None
         self.shown: list[str] = []
+        self._display_html: Any = None
 
     @classmethod
     def from_globals(cls, g: dict[str, Any]) -> Notebook:
-        return cls(g.get("spark"), g.get("dbutils"), g.get("display"))
+        nb = cls(g.get("spark"), g.get("dbutils"), g.get("display"))
+        nb._display_html = g.get("displayHTML")
+        return nb
 
     @property
     def on_databricks(self) -> bool:
@@ -77,6 +80,23 @@ class Notebook:
         return load_tables(lakehouse, spark=self.table_spark(), group=group or None)
 
     # ------------------------------------------------------------------ output
+    def report(self, lakehouse: str, path: str = "", group: str | None = None) -> str:
+        """Build the HTML storm report; shown inline on Databricks (``displayHTML``), written to
+        ``path`` when given. Returns the HTML."""
+        from jobs.report import build_report
+        from jobs.report.data import load_tables
+        from jobs.report.html import render
+
+        if path:
+            build_report(lakehouse, path, group=group or None, spark=self.table_spark())
+            print(f"report written to {path}")
+        text = render(
+            load_tables(lakehouse, spark=self.table_spark(), group=group or None), group=group or None
+        )
+        if self._display_html is not None and self.on_databricks:
+            self._display_html(text)
+        return text
+
     def show(self, obj: Any, name: str = "output", rows: int = 20) -> None:
         """``display`` on Databricks; locally print frames and save figures (when ``$NOTEBOOK_OUT`` is set)."""
         from matplotlib.figure import Figure

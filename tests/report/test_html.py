@@ -88,3 +88,11 @@ def test_empty_lakehouse_still_renders(tmp_path):
     text = _read(build_report(str(tmp_path), str(tmp_path / "out" / "r.html")))
     assert "No rebalances in these tables." in text
     assert "no storms" in text
+
+
+def test_long_culprit_lists_are_capped(tables):
+    t = {k: v.copy() for k, v in tables.items()}
+    t["storms"]["culprit_members"] = [[f"member-{i}" for i in range(7)]] * len(t["storms"])
+    text = render(t)
+    assert "<td>member-0, member-1, member-2 +4 more</td>" in text
+    assert "member-3" not in text

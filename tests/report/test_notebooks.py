@@ -60,8 +60,14 @@ def test_databricks_source_format(name):
 
 
 def test_02_cluster_overview(sample_lakehouse, tmp_path):
-    with env(LAKEHOUSE=sample_lakehouse, NOTEBOOK_OUT=str(tmp_path)):
+    report = str(tmp_path / "html" / "report.html")
+    with env(LAKEHOUSE=sample_lakehouse, NOTEBOOK_OUT=str(tmp_path), REPORT=report):
         g = run("02_cluster_overview")
+    with open(report, encoding="utf-8") as fh:
+        assert fh.read() == g["html_report"]
+    assert "<b>orders</b> rebalanced most: <b>7</b> times" in g["html_report"]
+    os.remove(report)
+    os.rmdir(os.path.dirname(report))
     assert len(g["tables"]["rebalances"]) == 16
     assert sorted(os.listdir(tmp_path)) == [
         "cause_breakdown.png", "group_ranking.png", "rebalances_heatmap.png", "storm_timeline.png",
@@ -117,8 +123,11 @@ class FakeDbutils:
 
 
 def test_02_on_databricks_uses_widgets_spark_and_display(sample_lakehouse, spark):
-    dbutils, shown = FakeDbutils({"lakehouse": sample_lakehouse, "top_n": "3"}), []
-    g = run("02_cluster_overview", spark=spark, dbutils=dbutils, display=shown.append)
+    dbutils, shown, html = FakeDbutils({"lakehouse": sample_lakehouse, "top_n": "3"}), [], []
+    g = run(
+        "02_cluster_overview", spark=spark, dbutils=dbutils, display=shown.append, displayHTML=html.append
+    )
+    assert len(html) == 1 and html[0].startswith("<!DOCTYPE html>") and html[0].count("<img") >= 6
     assert dbutils.widgets.defined["lakehouse"] == ("text", "./lakehouse")
     assert g["TOP_N"] == 3
     assert len(g["tables"]["rebalances"]) == 16

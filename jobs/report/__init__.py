@@ -22,15 +22,15 @@ def build_report(
     cluster: str | None = None,
     title: str | None = None,
 ) -> str:
-    """Read the tables of ``lakehouse`` and write the HTML report to ``output`` (a file, or a directory
-    that gets ``report.html``). Returns the path written."""
+    """Read the tables of ``lakehouse`` and write the HTML report to ``output`` (a ``.html`` file, or a
+    directory that gets ``report.html``). Returns the path written."""
     from jobs.report.data import load_tables
     from jobs.report.html import render
 
     tables = load_tables(lakehouse, spark=spark, group=group, cluster=cluster)
     text = render(tables, group=group, title=title)
-    if os.path.isdir(output) or output.endswith(os.sep):
-        output = os.path.join(output, "report.html")
+    if os.path.isdir(output) or not output.lower().endswith((".html", ".htm")):
+        output = os.path.join(output, "report.html")  # a directory (``spark-submit.sh report --output DIR``)
     parent = os.path.dirname(os.path.abspath(output))
     os.makedirs(parent, exist_ok=True)
     with open(output, "w", encoding="utf-8") as fh:

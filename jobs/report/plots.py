@@ -429,8 +429,9 @@ def group_timeline(
     members = ss.sort_values(["joined_ts", "member_id"], na_position="first")
     lanes, more = _cap(list(members.itertuples(index=False)), max_members)
     n_member_lanes = max(1, len(lanes) + (1 if more else 0))
-    fig.set_size_inches(12, 2.6 + 0.28 * n_member_lanes + 1.2)
-    ax_top, ax_mem = fig.subplots(2, 1, sharex=True, height_ratios=[3, max(1.5, 0.9 * n_member_lanes)])
+    mem_h = 0.3 * n_member_lanes + 0.4  # inches: the state/rebalance panel keeps its height
+    fig.set_size_inches(12, 2.5 + mem_h + 1.1)
+    ax_top, ax_mem = fig.subplots(2, 1, sharex=True, height_ratios=[2.5, mem_h])
     x0, x1 = mdates.date2num(t0), mdates.date2num(t1)
     span_days = x1 - x0
 
@@ -459,7 +460,7 @@ def group_timeline(
     causes_seen = []
     min_w = span_days * 0.003
     # generation/duration labels: greedy, on two levels, never closer than a label's width
-    label_gap = span_days * 0.045
+    label_gap = span_days * 0.06
     last_label = [-math.inf, -math.inf]
     hidden = 0
     for r in rb.itertuples(index=False):
@@ -553,6 +554,7 @@ def group_timeline(
         bbox_to_anchor=(1.01, 1.0),
         title="state / cause",
         title_fontsize=7,
+        ncols=2 if len(handles) > 8 else 1,
     )
 
     # member lanes
@@ -633,9 +635,14 @@ def skew_by_generation(
     x = np.arange(len(df))
     lo = df["min_per_member"].fillna(0).to_numpy(float)
     hi = df["max_per_member"].fillna(0).to_numpy(float)
-    ax1.vlines(x, lo, hi, colors="#88CCEE", linewidth=12, label="min–max per member")
-    ax1.plot(x, hi, linestyle="none", marker="_", markersize=18, color="#332288", label="max per member")
-    ax1.plot(x, lo, linestyle="none", marker="_", markersize=18, color="#117733", label="min per member")
+    lw = float(np.clip(500 / max(1, len(x)), 2, 12))  # thinner ranges when there are many generations
+    ax1.vlines(x, lo, hi, colors="#88CCEE", linewidth=lw, label="min–max per member")
+    ax1.plot(
+        x, hi, linestyle="none", marker="_", markersize=lw * 1.5, color="#332288", label="max per member"
+    )
+    ax1.plot(
+        x, lo, linestyle="none", marker="_", markersize=lw * 1.5, color="#117733", label="min per member"
+    )
     ax1.plot(x, df["mean_per_member"], linestyle="none", marker="o", color="#CC6677", label="mean per member")
     ax1.set_xlim(-0.6, len(x) - 0.4)
     ax1.set_ylabel("partitions per member")
@@ -649,7 +656,7 @@ def skew_by_generation(
     ax2.set_ylim(0, max(1.5, np.nanmax(ratio) * 1.25 if len(ratio) and not np.isnan(ratio).all() else 1.5))
     idle = df["idle_members"].fillna(0).astype(int).to_numpy()
     for xi, n in zip(x, idle):
-        if n:
+        if n and len(x) <= 30:  # beyond that the counts go on the members axis instead
             ax2.text(
                 xi,
                 0 if np.isnan(ratio[xi]) else ratio[xi],
@@ -661,6 +668,10 @@ def skew_by_generation(
             )
     ax2r = ax2.twinx()
     ax2r.plot(x, df["members"], color="#117733", marker=".", label="members")
+    if len(x) > 30 and idle.any():
+        ax2r.plot(
+            x[idle > 0], idle[idle > 0], linestyle="none", marker="x", color="#882255", label="idle members"
+        )
     ax2r.set_ylabel("members", color="#117733")
     ax2r.set_ylim(bottom=0)
     h1, l1 = ax2.get_legend_handles_labels()

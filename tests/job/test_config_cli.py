@@ -146,3 +146,11 @@ def test_spark_submit_help_documents_every_option():
     for opt in ("--input", "--output", "--config", "--mode", "--master", "--cluster", "--remote", "--format",
                 "--writer", "--checkpoint", "--sample", "--quiet", "report"):  # fmt: skip
         assert opt in out, opt
+
+
+def test_report_subcommand_delegates_to_jobs_report():
+    env = dict(os.environ, REBALANCE_LENS_NO_VENV="1", PYSPARK_PYTHON=sys.executable)
+    done = subprocess.run([os.path.join(REPO, "spark-submit.sh"), "report", "--help"], capture_output=True,
+                          text=True, env=env, timeout=120)  # fmt: skip
+    assert done.returncode == 0
+    assert "python -m jobs.report" in done.stdout and "--lakehouse" in done.stdout

@@ -83,7 +83,8 @@ class Sink:
         self.spark = spark
         self.root = os.path.abspath(_local(root)) if "://" not in root or root.startswith("file://") else root
         self.run_id = run_id
-        os.makedirs(self.root, exist_ok=True)
+        if "://" not in self.root:  # local or FUSE-mounted (/dbfs, /Volumes); object stores need no mkdir
+            os.makedirs(self.root, exist_ok=True)
 
     def path(self, name: str) -> str:
         return os.path.join(self.root, name)

@@ -65,7 +65,7 @@ BODY_PREFIX = (
     r"|\[GroupMetadataManager brokerId=(?P<pfx_broker2>\d+)\] "
     r"|(?:\[[^\]|]*\|[^\]]*\] )?\[(?P<pfx_ctype>Consumer|Worker|Producer|AdminClient)(?: instanceId=(?P<pfx_iid>[^,\]]*),)?"
     r" clientId=(?P<pfx_cid>[^,\]]*), groupId=(?P<pfx_gid>[^\]]*)\] "
-    r"|\[thrd:[^\]]*\]: )?(?P<body>.*)$"
+    r"|\[thrd:[^\]]*\]: )"
 )
 
 MACROS: dict[str, str] = {

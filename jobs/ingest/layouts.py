@@ -39,18 +39,37 @@ _TS_TIME_ONLY = r"\d{2}:\d{2}:\d{2}[.,]\d{3}"
 @dataclass(frozen=True)
 class Layout:
     """One line layout: ``id`` (the ``layout`` column), an RE2 ``regex`` with named groups
-    ``ts``/``level``/``logger``/``thread``/``message`` and an ``example`` line."""
+    ``ts``/``level``/``logger``/``thread``/``message`` and an ``example`` line.
+
+    For speed the parser splits ``regex`` at ``(?P<message>.*)`` into a *head* (anchored at the
+    line start, captures the short fields) and a *tail* (anchored at the end, e.g. log4j's
+    ``(logger)``), so that RE2 extracts sub-matches only on the few bytes around the message.
+    """
 
     id: str
     regex: str
     example: str
     description: str = ""
 
+    @property
+    def head(self) -> str | None:
+        i = self.regex.find(_MSG)
+        return self.regex[:i] if i >= 0 else None
+
+    @property
+    def tail(self) -> str | None:
+        i = self.regex.find(_MSG)
+        t = self.regex[i + len(_MSG) :] if i >= 0 else None
+        return None if t in (None, "$") else t
+
+
+_MSG = "(?P<message>.*)"
+
 
 LAYOUTS: tuple[Layout, ...] = (
     Layout(
         "log4j",
-        rf"^\[(?P<ts>\d[^\]]{{9,40}})\] (?P<level>{LEVELS})\s+(?P<message>.*) \((?P<logger>[\w.$-]+(?::\d+)?)\)$",
+        rf"^\[(?P<ts>\d{{4}}-[^\]]+)\] (?P<level>{LEVELS}) +(?P<message>.*) \((?P<logger>[\w.$-]+(?::\d+)?)\)$",
         "[2024-05-01 10:00:00,123] INFO [GroupCoordinator 1]: Stabilized group g generation 3 "
         "(__consumer_offsets-12) with 2 members (kafka.coordinator.group.GroupCoordinator)",
         "Kafka's default `[%d] %p %m (%c)%n` (also Connect's `(%c:%L)`)",
@@ -71,7 +90,7 @@ LAYOUTS: tuple[Layout, ...] = (
     ),
     Layout(
         "log4j-nologger",
-        rf"^\[(?P<ts>\d[^\]]{{9,40}})\] (?P<level>{LEVELS})\s+(?P<message>.*)$",
+        rf"^\[(?P<ts>\d{{4}}-[^\]]+)\] (?P<level>{LEVELS}) +(?P<message>.*)$",
         "[2024-05-01 10:00:00,123] INFO [GroupCoordinator 1]: Stabilized group g generation 3",
         "`[%d] %p %m` without `(%c)` (or a line truncated before it)",
     ),
@@ -137,6 +156,11 @@ LAYOUTS: tuple[Layout, ...] = (
 LAYOUT_IDS = tuple(lay.id for lay in LAYOUTS) + ("json",)
 LAYOUT_BY_ID = {lay.id: lay for lay in LAYOUTS}
 
+#: fast paths (split instead of sub-match extraction) for the two most common layouts
+FAST_LOG4J = rf"^\[\d{{4}}-\d{{2}}-\d{{2}} \d{{2}}:\d{{2}}:\d{{2}},\d{{3}}\] (?:{LEVELS}) +\S"
+LOG4J_LOGGER_TAIL = r"^[\w.$-]+(?::\d+)?\)$"
+FAST_SPRINGBOOT = rf"^\d{{4}}-\d{{2}}-\d{{2}}[ T]\d{{2}}:\d{{2}}:\d{{2}}[.,]\d{{1,9}}(?:Z|[+-]\d{{2}}:?\d{{2}})? +(?:{LEVELS}) +(?:\d+ +)?--- \["
+
 #: the second line of a java.util.logging entry
 JUL_MESSAGE = r"^(?P<level>SEVERE|WARNING|INFO|CONFIG|FINE|FINER|FINEST): (?P<message>.*)$"
 
@@ -163,6 +187,14 @@ JSON_KEYS: dict[str, str] = {
     "level": r'"(?:level|log\.level|severity|@l|levelname|loglevel)"\s*:\s*"(?P<v>[^"]*)"',
     "logger": r'"(?:logger_name|logger|log\.logger|loggerName|logger\.name|name)"\s*:\s*"(?P<v>[^"]*)"',
     "thread": r'"(?:thread_name|thread|process\.thread\.name|threadName)"\s*:\s*"(?P<v>[^"]*)"',
+}
+#: the same families as column names of pyarrow's JSON reader (nested objects flattened with ".")
+JSON_NAMES: dict[str, tuple[str, ...]] = {
+    "ts": ("@timestamp", "timestamp", "time", "ts", "@t", "datetime", "date"),
+    "message": ("message", "msg", "@m", "log", "text"),
+    "level": ("level", "log.level", "severity", "@l", "levelname", "loglevel"),
+    "logger": ("logger_name", "logger", "log.logger", "loggerName", "logger.name", "name"),
+    "thread": ("thread_name", "thread", "process.thread.name", "threadName"),
 }
 #: ECS nests ``log: {level, logger}``; these catch the nested spelling
 JSON_NESTED = {
@@ -208,6 +240,10 @@ def _days_from_civil(y: np.ndarray, m: np.ndarray, d: np.ndarray) -> np.ndarray:
     return era * 146097 + doe - 719468
 
 
+def _blank_null(a: pa.Array) -> pa.Array:
+    return pc.if_else(pc.equal(a, ""), pa.scalar(None, a.type), a)
+
+
 def _ints(struct: pa.StructArray, name: str, default: int = 0) -> np.ndarray:
     col = struct.field(name)
     col = pc.if_else(pc.equal(col, ""), None, col)
@@ -230,13 +266,55 @@ def _apply_zone(naive_ms: np.ndarray, zone_less: np.ndarray, default_tz: str) ->
     return out
 
 
+_FAST = r"^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}[.,]\d{3}(?P<z>Z|[+-]\d{2}:\d{2})?$"
+
+
+def _fast_timestamps(ts: pa.Array, default_tz: str) -> tuple[np.ndarray, np.ndarray]:
+    """The common millisecond formats through Arrow's ISO-8601 cast (no sub-match extraction)."""
+    n = len(ts)
+    out = np.zeros(n, dtype=np.int64)
+    fast = pc.fill_null(pc.match_substring_regex(ts, _FAST), False).to_numpy(zero_copy_only=False)
+    if not fast.any():
+        return out, fast
+    sub = ts if fast.all() else ts.filter(pa.array(fast))
+    sub = pc.replace_substring(sub, ",", ".")
+    zoned = pc.fill_null(pc.match_substring_regex(sub, r"(?:Z|[+-]\d{2}:\d{2})$"), False).to_numpy(
+        zero_copy_only=False
+    )
+    ms = np.zeros(len(sub), dtype=np.int64)
+    if (~zoned).any():
+        naive = sub if not zoned.any() else sub.filter(pa.array(~zoned))
+        v = pc.cast(pc.cast(naive, pa.timestamp("ms")), pa.int64()).to_numpy(zero_copy_only=False)
+        ms[~zoned] = _apply_zone(v, np.ones(len(v), dtype=bool), default_tz)
+    if zoned.any():
+        z = sub.filter(pa.array(zoned))
+        ms[zoned] = pc.cast(pc.cast(z, pa.timestamp("ms", tz="UTC")), pa.int64()).to_numpy(
+            zero_copy_only=False
+        )
+    out[fast] = ms
+    return out, fast
+
+
 def parse_timestamps(ts: pa.Array, default_tz: str = "UTC") -> pa.Array:
     """Epoch milliseconds (int64, null when unparsable) of a column of timestamp strings."""
     n = len(ts)
+    if n == 0:
+        return pa.array(np.zeros(0, dtype=np.int64), pa.int64())
+    out, ok = _fast_timestamps(ts, default_tz)
+    if ok.all():
+        return pa.array(out, pa.int64())
+    rest_idx = np.nonzero(~ok)[0]
+    slow = _slow_timestamps(ts.take(pa.array(rest_idx)), default_tz)
+    sv = pc.is_valid(slow).to_numpy(zero_copy_only=False)
+    out[rest_idx[sv]] = pc.fill_null(slow, 0).to_numpy(zero_copy_only=False)[sv]
+    ok[rest_idx[sv]] = True
+    return pa.array(out, pa.int64(), mask=~ok)
+
+
+def _slow_timestamps(ts: pa.Array, default_tz: str = "UTC") -> pa.Array:
+    n = len(ts)
     out = np.zeros(n, dtype=np.int64)
     ok = np.zeros(n, dtype=bool)
-    if n == 0:
-        return pa.array(out, pa.int64())
     iso = pc.extract_regex(ts, _ISO_PARTS)
     valid = pc.fill_null(iso.is_valid(), False).to_numpy(zero_copy_only=False)
     if valid.any():
@@ -251,8 +329,8 @@ def parse_timestamps(ts: pa.Array, default_tz: str = "UTC") -> pa.Array:
         if offs.any():
             zz = pc.replace_substring(z, ":", "")
             sign = np.where(pc.starts_with(zz, "-").to_numpy(zero_copy_only=False), -1, 1)
-            zh = pc.cast(pc.utf8_slice_codeunits(zz, 1, 3), pa.int64(), safe=False)
-            zm = pc.cast(pc.utf8_slice_codeunits(zz, 3, 5), pa.int64(), safe=False)
+            zh = pc.cast(_blank_null(pc.utf8_slice_codeunits(zz, 1, 3)), pa.int64(), safe=False)
+            zm = pc.cast(_blank_null(pc.utf8_slice_codeunits(zz, 3, 5)), pa.int64(), safe=False)
             zh = pc.fill_null(zh, 0).to_numpy(zero_copy_only=False)
             zm = pc.fill_null(zm, 0).to_numpy(zero_copy_only=False)
             ms = np.where(offs, ms - sign * (zh * 3600 + zm * 60) * 1000, ms)
@@ -282,7 +360,9 @@ def parse_timestamps(ts: pa.Array, default_tz: str = "UTC") -> pa.Array:
         if ev.any():
             sec = _ints(ep, "sec")
             frac = pc.utf8_rpad(pc.utf8_slice_codeunits(ep.field("f"), 0, 3), 3, "0")
-            frac = pc.fill_null(pc.cast(frac, pa.int64(), safe=False), 0).to_numpy(zero_copy_only=False)
+            frac = pc.fill_null(pc.cast(_blank_null(frac), pa.int64(), safe=False), 0).to_numpy(
+                zero_copy_only=False
+            )
             whole_ms = _ints(ep, "ms")
             ms = np.where(whole_ms > 0, whole_ms, sec * 1000 + frac)
             out[idx[ev]] = ms[ev]

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import io
 import re
 import zlib
 from datetime import UTC, datetime
@@ -37,6 +38,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+from pyarrow import json as pa_json
 
 from jobs.ingest import dialects as D
 from jobs.ingest import layouts as L
@@ -176,6 +178,11 @@ def _layout_order(text: pa.Array) -> list[L.Layout]:
     return [lay for lay, h in zip(L.LAYOUTS, hit) if h] + [lay for lay, h in zip(L.LAYOUTS, hit) if not h]
 
 
+def _mostly_json(text: pa.Array) -> bool:
+    sample = text.slice(0, _COMPILED_ORDER_SAMPLE)
+    return (pc.sum(pc.match_substring_regex(sample, L.JSON_LINE)).as_py() or 0) * 2 > len(sample)
+
+
 class _Heads:
     """Accumulates head-line chunks (row index + layout fields)."""
 
@@ -218,48 +225,233 @@ class _Heads:
         return t.combine_chunks()
 
 
+def _elem(lists: pa.Array, i: int) -> pa.Array:
+    return pc.list_element(lists, i)
+
+
+def _fast_log4j(sub: pa.Array, with_logger: bool) -> tuple[np.ndarray, dict[str, pa.Array]] | None:
+    """Kafka's ``[%d] %p %m (%c)`` with the default date format, by splitting (no sub-matches).
+    Same result as the layout regex for the lines it accepts."""
+    ok = _mask(pc.match_substring_regex(sub, L.FAST_LOG4J))
+    if not ok.any():
+        return None
+    s = sub if ok.all() else sub.filter(pa.array(ok))
+    parts = pc.split_pattern(s, " ", max_splits=3)
+    ts = pc.utf8_slice_codeunits(s, 1, 24)
+    level = _elem(parts, 2)
+    rest = _elem(parts, 3)
+    rest = pc.utf8_ltrim(rest, " ")
+    tail = pc.split_pattern(rest, " (", max_splits=1, reverse=True)
+    has_tail = _mask(pc.greater(pc.list_value_length(tail), 1))
+    logger_raw = pc.if_else(
+        pa.array(has_tail),
+        pc.list_element(pc.list_slice(tail, 1, 2), 0) if has_tail.any() else pa.nulls(len(s), rest.type),
+        pa.scalar(None, rest.type),
+    )
+    lg_ok = _mask(pc.match_substring_regex(logger_raw, L.LOG4J_LOGGER_TAIL)) & has_tail
+    if not with_logger:
+        # log4j-nologger: the lines without a valid "(logger)" tail
+        keep = ~lg_ok
+        pos = np.nonzero(ok)[0]
+        ok[pos[~keep]] = False
+        kp = pa.array(keep)
+        return ok, {"ts": ts.filter(kp), "level": level.filter(kp), "message": rest.filter(kp)}
+    pos = np.nonzero(ok)[0]
+    ok[pos[~lg_ok]] = False
+    kp = pa.array(lg_ok)
+    head = _elem(tail, 0).filter(kp)
+    logger = pc.utf8_slice_codeunits(logger_raw.filter(kp), 0, -1)
+    return ok, {"ts": ts.filter(kp), "level": level.filter(kp), "message": head, "logger": logger}
+
+
+def _fast_springboot(sub: pa.Array) -> tuple[np.ndarray, dict[str, pa.Array]] | None:
+    """Spring Boot 2/3 console lines by splitting (no sub-matches); same result as the regexes."""
+    ok = _mask(pc.match_substring_regex(sub, L.FAST_SPRINGBOOT))
+    if not ok.any():
+        return None
+    s = sub if ok.all() else sub.filter(pa.array(ok))
+    halves = pc.split_pattern(s, " --- ", max_splits=1)
+    left = pc.utf8_split_whitespace(_elem(halves, 0), max_splits=3)
+    right = _elem(halves, 1)
+    # Spring Boot 3.2+: "[app] [thread] logger : msg"
+    app = _mask(pc.match_substring_regex(right, r"^\[[^\]]*\] \["))
+    if app.any():
+        right = pc.if_else(
+            pa.array(app), pc.replace_substring_regex(right, r"^\[[^\]]*\] ", "", max_replacements=1), right
+        )
+    th = pc.split_pattern(right, "] ", max_splits=1)
+    thread = pc.utf8_trim_whitespace(pc.utf8_slice_codeunits(_elem(th, 0), 1, 1 << 30))
+    lm = pc.split_pattern(_elem(th, 1), " : ", max_splits=1)
+    good = _mask(pc.equal(pc.list_value_length(lm), 2))
+    logger = pc.utf8_rtrim_whitespace(_elem(pc.if_else(pa.array(good), lm, pa.scalar([""], lm.type)), 0))
+    message = (
+        pc.list_element(pc.list_slice(lm, 1, 2), 0) if good.any() else pa.nulls(len(s), pa.large_string())
+    )
+    pos = np.nonzero(ok)[0]
+    ok[pos[~good]] = False
+    g = pa.array(good)
+    t0 = _elem(left, 0)
+    spaced = pc.equal(pc.utf8_length(t0), 10)  # "2024-05-01 10:00:00.123" (Spring Boot 2) vs ISO "...T..."
+    ts = pc.if_else(spaced, pc.binary_join_element_wise(t0, _elem(left, 1), pa.scalar(" ", t0.type)), t0)
+    level = pc.if_else(spaced, _elem(left, 2), _elem(left, 1))
+    return ok, {
+        "ts": ts.filter(g),
+        "level": level.filter(g),
+        "thread": thread.filter(g),
+        "logger": logger.filter(g),
+        "message": message.filter(g),
+    }
+
+
+def _match_one(sub: pa.Array, lay: L.Layout) -> tuple[np.ndarray, dict[str, pa.Array]]:
+    """(matched mask, fields of the matched lines) of one layout on ``sub``."""
+    fast = None
+    if lay.id in ("log4j", "log4j-nologger"):
+        fast = _fast_log4j(sub, lay.id == "log4j")
+    elif lay.id in ("springboot", "springboot3"):
+        fast = _fast_springboot(sub)
+    if fast is not None:
+        ok, st = fast
+        # lines the fast path does not accept still get the regex
+        rest = np.nonzero(~ok)[0]
+        if len(rest) and lay.id != "log4j-nologger":
+            ok2, st2 = _match_one_regex(_take(sub, rest), lay)
+            if ok2.any():
+                return _merge(ok, st, rest, ok2, st2)
+        return ok, st
+    return _match_one_regex(sub, lay)
+
+
+def _merge(ok: np.ndarray, st: dict, rest: np.ndarray, ok2: np.ndarray, st2: dict) -> tuple[np.ndarray, dict]:
+    """Combine two partial matches (positions of ``ok`` order)."""
+    pos1 = np.nonzero(ok)[0]
+    pos2 = rest[ok2]
+    allpos = np.concatenate([pos1, pos2])
+    order = np.argsort(allpos, kind="stable")
+    out = {}
+    for k in set(st) | set(st2):
+        a = st.get(k)
+        b = st2.get(k)
+        a = a.cast(pa.large_string()) if a is not None else pa.nulls(len(pos1), pa.large_string())
+        b = b.cast(pa.large_string()) if b is not None else pa.nulls(len(pos2), pa.large_string())
+        out[k] = pa.concat_arrays([a, b]).take(pa.array(order))
+    ok = ok.copy()
+    ok[pos2] = True
+    return ok, out
+
+
+def _match_one_regex(sub: pa.Array, lay: L.Layout) -> tuple[np.ndarray, dict[str, pa.Array]]:
+    if lay.head is None:
+        m = _extract(sub, lay.regex)
+        ok = _mask(m.is_valid())
+        mf = m.filter(pa.array(ok))
+        return ok, {f.name: mf.field(f.name) for f in m.type}
+    m = _extract(sub, lay.head)
+    ok = _mask(m.is_valid())
+    if not ok.any():
+        return ok, {}
+    okp = pa.array(ok)
+    mf = m.filter(okp)
+    st = {f.name: mf.field(f.name) for f in m.type}
+    rest = pc.replace_substring_regex(sub.filter(okp), lay.head, "", max_replacements=1)
+    if lay.tail is not None:
+        t = _extract(rest, lay.tail)
+        tok = _mask(t.is_valid())
+        pos = np.nonzero(ok)[0]
+        ok[pos[~tok]] = False
+        tp = pa.array(tok)
+        st = {k: v.filter(tp) for k, v in st.items()}
+        tf = t.filter(tp)
+        st.update({f.name: tf.field(f.name) for f in t.type})
+        rest = pc.replace_substring_regex(rest.filter(tp), lay.tail, "", max_replacements=1)
+    st["message"] = rest
+    return ok, st
+
+
+def _json_fields(js: pa.Array) -> dict[str, pa.Array | None]:
+    """Fields of JSON lines: pyarrow's JSON reader (fast); per-key regexes if a line is malformed."""
+    try:
+        nl = pc.binary_join_element_wise(
+            js.cast(pa.large_string()), pa.scalar("\n", pa.large_string()), pa.scalar("", pa.large_string())
+        )
+        offs = np.frombuffer(nl.buffers()[1], dtype=np.int64, count=len(nl) + 1, offset=nl.offset * 8)
+        block = nl.buffers()[2][int(offs[0]) : int(offs[-1])]
+        tbl = pa_json.read_json(
+            io.BytesIO(block), read_options=pa_json.ReadOptions(use_threads=False, block_size=1 << 26)
+        )
+        if tbl.num_rows != len(js):
+            raise ValueError("row count")
+        flat = tbl.flatten()
+        cols = {c: flat[c].combine_chunks() for c in flat.column_names}
+        st: dict[str, pa.Array | None] = {}
+        for key, names in L.JSON_NAMES.items():
+            v = None
+            for name in names:
+                c = cols.get(name)
+                if c is None:
+                    continue
+                c = (
+                    c.cast(pa.string())
+                    if not pa.types.is_timestamp(c.type)
+                    else pc.strftime(c, "%Y-%m-%dT%H:%M:%S.%fZ")
+                )
+                v = c if v is None else pc.coalesce(v, c)
+            st[key] = v
+        return st
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, ValueError, TypeError):
+        pass
+    st = {}
+    for key, rx in L.JSON_KEYS.items():
+        m = _extract(js, rx)
+        v = m.field("v")
+        if key == "ts":
+            v = pc.if_else(pc.equal(v, ""), m.field("n"), v)
+        nested = L.JSON_NESTED.get(key)
+        if nested is not None:
+            v = pc.if_else(pc.equal(v, ""), _extract(js, nested).field("v"), v)
+        st[key] = _nullify_empty(v)
+    st["message"] = L.json_unescape(pc.fill_null(st["message"], ""))
+    return st
+
+
 def _match_layouts(
     text: pa.Array, rows: np.ndarray, order: list[L.Layout], heads: _Heads, label: str, pts: pa.Array | None
 ) -> np.ndarray:
-    """Match ``text`` (the lines ``rows``) against the layouts; returns the rows left unmatched."""
+    """Match ``text`` (the lines ``rows``) against the layouts; returns the rows left unmatched.
+    JSON lines are tried first when most of the file's first lines are JSON, else last."""
     left = np.ones(len(rows), dtype=bool)
+    if _mostly_json(text):
+        left = _match_json(text, rows, left, heads, label, pts)
     for lay in order:
         pos = np.nonzero(left)[0]
         if not len(pos):
             break
         sub = text if len(pos) == len(text) else _take(text, pos)
-        m = _extract(sub, lay.regex)
-        ok = _mask(m.is_valid())
+        ok, st = _match_one(sub, lay)
         if not ok.any():
             continue
-        okp = pa.array(ok)
-        mf = m.filter(okp)
-        st = {f.name: mf.field(f.name) for f in m.type}
         heads.add(rows[pos[ok]], label + lay.id, st, _take(pts, pos[ok]) if pts is not None else None)
         left[pos[ok]] = False
-    # JSON lines
+    left = _match_json(text, rows, left, heads, label, pts)
+    return rows[left]
+
+
+def _match_json(
+    text: pa.Array, rows: np.ndarray, left: np.ndarray, heads: _Heads, label: str, pts: pa.Array | None
+) -> np.ndarray:
     pos = np.nonzero(left)[0]
     if len(pos):
         sub = text if len(pos) == len(text) else _take(text, pos)
         isj = _mask(pc.match_substring_regex(sub, L.JSON_LINE))
         if isj.any():
             jp = pos[isj]
-            js = _take(text, jp)
-            st: dict[str, pa.Array | None] = {}
-            for key, rx in L.JSON_KEYS.items():
-                m = _extract(js, rx)
-                v = m.field("v")
-                if key == "ts":
-                    v = pc.if_else(pc.equal(v, ""), m.field("n"), v)
-                nested = L.JSON_NESTED.get(key)
-                if nested is not None:
-                    v = pc.if_else(pc.equal(v, ""), _extract(js, nested).field("v"), v)
-                st[key] = _nullify_empty(v)
+            st = _json_fields(sub if isj.all() else _take(text, jp))
             # a JSON line without a message field is still a head (message "")
-            st["message"] = L.json_unescape(pc.fill_null(st["message"], ""))
+            st["message"] = pc.fill_null(st["message"], "") if st.get("message") is not None else None
             heads.add(rows[jp], label + "json", st, _take(pts, jp) if pts is not None else None)
+            left = left.copy()
             left[jp] = False
-    return rows[left]
+    return left
 
 
 # ------------------------------------------------------------------------------------ dialects
@@ -267,8 +459,11 @@ def _match_dialects(message: pa.Array, logger: pa.Array) -> tuple[pa.Table, np.n
     """Run the dialect table on candidate messages. Returns (fields table with ``_row`` and
     ``_dialect``, unmatched-row mask)."""
     n = len(message)
-    pre = _extract(message, D.BODY_PREFIX)
-    body = pre.field("body")
+    pre = _extract(message, D.BODY_PREFIX)  # the context prefix only (short sub-match)
+    has_pre = _mask(pre.is_valid())
+    body = message
+    if has_pre.any():
+        body = pc.replace_substring_regex(message, D.BODY_PREFIX, "", max_replacements=1)
     first = _extract(body, r"^(?P<w>\S*)").field("w")
     enc = pc.dictionary_encode(first)
     codes = _np(enc.indices)
@@ -321,7 +516,9 @@ def _match_dialects(message: pa.Array, logger: pa.Array) -> tuple[pa.Table, np.n
     rows = pa.array(_np(t["_row"]) if len(t) else np.zeros(0, np.int64))
     # prefix fields for the matched rows
     for name in ("pfx_broker", "pfx_broker2", "pfx_opart", "pfx_ctype", "pfx_iid", "pfx_cid", "pfx_gid"):
-        t = t.append_column(name, _nullify_empty(pre.field(name).take(rows)).cast(pa.string()))
+        t = t.append_column(
+            name, _nullify_empty(pc.fill_null(pre.field(name), "").take(rows)).cast(pa.string())
+        )
     t = t.append_column("_body", body.take(rows).cast(pa.string()))
     return t, unmatched
 

@@ -49,8 +49,9 @@ def _expand(path: str) -> list[str]:
     if os.path.isdir(p):
         out = []
         for root, dirs, files in os.walk(p):
-            dirs.sort()
-            out.extend(os.path.join(root, f) for f in sorted(files))
+            # like Spark's file sources: skip hidden and underscore files/directories (_SUCCESS ...)
+            dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_")))
+            out.extend(os.path.join(root, f) for f in sorted(files) if not f.startswith((".", "_")))
         return out
     if os.path.isfile(p):
         return [p]

@@ -41,7 +41,8 @@ RECORD_ARROW = arrow_schema(RECORD)
 
 @dataclass
 class IngestResult:
-    """Lazy DataFrames over one persisted parse (call :meth:`unpersist` when done)."""
+    """Lazy DataFrames over one parse: persisted in memory, or staged as Parquet under
+    ``settings.staging_dir`` (call :meth:`unpersist` when done)."""
 
     events: DataFrame
     quarantine: DataFrame
@@ -207,32 +208,60 @@ def ingest(
         records = extra if records is None else records.unionByName(extra)
     if records is None:
         records = spark.createDataFrame([], RECORD)
-    records = records.persist()
+    cache: DataFrame | None = None
+    if settings.staging_dir:
+        # one Parquet write of the whole record stream, partitioned by record type; the three
+        # results read their partition (cheaper than caching wide rows in memory)
+        staging = settings.staging_dir.rstrip("/") + f"/run_id={run_id}"
+        records.write.mode("overwrite").partitionBy("_rt").parquet(staging)
+        records = spark.read.schema(RECORD).parquet(staging)
+    else:
+        records = cache = records.persist()
     audit_raw = records.filter(F.col("_rt") == "a").select(*INGEST_AUDIT.fieldNames())
+    # materialise the whole cache (every partition) and check for corrupt inputs: the audit is
+    # one small row per file
+    audit_rows = audit_raw.select("source_file", "error", "content_sha256", "total_lines").collect()
     if settings.on_corrupt == "error":
-        bad = (
-            audit_raw.filter(F.col("error").startswith("corrupt_gzip"))
-            .select("source_file", "error")
-            .limit(1)
-            .collect()
-        )
+        bad = [r for r in audit_rows if (r["error"] or "").startswith("corrupt_gzip")]
         if bad:
-            records.unpersist()
+            if cache is not None:
+                cache.unpersist()
             raise IngestError(f"corrupt gzip input: {bad[0]['source_file']} ({bad[0]['error']})")
-    audit, dups = _dedup(audit_raw)
-    events = records.filter(F.col("_rt") == "e").join(F.broadcast(dups), "source_file", "left_anti")
-    quarantine = records.filter(F.col("_rt") == "q").join(F.broadcast(dups), "source_file", "left_anti")
+    audit = _dedup(audit_raw)
+    # the same rule on the collected audit rows (one per file) gives the files to drop, so the
+    # events/quarantine DataFrames need no join
+    dups = duplicate_files([(r["source_file"], r["content_sha256"], r["total_lines"]) for r in audit_rows])
+    events = records.filter(F.col("_rt") == "e")
+    quarantine = records.filter(F.col("_rt") == "q")
+    if dups:
+        events = events.filter(~F.col("source_file").isin(sorted(dups)))
+        quarantine = quarantine.filter(~F.col("source_file").isin(sorted(dups)))
     return IngestResult(
         events=events.select(*EVENTS.fieldNames()),
         quarantine=quarantine.select(*QUARANTINE.fieldNames()),
         audit=audit.select(*INGEST_AUDIT.fieldNames()),
         run_id=run_id,
-        _cache=records,
+        _cache=cache,
     )
 
 
-def _dedup(audit: DataFrame) -> tuple[DataFrame, DataFrame]:
-    """Mark files whose content equals an earlier file's (by sha256; empty files never duplicate)."""
+def duplicate_files(rows: list[tuple[str, str | None, int | None]]) -> set[str]:
+    """Files (``source_file``, sha256, total_lines) whose content equals a file earlier by name."""
+    first: dict[str, str] = {}
+    dups: set[str] = set()
+    for src, sha, total in sorted(rows, key=lambda r: r[0]):
+        if not sha or not total:
+            continue
+        if sha in first:
+            dups.add(src)
+        else:
+            first[sha] = src
+    return dups
+
+
+def _dedup(audit: DataFrame) -> DataFrame:
+    """Mark files whose content equals an earlier file's (by sha256, in Spark with a window over the
+    audit rows; empty files never duplicate): ``duplicate_of`` = the first file by name, counts 0."""
     w = Window.partitionBy("content_sha256").orderBy("source_file")
     dedupable = (F.col("total_lines") > 0) & F.col("content_sha256").isNotNull()
     first = F.first("source_file").over(w)
@@ -244,6 +273,4 @@ def _dedup(audit: DataFrame) -> tuple[DataFrame, DataFrame]:
     counts: dict[str, Any] = {}
     for c in ("total_lines", "events", "continuations", "unrelated", "quarantined", "out_of_order_lines"):
         counts[c] = F.when(zero, F.lit(0).cast("long")).otherwise(F.col(c))
-    marked = marked.withColumns(counts)
-    dups = marked.filter(zero).select("source_file")
-    return marked, dups
+    return marked.withColumns(counts)

@@ -135,3 +135,17 @@ def test_02_on_databricks_uses_widgets_spark_and_display(sample_lakehouse, spark
     frames = [o for o in shown if isinstance(o, pd.DataFrame)]
     assert len(figures) == 4 and len(frames) == 6
     assert len(frames[1]) == 3  # group ranking capped by the top_n widget
+
+
+def test_05_on_databricks_reads_events_through_spark(sample_lakehouse, spark):
+    dbutils = FakeDbutils(
+        {"lakehouse": sample_lakehouse, "group": "orders", "static_members": "consumer-orders-*"}
+    )
+    shown: list = []
+    g = run("05_what_if", spark=spark, dbutils=dbutils, display=shown.append)
+    assert dbutils.widgets.defined["assignor"] == ("dropdown", "cooperative-sticky")
+    assert len(g["events"]) == 50  # the orders events of the samples, as in the local run
+    c = g["comparison"].set_index("scenario")
+    assert c.loc["observed", "rebalances"] == 7
+    assert c.loc["static members", "rebalances"] < 7
+    assert any(isinstance(o, Figure) for o in shown)

@@ -15,6 +15,7 @@ without storms simply says "no storms".
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Iterable
 from typing import Any
 
@@ -139,6 +140,11 @@ def read_table(
         if cluster is not None:
             sdf = sdf.where(F.col("cluster") == cluster)
         pdf = sdf.select(*[c for c in wanted if c in sdf.columns]).limit(max_rows).toPandas()
+        if len(pdf) >= max_rows:
+            warnings.warn(
+                f"{name}: only the first {max_rows:,} rows were read; filter by group or cluster",
+                stacklevel=2,
+            )
         return normalise(pdf, name)[wanted]
     pdf = _read_local(lakehouse, name, group)
     if group is not None and len(pdf):

@@ -226,7 +226,12 @@ class _Heads:
 
 
 def _elem(lists: pa.Array, i: int) -> pa.Array:
-    return pc.list_element(lists, i)
+    """Element ``i`` of each list; null where the list is shorter."""
+    long_enough = pc.greater(pc.list_value_length(lists), i)
+    if pc.all(long_enough).as_py():
+        return pc.list_element(lists, i)
+    padded = pc.if_else(long_enough, lists, pa.scalar([""] * (i + 1), lists.type))
+    return pc.if_else(long_enough, pc.list_element(padded, i), pa.scalar(None, lists.type.value_type))
 
 
 def _fast_log4j(sub: pa.Array, with_logger: bool) -> tuple[np.ndarray, dict[str, pa.Array]] | None:
@@ -243,11 +248,7 @@ def _fast_log4j(sub: pa.Array, with_logger: bool) -> tuple[np.ndarray, dict[str,
     rest = pc.utf8_ltrim(rest, " ")
     tail = pc.split_pattern(rest, " (", max_splits=1, reverse=True)
     has_tail = _mask(pc.greater(pc.list_value_length(tail), 1))
-    logger_raw = pc.if_else(
-        pa.array(has_tail),
-        pc.list_element(pc.list_slice(tail, 1, 2), 0) if has_tail.any() else pa.nulls(len(s), rest.type),
-        pa.scalar(None, rest.type),
-    )
+    logger_raw = _elem(tail, 1)
     lg_ok = _mask(pc.match_substring_regex(logger_raw, L.LOG4J_LOGGER_TAIL)) & has_tail
     if not with_logger:
         # log4j-nologger: the lines without a valid "(logger)" tail
@@ -283,10 +284,8 @@ def _fast_springboot(sub: pa.Array) -> tuple[np.ndarray, dict[str, pa.Array]] | 
     thread = pc.utf8_trim_whitespace(pc.utf8_slice_codeunits(_elem(th, 0), 1, 1 << 30))
     lm = pc.split_pattern(_elem(th, 1), " : ", max_splits=1)
     good = _mask(pc.equal(pc.list_value_length(lm), 2))
-    logger = pc.utf8_rtrim_whitespace(_elem(pc.if_else(pa.array(good), lm, pa.scalar([""], lm.type)), 0))
-    message = (
-        pc.list_element(pc.list_slice(lm, 1, 2), 0) if good.any() else pa.nulls(len(s), pa.large_string())
-    )
+    logger = pc.utf8_rtrim_whitespace(_elem(lm, 0))
+    message = _elem(lm, 1)
     pos = np.nonzero(ok)[0]
     ok[pos[~good]] = False
     g = pa.array(good)

@@ -148,6 +148,10 @@ class Dialect:
 PYTHON_LOGGER = r"^kafka\.coordinator(?:\.(?:base|consumer|heartbeat|assignors.*))?$"
 
 
+#: librdkafka's log facility (the ``logger`` column of the ``librdkafka`` layout)
+RDKAFKA_FACILITY = r"^[A-Z][A-Z_]+$"
+
+
 def _d(id, kind, side, versions, regex, example, **kw) -> Dialect:  # noqa: A002
     return Dialect(id, kind, side, versions, regex, example, **kw)
 
@@ -531,14 +535,14 @@ DIALECTS: tuple[Dialect, ...] = (
     # ------------------------------------------------------------------ librdkafka (CGRP/JOINGROUP/... debug)
     _d("librdkafka.join_state", "other", OT, "librdkafka",
        r"Group \"{G}\" changed join state (?P<reason>\S+ -> \S+)(?: \(state {ST}\))?",
-       'Group "g" changed join state init -> wait-join (state up)'),
+       'Group "g" changed join state init -> wait-join (state up)', logger=RDKAFKA_FACILITY),
     _d("librdkafka.joingroup_response", "joined", OT, "librdkafka",
        r"JoinGroup response: GenerationId {N}, Protocol (?P<protocol>\S+), LeaderId (?P<old_member_id>\S+?)(?: \(me\))?, my MemberId {M}, .*",
-       "JoinGroup response: GenerationId 3, Protocol range, LeaderId rdkafka-l1 (me), my MemberId rdkafka-l1, member metadata count 2: (no error)"),
+       "JoinGroup response: GenerationId 3, Protocol range, LeaderId rdkafka-l1 (me), my MemberId rdkafka-l1, member metadata count 2: (no error)", logger=RDKAFKA_FACILITY),
     _d("librdkafka.any_group", "other", OT, "librdkafka", r"(?P<reason>.*?\b[Gg]roup \"(?P<group_id>[^\"]+)\".*)",
-       'Group "g": new assignment of 2 partition(s) in join-state wait-assign-call'),
+       'Group "g": new assignment of 2 partition(s) in join-state wait-assign-call', logger=RDKAFKA_FACILITY),
     _d("librdkafka.any_cgrp", "other", OT, "librdkafka", r"(?P<reason>.*\b(?:[Gg]eneration(?:Id| id)?|MemberId|member id)\b.*)",
-       "Heartbeat for generation 3 member id rdkafka-l1"),
+       "Heartbeat for generation 3 member id rdkafka-l1", logger=RDKAFKA_FACILITY),
     # ------------------------------------------------------------------ sarama (Go)
     _d("sarama.coordinator", "coordinator_discovered", OT, "sarama",
        r"client/coordinator coordinator for (?:consumergroup )?{G} is #(?P<coordinator>\d+) \((?P<host>[^)]+)\)",

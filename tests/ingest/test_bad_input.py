@@ -1,0 +1,121 @@
+"""Bad input: nothing is lost - every line is an event, a continuation, unrelated or quarantined."""
+
+from __future__ import annotations
+
+import gzip
+import os
+
+import pytest
+
+from jobs.ingest import IngestError, IngestSettings
+from jobs.ingest.parse import parse_bytes
+from tests.ingest.helpers import FIXTURES, check_invariant, parse_text
+
+GOOD = "[2024-05-01 10:00:00,123] INFO [GroupCoordinator 1]: Stabilized group g generation 4 (__consumer_offsets-12) with 2 members (kafka.coordinator.group.GroupCoordinator)"
+
+
+def test_truncated_lines() -> None:
+    with open(os.path.join(FIXTURES, "bad", "truncated.log"), "rb") as fh:
+        ev, q, audit = parse_bytes(fh.read(), "truncated.log")
+    check_invariant(audit)
+    assert ev.column("line_no").to_pylist() == [1]
+    by_line = {r["line_no"]: r["reason"] for r in q.to_pylist()}
+    # cut inside the message: a GroupCoordinator / group line not understood; cut inside the
+    # timestamp: no layout
+    assert by_line == {
+        2: "group_line_not_understood",
+        3: "unparsable_layout",
+        4: "group_line_not_understood",
+        5: "group_line_not_understood",
+    }
+
+
+def test_binary_garbage_and_invalid_utf8() -> None:
+    data = (
+        (GOOD + "\n").encode()
+        + b"\x00\x01\x02\xff\xfe binary\n"
+        + b"[2024-05-01 10:00:00,123] INFO caf\xe9 group g (x.Y)\n"
+        + bytes(range(128, 256))
+        + b"\n"
+    )
+    ev, q, audit = parse_bytes(data, "bin.log")
+    check_invariant(audit)
+    assert ev.num_rows == 1
+    rows = q.to_pylist()
+    assert [(r["line_no"], r["reason"]) for r in rows] == [(2, "binary"), (3, "invalid_utf8"), (4, "binary")]
+    assert rows[1]["raw"] == "[2024-05-01 10:00:00,123] INFO caf\\xe9 group g (x.Y)"
+    assert audit["quarantined"] == 3
+
+
+def test_line_too_long_keeps_the_first_4_kib(tmp_path) -> None:
+    big = "[2024-05-01 10:00:00,123] INFO [GroupCoordinator 1]: " + "x" * (1 << 20) + " (k.Y)"
+    path = tmp_path / "big.log"
+    path.write_text(GOOD + "\n" + big + "\n" + GOOD + "\n")
+    ev, q, audit = parse_bytes(path.read_bytes(), str(path))
+    check_invariant(audit)
+    assert ev.column("line_no").to_pylist() == [1, 3]
+    row = q.to_pylist()[0]
+    assert (row["line_no"], row["reason"], len(row["raw"])) == (2, "line_too_long", 4096)
+    assert row["raw"] == big[:4096]
+
+
+def test_line_limit_is_configurable() -> None:
+    ev, q, audit = parse_text(
+        GOOD + "\nshort\n", settings=IngestSettings(max_line_bytes=100, raw_keep_bytes=10)
+    )
+    assert q.to_pylist()[0]["reason"] == "line_too_long"
+    assert q.to_pylist()[0]["raw"] == GOOD[:10]
+    assert q.to_pylist()[1]["reason"] == "unparsable_layout"
+    check_invariant(audit)
+
+
+def test_empty_file_is_an_audit_row_with_zero_lines() -> None:
+    ev, q, audit = parse_bytes(b"", "empty.log")
+    assert (ev.num_rows, q.num_rows, audit["total_lines"], audit["error"]) == (0, 0, 0, None)
+    ev, q, audit = parse_bytes(gzip.compress(b""), "empty.log.gz")
+    assert (ev.num_rows, q.num_rows, audit["total_lines"], audit["compressed"]) == (0, 0, 0, True)
+
+
+def test_out_of_order_timestamps_are_kept_and_counted() -> None:
+    lines = [
+        GOOD.replace("10:00:00,123", t).replace("generation 4", f"generation {i}")
+        for i, t in enumerate(
+            ["10:00:05,000", "10:00:01,000", "10:00:06,000", "10:00:02,000", "10:00:03,000"]
+        )
+    ]
+    ev, q, audit = parse_text("\n".join(lines) + "\n")
+    assert ev.column("generation").to_pylist() == [0, 1, 2, 3, 4]
+    assert audit["out_of_order_lines"] == 3
+    assert str(audit["first_ts"]) == "2024-05-01 10:00:01+00:00"
+    assert str(audit["last_ts"]) == "2024-05-01 10:00:06+00:00"
+
+
+def test_gzip_gives_the_same_result_as_plain_text() -> None:
+    data = (GOOD + "\nnoise line\n").encode()
+    ev1, q1, a1 = parse_bytes(data, "x.log")
+    ev2, q2, a2 = parse_bytes(gzip.compress(data), "x.log")
+    assert ev1.drop_columns(["source_file"]).equals(ev2.drop_columns(["source_file"]))
+    assert a1["content_sha256"] == a2["content_sha256"]
+    assert (a1["compressed"], a2["compressed"], a2["bytes"]) == (False, True, len(gzip.compress(data)))
+
+
+@pytest.mark.parametrize("data", [gzip.compress(os.urandom(5000))[:2000], b"not gzip at all"])
+def test_corrupt_gzip_raises_naming_the_file(data: bytes) -> None:
+    with pytest.raises(IngestError, match="broken.log.gz"):
+        parse_bytes(data, "/logs/broken.log.gz")
+
+
+def test_corrupt_gzip_quarantined_on_request() -> None:
+    ev, q, audit = parse_bytes(
+        b"\x1f\x8b\x08\x00garbage", "/logs/broken.log.gz", settings=IngestSettings(on_corrupt="quarantine")
+    )
+    assert ev.num_rows == 0
+    assert audit["error"].startswith("corrupt_gzip: /logs/broken.log.gz")
+    assert q.to_pylist()[0]["reason"] == "corrupt_gzip"
+    assert q.to_pylist()[0]["line_no"] is None
+    check_invariant(audit)
+
+
+def test_settings_are_validated() -> None:
+    with pytest.raises(ValueError, match="on_missing"):
+        IngestSettings(on_missing="ignore")

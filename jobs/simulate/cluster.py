@@ -369,8 +369,6 @@ class Client:
             self.rejoin_reason = ""
             self.state = "syncing"
             self.hb_text = None
-            if self.instance is not None:
-                self.sim.static_known[self.grp.name].add(self.instance)
             self.log("INFO", t.coord_logger, f"Successfully joined group with generation {self.gen_str()}")
             self.schedule_hb(self.sim.rng.randint(2900, 3100))
             assignments = None
@@ -820,7 +818,6 @@ class Simulation:
         self.texts = rc.ClientTexts(cfg.dialect)
         self.by_member: dict[str, Client] = {}
         self.pending_ids: set[str] = set()
-        self.static_known: dict[str, set[str]] = {}
         version = DIALECT_VERSION[cfg.dialect]
         self.brokers: dict[int, Broker] = {}
         for bid in range(1, cfg.brokers + 1):
@@ -865,7 +862,6 @@ class Simulation:
             else:
                 session = 10000 if cfg.dialect == "scala2" else 45000
             g = GroupSim(name, app, dict(sorted(topics.items())), strategies, static, session, i)
-            self.static_known[name] = set()
             for slot in range(cfg.members):
                 g.clients.append(Client(self, g, slot))
             self.groups.append(g)

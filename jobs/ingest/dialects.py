@@ -52,9 +52,10 @@ from functools import cached_property
 from coordinator_core.events import EVENT_KINDS
 
 #: cheap RE2 prefilter on whole messages: a line that does not match is about something else and
-#: is only counted (``groupId=`` of the client prefix is excluded on purpose: ``[Gg]roup[^I]``)
+#: is only counted (``groupId=`` of the client prefix and the ``[GroupMetadataManager brokerId=1]``
+#: prefix are excluded on purpose: ``[Gg]roup[^IM]``; their lines still count when they mention a group)
 GROUP_PREFILTER = (
-    r"[Gg]roup[^I]|[Gg]roup$|\[GroupId |[Gg]eneration|[Hh]eartbeat|[Rr]ebalanc|known coordinator"
+    r"[Gg]roup[^IM]|[Gg]roup$|\[GroupId |[Gg]eneration|[Hh]eartbeat|[Rr]ebalanc|known coordinator"
     r"|assigned partitions|partitions (?:assigned|revoked|lost)|[Aa]ssignment|LeaveGroup|JoinGroup"
     r"|SyncGroup|CGRP|transitioned from|poll timeout|coordinator for consumergroup"
 )
@@ -598,3 +599,18 @@ def validate_table() -> None:
             raise ValueError(f"{d.id}: unknown named groups {sorted(unknown)}")
         if not rx.match(d.example):
             raise ValueError(f"{d.id}: example does not match: {d.example!r}")
+
+
+def markdown_table() -> str:
+    """The dialect table as markdown (for the README): id, kind, side, versions, example."""
+    out = [
+        "| dialect | kind | side | versions | example message (after the context prefix) |",
+        "|---|---|---|---|---|",
+    ]
+    for d in DIALECTS:
+        ex = d.example if len(d.example) <= 140 else d.example[:137] + "..."
+        ex = ex.replace("|", "\\|").replace("`", "'")
+        out.append(
+            f"| `{d.id}` | {d.kind or '(recognised, counted unrelated)'} | {d.side} | {d.versions} | {ex} |"
+        )
+    return "\n".join(out) + "\n"

@@ -74,6 +74,9 @@ _FIELDS_STR = [
     "old_member_id",
     "operation",
 ]
+_KINDS = np.array([d.kind or "" for d in D.DIALECTS], dtype=object)
+_SIDES = np.array([d.side for d in D.DIALECTS], dtype=object)
+_IDS = pa.array([d.id for d in D.DIALECTS], pa.string())
 _FAIL_KINDS = ("join_failed", "sync_failed", "heartbeat_failed", "offset_commit_failed")
 
 
@@ -533,8 +536,8 @@ def _events_from_matches(t: pa.Table, heads: pa.Table) -> pa.Table:
     hrow = pa.array(_np(t["_row"]) if n else np.zeros(0, np.int64))
     logger = heads["logger"].combine_chunks().take(hrow)
     layout = heads["layout"].combine_chunks().take(hrow)
-    kinds = np.array([D.DIALECTS[i].kind or "" for i in dia], dtype=object)
-    sides = np.array([D.DIALECTS[i].side for i in dia], dtype=object)
+    kinds = _KINDS[dia]
+    sides = _SIDES[dia]
     out: dict[str, pa.Array] = {}
     for f in _FIELDS_STR:
         c = _col(t, f)
@@ -619,7 +622,7 @@ def _events_from_matches(t: pa.Table, heads: pa.Table) -> pa.Table:
         out["member_id"] = pc.if_else(sel, pc.coalesce(out["member_id"], m), out["member_id"])
     out["kind"] = pa.array(kinds.astype(str), pa.string())
     out["side"] = pa.array(sides.astype(str), pa.string())
-    out["dialect"] = pa.array([D.DIALECTS[i].id for i in dia], pa.string())
+    out["dialect"] = _IDS.take(pa.array(dia, pa.int32()))
     out["_row"] = hrow
     res = pa.table(out)
     # librdkafka lines without a group name: the group of the same client instance's last line

@@ -80,3 +80,9 @@ def test_every_event_dialect_has_a_golden_line() -> None:
     multi_line = {"client.updating_assignment"}  # tested in test_layouts (a two-line entry)
     missing = [d.id for d in D.DIALECTS if d.kind is not None and d.id not in seen and d.id not in multi_line]
     assert missing == []
+
+
+def test_markdown_table_lists_every_dialect() -> None:
+    table = D.markdown_table()
+    assert table.count("\n") == len(D.DIALECTS) + 2
+    assert "| `broker.prepare_restabilize.v0_10` | rebalance_prepared | broker | 0.9-0.10 |" in table

@@ -11,7 +11,7 @@ setup(
     ),
     python_requires=">=3.11,<3.14",
     packages=find_packages(include=["coordinator_core", "coordinator_core.*", "jobs", "jobs.*"]),
-    package_data={"jobs": ["samples/*", "samples/*/*"]},
+    package_data={"jobs": ["samples/*.md", "samples/logs/*/*", "samples/logs/*/*/*", "samples/logs/*/*/*/*"]},
     include_package_data=True,
     install_requires=[
         "pyspark>=4.0.1,<=4.2.0",

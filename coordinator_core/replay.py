@@ -180,6 +180,14 @@ def _assignment_map(v: Any) -> dict[str, list[Any]]:
     return out
 
 
+def _joined(m: list[Any]) -> int | None:
+    """A member's ``joined_ts`` (part of the session key, so never None once a member exists):
+    members restored from snapshots older than this rule get their last-seen time, fixed once."""
+    if m[M_JOINED] is None:
+        m[M_JOINED] = m[M_SEEN]
+    return m[M_JOINED]
+
+
 def _json_default(o: Any) -> Any:
     """numpy scalars / arrays and other iterables that may arrive in rows."""
     if hasattr(o, "item") and callable(o.item):
@@ -208,7 +216,7 @@ _STATE_ATTRS = (
     "state", "gen", "members", "pending", "gone", "cid_map", "leader", "protocol", "coordinator",
     "reb", "stable_members", "known", "broker_seen", "client_state", "loaded_ts", "signal", "hints",
     "files", "dd_ts", "last_ts", "hb_gap", "client_ahead", "masg", "prev_asg", "skew_gen",
-    "warned", "generations", "events", "removed", "rids", "last_close", "last_reb",
+    "warned", "generations", "events", "removed", "rids", "last_close", "last_reb", "giid_cid",
 )  # fmt: skip
 
 
@@ -270,6 +278,8 @@ class GroupReplay:
         self.rids: list[str] = []  # ids of recent rebalances (kept unique)
         self.last_close: list[Any] | None = None  # [ts, generation] of the last completed rebalance
         self.last_reb: dict[str, Any] | None = None  # the last closed rebalance
+        #: group.instance.id -> client id, from client lines ("[Consumer instanceId=i, clientId=c, ...]")
+        self.giid_cid: dict[str, str] = {}
 
     # ------------------------------------------------------------------ construction / persistence
     @classmethod
@@ -298,6 +308,10 @@ class GroupReplay:
                         kw["partitions"] = tuple(kw["partitions"])
                     buf.append(cls_(**kw))
             r._sk.extend(d.get("out", {}).get("sk", ()))
+            for m in r.members.values():
+                _joined(m)
+            if not isinstance(r.giid_cid, dict):
+                r.giid_cid = {}
         except Exception as exc:  # never raise on stored state either
             r = cls(group_id, settings)
             r._an.append(Anomaly(group_id, None, "replay_error", f"unreadable snapshot: {exc}"))
@@ -343,7 +357,7 @@ class GroupReplay:
         for mid, m in self.members.items():
             out.sessions.append(
                 MemberSession(
-                    self.group_id, mid, m[M_GIID], m[M_CID], m[M_HOST], m[M_JOINED], None,
+                    self.group_id, mid, m[M_GIID], m[M_CID], m[M_HOST], _joined(m), None,
                     m[M_FIRST], m[M_LAST], "open", bool(m[M_INF]),
                 )
             )  # fmt: skip
@@ -538,6 +552,8 @@ class GroupReplay:
         else:
             p = self.pending.get(mid)
             cid, host, giid = (p[0], p[1], None) if p else (None, None, None)
+        if not cid and giid:
+            cid = self.giid_cid.get(giid)
         return cid or client_id_of(mid, giid), host, giid
 
     def _add_member(
@@ -547,18 +563,25 @@ class GroupReplay:
         m = self.members.get(mid)
         if m is None:
             p = self.pending.pop(mid, None)
+            first_ts = ts
             if p is not None:
                 cid = cid or p[0]
                 host = host or p[1]
+                if not joined and len(p) > 2 and p[2] is not None and (ts is None or p[2] < ts):
+                    first_ts = p[2]  # the member id was handed out then (MEMBER_ID_REQUIRED)
+            if not cid and giid:
+                cid = self.giid_cid.get(giid)
+            # joined_ts is part of the session key: never None. Without a line naming the member
+            # joining it is the earliest evidence of the member (and the session is inferred).
             m = [
                 cid or client_id_of(mid, giid),
                 host,
                 giid,
-                ts if joined else None,
+                first_ts,
                 None,
                 None,
                 ts,
-                inferred,
+                inferred or not joined,
                 None,
             ]
             self.members[mid] = m
@@ -585,13 +608,18 @@ class GroupReplay:
             if self.known and p is None:
                 self._anom(row, "unknown_member", f"{row[KIND]} of member {mid} the model does not know")
             cid = row[CID] if row[KIND] != "static_member_fenced" else None
-            m = [cid or client_id_of(mid, row[GIID]), row[HOST], row[GIID], None, None, None, ts, True, None]
+            giid = row[GIID]
+            if not cid and giid:
+                cid = self.giid_cid.get(giid)
+            # the ending line is the only evidence of the member (a pending id: its creation)
+            first_ts = p[2] if p is not None and len(p) > 2 and p[2] is not None else ts
+            m = [cid or client_id_of(mid, giid), row[HOST], giid, first_ts, None, None, ts, True, None]
             inferred = True
         elif row[HOST] and not m[M_HOST] and row[MID] == mid:
             m[M_HOST] = row[HOST]
         self._ss.append(
             MemberSession(
-                self.group_id, mid, m[M_GIID], m[M_CID], m[M_HOST], m[M_JOINED], ts, m[M_FIRST],
+                self.group_id, mid, m[M_GIID], m[M_CID], m[M_HOST], _joined(m), ts, m[M_FIRST],
                 m[M_LAST], reason, bool(m[M_INF]) or inferred,
             )
         )  # fmt: skip
@@ -700,7 +728,9 @@ class GroupReplay:
         r = self.reb
         if r is None:
             return
-        if r["ng"] is None:
+        if r["ng"] is None or (self.gen is not None and r["ng"] < self.gen):
+            # generations only move forward: the group's generation when the rebalance ends is its
+            # result (a client-inferred round may have recorded an older one before the broker's)
             r["ng"] = self.gen
         if outcome == "completed":
             r["jr"] = max(r["jr"], 1)
@@ -851,6 +881,7 @@ class GroupReplay:
         r["jr"] += 1
         r["ng"] = self.gen
         r["inf"] = False
+        self._promote_pending(row, _int(row[MCOUNT]), r["start"])
         self._reconcile(row, _int(row[MCOUNT]))
         self._set_state(row, CR)
         gen = self.gen
@@ -858,6 +889,25 @@ class GroupReplay:
             m[M_LAST] = gen
             if m[M_FIRST] is None:
                 m[M_FIRST] = gen
+
+    def _promote_pending(self, row: tuple, n: int | None, start: int | None) -> None:
+        """Pending members (MEMBER_ID_REQUIRED) whose second join was not logged (DEBUG in Scala
+        3.x): Kafka completes a join phase only when no member is pending, so when the logged
+        member count exceeds the model's membership the pending ids filled the gap. Ids handed out
+        during this rebalance go first, oldest first. Their ``joined_ts`` is when the id was
+        handed out; the session is inferred."""
+        if n is None or not self.pending:
+            return
+        free = n - len(self.members)
+        if free <= 0:
+            return
+
+        def order(kv: tuple[str, list[Any]]) -> tuple[bool, int]:
+            pts = kv[1][2] if len(kv[1]) > 2 and kv[1][2] is not None else 0
+            return (start is not None and pts < start, pts)
+
+        for mid, _ in sorted(self.pending.items(), key=order)[:free]:
+            self._add_member(mid, row[TS], inferred=True, joined=False)
 
     def _reconcile(self, row: tuple, n: int | None) -> None:
         """Match the model's membership with a logged member count."""
@@ -1076,6 +1126,9 @@ class GroupReplay:
         mid = row[MID]
         cid = row[CID]
         sf = row[SF]
+        giid = row[GIID]
+        if cid and (giid or mid):
+            self._client_evidence(mid, giid, cid)
         if mid:
             if cid:
                 self.cid_map[cid] = mid
@@ -1091,6 +1144,25 @@ class GroupReplay:
             if cand is not None and sum(1 for m in self.members.values() if m[M_CID] == cid) <= 1:
                 return cand
         return None
+
+    def _client_evidence(self, mid: str | None, giid: str | None, cid: str) -> None:
+        """A client line names its client id with its member id and/or group.instance.id: fill the
+        client id of the member(s) it names (static members' ids do not encode the client id).
+        Client lines never give the client's host (the host they show is the coordinator's)."""
+        if giid and self.giid_cid.get(giid) != cid:
+            self.giid_cid[giid] = cid
+            if len(self.giid_cid) > _GONE_MAX:
+                self.giid_cid.pop(next(iter(self.giid_cid)))
+        for m in (self.members.get(mid) if mid else None, self.gone.get(mid) if mid else None):
+            if m is not None and not m[M_CID]:
+                m[M_CID] = cid
+        if giid:
+            for m in self.members.values():
+                if m[M_GIID] == giid and not m[M_CID]:
+                    m[M_CID] = cid
+        r = self.reb
+        if r is not None and r["cc"] is None and r["cm"] and (r["cm"] == mid or (giid and r["cg"] == giid)):
+            r["cc"] = cid
 
     def _c_coordinator(self, row: tuple) -> None:
         c = _int(row[COORD])

@@ -949,7 +949,9 @@ class GroupReplay:
             if leader not in self.members:
                 if self.known:
                     self._anom(row, "unknown_member", f"leader {leader} is not a known member")
-                self._add_member(leader, row[TS], inferred=True, joined=False)
+                m = self._add_member(leader, row[TS], inferred=True, joined=False)
+                if self.gen is not None:  # the leader of generation N is a member of it
+                    m[M_FIRST] = m[M_LAST] = m[M_CGEN] = self.gen
             self.leader = leader
         if self.reb is None and self.state != S:
             self._start_unknown(row, g - 1 if g is not None else None, inferred=False)

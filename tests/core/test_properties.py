@@ -4,6 +4,7 @@
 * generations never decrease in the output (within one incarnation of the group);
 * durations are never negative; every rebalance is completed, ended empty, or open;
 * cut-and-resume (flush, snapshot, resume at any k) equals one replay;
+* no member session has a null ``joined_ts`` (it is part of the session key);
 * duplicated, shuffled or dropped evidence yields anomalies, never exceptions.
 """
 
@@ -158,6 +159,25 @@ def test_cut_and_resume_equals_one_replay(events, data):
         r2.feed(e)
     second = r2.flush(final=True)
     assert merged([first, second]) == whole
+
+
+@SETTINGS
+@given(evidence(), st.data())
+def test_no_session_has_a_null_joined_ts(events, data):
+    """joined_ts is part of the session key (group_id, member_id, joined_ts) the sink merges on: it
+    is never None, in one replay or in a cut-and-resume one."""
+    k = data.draw(st.integers(0, len(events)))
+    r = GroupReplay(G)
+    for e in events[:k]:
+        r.feed(e)
+    first = r.flush()
+    r2 = GroupReplay.resume(G, r.snapshot())
+    for e in events[k:]:
+        r2.feed(e)
+    sessions = first.sessions + r2.flush(final=True).sessions + run(events).sessions
+    assert [s for s in sessions if s.joined_ts is None] == []
+    for s in sessions:
+        assert s.left_ts is None or s.joined_ts <= s.left_ts or s.inferred
 
 
 @SETTINGS

@@ -1101,6 +1101,12 @@ class GroupReplay:
             self.last_ts = ts
         g = _int(row[GEN])
         m = self.members.get(mid) if mid else None
+        if m is None and mid and mid in self.pending and mid not in self.gone:
+            # a client heartbeats only after its JoinGroup succeeded: the pending id joined (its
+            # second join was logged at DEBUG, or not at all)
+            m = self._add_member(mid, ts, cid=row[CID], inferred=True, joined=False)
+            if g is not None:
+                m[M_CGEN] = m[M_FIRST] = m[M_LAST] = g
         if m is None and mid:
             if mid in self.gone or mid in self.pending:
                 return  # a removed member keeps heartbeating until it learns it was removed
@@ -1465,10 +1471,15 @@ class GroupReplay:
             if masg is None or masg["g"] != g:
                 masg = self.masg = {"g": g, "a": None, "m": {}, "src": {}}
             masg["a"] = table
-            if not self.broker_seen:
-                for m in table:
-                    if m not in self.members and m not in self.gone:
-                        self._add_member(m, ts, inferred=True, joined=False)[M_CGEN] = g
+            for m in table:
+                # the leader's map lists the generation's members: pending ids in it joined
+                if (
+                    m not in self.members
+                    and m not in self.gone
+                    and (not self.broker_seen or m in self.pending)
+                ):
+                    mm = self._add_member(m, ts, inferred=True, joined=False)
+                    mm[M_CGEN] = mm[M_FIRST] = mm[M_LAST] = g
             if self.settings.track_generations:
                 self.generations.append({"gen": g, "ts": ts, "assignment": table})
             self._emit_skew(g, table, ts)

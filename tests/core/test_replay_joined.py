@@ -209,3 +209,27 @@ def test_broker_takeover_never_reports_a_new_generation_below_the_old_one():
     out = replay(number(evs), sort=False)
     last = out.rebalances[-1]
     assert (last.old_generation, last.new_generation, last.outcome) == (2, 2, "ended_empty")
+
+
+def test_pending_member_heartbeating_has_joined():
+    """2.x "Stabilized" lines carry no member count: a client heartbeat from a pending id shows that
+    its JoinGroup succeeded."""
+    evs = _initial_join_with_pending(n_pending=1, count=2)
+    evs[-2] = broker("join_completed", 4000, generation=1)
+    evs[-1] = broker("assignment_received", 4015, member_id="m1", generation=1)
+    evs.append(client("heartbeat_sent", 7000, member_id="m2", generation=1, client_id="c-m2", file="m2.log"))
+    out = replay(number(evs))
+    m2 = _sessions(out)["m2"]
+    assert (m2.joined_ts, m2.first_generation, m2.last_generation, m2.client_id, m2.inferred) == (
+        500, 1, 1, "c-m2", True,
+    )  # fmt: skip
+    assert "unknown_member" not in kinds(out)
+
+
+def test_pending_member_in_the_leaders_map_has_joined():
+    evs = _initial_join_with_pending(n_pending=1, count=2)
+    evs[-2] = broker("join_completed", 4000, generation=1)
+    evs.insert(-1, client("leader_assigned", 4010, member_id="m1", generation=1, client_id="c-m1",
+                          assignment=(("m1", ("t-0",)), ("m2", ("t-1",))), file="m1.log"))  # fmt: skip
+    m2 = _sessions(replay(number(evs)))["m2"]
+    assert (m2.joined_ts, m2.first_generation, m2.last_generation, m2.inferred) == (500, 1, 1, True)

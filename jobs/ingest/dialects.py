@@ -30,7 +30,9 @@ state, ``{P}`` Scala's `` (__consumer_offsets-12)``, ``{NODE}`` a client-side No
 ``kind=None`` marks recognised coordinator lines that carry no group fact (lifecycle, partition
 loading, offset expiry); they are counted as *unrelated*, never quarantined. Lines that pass the
 group prefilter (:data:`GROUP_PREFILTER`) but match no dialect are quarantined as
-``group_line_not_understood``.
+``group_line_not_understood``. A dialect without ``{G}`` (Kafka logs some lines while handling one
+group's request without naming it) gets its group from context: the parser's
+``_attribute_groups`` (else ``group_unknown``).
 
 How to add a dialect:
 
@@ -58,6 +60,7 @@ GROUP_PREFILTER = (
     r"[Gg]roup[^IM]|[Gg]roup$|\[GroupId |[Gg]eneration|[Hh]eartbeat|[Rr]ebalanc|known coordinator"
     r"|assigned partitions|partitions (?:assigned|revoked|lost)|[Aa]ssignment|LeaveGroup|JoinGroup"
     r"|SyncGroup|CGRP|transitioned from|poll timeout|coordinator for consumergroup"
+    r"|[Ss]tatic member|fenced"
 )
 
 #: context prefix of a message (removed before the dialects run)

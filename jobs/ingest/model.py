@@ -17,6 +17,7 @@ QUARANTINE_REASONS = (
     "binary",
     "line_too_long",
     "group_line_not_understood",
+    "group_unknown",
     "missing_file",
     "corrupt_gzip",
 )

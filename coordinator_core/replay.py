@@ -752,6 +752,13 @@ class GroupReplay:
                 {"gen": self.gen, "ts": row[TS], "members": sorted(self.members), "outcome": outcome}
             )
 
+    def _reemit(self, r: dict) -> None:
+        """Report a closed rebalance again after a refinement (same ``rebalance_id``: the sink keeps
+        the latest row); a report of it not flushed yet is replaced, not duplicated."""
+        rec = self._reb_record(r, r["out"], r["end"], r["after"], check=False)
+        self._rb = [x for x in self._rb if x.rebalance_id != rec.rebalance_id]
+        self._rb.append(rec)
+
     def _start_unknown(self, row: tuple, old_gen: int | None, inferred: bool) -> dict:
         self._anom(row, "rebalance_without_start", f"{row[KIND]} without the start of its rebalance")
         return self._reb_new(None, old_gen, start_unknown=True, inferred=inferred)
@@ -1168,9 +1175,14 @@ class GroupReplay:
             for m in self.members.values():
                 if m[M_GIID] == giid and not m[M_CID]:
                     m[M_CID] = cid
-        r = self.reb
-        if r is not None and r["cc"] is None and r["cm"] and (r["cm"] == mid or (giid and r["cg"] == giid)):
-            r["cc"] = cid
+        for r in (self.reb, self.last_reb):
+            if r is None or r["cc"] is not None or not r["cm"]:
+                continue
+            if r["cm"] == mid or (giid and r["cg"] == giid):
+                r["cc"] = cid
+                if r is self.last_reb and r.get("out"):
+                    # the culprit's client logged after the rebalance ended: report it again (same id)
+                    self._reemit(r)
 
     def _c_coordinator(self, row: tuple) -> None:
         c = _int(row[COORD])
@@ -1366,7 +1378,7 @@ class GroupReplay:
             ):
                 r["cm"] = mid
                 if late and r.get("out"):
-                    self._rb.append(self._reb_record(r, r["out"], r["end"], r["after"], check=False))
+                    self._reemit(r)
         if self.broker_seen:
             if g is not None and self.gen is not None and g > self.gen:
                 self.client_ahead = [g, ts]
@@ -1496,7 +1508,7 @@ class GroupReplay:
             if timeout:
                 self._set_cause(r, "session_timeout", missing[0])  # type: ignore[arg-type]
                 if r is lr:
-                    self._rb.append(self._reb_record(lr, lr["out"], lr["end"], lr["after"], check=False))
+                    self._reemit(lr)
             for m in missing:
                 self._end(row, m, "session_timeout" if timeout else "not_rejoined", inferred=True)
 

@@ -233,3 +233,20 @@ def test_pending_member_in_the_leaders_map_has_joined():
                           assignment=(("m1", ("t-0",)), ("m2", ("t-1",))), file="m1.log"))  # fmt: skip
     m2 = _sessions(replay(number(evs)))["m2"]
     assert (m2.joined_ts, m2.first_generation, m2.last_generation, m2.inferred) == (500, 1, 1, True)
+
+
+def test_culprit_client_id_learned_after_the_rebalance_ended_reemits_it_with_the_same_id():
+    lines = [
+        client("heartbeat_failed", 9000, group_instance_id="i0", client_id="c-0", error="NONE", file="i0.log")
+    ]
+    r = GroupReplay(G)
+    for e in _static_group([]):
+        r.feed(e)
+    first = r.flush()
+    assert [x.culprit_client_id for x in first.rebalances] == [None]
+    for e in number(lines):
+        r.feed(e)
+    (again,) = r.flush().rebalances
+    assert (again.rebalance_id, again.culprit_client_id, again.outcome) == (
+        first.rebalances[0].rebalance_id, "c-0", "completed",
+    )  # fmt: skip

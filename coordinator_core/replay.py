@@ -21,6 +21,15 @@ the group (state, generation, members, leader, protocol, coordinator):
   Stable or Empty, ends when it is Stable again (leader's assignment received: ``completed``) or
   Empty (``ended_empty``). A join round completed ("Stabilized", generation + 1) but interrupted by a
   new PreparingRebalance belongs to the same rebalance (``join_rounds`` + 1).
+* **Member sessions** are keyed (group_id, member_id, joined_ts): ``joined_ts`` is never None. It
+  comes from a line naming the member joining ("Adding new member", member added, the client's
+  "Successfully joined"); otherwise from the earliest evidence - the MEMBER_ID_REQUIRED line of a
+  pending id whose second join was logged at DEBUG (Scala 3.x; such ids fill the logged member
+  count of "Stabilized ... with N members", or show up heartbeating or in the leader's map), the
+  start of the open rebalance for a member a known membership lacked, else the first line naming
+  it - and the session is ``inferred``. It is fixed when the member is first seen, so it survives
+  cut-and-resume. Client lines (``[Consumer instanceId=i, clientId=c, ...]``) give client ids of
+  members and culprits by member id or group.instance.id; client lines never give the host.
 * **Heartbeats** (DEBUG, the bulk of the volume) only refresh the member's last-seen time and check
   the generation; :meth:`GroupReplay.feed_rows` handles them inline without building objects.
 
@@ -569,6 +578,17 @@ class GroupReplay:
                 host = host or p[1]
                 if not joined and len(p) > 2 and p[2] is not None and (ts is None or p[2] < ts):
                     first_ts = p[2]  # the member id was handed out then (MEMBER_ID_REQUIRED)
+            r = self.reb
+            if (
+                not joined
+                and first_ts == ts
+                and self.known
+                and r is not None
+                and r["start"] is not None
+                and ts is not None
+                and r["start"] <= ts
+            ):
+                first_ts = r["start"]  # a member the known membership lacked joined in this rebalance
             if not cid and giid:
                 cid = self.giid_cid.get(giid)
             # joined_ts is part of the session key: never None. Without a line naming the member

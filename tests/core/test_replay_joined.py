@@ -250,3 +250,15 @@ def test_culprit_client_id_learned_after_the_rebalance_ended_reemits_it_with_the
     assert (again.rebalance_id, again.culprit_client_id, again.outcome) == (
         first.rebalances[0].rebalance_id, "c-0", "completed",
     )  # fmt: skip
+
+
+def test_member_missing_from_a_known_membership_joined_in_the_open_rebalance():
+    evs = [
+        broker("rebalance_prepared", 1000, generation=0, reason="Adding new member m9 with group instance id None"),
+        client("heartbeat_sent", 1200, member_id="m8", generation=0, client_id="c-m8", file="m8.log"),
+    ]  # fmt: skip
+    out = replay(number(evs))
+    ss = _sessions(out)
+    assert (ss["m9"].joined_ts, ss["m9"].inferred) == (1000, False)  # named joining by the reason
+    assert (ss["m8"].joined_ts, ss["m8"].inferred) == (1000, True)  # unknown to a known membership
+    assert "unknown_member" in kinds(out)

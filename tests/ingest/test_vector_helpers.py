@@ -1,0 +1,56 @@
+"""The vectorised shortcuts of the parser give the same values as the plain Arrow/regex forms."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pytest
+
+from jobs.ingest import dialects as D
+from jobs.ingest.parse import _elem, _mask, _strip_prefix
+
+MESSAGES = [
+    "[GroupCoordinator 1]: Stabilized group g generation 4 (__consumer_offsets-12) with 2 members",
+    "[GroupCoordinator id=2 topic=__consumer_offsets partition=8] Static member which joins during Stable stage",
+    "[GroupMetadataManager brokerId=1] Group g transitioned to Dead in generation 7",
+    "[Consumer clientId=consumer-g-1, groupId=g] (Re-)joining group",
+    "[Consumer instanceId=i1, clientId=consumer-g-1, groupId=g] Request joining group due to: x] y",
+    "[Worker clientId=connect-1, groupId=connect-cluster] Rebalance started",
+    "[req-7|tenant-a] [Consumer clientId=c1, groupId=g] Successfully joined group with generation 3",
+    '[thrd:main]: Group "g" changed join state init -> wait-join (state up)',
+    "Group leader [memberId: m1, groupInstanceId: null] failed to join before the rebalance timeout.",
+    "[Consumer clientId=c1, groupId=g]",
+    "",
+    "[GroupCoordinator 1]: ",
+]
+
+
+@pytest.mark.parametrize("typ", [pa.string(), pa.large_string()])
+def test_strip_prefix_equals_regex_replacement(typ: pa.DataType) -> None:
+    msg = pa.array(MESSAGES, typ)
+    has_pre = _mask(pc.extract_regex(msg, D.BODY_PREFIX).is_valid())
+    want = pc.if_else(
+        pa.array(has_pre), pc.replace_substring_regex(msg, D.BODY_PREFIX, "", max_replacements=1), msg
+    )
+    got = _strip_prefix(msg, has_pre)
+    assert got.to_pylist() == want.to_pylist()
+    assert got.to_pylist()[6] == "Successfully joined group with generation 3"  # behind an MDC block
+    assert got.to_pylist()[4] == "Request joining group due to: x] y"
+
+
+def test_elem_like_list_element_with_nulls_short_lists_and_slices() -> None:
+    lists = pc.split_pattern(
+        pa.array(["a b c", "d e", None, "f", "g h i j", ""], pa.large_string()), " ", max_splits=2
+    )
+    for arr in (lists, lists.slice(1, 4), pa.chunked_array([lists.slice(0, 2), lists.slice(2)])):
+        flat = arr.combine_chunks() if isinstance(arr, pa.ChunkedArray) else arr
+        for i in range(4):
+            want = [v[i] if v is not None and len(v) > i else None for v in flat.to_pylist()]
+            assert _elem(arr, i).to_pylist() == want, (i, want)
+
+
+def test_elem_of_empty_array() -> None:
+    lists = pc.split_pattern(pa.array([], pa.string()), " ")
+    assert _elem(lists, 0).to_pylist() == []
+    assert np.asarray(_elem(lists, 1)).size == 0

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import traceback
-from collections.abc import Iterable, Iterator
 from dataclasses import asdict, fields, is_dataclass
 from typing import Any
 
@@ -56,6 +55,9 @@ MERGE_KEYS: dict[str, list[str]] = {
 INPUT_COLUMNS: tuple[str, ...] = ("cluster", "_side_rank", *EVENT_FIELDS)
 
 TABLE_COL = "_table"
+
+#: nested event columns handed to the UDFs as JSON text (see :func:`replay_input`): name -> is a map
+JSON_COLUMNS: dict[str, bool] = {"members": False, "partitions": False, "assignment": True}
 
 
 def _union_layout() -> tuple[list[tuple[str, Any]], dict[tuple[str, str], str]]:
@@ -97,8 +99,13 @@ def _union_arrow_schema():
 
 
 def replay_input(events_df):
-    """The events as the UDFs want them: group key, side rank, EVENT_FIELDS with ``ts`` in epoch ms.
-    Events without a group id cannot be replayed (they stay in the events table)."""
+    """The events as the UDFs want them: group key, side rank, EVENT_FIELDS with ``ts`` in epoch ms
+    and the nested columns (:data:`JSON_COLUMNS`) as JSON text. Events without a group id cannot be
+    replayed (they stay in the events table).
+
+    Why JSON: they are null on almost every line (heartbeats), and Spark's Arrow transfer of
+    array/map columns into the Python workers cost more than the replay itself (1 M lines: ~50 s of
+    a ~65 s hand-over, vs ~15 s as strings); the UDF decodes the few non-null values."""
     from pyspark.sql import functions as F
 
     rank = F.lit(9)
@@ -106,7 +113,12 @@ def replay_input(events_df):
         rank = F.when(F.col("side") == side, F.lit(r)).otherwise(rank)
     cols = [F.col("cluster"), rank.cast("int").alias("_side_rank")]
     for name in EVENT_FIELDS:
-        cols.append(F.col("ts_ms").alias("ts") if name == "ts" else F.col(name))
+        if name == "ts":
+            cols.append(F.col("ts_ms").alias("ts"))
+        elif name in JSON_COLUMNS:
+            cols.append(F.to_json(F.col(name)).alias(name))
+        else:
+            cols.append(F.col(name))
     return events_df.where(F.col("group_id").isNotNull()).select(cols)
 
 
@@ -145,20 +157,80 @@ def load_envelope(state_json: str | None, committed_runs: frozenset[str] | None)
     return env
 
 
-def _record_rows(table: str, cluster: str, group_id: str, records: Iterable[Any]) -> Iterator[dict[str, Any]]:
-    for rec in records:
-        d = asdict(rec) if is_dataclass(rec) else dict(rec)
-        row = {TABLE_COL: table, "cluster": cluster, "group_id": d.get("group_id", group_id)}
-        for k, v in d.items():
-            col = UNION_MAP.get((table, k))
-            if col is None or k in ("cluster", "group_id"):
-                continue
-            row[col] = list(v) if isinstance(v, tuple) else v
-        yield row
+def column_values(col, name: str | None = None) -> list[Any]:
+    """An Arrow column as a Python list, like ``to_pylist()`` but cheap for the common cases: an
+    all-null column is ``[None] * n`` and a null-free integer/boolean column goes through numpy
+    (``tolist`` gives Python ints/bools). Strings and nested values use ``to_pylist``; a
+    :data:`JSON_COLUMNS` column given as text is decoded to the values ``to_pylist`` gives for the
+    nested type (lists; a map as a list of ``(key, value)`` tuples)."""
+    import pyarrow as pa
+
+    n = len(col)
+    if col.null_count == n:
+        return [None] * n
+    t = col.type
+    if name in JSON_COLUMNS and (pa.types.is_string(t) or pa.types.is_large_string(t)):
+        loads, is_map = json.loads, JSON_COLUMNS[name]
+        vals = col.to_pylist()
+        if is_map:
+            return [None if v is None else list(loads(v).items()) for v in vals]
+        return [None if v is None else loads(v) for v in vals]
+    if col.null_count == 0 and (pa.types.is_integer(t) or pa.types.is_boolean(t)):
+        if isinstance(col, pa.ChunkedArray):
+            col = col.combine_chunks()
+        return col.to_numpy(zero_copy_only=False).tolist()
+    return col.to_pylist()
 
 
-def _anomaly(cluster: str, group_id: str, ts: int | None, kind: str, detail: str) -> dict[str, Any]:
-    return next(_record_rows("anomalies", cluster, group_id, [{"ts": ts, "kind": kind, "detail": detail}]))
+def _record_columns(table: str, cluster: str, group_id: str, records: list[Any]) -> dict[str, list[Any]]:
+    """The union columns of ``records`` (dataclasses or dicts) of one table, built column-wise:
+    tuples become lists, ``group_id`` comes from the record, ``cluster`` is given, fields without a
+    union column are left out."""
+    n = len(records)
+    first = records[0]
+    if is_dataclass(first) and all(type(r) is type(first) for r in records):
+        names = [f.name for f in fields(first)]
+        raw = {k: [getattr(r, k) for r in records] for k in names}
+        gids = raw["group_id"] if "group_id" in raw else [group_id] * n
+    else:
+        dicts = [asdict(r) if is_dataclass(r) else dict(r) for r in records]
+        names = list(dict.fromkeys(k for d in dicts for k in d))
+        raw = {k: [d.get(k) for d in dicts] for k in names}
+        gids = [d.get("group_id", group_id) for d in dicts]
+    out: dict[str, list[Any]] = {TABLE_COL: [table] * n, "cluster": [cluster] * n, "group_id": gids}
+    for k in names:
+        col = UNION_MAP.get((table, k))
+        if col is None or k in ("cluster", "group_id"):
+            continue
+        vals = raw[k]
+        if any(type(v) is tuple for v in vals):
+            vals = [list(v) if isinstance(v, tuple) else v for v in vals]
+        out[col] = vals
+    return out
+
+
+def union_table(parts: list[dict[str, list[Any]]]):
+    """One Arrow table of the union schema from column dicts (columns a part lacks are null)."""
+    import pyarrow as pa
+
+    schema = _union_arrow_schema()
+    if not parts:
+        return schema.empty_table()
+    tables = []
+    for part in parts:
+        n = len(part[TABLE_COL])
+        arrays = [
+            pa.array(part[f.name], type=f.type) if f.name in part else pa.nulls(n, type=f.type)
+            for f in schema
+        ]
+        tables.append(pa.Table.from_arrays(arrays, schema=schema))
+    return tables[0] if len(tables) == 1 else pa.concat_tables(tables)
+
+
+def _anomaly_columns(
+    cluster: str, group_id: str, ts: int | None, kind: str, detail: str
+) -> dict[str, list[Any]]:
+    return _record_columns("anomalies", cluster, group_id, [{"ts": ts, "kind": kind, "detail": detail}])
 
 
 def replay_group(
@@ -171,19 +243,47 @@ def replay_group(
 ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     """Replay one group's new events on top of ``envelope``; returns (union rows, new envelope).
     The new envelope is None when nothing was replayed (the stored state stays as it is)."""
+    table, env = replay_group_table(cluster, group_id, batch, envelope, options, run_id)
+    return table.to_pylist(), env
+
+
+def replay_group_table(
+    cluster: str,
+    group_id: str,
+    batch,  # pyarrow.Table of INPUT_COLUMNS
+    envelope: dict[str, Any] | None,
+    options: dict[str, Any],
+    run_id: str,
+    prefix: list[dict[str, list[Any]]] | None = None,
+):
+    """:func:`replay_group` as (one Arrow table of the union schema, new envelope); ``prefix``:
+    union column dicts to put first (e.g. an unreadable-state anomaly)."""
+    parts, env = _replay_parts(cluster, group_id, batch, envelope, options, run_id)
+    return union_table([*(prefix or []), *parts]), env
+
+
+def _replay_parts(
+    cluster: str,
+    group_id: str,
+    batch,
+    envelope: dict[str, Any] | None,
+    options: dict[str, Any],
+    run_id: str,
+) -> tuple[list[dict[str, list[Any]]], dict[str, Any] | None]:
+    """The work of :func:`replay_group`: union column dicts (one per output table) and envelope."""
     if batch.num_rows == 0:
         return [], None
     batch = batch.sort_by([("ts", "ascending"), ("_side_rank", "ascending"), ("source_file", "ascending"),
                            ("line_no", "ascending")])  # fmt: skip
-    cols = [batch.column(name).to_pylist() for name in EVENT_FIELDS]
-    ranks = batch.column("_side_rank").to_pylist()
+    cols = [column_values(batch.column(name), name) for name in EVENT_FIELDS]
+    ranks = column_values(batch.column("_side_rank"))
     i_ts, i_file, i_line = (
         EVENT_FIELDS.index("ts"),
         EVENT_FIELDS.index("source_file"),
         EVENT_FIELDS.index("line_no"),
     )
     rows = list(zip(*cols))
-    out: list[dict[str, Any]] = []
+    out: list[dict[str, list[Any]]] = []
     last_key = tuple(envelope["last_key"]) if envelope and envelope.get("last_key") else None
     if last_key is not None:
         keep, skipped = [], 0
@@ -194,7 +294,7 @@ def replay_group(
             else:
                 keep.append(row)
         if skipped:
-            out.append(_anomaly(cluster, group_id, rows[0][i_ts], "out_of_order",
+            out.append(_anomaly_columns(cluster, group_id, rows[0][i_ts], "out_of_order",
                                 f"{skipped} event(s) at or before the group's replayed position "
                                 f"(ts {last_key[0]}, {last_key[2]}:{last_key[3]}) were not replayed again"))  # fmt: skip
         rows = keep
@@ -210,7 +310,7 @@ def replay_group(
     except Exception as exc:  # noqa: BLE001 - one group's failure must not stop the job
         tb = traceback.format_exc(limit=3).strip().splitlines()
         detail = f"{type(exc).__name__}: {exc} | {' / '.join(tb[-3:])}"[:2000]
-        out.append(_anomaly(cluster, group_id, rows[0][i_ts], "replay_error", detail))
+        out.append(_anomaly_columns(cluster, group_id, rows[0][i_ts], "replay_error", detail))
         return out, None
     for table, recs in (
         ("group_transitions", result.transitions),
@@ -220,7 +320,8 @@ def replay_group(
         ("anomalies", result.anomalies),
         ("partition_skew", getattr(result, "skew", []) or []),
     ):
-        out.extend(_record_rows(table, cluster, group_id, recs))
+        if recs:
+            out.append(_record_columns(table, cluster, group_id, list(recs)))
     last = rows[-1]
     last_rank = SIDE_ORDER.get(last[EVENT_FIELDS.index("side")], 9)
     prev = dict(envelope) if envelope else None
@@ -236,28 +337,10 @@ def replay_group(
         "prev": prev,
     }
     state_json = json.dumps(new_env, separators=(",", ":"), default=str)
-    out.extend(
-        _record_rows(
-            "group_state",
-            cluster,
-            group_id,
-            [
-                {
-                    "state_json": state_json,
-                    "last_ts": last[i_ts],
-                    "events_replayed": new_env["events"],
-                    "run_id": run_id,
-                }
-            ],
-        )  # fmt: skip
-    )
+    state = {"state_json": state_json, "last_ts": last[i_ts], "events_replayed": new_env["events"],
+             "run_id": run_id}  # fmt: skip
+    out.append(_record_columns("group_state", cluster, group_id, [state]))
     return out, new_env
-
-
-def _to_arrow(rows: list[dict[str, Any]]):
-    import pyarrow as pa
-
-    return pa.Table.from_pylist(rows, schema=_union_arrow_schema())
 
 
 def _input_arrow(pdf):
@@ -283,11 +366,13 @@ def batch_udf(options: dict[str, Any], run_id: str, committed_runs: frozenset[st
             env = load_envelope(state_json, committed_runs)
         except (ValueError, TypeError) as exc:
             env = None
-            bad = [_anomaly(cluster, group_id, None, "replay_error", f"unreadable stored state: {exc}")]
+            bad = [
+                _anomaly_columns(cluster, group_id, None, "replay_error", f"unreadable stored state: {exc}")
+            ]
         else:
             bad = []
-        rows, _ = replay_group(cluster, group_id, events, env, options, run_id)
-        return _to_arrow(bad + rows)
+        table, _ = replay_group_table(cluster, group_id, events, env, options, run_id, prefix=bad)
+        return table
 
     return run
 
@@ -313,14 +398,14 @@ def streaming_udf(options: dict[str, Any], run_id: str):
         cluster, group_id = key
         tables = [_input_arrow(p) for p in pdf_iter if len(p)]
         if not tables:
-            yield _to_arrow([]).to_pandas()
+            yield union_table([]).to_pandas()
             return
         batch = pa.concat_tables(tables, promote_options="permissive")
         env = json.loads(state.get[0]) if state.exists else None
-        rows, new_env = replay_group(cluster, group_id, batch, env, options, run_id)
+        table, new_env = replay_group_table(cluster, group_id, batch, env, options, run_id)
         if new_env is not None:
             state.update((json.dumps(new_env, separators=(",", ":"), default=str),))
-        out = _to_arrow(rows).to_pandas()
+        out = table.to_pandas()
         yield out if len(out) else pd.DataFrame(columns=[n for n, _ in UNION_COLUMNS])
 
     return run

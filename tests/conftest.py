@@ -21,3 +21,31 @@ def spark():
     session = local_session(master="local[2]", app_name="rebalance-lens-tests", shuffle_partitions=4)
     yield session
     session.stop()
+
+
+SAMPLE_LOGS = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "jobs", "samples", "logs"
+)
+
+
+@pytest.fixture(scope="session")
+def sample_job(spark, tmp_path_factory):
+    """ONE batch run of ``jobs.pipeline.run_job`` over the bundled samples (``jobs/samples/logs``, one
+    cluster per sub-directory; Delta, storms 3 in 10 min = the defaults), shared by every test that
+    only *reads* the sample lakehouse. Returns ``(lakehouse_dir, RunSummary)``.
+
+    Tests that write (re-runs, crashes) must work on their own lakehouse or on a copy
+    (``shutil.copytree(lakehouse, ...)``), never on this one."""
+    from jobs.config import JobConfig, OutputConfig, RunConfig, StormsConfig
+    from jobs.pipeline import run_job
+
+    lake = str(tmp_path_factory.mktemp("sample-job") / "lakehouse")
+    config = JobConfig().replace(
+        output=OutputConfig(path=lake, format="delta", writer="auto"),
+        run=RunConfig(mode="batch", progress=False),
+        storms=StormsConfig(min_rebalances=3, window_minutes=10),
+    )
+    inputs = [(os.path.join(SAMPLE_LOGS, d), d) for d in sorted(os.listdir(SAMPLE_LOGS))
+              if os.path.isdir(os.path.join(SAMPLE_LOGS, d))]  # fmt: skip
+    summary = run_job(spark, config, inputs, "batch")
+    return lake, summary

@@ -16,8 +16,7 @@ import time
 
 import pytest
 
-from jobs.pipeline import run_job
-from tests.job.helpers import REPLAY_TABLES, REPO, SAMPLE_INPUTS, job_config, rows
+from tests.job.helpers import REPLAY_TABLES, REPO, SAMPLE_INPUTS, rows
 
 pytestmark = [pytest.mark.engines, pytest.mark.spark, pytest.mark.slow]
 
@@ -85,10 +84,9 @@ def _base_env(tmp) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def local_baseline(spark, tmp_path_factory):
-    lake = str(tmp_path_factory.mktemp("local") / "lakehouse")
-    run_job(spark, job_config(lake), SAMPLE_INPUTS, "batch")
-    return lake
+def local_baseline(sample_job):
+    """The local batch run over the samples: the session-wide ``sample_job`` (read only)."""
+    return sample_job[0]
 
 
 def _bare_python(tmp) -> str:

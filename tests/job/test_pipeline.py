@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import shutil
 
 import pytest
 
@@ -39,11 +40,10 @@ EXPECTED = [
 
 
 @pytest.fixture(scope="module")
-def sample_run(spark, tmp_path_factory):
-    """One clean batch run over the bundled samples."""
-    lake = str(tmp_path_factory.mktemp("sample") / "lakehouse")
-    summary = run_job(spark, job_config(lake), SAMPLE_INPUTS, "batch")
-    return lake, summary
+def sample_run(sample_job):
+    """One clean batch run over the bundled samples (the session-wide ``sample_job`` of
+    tests/conftest.py; read only - tests that write use their own lakehouse or a copy)."""
+    return sample_job
 
 
 def _rebalances(lake):
@@ -140,7 +140,8 @@ def test_every_table_has_its_schema(spark, sample_run):
 
 
 def test_rerun_is_idempotent(spark, sample_run, tmp_path):
-    lake, _ = sample_run
+    lake = str(tmp_path / "rerun")
+    shutil.copytree(sample_run[0], lake)  # the shared sample lakehouse stays untouched
     before = {name: rows(lake, name) for name in schemas.TABLES}
     again = run_job(spark, job_config(lake), SAMPLE_INPUTS, "batch")
     assert again.files_new == 0 and again.files_skipped == 6

@@ -1,12 +1,14 @@
 """Every notebook runs from the checkout: 01 runs the job on the bundled samples (shared ``spark``
-fixture), 02-05 read that lakehouse locally (delta-rs) and, with fake ``dbutils``/``display``, the way
-they run on Databricks (widgets, tables through Spark)."""
+fixture; on a copy of the session's ``sample_job`` lakehouse), 02-05 read that lakehouse locally
+(delta-rs) and, with fake ``dbutils``/``display``, the way they run on Databricks (widgets, tables
+through Spark)."""
 
 from __future__ import annotations
 
 import contextlib
 import os
 import runpy
+import shutil
 
 import pandas as pd
 import pytest
@@ -39,13 +41,21 @@ def run(name: str, **init) -> dict:
 
 
 @pytest.fixture(scope="module")
-def sample_lakehouse(spark, tmp_path_factory) -> str:
-    lakehouse = str(tmp_path_factory.mktemp("nb") / "lakehouse")
+def sample_lakehouse(sample_job) -> str:
+    """The sample lakehouse of the session-wide ``sample_job`` (tests/conftest.py): read only."""
+    return sample_job[0]
+
+
+def test_01_run_job(spark, sample_lakehouse, tmp_path):
+    """Notebook 01 runs the job (samples, defaults) on a copy of the sample lakehouse: every file
+    is already ingested, the tables stay those of the one run."""
+    lakehouse = str(tmp_path / "lakehouse")
+    shutil.copytree(sample_lakehouse, lakehouse)
     with env(LAKEHOUSE=lakehouse, INPUT="", MODE="batch", CONFIG=""):
         g = run("01_run_job", spark=spark)
     assert g["summary"].rebalances_total == 16  # jobs/samples/EXPECTED.md
     assert g["summary"].table_rows["rebalances"] == 16
-    return lakehouse
+    assert g["summary"].files_seen == 6 and g["summary"].files_skipped == 6
 
 
 @pytest.mark.parametrize("name", NAMES)

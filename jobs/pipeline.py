@@ -195,79 +195,127 @@ def run_job(
     summary = RunSummary(run_id=r.run_id, mode=mode, lakehouse=sink.root, sink=sink.kind)
     r.progress.stage("start", run_id=r.run_id, mode=mode, sink=sink.kind, inputs=len(specs))
 
-    # 1. recover ---------------------------------------------------------------------------------
-    audit_prev = sink.read("ingest_audit").select("run_id", "content_sha256", "error").collect()
-    committed_runs = frozenset(row.run_id for row in audit_prev)
-    seen_hashes = {row.content_sha256 for row in audit_prev if row.error is None and row.content_sha256}
-    for name in ("events", "quarantine"):
-        stale = [v for v in sink.partition_values(name) if v not in committed_runs]
-        if stale:
-            sink.delete_partitions(name, stale)
-            r.progress.stage("recover", table=name, dropped_uncommitted_runs=len(stale))
+    small = _ShuffleSetting(spark)
+    try:
+        # 1. recover ---------------------------------------------------------------------------------
+        audit_prev = sink.read("ingest_audit").select("run_id", "content_sha256", "error").collect()
+        committed_runs = frozenset(row.run_id for row in audit_prev)
+        seen_hashes = {row.content_sha256 for row in audit_prev if row.error is None and row.content_sha256}
+        for name in ("events", "quarantine"):
+            stale = [v for v in sink.partition_values(name) if v not in committed_runs]
+            if stale:
+                sink.delete_partitions(name, stale)
+                r.progress.stage("recover", table=name, dropped_uncommitted_runs=len(stale))
 
-    # 2. ingest ----------------------------------------------------------------------------------
-    from jobs.ingest import ingest
+        # 2. ingest ----------------------------------------------------------------------------------
+        from jobs.ingest import ingest
 
-    res = ingest(spark, specs, _ingest_settings(config), run_id=r.run_id)
-    audit_rows = res.audit.collect()  # one row per file
-    skip_files = sorted({a.source_file for a in audit_rows if a.content_sha256 in seen_hashes})
-    new_audit = [a for a in audit_rows if a.source_file not in set(skip_files)]
-    summary.files_seen, summary.files_skipped = len(audit_rows), len(skip_files)
-    summary.files_new = len(new_audit)
-    r.progress.stage("ingest", files=len(audit_rows), new=len(new_audit), already_ingested=len(skip_files))
-
-    if new_audit:
-        keep = ~F.col("source_file").isin(skip_files) if skip_files else F.lit(True)
-        run_col = F.lit(r.run_id).alias("run_id")
-        # 3. events and quarantine of this run -------------------------------------------------
-        events = res.events.where(keep).withColumn("run_id", run_col)
-        sink.write_partition("events", events, r.run_id)
-        r.committed("events")
-        sink.write_partition("quarantine", res.quarantine.where(keep).withColumn("run_id", run_col), r.run_id)
-        r.committed("quarantine")
-        summary.events = sum(int(a.events or 0) for a in new_audit)
-        summary.quarantined = sum(int(a.quarantined or 0) for a in new_audit)
-        r.progress.stage("events written", events=summary.events, quarantined=summary.quarantined)
-
-        # 4. replay ----------------------------------------------------------------------------
-        run_events = replay_input(sink.read_partition("events", r.run_id))
-        union = (
-            _replay_batch(r, run_events, committed_runs) if mode == "batch" else _replay_stream(r, run_events)
+        res = ingest(spark, specs, _ingest_settings(config), run_id=r.run_id)
+        audit_rows = res.audit.collect()  # one row per file
+        skip_files = sorted({a.source_file for a in audit_rows if a.content_sha256 in seen_hashes})
+        new_audit = [a for a in audit_rows if a.source_file not in set(skip_files)]
+        summary.files_seen, summary.files_skipped = len(audit_rows), len(skip_files)
+        summary.files_new = len(new_audit)
+        r.progress.stage(
+            "ingest", files=len(audit_rows), new=len(new_audit), already_ingested=len(skip_files)
         )
-        is_error = (F.col("_table") == "anomalies") & (F.col("kind") == "replay_error")
-        agg = union.groupBy("_table").agg(
-            F.count(F.lit(1)).alias("n"), F.sum(is_error.cast("long")).alias("e")
-        )
-        counts, summary.replay_errors = {}, 0
-        for row in agg.collect():
-            counts[row["_table"]] = row["n"]
-            summary.replay_errors += int(row["e"] or 0)
-        summary.groups_replayed = int(counts.get("group_state", 0))
-        r.progress.stage("replayed", groups=summary.groups_replayed, replay_errors=summary.replay_errors,
-                         **{t: int(counts.get(t, 0)) for t in ("rebalances", "group_transitions")})  # fmt: skip
 
-        # 5. replay tables, roll-ups, state ----------------------------------------------------
-        for name in REPLAY_TABLES:
-            if name == "group_state":
-                continue
-            sink.merge(name, split_union(union, name), MERGE_KEYS[name])
-            r.committed(name)
-        r.progress.stage("replay tables merged")
-    _write_rollups(r)
-    if new_audit:
-        sink.merge(r.table_name("group_state"), split_union(union, "group_state"), MERGE_KEYS["group_state"])
-        r.committed("group_state")
-        # 6. the commit marker ---------------------------------------------------------------
-        audit_df = spark.createDataFrame(new_audit, res.audit.schema).withColumn("run_id", F.lit(r.run_id))
-        sink.write_partition("ingest_audit", audit_df, r.run_id)
-        r.committed("ingest_audit")
-    sink.cleanup_staging()
-    res.unpersist()
-    _summarise(r, summary)
-    summary.seconds = time.monotonic() - t0
-    r.progress.stage("done", seconds=round(summary.seconds, 1))
-    summary.stages = [(name, round(t, 2)) for name, t, _ in r.progress.stages]
-    return summary
+        if new_audit:
+            keep = ~F.col("source_file").isin(skip_files) if skip_files else F.lit(True)
+            run_col = F.lit(r.run_id).alias("run_id")
+            # 3. events and quarantine of this run -------------------------------------------------
+            events = res.events.where(keep).withColumn("run_id", run_col)
+            sink.write_partition("events", events, r.run_id)
+            r.committed("events")
+            sink.write_partition(
+                "quarantine", res.quarantine.where(keep).withColumn("run_id", run_col), r.run_id
+            )
+            r.committed("quarantine")
+            summary.events = sum(int(a.events or 0) for a in new_audit)
+            summary.quarantined = sum(int(a.quarantined or 0) for a in new_audit)
+            r.progress.stage("events written", events=summary.events, quarantined=summary.quarantined)
+
+            # 4. replay ----------------------------------------------------------------------------
+            run_events = replay_input(sink.read_partition("events", r.run_id))
+            union = (
+                _replay_batch(r, run_events, committed_runs)
+                if mode == "batch"
+                else _replay_stream(r, run_events)
+            )
+            is_error = (F.col("_table") == "anomalies") & (F.col("kind") == "replay_error")
+            agg = union.groupBy("_table").agg(
+                F.count(F.lit(1)).alias("n"), F.sum(is_error.cast("long")).alias("e")
+            )
+            counts, summary.replay_errors = {}, 0
+            for row in agg.collect():
+                counts[row["_table"]] = row["n"]
+                summary.replay_errors += int(row["e"] or 0)
+            summary.groups_replayed = int(counts.get("group_state", 0))
+            r.progress.stage("replayed", groups=summary.groups_replayed, replay_errors=summary.replay_errors,
+                             **{t: int(counts.get(t, 0)) for t in ("rebalances", "group_transitions")})  # fmt: skip
+
+            # 5. replay tables, roll-ups, state ----------------------------------------------------
+            small.set(_small_rows(sum(int(n) for n in counts.values())))
+            for name in REPLAY_TABLES:
+                if name == "group_state":
+                    continue
+                sink.merge(name, split_union(union, name), MERGE_KEYS[name])
+                r.committed(name)
+            r.progress.stage("replay tables merged")
+        else:
+            small.set(_small_rows(sink.row_count("rebalances")))
+        _write_rollups(r)
+        if new_audit:
+            sink.merge(
+                r.table_name("group_state"), split_union(union, "group_state"), MERGE_KEYS["group_state"]
+            )
+            r.committed("group_state")
+            # 6. the commit marker ---------------------------------------------------------------
+            audit_df = spark.createDataFrame(new_audit, res.audit.schema).withColumn(
+                "run_id", F.lit(r.run_id)
+            )
+            sink.write_partition("ingest_audit", audit_df, r.run_id)
+            r.committed("ingest_audit")
+        sink.cleanup_staging()
+        res.unpersist()
+        _summarise(r, summary)
+        summary.seconds = time.monotonic() - t0
+        r.progress.stage("done", seconds=round(summary.seconds, 1))
+        summary.stages = [(name, round(t, 2)) for name, t, _ in r.progress.stages]
+        return summary
+    finally:
+        small.restore()
+
+
+class _ShuffleSetting:
+    """A temporary lower ``spark.sql.shuffle.partitions``; :meth:`restore` puts the old value back."""
+
+    def __init__(self, spark):
+        self.spark, self.old = spark, None
+
+    def set(self, value: int) -> None:
+        with contextlib.suppress(Exception):  # a Connect/serverless session may refuse the key
+            old = self.old or self.spark.conf.get("spark.sql.shuffle.partitions")
+            if int(old) > value:
+                self.spark.conf.set("spark.sql.shuffle.partitions", str(value))
+                self.old = old
+
+    def restore(self) -> None:
+        if self.old is not None:
+            with contextlib.suppress(Exception):
+                self.spark.conf.set("spark.sql.shuffle.partitions", self.old)
+            self.old = None
+
+
+#: rows per shuffle partition of the small tables (replay output, roll-ups)
+SMALL_ROWS_PER_PARTITION = 250_000
+
+
+def _small_rows(rows: int) -> int:
+    """Shuffle partitions for the merges, roll-ups and summary: after the replay every table is
+    small (rebalances, sessions ... not events), and fewer partitions save most of the fixed
+    per-task cost of their ~20 shuffles on small runs."""
+    return max(2, -(-rows // SMALL_ROWS_PER_PARTITION))
 
 
 def _state_frame(r: _Run):

@@ -63,14 +63,29 @@ GROUP_PREFILTER = (
     r"|[Ss]tatic member|fenced"
 )
 
-#: context prefix of a message (removed before the dialects run)
+_PFX_CLIENT = (
+    r"\[(?P<pfx_ctype>Consumer|Worker|Producer|AdminClient)(?: instanceId=(?P<pfx_iid>[^,\]]*),)?"
+    r" clientId=(?P<pfx_cid>[^,\]]*), groupId=(?P<pfx_gid>[^\]]*)\] "
+)
+#: the alternatives of :data:`BODY_PREFIX` by the literal their messages start with (the parser
+#: extracts each on its own rows: small regexes are much cheaper sub-matches than the alternation)
+BODY_PREFIXES: tuple[tuple[tuple[str, ...], str], ...] = (
+    (
+        ("[GroupCoordinator ",),
+        r"^\[GroupCoordinator (?:id=)?(?P<pfx_broker>\d+)(?: topic=\S+ partition=(?P<pfx_opart>\d+))?\]:? ",
+    ),
+    (("[GroupMetadataManager brokerId=",), r"^\[GroupMetadataManager brokerId=(?P<pfx_broker2>\d+)\] "),
+    (("[Consumer ", "[Worker ", "[Producer ", "[AdminClient "), "^" + _PFX_CLIENT),
+    (("[thrd:",), r"^\[thrd:[^\]]*\]: "),
+)
+#: context prefix of a message (removed before the dialects run); a client prefix may follow an
+#: MDC block ``[a|b] ``
 BODY_PREFIX = (
     r"^(?:\[GroupCoordinator (?:id=)?(?P<pfx_broker>\d+)(?: topic=\S+ partition=(?P<pfx_opart>\d+))?\]:? "
     r"|\[GroupMetadataManager brokerId=(?P<pfx_broker2>\d+)\] "
-    r"|(?:\[[^\]|]*\|[^\]]*\] )?\[(?P<pfx_ctype>Consumer|Worker|Producer|AdminClient)(?: instanceId=(?P<pfx_iid>[^,\]]*),)?"
-    r" clientId=(?P<pfx_cid>[^,\]]*), groupId=(?P<pfx_gid>[^\]]*)\] "
-    r"|\[thrd:[^\]]*\]: )"
+    r"|(?:\[[^\]|]*\|[^\]]*\] )?" + _PFX_CLIENT + r"|\[thrd:[^\]]*\]: )"
 )
+PREFIX_FIELDS = ("pfx_broker", "pfx_broker2", "pfx_opart", "pfx_ctype", "pfx_iid", "pfx_cid", "pfx_gid")
 
 MACROS: dict[str, str] = {
     "{G}": r"(?P<group_id>\S+?)",

@@ -478,6 +478,46 @@ def _match_json(
 
 
 # ------------------------------------------------------------------------------------ dialects
+def _prefix_fields(message: pa.Array) -> tuple[np.ndarray, dict[str, pa.Array]]:
+    """Which messages start with a context prefix (:data:`D.BODY_PREFIX`) and its fields (``""``
+    when absent). Each alternative runs on the rows starting with its literal
+    (:data:`D.BODY_PREFIXES`); the other rows starting with ``[`` (e.g. an MDC block before a client
+    prefix) get the whole alternation. Same result as one ``extract_regex`` of ``BODY_PREFIX``."""
+    n = len(message)
+    typ = message.type
+    has_pre = np.zeros(n, dtype=bool)
+    empty = pc.fill_null(pa.nulls(n, typ), pa.scalar("", typ))
+    fields = dict.fromkeys(D.PREFIX_FIELDS, empty)
+    bracket = _mask(pc.starts_with(message, "["))
+    left = bracket.copy()  # rows not matched by a specific alternative yet
+
+    def run(sel: np.ndarray, rx: str) -> None:
+        rows = np.nonzero(sel)[0]
+        m = _extract(message if len(rows) == n else _take(message, rows), rx)
+        ok = _mask(m.is_valid())
+        if not ok.any():
+            return
+        hit = np.zeros(n, dtype=bool)
+        hit[rows[ok]] = True
+        has_pre[hit] = True
+        left[hit] = False
+        mf = m.filter(pa.array(ok))
+        hp = pa.array(hit)
+        for f in m.type:
+            fields[f.name] = pc.replace_with_mask(fields[f.name], hp, mf.field(f.name).cast(typ))
+
+    for literals, rx in D.BODY_PREFIXES:
+        sel = np.zeros(n, dtype=bool)
+        for lit in literals:
+            sel |= _mask(pc.starts_with(message, lit))
+        sel &= left
+        if sel.any():
+            run(sel, rx)
+    if left.any():
+        run(left, D.BODY_PREFIX)
+    return has_pre, fields
+
+
 def _strip_prefix(message: pa.Array, has_pre: np.ndarray) -> pa.Array:
     """``message`` without its context prefix (rows ``has_pre``). Every :data:`D.BODY_PREFIX`
     alternative ends at its first ``"] "`` / ``"]: "``, so a split finds the body (much cheaper than
@@ -497,12 +537,11 @@ def _match_dialects(message: pa.Array, logger: pa.Array) -> tuple[pa.Table, np.n
     """Run the dialect table on candidate messages. Returns (fields table with ``_row`` and
     ``_dialect``, unmatched-row mask)."""
     n = len(message)
-    pre = _extract(message, D.BODY_PREFIX)  # the context prefix only (short sub-match)
-    has_pre = _mask(pre.is_valid())
+    has_pre, pre = _prefix_fields(message)
     body = message
     if has_pre.any():
         body = _strip_prefix(message, has_pre)
-    first = _elem(pc.utf8_split_whitespace(body, max_splits=1), 0)
+    first = _extract(body, r"^(?P<w>\S*)").field("w")
     enc = pc.dictionary_encode(first)
     codes = _np(enc.indices)
     word_code = {w: i for i, w in enumerate(enc.dictionary.to_pylist())}
@@ -554,9 +593,7 @@ def _match_dialects(message: pa.Array, logger: pa.Array) -> tuple[pa.Table, np.n
     rows = pa.array(_np(t["_row"]) if len(t) else np.zeros(0, np.int64))
     # prefix fields for the matched rows
     for name in ("pfx_broker", "pfx_broker2", "pfx_opart", "pfx_ctype", "pfx_iid", "pfx_cid", "pfx_gid"):
-        t = t.append_column(
-            name, _nullify_empty(pc.fill_null(pre.field(name), "").take(rows)).cast(pa.string())
-        )
+        t = t.append_column(name, _nullify_empty(pc.fill_null(pre[name], "").take(rows)).cast(pa.string()))
     t = t.append_column("_body", body.take(rows).cast(pa.string()))
     return t, unmatched
 

@@ -8,7 +8,7 @@ import pyarrow.compute as pc
 import pytest
 
 from jobs.ingest import dialects as D
-from jobs.ingest.parse import _elem, _mask, _strip_prefix
+from jobs.ingest.parse import _elem, _mask, _prefix_fields, _strip_prefix
 
 MESSAGES = [
     "[GroupCoordinator 1]: Stabilized group g generation 4 (__consumer_offsets-12) with 2 members",
@@ -54,3 +54,17 @@ def test_elem_of_empty_array() -> None:
     lists = pc.split_pattern(pa.array([], pa.string()), " ")
     assert _elem(lists, 0).to_pylist() == []
     assert np.asarray(_elem(lists, 1)).size == 0
+
+
+@pytest.mark.parametrize("typ", [pa.string(), pa.large_string()])
+def test_prefix_fields_equal_one_extraction(typ: pa.DataType) -> None:
+    msg = pa.array(
+        [*MESSAGES, "[GroupCoordinator x]: odd", "[Consumer a|b] [Worker clientId=w, groupId=cc] x"], typ
+    )
+    m = pc.extract_regex(msg, D.BODY_PREFIX)
+    has_pre, fields = _prefix_fields(msg)
+    assert has_pre.tolist() == _mask(m.is_valid()).tolist()
+    for name in D.PREFIX_FIELDS:
+        assert fields[name].to_pylist() == pc.fill_null(m.field(name), "").to_pylist(), name
+    assert fields["pfx_opart"].to_pylist()[1] == "8"
+    assert fields["pfx_gid"].to_pylist()[6] == "g"  # client prefix behind an MDC block

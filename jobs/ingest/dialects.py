@@ -55,12 +55,15 @@ from coordinator_core.events import EVENT_KINDS
 
 #: cheap RE2 prefilter on whole messages: a line that does not match is about something else and
 #: is only counted (``groupId=`` of the client prefix and the ``[GroupMetadataManager brokerId=1]``
-#: prefix are excluded on purpose: ``[Gg]roup[^IM]``; their lines still count when they mention a group)
+#: prefix are excluded on purpose: ``[Gg]roup[^IM]``; their lines still count when they mention a group;
+#: the subscription and committed-position wordings are always candidates, so that they become
+#: ``other`` events whatever the group is called)
 GROUP_PREFILTER = (
     r"[Gg]roup[^IM]|[Gg]roup$|\[GroupId |[Gg]eneration|[Hh]eartbeat|[Rr]ebalanc|known coordinator"
     r"|assigned partitions|partitions (?:assigned|revoked|lost)|[Aa]ssignment|LeaveGroup|JoinGroup"
     r"|SyncGroup|CGRP|transitioned from|poll timeout|coordinator for consumergroup"
     r"|[Ss]tatic member|fenced"
+    r"|Subscribed to (?:topic|pattern)|Unsubscribed all topics|committed offset"
 )
 
 _PFX_CLIENT = (
@@ -142,6 +145,9 @@ class Dialect:
     fixed: dict = field(default_factory=dict)
     #: optional RE2 condition on the logger column (e.g. kafka-python's ``kafka.coordinator``)
     logger: str | None = None
+    #: only lines with a client context prefix (``[Consumer clientId=c, groupId=g] ``) match; the same
+    #: wording without it falls through to the next dialects (e.g. a plain-logger variant)
+    needs_prefix: bool = False
 
     @cached_property
     def pattern(self) -> str:
@@ -435,6 +441,49 @@ DIALECTS: tuple[Dialect, ...] = (
        "Notifying assignor about the new Assignment(partitions=[t-0, t-1])"),
     _d("client.updating_assignment", "assignment_notified", C, "2.4-4.x", r"Updating assignment with\s*",
        "Updating assignment with"),
+    # ------------------------------------------------------------------ client: subscription / positions
+    # (understood but not replayed: the member's subscription and its assignment being applied; the
+    # prefix-less fallbacks are keyless on purpose - ``(?:Setting)`` - so they run after the
+    # keyless prefixed variants)
+    _d("client.subscribed", "other", C, "2.x-4.x",
+       r"(?P<reason>Subscribed to (?:topic\(s\)|pattern): .*)", "Subscribed to topic(s): t1, t2"),
+    _d("client.unsubscribed", "other", C, "2.x-4.x",
+       r"(?P<reason>Unsubscribed all topics or patterns and assigned partitions)",
+       "Unsubscribed all topics or patterns and assigned partitions"),
+    _d("client.offset_committed_position", "other", C, "2.x-4.x",
+       r"(?P<reason>Setting offset for partition (?P<partitions_raw>\S+) to the committed offset .*)",
+       "Setting offset for partition t-0 to the committed offset FetchPosition{offset=5, offsetEpoch=Optional.empty, "
+       "currentLeader=LeaderAndEpoch{leader=Optional[kafka-1:9092 (id: 1 rack: null)], epoch=0}}",
+       needs_prefix=True),
+    _d("client.offset_committed_position.plain", None, C, "3.7-4.x",
+       r"(?:Setting) offset for partition \S+ to the committed offset .*",
+       "Setting offset for partition t-0 to the committed offset FetchPosition{offset=5}"),
+    _d("client.no_committed_offset", "other", C, "2.x-4.x",
+       r"(?P<reason>Found no committed offset for partition (?P<partitions_raw>\S+))",
+       "Found no committed offset for partition t-0", needs_prefix=True),
+    _d("client.no_committed_offset.plain", None, C, "2.x-4.x",
+       r"(?:Found) no committed offset for partition \S+", "Found no committed offset for partition t-0"),
+    # ------------------------------------------------------------------ client: lifecycle (no group fact)
+    _d("client.config_dump", None, C, "0.10-4.x",
+       r"(?:ConsumerConfig|ProducerConfig|AdminClientConfig|StreamsConfig|DistributedConfig|WorkerConfig) values:.*",
+       "ConsumerConfig values: "),
+    _d("client.app_info", None, C, "0.10-4.x",
+       r"App info kafka\.\S+ for \S+ unregistered", "App info kafka.consumer for consumer-g-1 unregistered"),
+    _d("client.version_info", None, C, "0.10-4.x",
+       r"Kafka (?:version|commitId|startTimeMs) ?: .*", "Kafka version: 3.7.0"),
+    _d("client.metrics", None, C, "2.x-4.x",
+       r"(?:Metrics scheduler closed|Metrics reporters closed|Closing reporter .*)", "Metrics scheduler closed"),
+    _d("client.last_seen_epoch", None, C, "2.x-4.x",
+       r"Resetting the last seen epoch of partition .*", "Resetting the last seen epoch of partition t-0 to 0 since the associated topicId changed from null to abc"),
+    _d("client.offset_reset", None, C, "0.10-4.x",
+       r"Resetting offset for partition .*", "Resetting offset for partition t-0 to position FetchPosition{offset=0}."),
+    _d("client.cluster_id", None, C, "0.10-4.x", r"Cluster ID: .*", "Cluster ID: abc"),
+    _d("client.seeking", None, C, "0.10-4.x", r"Seeking to .*", "Seeking to offset 5 for partition t-0"),
+    _d("client.fetch_out_of_range", None, C, "0.10-4.x",
+       r"Fetch position .* is out of range.*", "Fetch position FetchPosition{offset=5} is out of range for partition t-0, resetting offset"),
+    _d("client.node_disconnected", None, C, "0.10-4.x", r"Node -?\d+ disconnected\.?", "Node -1 disconnected."),
+    _d("client.producer_line", None, C, "0.10-4.x",
+       r"\[(?:Producer|AdminClient) clientId=[^\]]*\] .*", "[Producer clientId=producer-1] Closing the Kafka producer"),
     # ------------------------------------------------------------------ client: partitions
     _d("client.partitions_added", "partitions_assigned", C, "2.4-4.x",
        r"Adding newly assigned partitions:? ?(?P<partitions_raw>.*)", "Adding newly assigned partitions: t-0, t-1"),

@@ -561,6 +561,8 @@ def _match_dialects(message: pa.Array, logger: pa.Array) -> tuple[pa.Table, np.n
             if d.logger and len(rows):
                 lg = _take(logger, rows)
                 rows = rows[_mask(pc.match_substring_regex(lg, d.logger))]
+            if d.needs_prefix and len(rows):
+                rows = rows[has_pre[rows]]
             if not len(rows):
                 continue
             sub = _take(body, rows)
@@ -1047,6 +1049,16 @@ def _parse_text(
         is_cont[nxt] = True
         left = np.setdiff1d(left, nxt)
     message = pc.fill_null(message, "")
+    # ---- multi-line messages inside one line (JSON layouts: "message": "head\n\tmore\n"): the
+    # first line is the head message, the rest its continuation text (like a multi-line entry)
+    inline_cont = None
+    if len(message) and pc.any(pc.match_substring(message, "\n")).as_py():
+        sp = _extract(message, r"(?s)^(?P<h>[^\n]*)\n(?P<c>.*)$")
+        multi = sp.is_valid()
+        inline_cont = _nullify_empty(
+            pc.if_else(multi, pc.utf8_rtrim(sp.field("c"), characters="\r\n"), pa.scalar(None, message.type))
+        )
+        message = pc.if_else(multi, pc.utf8_rtrim(sp.field("h"), characters="\r"), message)
     # ---- continuations and unparsable lines
     if len(left):
         sub = _take(text, left)
@@ -1142,6 +1154,7 @@ def _parse_text(
                 source_file,
                 cluster,
                 run_id,
+                inline_cont,
             )
     # ---- continuation classes
     if is_cont.any():
@@ -1212,6 +1225,7 @@ def _finish_events(
     source_file: str,
     cluster: str,
     run_id: str | None,
+    inline_cont: pa.Array | None = None,
 ) -> pa.Table:
     n = len(ev)
     hidx = pa.array(evh, pa.int64())
@@ -1239,6 +1253,8 @@ def _finish_events(
             pos = np.searchsorted(uh, line_rows)
             pos_ok = (pos < len(uh)) & (uh[np.minimum(pos, len(uh) - 1)] == line_rows)
             cont = pc.if_else(pa.array(pos_ok), joined.take(pa.array(np.minimum(pos, len(uh) - 1))), cont)
+    if inline_cont is not None:
+        cont = _coalesce(cont, inline_cont.take(hidx).cast(pa.string()))
     partitions = ev["partitions"].combine_chunks()
     # "Updating assignment with" + "\tAssigned partitions: [..]" block
     dia = ev["dialect"].combine_chunks()

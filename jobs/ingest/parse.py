@@ -12,7 +12,11 @@ Pipeline of one file:
    ``line_too_long`` lines; strip ``\\r`` and ANSI colours;
 3. layouts (:mod:`jobs.ingest.layouts`): each line becomes a *head* (a log entry's first line), a
    *continuation* (stack trace lines, tab-indented blocks, the JUL message line), a blank line
-   (unrelated) or ``unparsable_layout``;
+   (unrelated) or ``unparsable_layout``; a head whose message itself holds newlines (a JSON
+   ``"message"`` with a config dump or the cooperative ``Updating assignment with\n\tAssigned
+   partitions: ...`` block) keeps its first line as the message and the rest as the event's
+   ``continuation`` text, exactly like the same entry written over several lines (it is still one
+   line of the file: counted once, as its head);
 4. the cheap :data:`~jobs.ingest.dialects.GROUP_PREFILTER` splits heads into unrelated noise (only
    counted) and group candidates; candidates go through the dialect table
    (:mod:`jobs.ingest.dialects`) → events, recognised non-events (unrelated), ``no_timestamp`` or

@@ -355,7 +355,8 @@ def prod_us() -> list[File]:
     # shipping: 3 static members (group.instance.id shipping-0..2)
     sid = {i: f"shipping-{i}" for i in range(4)}
     scid = {i: f"consumer-shipping-shipping-{i}" for i in range(4)}
-    sm = {i: mid(scid[i]) for i in range(4)}
+    # static members' ids are <group.instance.id>-<uuid> (GroupMetadata.generateMemberId, 2.3.0+)
+    sm = {i: mid(sid[i]) for i in range(4)}
     b2.new_static(t("09:00:00.210"), "shipping", "Empty", sid[0], sm[0])
     b2.prepare(t("09:00:00.213"), "shipping", 0, f"Adding new member {sm[0]} with group instance id {sid[0]}; "
                "client reason: not provided")  # fmt: skip
@@ -380,7 +381,7 @@ def prod_us() -> list[File]:
     js.line(t("09:00:04.062"), scid[1], "shipping", "Adding newly assigned partitions: shipments-2, shipments-3",
             logger=INVOKER, iid=sid[1])  # fmt: skip
     # 12:00 shipping-1's pod restarts within the session timeout: static member replaced, no rebalance
-    sm1b = mid(scid[1], 1)
+    sm1b = mid(sid[1], 1)
     js.line(
         t("12:00:20.101"),
         scid[1],

@@ -104,8 +104,8 @@ def test_culprits_match_expected(sample):
         ("consumer-inventory-2-f1c64d81", None),
     ]
     assert got["shipping"] == [
-        ("consumer-shipping-shipping-0-b636d148", "shipping-0"),
-        ("consumer-shipping-shipping-3-fb83dff7", "shipping-3"),
+        ("shipping-0-5e887549", "shipping-0"),
+        ("shipping-3-d8b07fe1", "shipping-3"),
     ]
     assert got["billing"] == [("consumer-billing-1-938e67e8", None), ("consumer-billing-3-404eb82a", None)]
     # dynamic culprits: the client id is the member id's prefix; static ones have no client lines
@@ -182,18 +182,18 @@ def test_sessions_match_expected(sample):
         True,
     )
     shipping = {k[1]: v for k, v in got.items() if k[0] == "shipping"}
-    assert shipping["consumer-shipping-shipping-1-c275d9d2"][:3] == (
+    assert shipping["shipping-1-815fd3ba"][:3] == (
         "replaced",
         t("09:00:00.650"),
         t("12:00:20.110"),
     )
     # the static member with client lines gets its client id; the others have no client evidence
     assert {k: v[5] for k, v in shipping.items()} == {
-        "consumer-shipping-shipping-0-b636d148": None,
-        "consumer-shipping-shipping-1-c275d9d2": "consumer-shipping-shipping-1",
-        "consumer-shipping-shipping-1-145338f7": "consumer-shipping-shipping-1",
-        "consumer-shipping-shipping-2-c722acae": None,
-        "consumer-shipping-shipping-3-fb83dff7": None,
+        "shipping-0-5e887549": None,
+        "shipping-1-815fd3ba": "consumer-shipping-shipping-1",
+        "shipping-1-0973d9ce": "consumer-shipping-shipping-1",
+        "shipping-2-d74e61fa": None,
+        "shipping-3-d8b07fe1": None,
     }
     assert sum(1 for k in got if k[0] == "orders") == 6
     assert sum(1 for k in got if k[0] == "inventory") == 3

@@ -212,8 +212,9 @@ def run_job(
 
         res = ingest(spark, specs, _ingest_settings(config), run_id=r.run_id)
         audit_rows = res.audit.collect()  # one row per file
-        skip_files = sorted({a.source_file for a in audit_rows if a.content_sha256 in seen_hashes})
-        new_audit = [a for a in audit_rows if a.source_file not in set(skip_files)]
+        skip_set = {a.source_file for a in audit_rows if a.content_sha256 in seen_hashes}
+        skip_files = sorted(skip_set)
+        new_audit = [a for a in audit_rows if a.source_file not in skip_set]
         summary.files_seen, summary.files_skipped = len(audit_rows), len(skip_files)
         summary.files_new = len(new_audit)
         r.progress.stage(

@@ -681,13 +681,17 @@ def _events_from_matches(t: pa.Table, heads: pa.Table) -> pa.Table:
     # error names of failures
     failing = _mask(pc.is_in(pa.array(kinds.astype(str)), pa.array(list(_FAIL_KINDS))))
     if failing.any():
-        body = _col(t, "_body")
-        err = _extract(body, D.ERROR_NAME).field("error")
-        err = _nullify_empty(err)
+        # only the failing rows are searched (the needles would otherwise scan every event body)
+        frows = np.nonzero(failing)[0]
+        body = _take(_col(t, "_body"), frows)
+        err = _nullify_empty(_extract(body, D.ERROR_NAME).field("error"))
         for needle, name in D.ERROR_MESSAGES:
+            if not pc.any(pc.is_null(err)).as_py():
+                break
             hit = pc.match_substring(body, needle)
             err = pc.if_else(pc.and_(pc.is_null(err), hit), pa.scalar(name, pa.string()), err)
-        out["error"] = pc.if_else(pa.array(failing), pc.coalesce(out["error"], err), out["error"])
+        err = pc.coalesce(_take(out["error"], frows), err)
+        out["error"] = pc.replace_with_mask(out["error"], pa.array(failing), err.cast(out["error"].type))
     # non-Java clients: generation / member id anywhere in the message
     other = sides == "other"
     if other.any():

@@ -608,13 +608,14 @@ def _col(t: pa.Table, name: str) -> pa.Array | None:
     return t[name].combine_chunks() if name in t.column_names else None
 
 
-def _events_from_matches(t: pa.Table, heads: pa.Table) -> pa.Table:
-    """Typed event columns (EVENTS fields) from the dialect matches ``t`` (rows of ``heads``)."""
+def _event_fields(t: pa.Table, logger: pa.Array, layout: pa.Array) -> pa.Table:
+    """Typed event columns (EVENTS fields) from the dialect matches ``t`` (``logger``/``layout``:
+    the head columns of its rows). A pure function of each row (it runs on distinct messages, see
+    :func:`_candidate_events`); the two steps that look at other rows are in :func:`_event_rows`,
+    which get the hidden columns ``_other`` (side ``other``) and ``_groups_raw``."""
     n = len(t)
     dia = _np(t["_dialect"]) if n else np.zeros(0, np.int32)
     hrow = pa.array(_np(t["_row"]) if n else np.zeros(0, np.int64))
-    logger = heads["logger"].combine_chunks().take(hrow)
-    layout = heads["layout"].combine_chunks().take(hrow)
     kinds = _KINDS[dia]
     sides = _SIDES[dia]
     out: dict[str, pa.Array] = {}
@@ -707,24 +708,26 @@ def _events_from_matches(t: pa.Table, heads: pa.Table) -> pa.Table:
     out["side"] = pa.array(sides.astype(str), pa.string())
     out["dialect"] = _IDS.take(pa.array(dia, pa.int32()))
     out["_row"] = hrow
-    res = pa.table(out)
+    out["_other"] = pa.array(other)
+    gr = _col(t, "groups_raw")
+    out["_groups_raw"] = gr if gr is not None else pa.nulls(n, pa.string())
+    return pa.table(out)
+
+
+def _event_rows(res: pa.Table, thread: pa.Array) -> pa.Table:
+    """The steps of event building that look at other lines: librdkafka lines without a group name
+    take the group of the same client instance's (``thread``) last line; one event per group of
+    "The following groups were deleted: g1, g2". Drops the hidden columns of :func:`_event_fields`."""
+    other = _np(res["_other"]).astype(bool)
     # librdkafka lines without a group name: the group of the same client instance's last line
     if other.any() and pc.any(pc.and_(pc.is_null(res["group_id"]), pa.array(other))).as_py():
-        thread = heads["thread"].combine_chunks().take(hrow).to_pylist()
-        gids = res["group_id"].to_pylist()
-        last: dict[Any, str] = {}
-        for i in range(n):
-            if not other[i]:
-                continue
-            key = thread[i]
-            if gids[i] is None:
-                gids[i] = last.get(key)
-            else:
-                last[key] = gids[i]
-        res = res.set_column(res.column_names.index("group_id"), "group_id", pa.array(gids, pa.string()))
+        res = res.set_column(
+            res.column_names.index("group_id"), "group_id", _carry_groups(res["group_id"], other, thread)
+        )
     # one event per group of "The following groups were deleted: g1, g2"
-    gr = _col(t, "groups_raw")
-    if gr is not None and pc.any(pc.is_valid(gr)).as_py():
+    gr = res["_groups_raw"].combine_chunks()
+    res = res.drop_columns(["_other", "_groups_raw"])
+    if pc.any(pc.is_valid(gr)).as_py():
         lst = _split_list(gr, _MEMBER_STRIP)
         has = _mask(pc.is_valid(lst))
         plain = res.filter(pa.array(~has))
@@ -738,6 +741,65 @@ def _events_from_matches(t: pa.Table, heads: pa.Table) -> pa.Table:
         res = pa.concat_tables([plain, ex]).combine_chunks()
         res = res.take(pc.sort_indices(res["_row"]))
     return res
+
+
+def _carry_groups(gid: pa.Array | pa.ChunkedArray, other: np.ndarray, thread: pa.Array) -> pa.Array:
+    """``gid`` with the null group ids of the ``other`` rows filled from the last ``other`` row of
+    the same ``thread`` (null threads are one key) that has one (a forward fill per thread)."""
+    if isinstance(gid, pa.ChunkedArray):
+        gid = gid.combine_chunks()
+    o = np.nonzero(other)[0]
+    key = _np(pc.dictionary_encode(_take(thread, o), null_encoding="encode").indices).astype(np.int64)
+    order = np.lexsort((o, key))  # by thread, then line
+    so = o[order]
+    valid = _mask(pc.is_valid(_take(gid, so)))
+    last = np.maximum.accumulate(np.where(valid, np.arange(len(so)), -1))
+    sk = key[order]
+    fill = ~valid & (last >= 0)
+    fill[fill] = sk[last[fill]] == sk[fill]
+    if not fill.any():
+        return gid
+    mask = np.zeros(len(gid), dtype=bool)
+    mask[so[fill]] = True
+    # replace_with_mask takes the replacements in row order
+    src = np.zeros(len(gid), dtype=np.int64)
+    src[so[fill]] = so[last[fill]]
+    return pc.replace_with_mask(gid, pa.array(mask), _take(gid, src[mask]))
+
+
+def _candidate_events(
+    cpos: np.ndarray, mcodes: np.ndarray, message: pa.Array, head_t: pa.Table, layout_col: pa.Array
+) -> tuple[pa.Table | None, np.ndarray]:
+    """Events of the candidate heads ``cpos`` (``mcodes``: dictionary codes of ``message``) and the
+    mask of the candidates no dialect matches.
+
+    Dialect matching and field conversion are pure functions of (message, logger, layout), and the
+    messages of a file repeat a lot (a consumer logs the same heartbeat line for a whole
+    generation), so they run once per distinct triple and are spread back to the lines with one
+    ``take``."""
+    logger = _take(head_t["logger"].combine_chunks(), cpos)
+    layout = _take(layout_col, cpos)
+    lc = _np(pc.dictionary_encode(logger, null_encoding="encode").indices).astype(np.int64)
+    yc = _np(pc.dictionary_encode(layout).indices).astype(np.int64)
+    key = (mcodes[cpos].astype(np.int64) * (int(lc.max()) + 1) + lc) * (int(yc.max()) + 1) + yc
+    inv = _np(pc.dictionary_encode(pa.array(key, pa.int64())).indices).astype(np.int64)
+    nu = int(inv.max()) + 1
+    rep = np.empty(nu, dtype=np.int64)
+    rep[inv] = np.arange(len(cpos))  # any line of each distinct triple
+    ulog = _take(logger, rep)
+    mt, unmatched_u = _match_dialects(_take(message, cpos[rep]), pc.fill_null(ulog, ""))
+    unmatched = unmatched_u[inv]
+    if not len(mt):
+        return None, unmatched
+    urow = _np(mt["_row"])
+    fields = _event_fields(mt, _take(ulog, urow), _take(layout, rep[urow]))
+    j = np.full(nu, -1, dtype=np.int64)
+    j[urow] = np.arange(len(urow))
+    jr = j[inv][~unmatched]
+    hrow = cpos[~unmatched]
+    ev = fields.take(pa.array(jr, pa.int64()))
+    ev = ev.set_column(ev.column_names.index("_row"), "_row", pa.array(hrow, pa.int64()))
+    return _event_rows(ev, _take(head_t["thread"].combine_chunks(), hrow)), unmatched
 
 
 # ------------------------------------------------------------------------------------ attribution
@@ -1096,18 +1158,14 @@ def _parse_text(
         audit["out_of_order_lines"] = int((tv[1:] < prev_max[:-1]).sum())
     audit["layouts"] = sorted(set(pc.unique(layout_col).to_pylist())) if len(head_t) else []
     # ---- group candidates → dialects
-    cand = _mask(pc.match_substring_regex(message, D.GROUP_PREFILTER))
+    # (the prefilter runs once per distinct message)
+    menc = pc.dictionary_encode(message)
+    mcodes = _np(menc.indices).astype(np.int64)
+    cand = _mask(pc.match_substring_regex(menc.dictionary, D.GROUP_PREFILTER))[mcodes]
     events = empty_events()
     if cand.any():
         cpos = np.nonzero(cand)[0]
-        cmsg = _take(message, cpos)
-        clog = pc.fill_null(_take(head_t["logger"].combine_chunks(), cpos), "")
-        mt, unmatched = _match_dialects(cmsg, clog)
-        # rows of mt are positions in cpos → head positions
-        if len(mt):
-            hpos = cpos[_np(mt["_row"])]
-            mt = mt.set_column(0, "_row", pa.array(hpos, pa.int64()))
-        ev = _events_from_matches(mt, head_t) if len(mt) else None
+        ev, unmatched = _candidate_events(cpos, mcodes, message, head_t, layout_col)
         un_h = cpos[unmatched]
         line_un = head_rows[un_h]
         cls[line_un] = 3

@@ -207,6 +207,8 @@ class _Heads:
 
     def __init__(self) -> None:
         self.chunks: list[pa.Table] = []
+        #: whether a JSON head was added (only JSON messages can hold a newline: lines are split at them)
+        self.json = False
 
     def add(
         self, rows: np.ndarray, layout: str, st: dict[str, pa.Array | None], pts: pa.Array | None
@@ -476,6 +478,7 @@ def _match_json(
             # a JSON line without a message field is still a head (message "")
             st["message"] = pc.fill_null(st["message"], "") if st.get("message") is not None else None
             heads.add(rows[jp], label + "json", st, _take(pts, jp) if pts is not None else None)
+            heads.json = True
             left = left.copy()
             left[jp] = False
     return left
@@ -797,9 +800,31 @@ def _candidate_events(
     j[urow] = np.arange(len(urow))
     jr = j[inv][~unmatched]
     hrow = cpos[~unmatched]
-    ev = fields.take(pa.array(jr, pa.int64()))
+    thread = _take(head_t["thread"].combine_chunks(), hrow)
+    if pc.any(pc.is_valid(fields["_groups_raw"])).as_py():
+        # (rare) lines listing several groups: every line's event first, then the explosion
+        ev = fields.take(pa.array(jr, pa.int64()))
+        ev = ev.set_column(ev.column_names.index("_row"), "_row", pa.array(hrow, pa.int64()))
+        return _event_rows(ev, thread), unmatched
+    # the same as _event_rows without materialising the recognised non-events: only the group
+    # carry of librdkafka lines looks at them
+    gid = None
+    other = _np(fields["_other"]).astype(bool)[jr]
+    if other.any():
+        gid = _take(fields["group_id"].combine_chunks(), jr)
+        if pc.any(pc.and_(pc.is_null(gid), pa.array(other))).as_py():
+            gid = _carry_groups(gid, other, thread)
+        else:
+            gid = None
+    keep = _np(pc.not_equal(fields["kind"], "")).astype(bool)[jr]
+    if not keep.all():
+        jr, hrow = jr[keep], hrow[keep]
+        gid = gid.filter(pa.array(keep)) if gid is not None else None
+    ev = fields.drop_columns(["_other", "_groups_raw"]).take(pa.array(jr, pa.int64()))
     ev = ev.set_column(ev.column_names.index("_row"), "_row", pa.array(hrow, pa.int64()))
-    return _event_rows(ev, _take(head_t["thread"].combine_chunks(), hrow)), unmatched
+    if gid is not None:
+        ev = ev.set_column(ev.column_names.index("group_id"), "group_id", gid)
+    return ev, unmatched
 
 
 # ------------------------------------------------------------------------------------ attribution
@@ -1122,7 +1147,7 @@ def _parse_text(
     # ---- multi-line messages inside one line (JSON layouts: "message": "head\n\tmore\n"): the
     # first line is the head message, the rest its continuation text (like a multi-line entry)
     inline_cont = None
-    if len(message) and pc.any(pc.match_substring(message, "\n")).as_py():
+    if heads.json and len(message) and pc.any(pc.match_substring(message, "\n")).as_py():
         sp = _extract(message, r"(?s)^(?P<h>[^\n]*)\n(?P<c>.*)$")
         multi = sp.is_valid()
         inline_cont = _nullify_empty(
@@ -1162,7 +1187,7 @@ def _parse_text(
     menc = pc.dictionary_encode(message)
     mcodes = _np(menc.indices).astype(np.int64)
     cand = _mask(pc.match_substring_regex(menc.dictionary, D.GROUP_PREFILTER))[mcodes]
-    events = empty_events()
+    events = None
     if cand.any():
         cpos = np.nonzero(cand)[0]
         ev, unmatched = _candidate_events(cpos, mcodes, message, head_t, layout_col)
@@ -1180,8 +1205,9 @@ def _parse_text(
             kind = ev["kind"].combine_chunks()
             notevent = _mask(pc.equal(kind, ""))
             # recognised non-events count as unrelated (cls stays 0)
-            ev = ev.filter(pa.array(~notevent))
-            evh = evh[~notevent]
+            if notevent.any():
+                ev = ev.filter(pa.array(~notevent))
+                evh = evh[~notevent]
             # lines that name no group take it from their context (same file), see _attribute_groups
             gids, _ = _attribute_groups(ev, _take(message, evh), np.where(has_ts[evh], ts_np[evh], -1))
             ev = ev.set_column(ev.column_names.index("group_id"), "group_id", gids)
@@ -1202,8 +1228,9 @@ def _parse_text(
                     for r, dname in zip(lr, ev["dialect"].filter(pa.array(mask)).to_pylist()):
                         qdetail[r] = detail.format(dname)
             okm = ~nogroup & ~nots
-            ev = ev.filter(pa.array(okm))
-            evh = evh[okm]
+            if not okm.all():
+                ev = ev.filter(pa.array(okm))
+                evh = evh[okm]
             # several events of one line (deleted groups) count once
             cls[head_rows[evh]] = 1
             events = _finish_events(
@@ -1274,7 +1301,7 @@ def _parse_text(
             "raw": pa.array(raw_txt, pa.string()),
             "run_id": pa.array([run_id] * len(qrows), pa.string()),
         }, schema=QUARANTINE_ARROW)  # fmt: skip
-    return events, quarantine, audit
+    return (events if events is not None else empty_events()), quarantine, audit
 
 
 def _finish_events(

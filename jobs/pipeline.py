@@ -27,7 +27,7 @@ import datetime as _dt
 import os
 import uuid
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from jobs.config import ConfigError, InputConfig, JobConfig, load_config
@@ -210,11 +210,12 @@ def run_job(
         # 2. ingest ----------------------------------------------------------------------------------
         from jobs.ingest import ingest
 
-        res = ingest(spark, specs, _ingest_settings(config), run_id=r.run_id)
-        audit_rows = res.audit.collect()  # one row per file
-        skip_set = {a.source_file for a in audit_rows if a.content_sha256 in seen_hashes}
+        settings = replace(_ingest_settings(config), staging_dir=sink.staging("ingest"))
+        res = ingest(spark, specs, settings, run_id=r.run_id)
+        audit_rows = res.audit_rows  # one dict per file
+        skip_set = {a["source_file"] for a in audit_rows if a["content_sha256"] in seen_hashes}
         skip_files = sorted(skip_set)
-        new_audit = [a for a in audit_rows if a.source_file not in skip_set]
+        new_audit = [a for a in audit_rows if a["source_file"] not in skip_set]
         summary.files_seen, summary.files_skipped = len(audit_rows), len(skip_files)
         summary.files_new = len(new_audit)
         r.progress.stage(
@@ -225,15 +226,20 @@ def run_job(
             keep = ~F.col("source_file").isin(skip_files) if skip_files else F.lit(True)
             run_col = F.lit(r.run_id).alias("run_id")
             # 3. events and quarantine of this run -------------------------------------------------
-            events = res.events.where(keep).withColumn("run_id", run_col)
-            sink.write_partition("events", events, r.run_id)
+            # the staged event files become the partition as they are (a rename) where the sink can
+            if (
+                skip_files
+                or not res.events_dir
+                or not sink.adopt_partition("events", res.events_dir, r.run_id)
+            ):
+                sink.write_partition("events", res.events.where(keep).withColumn("run_id", run_col), r.run_id)
             r.committed("events")
             sink.write_partition(
                 "quarantine", res.quarantine.where(keep).withColumn("run_id", run_col), r.run_id
             )
             r.committed("quarantine")
-            summary.events = sum(int(a.events or 0) for a in new_audit)
-            summary.quarantined = sum(int(a.quarantined or 0) for a in new_audit)
+            summary.events = sum(int(a["events"] or 0) for a in new_audit)
+            summary.quarantined = sum(int(a["quarantined"] or 0) for a in new_audit)
             r.progress.stage("events written", events=summary.events, quarantined=summary.quarantined)
 
             # 4. replay ----------------------------------------------------------------------------
@@ -272,8 +278,10 @@ def run_job(
             )
             r.committed("group_state")
             # 6. the commit marker ---------------------------------------------------------------
-            audit_df = spark.createDataFrame(new_audit, res.audit.schema).withColumn(
-                "run_id", F.lit(r.run_id)
+            names = res.audit.schema.fieldNames()
+            audit_df = spark.createDataFrame(
+                [tuple(r.run_id if k == "run_id" else a.get(k) for k in names) for a in new_audit],
+                res.audit.schema,
             )
             sink.write_partition("ingest_audit", audit_df, r.run_id)
             r.committed("ingest_audit")

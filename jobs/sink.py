@@ -4,6 +4,8 @@ Every table lives in ``<lakehouse>/<name>`` and is written with exactly its sche
 :mod:`jobs.schemas`.  The job uses four operations:
 
 * :meth:`Sink.write_partition` - add one ``run_id`` partition (events, quarantine, ingest_audit);
+  :meth:`Sink.adopt_partition` makes already-written Parquet files (ingestion's staged events) the
+  partition without rewriting them, where the sink can (delta-rs and Parquet on local paths);
 * :meth:`Sink.delete_partitions` - drop the partitions of runs that never committed (crash recovery);
 * :meth:`Sink.merge` - upsert on key columns (replay tables, group state);
 * :meth:`Sink.overwrite` - replace the whole table (roll-ups).
@@ -120,6 +122,27 @@ class Sink:
 
     def write_partition(self, name: str, df, value: str) -> None:
         raise NotImplementedError
+
+    def adopt_partition(self, name: str, files_dir: str, value: str) -> bool:
+        """Make the Parquet files in ``files_dir`` (written by Spark with exactly the table's columns
+        but ``run_id``) the ``run_id=value`` partition, moving them instead of rewriting them. Returns
+        False when this sink cannot (then call :meth:`write_partition`)."""
+        return False
+
+    def _move_files(self, files_dir: str, target: str) -> bool:
+        """Move the ``*.parquet`` files of ``files_dir`` into a fresh ``target`` folder (local paths
+        only: a rename on the same filesystem). False when there is nothing to move."""
+        if "://" in self.root or not os.path.isdir(_local(files_dir)):
+            return False
+        src = _local(files_dir)
+        names = [f for f in os.listdir(src) if f.endswith(".parquet") and not f.startswith((".", "_"))]
+        if not names:
+            return False
+        shutil.rmtree(target, ignore_errors=True)
+        os.makedirs(target)
+        for f in names:
+            shutil.move(os.path.join(src, f), os.path.join(target, f))
+        return True
 
     def delete_partitions(self, name: str, values: list[str]) -> None:
         raise NotImplementedError
@@ -265,6 +288,20 @@ class DeltaRsSink(Sink):
             partition_by=[PARTITION_COL],
             partition_filters=[(PARTITION_COL, "=", value)],
         )
+
+    def adopt_partition(self, name: str, files_dir: str, value: str) -> bool:
+        dt = self._table(name)
+        sub = f"{PARTITION_COL}={value}"
+        if not self._move_files(files_dir, os.path.join(self.path(name), sub)):
+            return False
+        dt.create_write_transaction(
+            _add_actions(self.path(name), sub, {PARTITION_COL: value}),
+            mode="overwrite",
+            schema=_arrow_schema(name),
+            partition_by=[PARTITION_COL],
+            partition_filters=[(PARTITION_COL, "=", value)],
+        )
+        return True
 
     def delete_partitions(self, name: str, values: list[str]) -> None:
         if not values or not self.exists(name):
@@ -422,6 +459,14 @@ class ParquetSink(Sink):
         sub = f"{PARTITION_COL}={value}"
         self._write(self._conform(name, df).drop(PARTITION_COL), os.path.join(self.path(name), sub))
         self._commit(name, [d for d in self._manifest(name) if d != sub] + [sub])
+
+    def adopt_partition(self, name: str, files_dir: str, value: str) -> bool:
+        os.makedirs(self.path(name), exist_ok=True)
+        sub = f"{PARTITION_COL}={value}"
+        if not self._move_files(files_dir, os.path.join(self.path(name), sub)):
+            return False
+        self._commit(name, [d for d in self._manifest(name) if d != sub] + [sub])
+        return True
 
     def delete_partitions(self, name: str, values: list[str]) -> None:
         drop = {f"{PARTITION_COL}={v}" for v in values}

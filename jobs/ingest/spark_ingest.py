@@ -1,11 +1,19 @@
 """Spark half of ingestion: ``binaryFile`` → ``mapInArrow(parse_bytes)`` → events / quarantine / audit.
 
-One pass parses every file once: the Arrow UDF emits one *record* stream (events, quarantine rows
-and one audit row per file, told apart by ``_rt``), which is persisted so that the three result
-DataFrames (and the eager check for corrupt inputs) do not parse twice. Unrelated lines are only
-counted. Files with the same content (sha256 of the decompressed bytes) are de-duplicated in Spark
-with a window over the audit rows: the first path (by name) is kept, the others get an audit row
-with ``duplicate_of`` and zero counts, and their events/quarantine rows are dropped (anti join).
+One pass parses every file once. The Arrow UDF emits one *record* stream whose columns are the
+``events`` table's (without ``run_id``, the partition value) plus ``_rt``: ``e`` rows are events,
+``q`` rows quarantine rows (``detail`` rides in ``error``, ``raw`` in ``message``) and one ``a`` row
+per file carries its audit as JSON in ``message``. So the stream is written once:
+
+* with ``staging_dir`` (the job): one Parquet write partitioned by ``_rt``, without a sort (concurrent
+  writers, one per record type); the ``_rt=e`` files then have exactly the ``events`` table's columns,
+  so a sink can adopt them as the run's partition instead of rewriting them
+  (:attr:`IngestResult.events_dir`);
+* without it (notebooks, tests): the stream is persisted and filtered three times.
+
+The audit rows (one small row per file) are collected on the driver: that checks for corrupt inputs
+and marks files with the same content (sha256 of the decompressed bytes): the first path by name is
+kept, the others get ``duplicate_of`` and zero counts, and their events/quarantine rows are dropped.
 
 Only the DataFrame API is used (no RDD / SparkContext), so this runs on Spark Connect too.
 """
@@ -13,41 +21,44 @@ Only the DataFrame API is used (no RDD / SparkContext), so this runs on Spark Co
 from __future__ import annotations
 
 import contextlib
+import json
 import uuid
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from typing import Any
 
 import pyarrow as pa
-from pyspark.sql import DataFrame, SparkSession, Window
+from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from jobs.ingest.model import IngestError, IngestSettings, InputSpec, arrow_schema
-from jobs.ingest.parse import audit_table, parse_bytes, quarantine_table
+from jobs.ingest.parse import parse_bytes, quarantine_table
 from jobs.ingest.sources import as_specs, resolve
 from jobs.schemas import EVENTS, INGEST_AUDIT, QUARANTINE
 
-_EXTRA = [f for f in QUARANTINE.fields + INGEST_AUDIT.fields if f.name not in EVENTS.fieldNames()]
-_seen: set[str] = set()
-_extra_unique = []
-for _f in _EXTRA:
-    if _f.name not in _seen:
-        _seen.add(_f.name)
-        _extra_unique.append(_f)
-#: the one stream the Arrow UDF writes: EVENTS columns + quarantine/audit-only columns + ``_rt``
-RECORD = T.StructType([*EVENTS.fields, *_extra_unique, T.StructField("_rt", T.StringType(), True)])
+#: the events columns as stored in a run_id partition (the partition value is not in the files)
+EVENT_DATA = T.StructType([f for f in EVENTS.fields if f.name != "run_id"])
+#: the one stream the Arrow UDF writes: EVENT_DATA + the record type ``_rt`` (e, q, a)
+RECORD = T.StructType([*EVENT_DATA.fields, T.StructField("_rt", T.StringType(), True)])
 RECORD_ARROW = arrow_schema(RECORD)
+#: quarantine columns → the record column that carries them
+QUARANTINE_IN_RECORD = {"detail": "error", "raw": "message"}
+_TS_FIELDS = ("first_ts", "last_ts")
 
 
 @dataclass
 class IngestResult:
-    """Lazy DataFrames over one parse: persisted in memory, or staged as Parquet under
-    ``settings.staging_dir`` (call :meth:`unpersist` when done)."""
+    """Lazy DataFrames over one parse (staged as Parquet under ``settings.staging_dir``, or persisted:
+    call :meth:`unpersist` when done). ``events_dir``: the staged event files (columns of
+    :data:`EVENT_DATA`) when they hold exactly :attr:`events`, i.e. no duplicate file was dropped."""
 
     events: DataFrame
     quarantine: DataFrame
     audit: DataFrame
     run_id: str
+    audit_rows: list[dict[str, Any]] = field(default_factory=list)
+    events_dir: str | None = None
     _cache: DataFrame | None = None
 
     def unpersist(self) -> None:
@@ -56,18 +67,49 @@ class IngestResult:
                 self._cache.unpersist()
 
 
-def _to_record(table: pa.Table, rt: str) -> pa.RecordBatch:
+def _audit_json(audit: dict[str, Any]) -> str:
+    out = dict(audit)
+    for k in _TS_FIELDS:
+        v = out.get(k)
+        out[k] = None if v is None else int(v.timestamp() * 1000)
+    return json.dumps(out, separators=(",", ":"))
+
+
+def audit_from_json(text: str) -> dict[str, Any]:
+    """The audit dict of one ``a`` record (inverse of the UDF's encoding)."""
+    out = json.loads(text)
+    for k in _TS_FIELDS:
+        v = out.get(k)
+        out[k] = None if v is None else datetime.fromtimestamp(v / 1000, tz=UTC)
+    return out
+
+
+def _to_record(table: pa.Table, rt: str, rename: dict[str, str] | None = None) -> pa.RecordBatch:
     n = table.num_rows
+    source = {(rename or {}).get(c, c): c for c in table.column_names}
     arrays = []
     for f in RECORD_ARROW:
         if f.name == "_rt":
             arrays.append(pa.array([rt] * n, pa.string()))
-        elif f.name in table.column_names:
-            col = table[f.name].combine_chunks()
+        elif f.name in source:
+            col = table[source[f.name]].combine_chunks()
             arrays.append(col if col.type == f.type else col.cast(f.type))
         else:
             arrays.append(pa.nulls(n, f.type))
     return pa.RecordBatch.from_arrays(arrays, schema=RECORD_ARROW)
+
+
+def _quarantine_record(q: pa.Table) -> pa.RecordBatch:
+    return _to_record(q, "q", QUARANTINE_IN_RECORD)
+
+
+def _audit_record(audits: list[dict[str, Any]]) -> pa.RecordBatch:
+    t = pa.table({
+        "cluster": pa.array([a["cluster"] for a in audits], pa.string()),
+        "source_file": pa.array([a["source_file"] for a in audits], pa.string()),
+        "message": pa.array([_audit_json(a) for a in audits], pa.string()),
+    })  # fmt: skip
+    return _to_record(t, "a")
 
 
 def _parse_partition(settings: IngestSettings, run_id: str):
@@ -86,8 +128,8 @@ def _parse_partition(settings: IngestSettings, run_id: str):
                     for b in ev.to_batches(max_chunksize=50_000):
                         yield _to_record(pa.Table.from_batches([b]), "e")
                 if q.num_rows:
-                    yield _to_record(q, "q")
-                yield _to_record(audit_table([audit]), "a")
+                    yield _quarantine_record(q)
+                yield _audit_record([audit])
 
     return fn
 
@@ -157,8 +199,8 @@ def _file_rows(
         for p, c in missing
     ]
     rows += [parse_bytes(b"", p, c, settings, run_id)[2] for p, c in empty]
-    a = audit_table(rows)
-    tbl = pa.Table.from_batches([_to_record(q, "q"), _to_record(a, "a")])
+    batches = [_quarantine_record(q)] + ([_audit_record(rows)] if rows else [])
+    tbl = pa.Table.from_batches(batches, schema=RECORD_ARROW)
     return spark.createDataFrame(tbl, schema=RECORD) if len(tbl) else None
 
 
@@ -209,40 +251,73 @@ def ingest(
     if records is None:
         records = spark.createDataFrame([], RECORD)
     cache: DataFrame | None = None
+    events_dir: str | None = None
     if settings.staging_dir:
-        # one Parquet write of the whole record stream, partitioned by record type; the three
-        # results read their partition (cheaper than caching wide rows in memory)
         staging = settings.staging_dir.rstrip("/") + f"/run_id={run_id}"
-        records.write.mode("overwrite").partitionBy("_rt").parquet(staging)
-        records = spark.read.schema(RECORD).parquet(staging)
+        _write_staged(spark, records, staging)
+        records = spark.read.schema(RECORD).parquet(staging)  # _rt: partition column of the folders
+        events_dir = staging + "/_rt=e"
     else:
         records = cache = records.persist()
-    audit_raw = records.filter(F.col("_rt") == "a").select(*INGEST_AUDIT.fieldNames())
-    # materialise the whole cache (every partition) and check for corrupt inputs: the audit is
-    # one small row per file
-    audit_rows = audit_raw.select("source_file", "error", "content_sha256", "total_lines").collect()
+    # the audit: one small row per file; collecting it materialises the whole parse (every
+    # partition of the cache)
+    audits = [
+        audit_from_json(r["message"]) for r in records.where(F.col("_rt") == "a").select("message").collect()
+    ]
+    audits.sort(key=lambda a: (a["source_file"], a["cluster"]))
     if settings.on_corrupt == "error":
-        bad = [r for r in audit_rows if (r["error"] or "").startswith("corrupt_gzip")]
+        bad = [a for a in audits if (a["error"] or "").startswith("corrupt_gzip")]
         if bad:
             if cache is not None:
                 cache.unpersist()
             raise IngestError(f"corrupt gzip input: {bad[0]['source_file']} ({bad[0]['error']})")
-    audit = _dedup(audit_raw)
-    # the same rule on the collected audit rows (one per file) gives the files to drop, so the
-    # events/quarantine DataFrames need no join
-    dups = duplicate_files([(r["source_file"], r["content_sha256"], r["total_lines"]) for r in audit_rows])
-    events = records.filter(F.col("_rt") == "e")
-    quarantine = records.filter(F.col("_rt") == "q")
+    dups = mark_duplicates(audits)
+    events = records.where(F.col("_rt") == "e")
+    quarantine = records.where(F.col("_rt") == "q")
     if dups:
-        events = events.filter(~F.col("source_file").isin(sorted(dups)))
-        quarantine = quarantine.filter(~F.col("source_file").isin(sorted(dups)))
+        events = events.where(~F.col("source_file").isin(sorted(dups)))
+        quarantine = quarantine.where(~F.col("source_file").isin(sorted(dups)))
+        events_dir = None
+    # a nullable run_id column (a literal alone would be NOT NULL): every record has its _rt
+    run_col = F.when(F.col("_rt").isNotNull(), F.lit(run_id))
+    q_cols = [
+        F.col(QUARANTINE_IN_RECORD.get(f.name, f.name)).cast(f.dataType).alias(f.name)
+        if f.name != "run_id"
+        else run_col.alias("run_id")
+        for f in QUARANTINE.fields
+    ]
     return IngestResult(
-        events=events.select(*EVENTS.fieldNames()),
-        quarantine=quarantine.select(*QUARANTINE.fieldNames()),
-        audit=audit.select(*INGEST_AUDIT.fieldNames()),
+        events=events.withColumn("run_id", run_col).select(*EVENTS.fieldNames()),
+        quarantine=quarantine.select(*q_cols),
+        audit=spark.createDataFrame(
+            [tuple(a.get(f) for f in INGEST_AUDIT.fieldNames()) for a in audits], INGEST_AUDIT
+        ),
         run_id=run_id,
+        audit_rows=audits,
+        events_dir=events_dir,
         _cache=cache,
     )
+
+
+def _write_staged(spark: SparkSession, records: DataFrame, staging: str) -> None:
+    """One Parquet write of the record stream, a folder per record type. Spark would sort the rows
+    by ``_rt`` first (planned writes); with one concurrent writer per record type it need not."""
+    keys = {
+        "spark.sql.optimizer.plannedWrite.enabled": "false",
+        "spark.sql.maxConcurrentOutputFileWriters": "4",
+    }
+    old: dict[str, str | None] = {}
+    for k, v in keys.items():
+        with contextlib.suppress(Exception):  # a Connect/serverless session may refuse a key
+            old[k] = spark.conf.get(k, None)
+            spark.conf.set(k, v)
+    try:
+        spark.conf.set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS")
+        records.write.mode("overwrite").partitionBy("_rt").parquet(staging)
+    finally:
+        for k, v in old.items():
+            with contextlib.suppress(Exception):
+                spark.conf.unset(k) if v is None else spark.conf.set(k, v)
 
 
 def duplicate_files(rows: list[tuple[str, str | None, int | None]]) -> set[str]:
@@ -259,18 +334,24 @@ def duplicate_files(rows: list[tuple[str, str | None, int | None]]) -> set[str]:
     return dups
 
 
-def _dedup(audit: DataFrame) -> DataFrame:
-    """Mark files whose content equals an earlier file's (by sha256, in Spark with a window over the
-    audit rows; empty files never duplicate): ``duplicate_of`` = the first file by name, counts 0."""
-    w = Window.partitionBy("content_sha256").orderBy("source_file")
-    dedupable = (F.col("total_lines") > 0) & F.col("content_sha256").isNotNull()
-    first = F.first("source_file").over(w)
-    marked = audit.withColumn(
-        "duplicate_of",
-        F.when(dedupable & (F.row_number().over(w) > 1), first).otherwise(F.col("duplicate_of")),
-    )
-    zero = F.col("duplicate_of").isNotNull()
-    counts: dict[str, Any] = {}
-    for c in ("total_lines", "events", "continuations", "unrelated", "quarantined", "out_of_order_lines"):
-        counts[c] = F.when(zero, F.lit(0).cast("long")).otherwise(F.col(c))
-    return marked.withColumns(counts)
+def mark_duplicates(audits: list[dict[str, Any]]) -> set[str]:
+    """Mark, in place, the audit rows of files whose content equals an earlier file's (by name):
+    ``duplicate_of`` = that file, counts 0 (empty files never duplicate). Returns their paths."""
+    dups = duplicate_files([(a["source_file"], a["content_sha256"], a["total_lines"]) for a in audits])
+    first: dict[str, str] = {}
+    for a in sorted(audits, key=lambda a: a["source_file"]):
+        sha = a["content_sha256"]
+        if a["source_file"] in dups:
+            a["duplicate_of"] = first[sha]
+            for c in (
+                "total_lines",
+                "events",
+                "continuations",
+                "unrelated",
+                "quarantined",
+                "out_of_order_lines",
+            ):
+                a[c] = 0
+        elif sha and a["total_lines"]:
+            first.setdefault(sha, a["source_file"])
+    return dups

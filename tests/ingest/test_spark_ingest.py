@@ -319,3 +319,35 @@ def test_parquet_staging_gives_the_same_tables(spark, logs, tmp_path) -> None:
     assert os.path.isdir(tmp_path / "staging" / "run_id=s" / "_rt=e")
     cached.unpersist()
     shutil.rmtree(tmp_path / "staging")
+
+
+def test_staged_event_files_hold_exactly_the_events(spark, logs, tmp_path) -> None:
+    """The ``_rt=e`` files of the staging folder have the events table's columns (without the
+    ``run_id`` partition value) and exactly the result's events, so a sink may adopt them."""
+    from jobs.ingest.spark_ingest import EVENT_DATA
+
+    res = ingest(spark, [InputSpec(str(logs))], IngestSettings(staging_dir=str(tmp_path / "st")), run_id="s")
+    assert res.events_dir == str(tmp_path / "st") + "/run_id=s/_rt=e"
+    files = spark.read.parquet(res.events_dir)
+    assert files.columns == EVENT_DATA.fieldNames()
+    assertDataFrameEqual(files, res.events.drop("run_id"))
+    assert sum(a["events"] for a in res.audit_rows) == files.count() > 0
+
+
+def test_duplicate_files_are_not_adoptable(spark, tmp_path) -> None:
+    """A second copy of a file is marked ``duplicate_of`` and its events dropped; the staged files
+    then hold more than the events, so ``events_dir`` is None (the sink rewrites instead)."""
+    src = tmp_path / "in"
+    src.mkdir()
+    line = (
+        "[2024-05-01 10:00:00,000] INFO [GroupCoordinator 1]: Stabilized group g generation 3 "
+        "(__consumer_offsets-1) with 1 members (kafka.coordinator.group.GroupCoordinator)\n"
+    )
+    (src / "a.log").write_text(line)
+    (src / "b.log").write_text(line)
+    res = ingest(spark, [InputSpec(str(src))], IngestSettings(staging_dir=str(tmp_path / "st")), run_id="d")
+    assert res.events_dir is None
+    assert res.events.count() == 1
+    by_file = {os.path.basename(a["source_file"]): a for a in res.audit_rows}
+    assert by_file["b.log"]["duplicate_of"].endswith("a.log") and by_file["b.log"]["events"] == 0
+    assert by_file["a.log"]["events"] == 1

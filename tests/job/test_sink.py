@@ -105,3 +105,24 @@ def test_delta_rs_tables_are_real_delta(spark, tmp_path):
 def test_missing_table_reads_empty(spark, tmp_path):
     assert read_table(None, str(tmp_path), "storms").columns.tolist() == schemas.STORMS.fieldNames()
     assert read_table(spark, str(tmp_path), "storms").count() == 0
+
+
+def test_adopt_partition_moves_the_staged_files(spark, sink, tmp_path):
+    """Ingestion's staged event files (the table's columns without run_id) become the partition as
+    they are: moved, not rewritten; adopting again replaces the partition."""
+    staged = tmp_path / "staged"
+    _events(spark, "x", n=4).drop("run_id").write.parquet(str(staged))
+    files = sorted(f for f in os.listdir(staged) if f.endswith(".parquet"))
+    assert sink.adopt_partition("events", str(staged), "r1") is True
+    assert not [f for f in os.listdir(staged) if f.endswith(".parquet")]  # moved away
+    part = os.path.join(sink.path("events"), "run_id=r1")
+    assert sorted(f for f in os.listdir(part) if f.endswith(".parquet")) == files
+    rows = sink.read_partition("events", "r1").orderBy("line_no").collect()
+    assert [(r.run_id, r.line_no, r.members, r.assignment) for r in rows] == [
+        ("r1", i, ["a", "b"], {"m": ["t-0"]}) for i in range(4)
+    ]
+    _events(spark, "x", n=2).drop("run_id").write.mode("overwrite").parquet(str(staged))
+    assert sink.adopt_partition("events", str(staged), "r1") is True
+    assert sink.row_count("events") == 2 and sink.partition_values("events") == ["r1"]
+    assert sink.adopt_partition("events", str(tmp_path / "nothing-here"), "r2") is False
+    assert sink.partition_values("events") == ["r1"]

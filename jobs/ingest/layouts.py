@@ -156,6 +156,28 @@ LAYOUTS: tuple[Layout, ...] = (
 LAYOUT_IDS = tuple(lay.id for lay in LAYOUTS) + ("json",)
 LAYOUT_BY_ID = {lay.id: lay for lay in LAYOUTS}
 
+_DIGITS = "0123456789"
+#: the characters a line of each layout can start with: a necessary condition of its regex (a
+#: superset is always safe), tested on the first byte before the regex runs, so that a layout is
+#: not even compiled for a file (or the leftover lines) none of whose lines it could match
+FIRST_CHARS: dict[str, str] = {
+    "log4j": "[",
+    "springboot": _DIGITS,
+    "springboot3": _DIGITS,
+    "log4j-nologger": "[",
+    "slf4j-simple": "[" + _DIGITS,
+    "log4j-thread": _DIGITS,
+    "log4j-level-thread": _DIGITS,
+    "python": _DIGITS,
+    "python-basic": "".join(sorted({lv[0] for lv in LEVELS.split("|")})),
+    "librdkafka": "%",
+    "golog": "[" + _DIGITS,
+    "jul": "JFMASOND",
+    "generic": _DIGITS,
+    "json": " \t\n\v\f\r{",
+    "ts": _DIGITS,  # TS_PREFIX
+}
+
 #: fast paths (split instead of sub-match extraction) for the two most common layouts
 FAST_LOG4J = rf"^\[\d{{4}}-\d{{2}}-\d{{2}} \d{{2}}:\d{{2}}:\d{{2}},\d{{3}}\] (?:{LEVELS}) +\S"
 LOG4J_LOGGER_TAIL = r"^[\w.$-]+(?::\d+)?\)$"

@@ -189,16 +189,55 @@ def _decode_lossy(b: bytes | None, keep: int) -> str:
 _COMPILED_ORDER_SAMPLE = 400
 
 
-def _layout_order(text: pa.Array) -> list[L.Layout]:
+class _FirstBytes:
+    """Dictionary codes of the first byte of each string of a column: every layout regex is anchored
+    and can only start with a few characters (:data:`L.FIRST_CHARS`), so a cheap lookup tells
+    which lines a layout could match at all."""
+
+    def __init__(
+        self, a: pa.Array | None, codes: np.ndarray | None = None, firsts: list | None = None
+    ) -> None:
+        if a is not None:
+            b = a.cast(pa.large_binary() if pa.types.is_large_string(a.type) else pa.binary())
+            enc = pc.dictionary_encode(pc.fill_null(pc.binary_slice(b, 0, 1), b""))
+            codes = _np(enc.indices)
+            firsts = enc.dictionary.to_pylist()
+        self.codes: np.ndarray = codes if codes is not None else np.zeros(0, np.int32)
+        self.firsts: list = firsts or []
+        self._cache: dict[str, np.ndarray] = {}
+
+    def possible(self, chars: str) -> np.ndarray:
+        """Mask of the strings whose first character is one of ``chars`` (ASCII)."""
+        m = self._cache.get(chars)
+        if m is None:
+            lut = np.array([bool(f) and chr(f[0]) in chars for f in self.firsts] + [False], dtype=bool)
+            m = lut[self.codes]
+            self._cache[chars] = m
+        return m
+
+    def take(self, idx: np.ndarray | slice) -> _FirstBytes:
+        return _FirstBytes(None, self.codes[idx], self.firsts)
+
+
+def _layout_order(text: pa.Array, fb: _FirstBytes | None = None) -> list[L.Layout]:
     """The layout table with the layouts that match none of the file's first lines moved to the end
-    (table order otherwise: specific layouts before general ones)."""
+    (table order otherwise: specific layouts before general ones). A layout none of whose sample
+    lines starts with one of its first characters cannot hit: its regex is not run."""
     sample = text.slice(0, _COMPILED_ORDER_SAMPLE)
-    hit = [bool(pc.any(pc.match_substring_regex(sample, lay.regex)).as_py()) for lay in L.LAYOUTS]
+    sfb = (fb or _FirstBytes(sample)).take(slice(0, _COMPILED_ORDER_SAMPLE))
+    hit = [
+        bool(sfb.possible(L.FIRST_CHARS[lay.id]).any())
+        and bool(pc.any(pc.match_substring_regex(sample, lay.regex)).as_py())
+        for lay in L.LAYOUTS
+    ]
     return [lay for lay, h in zip(L.LAYOUTS, hit) if h] + [lay for lay, h in zip(L.LAYOUTS, hit) if not h]
 
 
-def _mostly_json(text: pa.Array) -> bool:
+def _mostly_json(text: pa.Array, fb: _FirstBytes | None = None) -> bool:
     sample = text.slice(0, _COMPILED_ORDER_SAMPLE)
+    sfb = (fb or _FirstBytes(sample)).take(slice(0, _COMPILED_ORDER_SAMPLE))
+    if sfb.possible(L.FIRST_CHARS["json"]).sum() * 2 <= len(sample):
+        return False
     return (pc.sum(pc.match_substring_regex(sample, L.JSON_LINE)).as_py() or 0) * 2 > len(sample)
 
 
@@ -332,8 +371,11 @@ def _fast_springboot(sub: pa.Array) -> tuple[np.ndarray, dict[str, pa.Array]] | 
     }
 
 
-def _match_one(sub: pa.Array, lay: L.Layout) -> tuple[np.ndarray, dict[str, pa.Array]]:
-    """(matched mask, fields of the matched lines) of one layout on ``sub``."""
+def _match_one(
+    sub: pa.Array, lay: L.Layout, possible: np.ndarray | None = None
+) -> tuple[np.ndarray, dict[str, pa.Array]]:
+    """(matched mask, fields of the matched lines) of one layout on ``sub`` (``possible``: the lines
+    that start with one of the layout's first characters; no other line can match)."""
     fast = None
     if lay.id in ("log4j", "log4j-nologger"):
         fast = _fast_log4j(sub, lay.id == "log4j")
@@ -342,7 +384,7 @@ def _match_one(sub: pa.Array, lay: L.Layout) -> tuple[np.ndarray, dict[str, pa.A
     if fast is not None:
         ok, st = fast
         # lines the fast path does not accept still get the regex
-        rest = np.nonzero(~ok)[0]
+        rest = np.nonzero(~ok if possible is None else ~ok & possible)[0]
         if len(rest) and lay.id != "log4j-nologger":
             ok2, st2 = _match_one_regex(_take(sub, rest), lay)
             if ok2.any():
@@ -444,32 +486,51 @@ def _json_fields(js: pa.Array) -> dict[str, pa.Array | None]:
 
 
 def _match_layouts(
-    text: pa.Array, rows: np.ndarray, order: list[L.Layout], heads: _Heads, label: str, pts: pa.Array | None
+    text: pa.Array,
+    rows: np.ndarray,
+    order: list[L.Layout],
+    heads: _Heads,
+    label: str,
+    pts: pa.Array | None,
+    fb: _FirstBytes | None = None,
 ) -> np.ndarray:
     """Match ``text`` (the lines ``rows``) against the layouts; returns the rows left unmatched.
-    JSON lines are tried first when most of the file's first lines are JSON, else last."""
+    JSON lines are tried first when most of the file's first lines are JSON, else last. A layout
+    runs only on the lines starting with one of its first characters (:data:`L.FIRST_CHARS`)."""
+    fb = fb or _FirstBytes(text)
     left = np.ones(len(rows), dtype=bool)
-    if _mostly_json(text):
-        left = _match_json(text, rows, left, heads, label, pts)
+    if _mostly_json(text, fb):
+        left = _match_json(text, rows, left, heads, label, pts, fb)
     for lay in order:
         pos = np.nonzero(left)[0]
         if not len(pos):
             break
+        poss = fb.possible(L.FIRST_CHARS[lay.id])[pos]
+        if not poss.any():
+            continue
+        if len(pos) < len(text) and not poss.all():
+            pos, poss = pos[poss], None  # (no copy of the whole column for the narrowing)
         sub = text if len(pos) == len(text) else _take(text, pos)
-        ok, st = _match_one(sub, lay)
+        ok, st = _match_one(sub, lay, poss)
         if not ok.any():
             continue
         heads.add(rows[pos[ok]], label + lay.id, st, _take(pts, pos[ok]) if pts is not None else None)
         left[pos[ok]] = False
-    left = _match_json(text, rows, left, heads, label, pts)
+    left = _match_json(text, rows, left, heads, label, pts, fb)
     return rows[left]
 
 
 def _match_json(
-    text: pa.Array, rows: np.ndarray, left: np.ndarray, heads: _Heads, label: str, pts: pa.Array | None
+    text: pa.Array,
+    rows: np.ndarray,
+    left: np.ndarray,
+    heads: _Heads,
+    label: str,
+    pts: pa.Array | None,
+    fb: _FirstBytes,
 ) -> np.ndarray:
     pos = np.nonzero(left)[0]
-    if len(pos):
+    if len(pos) and fb.possible(L.FIRST_CHARS["json"])[pos].any():
         sub = text if len(pos) == len(text) else _take(text, pos)
         isj = _mask(pc.match_substring_regex(sub, L.JSON_LINE))
         if isj.any():
@@ -1097,10 +1158,11 @@ def _parse_text(
     # ---- layouts
     heads = _Heads()
     rows = np.nonzero(~bad & ~blank)[0]
-    order = _layout_order(text if len(rows) == n else _take(text, rows))
     sub = text if len(rows) == n else _take(text, rows)
-    left = _match_layouts(sub, rows, order, heads, wrap_label, None)
-    if len(left):
+    fb = _FirstBytes(sub)
+    order = _layout_order(sub, fb)
+    left = _match_layouts(sub, rows, order, heads, wrap_label, None, fb)
+    if len(left) and fb.take(np.searchsorted(rows, left)).possible(L.FIRST_CHARS["ts"]).any():
         sub = _take(text, left)
         m = _extract(sub, L.TS_PREFIX)
         ok = _mask(m.is_valid())

@@ -1,0 +1,161 @@
+"""The shortcuts of the parser's fast paths give the same result as the plain way.
+
+* :data:`jobs.ingest.layouts.FIRST_CHARS` is a necessary condition of every layout regex (a line
+  starting with another character never matches), checked with RE2 itself;
+* dialect matching on the distinct (message, logger, layout) triples of a file, spread back to the
+  lines, equals matching every line;
+* the vectorised librdkafka group carry equals the line-by-line definition.
+"""
+
+from __future__ import annotations
+
+import string
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jobs.ingest import dialects as D
+from jobs.ingest import layouts as L
+from jobs.ingest import parse as P
+from tests.ingest.helpers import parse_text
+
+_CHARS = string.printable + "\x00\x7f\u00e9\u4e2d"
+
+
+def _never_matches(regex: str, lines: list[str]) -> None:
+    hits = pc.match_substring_regex(pa.array(lines, pa.string()), regex).to_pylist()
+    assert not any(hits), [x for x, h in zip(lines, hits) if h]
+
+
+def test_first_chars_cover_every_layout_and_its_example() -> None:
+    assert set(L.FIRST_CHARS) == {lay.id for lay in L.LAYOUTS} | {"json", "ts"}
+    for lay in L.LAYOUTS:
+        assert lay.example[0] in L.FIRST_CHARS[lay.id], lay.id
+
+
+def test_first_chars_are_necessary() -> None:
+    """A line whose first character is outside the layout's set matches neither with the rest of
+    the example nor with the whole example behind it (RE2, as the parser runs it)."""
+    cases = [(lay.id, lay.regex, lay.example) for lay in L.LAYOUTS]
+    cases += [
+        ("json", L.JSON_LINE, '{"message": "x"}'),
+        ("ts", L.TS_PREFIX, "2024-05-01T10:00:00.123Z [2024-05-01 10:00:00,123] INFO x (a.B)"),
+    ]
+    for lid, regex, example in cases:
+        bad = [c for c in _CHARS if c not in L.FIRST_CHARS[lid]]
+        lines = [c + example[1:] for c in bad] + [c + example for c in bad] + bad
+        _never_matches(regex, lines)
+
+
+def test_first_bytes_lookup() -> None:
+    fb = P._FirstBytes(pa.array(["[a", "1b", "", None, "\u00e9", "{", " {"], pa.large_string()))
+    assert fb.possible("[").tolist() == [True, False, False, False, False, False, False]
+    assert fb.possible(L.FIRST_CHARS["json"]).tolist() == [False] * 5 + [True, True]
+    assert fb.take(np.array([1, 0])).possible("0123456789").tolist() == [True, False]
+
+
+def _reference_candidate_events(cpos, message, head_t, layout_col):
+    """The plain way: every candidate line through the dialects (no deduplication)."""
+    logger = P._take(head_t["logger"].combine_chunks(), cpos)
+    mt, unmatched = P._match_dialects(P._take(message, cpos), pc.fill_null(logger, ""))
+    if not len(mt):
+        return None, unmatched
+    r = P._np(mt["_row"])
+    ev = P._event_fields(mt, P._take(logger, r), P._take(P._take(layout_col, cpos), r))
+    ev = ev.set_column(ev.column_names.index("_row"), "_row", pa.array(cpos[r], pa.int64()))
+    ev = P._event_rows(ev, P._take(head_t["thread"].combine_chunks(), cpos[r]))
+    return ev.filter(pc.not_equal(ev["kind"], "")), unmatched
+
+
+LINES = [
+    "[2024-05-01 10:00:00,{ms:03d}] DEBUG [Consumer clientId=c-{c}, groupId=g{g}] Sending Heartbeat request with "
+    "generation {g} and member id m-{c} to coordinator k:9092 (id: 2147483646 rack: null) "
+    "(org.apache.kafka.clients.consumer.internals.AbstractCoordinator)",
+    "[2024-05-01 10:00:00,{ms:03d}] INFO [GroupCoordinator 1]: Stabilized group g{g} generation {g} "
+    "(__consumer_offsets-{c}) with 2 members (kafka.coordinator.group.GroupCoordinator)",
+    "[2024-05-01 10:00:00,{ms:03d}] INFO [Consumer clientId=c-{c}, groupId=g{g}] Heartbeat thread started "
+    "(kafka.coordinator.base)",
+    "[2024-05-01 10:00:00,{ms:03d}] INFO [GroupCoordinator 1]: The following groups were deleted: g{g}, h{c}. "
+    "A total of {c} offsets were removed. (kafka.coordinator.group.GroupMetadataManager)",
+    "[2024-05-01 10:00:00,{ms:03d}] INFO [Consumer clientId=c-{c}, groupId=g{g}] Something about the group "
+    "nobody logs (x.Y)",
+    "%7|1714557600.{ms:03d}|CGRP|rdkafka#consumer-{c}| [thrd:main]: Heartbeat for generation {g} member id r{c}",
+    '%7|1714557600.{ms:03d}|CGRP|rdkafka#consumer-{c}| [thrd:main]: Group "g{g}" changed join state init -> '
+    "wait-join (state up)",
+]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, len(LINES) - 1), st.integers(0, 2), st.integers(0, 2)), min_size=1))
+def test_dedup_dialects_equal_every_line(picks: list[tuple[int, int, int]]) -> None:
+    text = "".join(LINES[i].format(ms=k % 1000, c=c, g=g) + "\n" for k, (i, c, g) in enumerate(picks))
+    lines = P._split_lines(text.encode())
+    text_a = lines.cast(pa.large_string())
+    heads = P._Heads()
+    rows = np.arange(len(text_a))
+    order = P._layout_order(text_a)
+    P._match_layouts(text_a, rows, order, heads, "", None)
+    head_t = heads.table()
+    message = pc.fill_null(head_t["message"].combine_chunks(), "")
+    layout_col = head_t["layout"].combine_chunks()
+    menc = pc.dictionary_encode(message)
+    mcodes = P._np(menc.indices).astype(np.int64)
+    cand = P._mask(pc.match_substring_regex(message, D.GROUP_PREFILTER))
+    if not cand.any():
+        return
+    cpos = np.nonzero(cand)[0]
+    got, got_un = P._candidate_events(cpos, mcodes, message, head_t, layout_col)
+    want, want_un = _reference_candidate_events(cpos, message, head_t, layout_col)
+    assert got_un.tolist() == want_un.tolist()
+    if want is None or not len(want):
+        assert got is None or not len(got)
+        return
+    # (recognised non-events may stay in: the parser drops them next)
+    assert got.filter(pc.not_equal(got["kind"], "")).to_pylist() == want.to_pylist()
+
+
+def _carry_reference(gids: list, other: list[bool], thread: list) -> list:
+    gids = list(gids)
+    last: dict = {}
+    for i in range(len(gids)):
+        if not other[i]:
+            continue
+        if gids[i] is None:
+            gids[i] = last.get(thread[i])
+        else:
+            last[thread[i]] = gids[i]
+    return gids
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from([None, "g1", "g2"]), st.booleans(), st.sampled_from([None, "t1", "t2"])),
+        min_size=1,
+    )
+)
+def test_carry_groups_equals_line_by_line(rows: list[tuple]) -> None:
+    gids = [r[0] for r in rows]
+    other = [r[1] for r in rows]
+    thread = [r[2] for r in rows]
+    got = P._carry_groups(pa.array(gids, pa.string()), np.array(other), pa.array(thread, pa.string()))
+    assert got.to_pylist() == _carry_reference(gids, other, thread)
+
+
+def test_deleted_groups_and_rdkafka_carry_end_to_end() -> None:
+    text = (
+        "[2024-05-01 10:00:00,000] INFO [GroupCoordinator 1]: The following groups were deleted: a, b. "
+        "A total of 2 offsets were removed. (kafka.coordinator.group.GroupMetadataManager)\n"
+        '%7|1714557600.100|CGRP|rdkafka#consumer-1| [thrd:main]: Group "g" changed join state init -> '
+        "wait-join (state up)\n"
+        "%7|1714557600.200|CGRP|rdkafka#consumer-1| [thrd:main]: Heartbeat for generation 3 member id r1\n"
+        "%7|1714557600.300|CGRP|rdkafka#consumer-2| [thrd:main]: Heartbeat for generation 3 member id r2\n"
+    )
+    ev, q, audit = parse_text(text)
+    got = [(r["line_no"], r["group_id"]) for r in ev.to_pylist()]
+    assert got[:2] == [(1, "a"), (1, "b")]
+    assert (3, "g") in got
+    assert audit["total_lines"] == 4

@@ -1,8 +1,10 @@
-"""Roll-ups of the whole ``rebalances`` table: ``storms`` and ``rebalance_frequency`` (Spark SQL
-window functions, no Python per row).
+"""Roll-ups of the whole ``rebalances`` table: ``storms`` and ``rebalance_frequency``.
 
 They are recomputed from the whole rebalances table on every run and overwritten, so a run split
-over two days gives the same roll-ups as one run over both.
+over two days gives the same roll-ups as one run over both. The rebalances table holds one small row
+per rebalance, so each Kafka cluster's rows are rolled up in one vectorised call (``groupBy("cluster")
+.applyInArrow``, numpy inside): one shuffle per roll-up instead of the ~15 shuffle stages the same
+definitions take as Spark window functions (whose fixed cost dominated small and medium runs).
 
 Definitions:
 
@@ -10,12 +12,13 @@ Definitions:
   ``end = coalesce(end_ts, start + duration_ms, start)`` (open rebalances end where the logs end).
 * **Storm**: an episode of at least ``N = storms.min_rebalances`` rebalances of one group within
   ``W = storms.window_minutes`` minutes.  A rebalance is *stormy* when some window ``[t, t+W]`` that
-  contains its start holds >= N rebalance starts; consecutive stormy rebalances less than W apart
-  form one episode.  ``dominant_cause`` is the most frequent cause (ties: alphabetical),
-  ``culprit_members`` the distinct culprit member ids, ``paused_ms`` the sum of durations,
-  ``coordinator_broker`` the most frequent coordinator, ``concurrent_groups`` the other groups of the
-  same cluster whose storms on the same coordinator overlap in time, and ``coordinator_wide`` is true
-  when there is at least one such group (a broker-side cause is likely).
+  contains its start holds >= N rebalance starts; consecutive stormy rebalances at most W apart
+  form one episode.  ``dominant_cause`` is the most frequent cause (ties: alphabetical; no cause:
+  ``unknown``), ``culprit_members`` the distinct culprit member ids, ``paused_ms`` the sum of
+  durations, ``coordinator_broker`` the most frequent coordinator (ties: the lowest id),
+  ``concurrent_groups`` the other groups of the same cluster whose storms on the same coordinator
+  overlap in time, and ``coordinator_wide`` is true when there is at least one such group (a
+  broker-side cause is likely).
 * **Frequency**: per group and hour / day window (UTC): rebalances, completed and open started in the
   window, their join rounds, ``paused_ms`` = the time of all rebalances clipped to the window, and
   ``storm`` = the window overlaps a storm of the group.
@@ -23,165 +26,204 @@ Definitions:
 
 from __future__ import annotations
 
-from pyspark.sql import DataFrame, Window
-from pyspark.sql import functions as F
+from collections import Counter
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+from pyspark.sql import DataFrame
 
 from jobs import schemas
+from jobs.ingest.model import arrow_schema
+
+#: the rebalances columns the roll-ups read
+INPUT_COLUMNS = (
+    "cluster", "group_id", "start_ts", "end_ts", "duration_ms", "outcome", "join_rounds", "cause",
+    "culprit_member_id", "coordinator_broker",
+)  # fmt: skip
+STORMS_ARROW = arrow_schema(schemas.STORMS)
+FREQUENCY_ARROW = arrow_schema(schemas.REBALANCE_FREQUENCY)
+GRANULARITIES = (("hour", 3_600_000), ("day", 86_400_000))
+_NULL = np.iinfo(np.int64).min
 
 
-def _intervals(rebalances: DataFrame) -> DataFrame:
-    s = F.coalesce(F.unix_millis("start_ts"), F.unix_millis("end_ts"))
-    e = F.coalesce(F.unix_millis("end_ts"), s + F.col("duration_ms"), s)
-    return rebalances.withColumn("_s", s).withColumn("_e", F.greatest(e, s)).where(F.col("_s").isNotNull())
+def _ms(col: pa.ChunkedArray | pa.Array) -> np.ndarray:
+    """Timestamp / integer column → int64 milliseconds, nulls as ``_NULL``."""
+    v = np.asarray(col.cast(pa.int64()).fill_null(_NULL).to_numpy(zero_copy_only=False), np.int64)
+    if not pa.types.is_timestamp(col.type) or col.type.unit == "ms":
+        return v
+    unit = col.type.unit
+    out = v * 1000 if unit == "s" else v // (1000 if unit == "us" else 1_000_000)
+    out[v == _NULL] = _NULL
+    return out
 
 
-def storms(rebalances: DataFrame, min_rebalances: int, window_minutes: int) -> DataFrame:
-    """Storm episodes (schema ``jobs.schemas.STORMS``)."""
-    w_ms = int(window_minutes) * 60_000
-    n = int(min_rebalances)
-    r = _intervals(rebalances)
-    by_group = Window.partitionBy("cluster", "group_id").orderBy("_s")
-    fwd = by_group.rangeBetween(0, w_ms)
-    back = by_group.rangeBetween(-w_ms, 0)
-    r = r.withColumn("_dense", (F.count(F.lit(1)).over(fwd) >= n).cast("int"))
-    r = r.withColumn("_stormy", F.max("_dense").over(back) == 1).where("_stormy")
-    gap = F.col("_s") - F.lag("_s").over(by_group)
-    r = r.withColumn("_new", F.when(gap.isNull() | (gap > w_ms), 1).otherwise(0))
-    r = r.withColumn("_episode", F.sum("_new").over(by_group.rowsBetween(Window.unboundedPreceding, 0)))
-    keys = ["cluster", "group_id", "_episode"]
-
-    cause_counts = r.groupBy(*keys, "cause").agg(F.count(F.lit(1)).alias("_n"))
-    dominant = (
-        cause_counts.withColumn(
-            "_rk",
-            F.row_number().over(Window.partitionBy(*keys).orderBy(F.desc("_n"), F.asc_nulls_last("cause"))),
-        )
-        .where("_rk = 1")
-        .select(*keys, F.coalesce(F.col("cause"), F.lit("unknown")).alias("dominant_cause"))
-    )
-    coord_counts = (
-        r.where(F.col("coordinator_broker").isNotNull())
-        .groupBy(*keys, "coordinator_broker")
-        .agg(F.count(F.lit(1)).alias("_n"))
-    )
-    coordinator = (
-        coord_counts.withColumn(
-            "_rk",
-            F.row_number().over(Window.partitionBy(*keys).orderBy(F.desc("_n"), F.asc("coordinator_broker"))),
-        )
-        .where("_rk = 1")
-        .select(*keys, "coordinator_broker")
-    )
-    episodes = (
-        r.groupBy(*keys)
-        .agg(
-            F.min("_s").alias("_start"),
-            F.max("_e").alias("_end"),
-            F.count(F.lit(1)).cast("int").alias("rebalances"),
-            F.array_sort(F.collect_set("culprit_member_id")).alias("culprit_members"),
-            F.sum(F.coalesce(F.col("duration_ms"), F.lit(0))).cast("long").alias("paused_ms"),
-        )
-        .join(dominant, keys, "left")
-        .join(coordinator, keys, "left")
-    )
-    a, b = episodes.alias("a"), episodes.alias("b")
-    overlap = (
-        (F.col("a.cluster") == F.col("b.cluster"))
-        & (F.col("a.coordinator_broker") == F.col("b.coordinator_broker"))
-        & (F.col("a.group_id") != F.col("b.group_id"))
-        & (F.col("a._start") <= F.col("b._end"))
-        & (F.col("b._start") <= F.col("a._end"))
-    )
-    concurrent = (
-        a.join(b, overlap, "inner")
-        .groupBy(F.col("a.cluster").alias("cluster"), F.col("a.group_id").alias("group_id"),
-                 F.col("a._episode").alias("_episode"))
-        .agg(F.array_sort(F.collect_set(F.col("b.group_id"))).alias("concurrent_groups"))
-    )  # fmt: skip
-    out = episodes.join(concurrent, keys, "left").withColumn(
-        "concurrent_groups", F.coalesce(F.col("concurrent_groups"), F.array().cast("array<string>"))
-    )
-    return out.select(
-        "cluster",
-        "group_id",
-        F.concat_ws(":", "cluster", "group_id", F.col("_start").cast("string")).alias("storm_id"),
-        F.timestamp_millis("_start").alias("start_ts"),
-        F.timestamp_millis("_end").alias("end_ts"),
-        "rebalances",
-        "dominant_cause",
-        "culprit_members",
-        "paused_ms",
-        F.col("coordinator_broker").cast("int").alias("coordinator_broker"),
-        "concurrent_groups",
-        (F.size("concurrent_groups") > 0).alias("coordinator_wide"),
-    )
+def _intervals(t: pa.Table) -> dict[str, Any]:
+    """Columns of the rebalances with a start, as numpy arrays sorted by (group_id, start)."""
+    start, end, dur = _ms(t["start_ts"]), _ms(t["end_ts"]), _ms(t["duration_ms"])
+    s = np.where(start != _NULL, start, end)
+    e = np.where(end != _NULL, end, np.where((s != _NULL) & (dur != _NULL), s + dur, s))
+    e = np.maximum(e, s)
+    keep = s != _NULL
+    cols = {
+        "group_id": np.asarray(t["group_id"].to_pylist(), dtype=object)[keep],
+        "s": s[keep],
+        "e": e[keep],
+        "dur": np.where(dur == _NULL, 0, dur)[keep],
+        "outcome": np.asarray(t["outcome"].to_pylist(), dtype=object)[keep],
+        "rounds": np.where((r := _ms(t["join_rounds"])) == _NULL, 0, r)[keep],
+        "cause": np.asarray(t["cause"].to_pylist(), dtype=object)[keep],
+        "culprit": np.asarray(t["culprit_member_id"].to_pylist(), dtype=object)[keep],
+        "coord": _ms(t["coordinator_broker"])[keep],
+    }
+    order = np.lexsort((cols["s"], cols["group_id"].astype(str)))
+    return {k: v[order] for k, v in cols.items()}
 
 
-def frequency(rebalances: DataFrame, storms_df: DataFrame) -> DataFrame:
-    """Per group per hour and per day (schema ``jobs.schemas.REBALANCE_FREQUENCY``)."""
-    r = _intervals(rebalances)
-    parts = []
-    for granularity, unit, step_ms in (("hour", "hour", 3_600_000), ("day", "day", 86_400_000)):
-        first = F.unix_millis(F.date_trunc(unit, F.timestamp_millis("_s")))
-        last = F.unix_millis(F.date_trunc(unit, F.timestamp_millis("_e")))
-        w = r.withColumn("_ws", F.explode(F.sequence(first, last, F.lit(step_ms))))
-        clipped = F.greatest(F.lit(0), F.least(F.col("_e"), F.col("_ws") + step_ms) - F.greatest("_s", "_ws"))
-        starts_here = (F.col("_s") >= F.col("_ws")) & (F.col("_s") < F.col("_ws") + step_ms)
-        agg = w.groupBy("cluster", "group_id", "_ws").agg(
-            F.sum(starts_here.cast("long")).alias("rebalances"),
-            F.sum((starts_here & (F.col("outcome") != "open")).cast("long")).alias("completed"),
-            F.sum((starts_here & (F.col("outcome") == "open")).cast("long")).alias("open"),
-            F.sum(F.when(starts_here, F.coalesce(F.col("join_rounds"), F.lit(0))).otherwise(0)).cast("long")
-            .alias("join_rounds"),
-            F.sum(clipped).cast("long").alias("paused_ms"),
-        )  # fmt: skip
-        st = storms_df.select(
-            F.col("cluster").alias("s_cluster"),
-            F.col("group_id").alias("s_group"),
-            F.unix_millis("start_ts").alias("s_start"),
-            F.unix_millis("end_ts").alias("s_end"),
-        )
-        flagged = (
-            agg.join(
-                st,
-                (agg.cluster == st.s_cluster)
-                & (agg.group_id == st.s_group)
-                & (st.s_start < agg._ws + step_ms)
-                & (st.s_end >= agg._ws),
-                "left",
+def _groups(group_ids: np.ndarray) -> list[tuple[str, int, int]]:
+    """(group_id, first, end) slices of the rows of each group (rows sorted by group)."""
+    if not len(group_ids):
+        return []
+    g = group_ids.astype(str)
+    cuts = np.nonzero(g[1:] != g[:-1])[0] + 1
+    bounds = [0, *cuts.tolist(), len(g)]
+    return [(group_ids[a], a, b) for a, b in zip(bounds[:-1], bounds[1:])]
+
+
+def _episodes(s: np.ndarray, n: int, w_ms: int) -> list[np.ndarray]:
+    """Row indexes (into the sorted starts ``s`` of one group) of each storm episode."""
+    right = np.searchsorted(s, s + w_ms, side="right")
+    left = np.searchsorted(s, s, side="left")
+    dense = (right - left) >= n  # the window [s_i, s_i + W] holds >= n starts
+    acc = np.concatenate([[0], np.cumsum(dense)])
+    lo = np.searchsorted(s, s - w_ms, side="left")
+    hi = np.searchsorted(s, s, side="right")
+    stormy = np.nonzero((acc[hi] - acc[lo]) > 0)[0]  # some dense window start in [s_i - W, s_i]
+    if not len(stormy):
+        return []
+    gaps = np.diff(s[stormy])
+    cuts = np.nonzero(gaps > w_ms)[0] + 1
+    return np.split(stormy, cuts)
+
+
+def _most_common(values: list[Any], key) -> Any:
+    counts = Counter(values)
+    return min(counts, key=lambda v: (-counts[v], key(v))) if counts else None
+
+
+def _storm_rows(cluster: str, iv: dict[str, Any], n: int, w_ms: int) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    for gid, a, b in _groups(iv["group_id"]):
+        s = iv["s"][a:b]
+        for ep in _episodes(s, n, w_ms):
+            idx = ep + a
+            causes = list(iv["cause"][idx])
+            # ties alphabetical, a missing cause after every named one
+            dominant = _most_common(causes, lambda c: (c is None, c or ""))
+            coords = [int(c) for c in iv["coord"][idx] if c != _NULL]
+            start, end = int(iv["s"][idx].min()), int(iv["e"][idx].max())
+            rows.append({
+                "cluster": cluster, "group_id": gid, "storm_id": f"{cluster}:{gid}:{start}",
+                "start_ts": start, "end_ts": end, "rebalances": len(idx),
+                "dominant_cause": dominant if dominant is not None else "unknown",
+                "culprit_members": sorted({c for c in iv["culprit"][idx] if c is not None}),
+                "paused_ms": int(iv["dur"][idx].sum()),
+                "coordinator_broker": _most_common(coords, lambda c: c),
+            })  # fmt: skip
+    for r in rows:
+        r["concurrent_groups"] = sorted({
+            o["group_id"] for o in rows
+            if r["coordinator_broker"] is not None and o["coordinator_broker"] == r["coordinator_broker"]
+            and o["group_id"] != r["group_id"] and r["start_ts"] <= o["end_ts"] and o["start_ts"] <= r["end_ts"]
+        })  # fmt: skip
+        r["coordinator_wide"] = bool(r["concurrent_groups"])
+    return rows
+
+
+def _frequency_rows(cluster: str, iv: dict[str, Any], storms: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    by_group: dict[str, list[tuple[int, int]]] = {}
+    for st in storms:
+        by_group.setdefault(st["group_id"], []).append((st["start_ts"], st["end_ts"]))
+    rows: list[dict[str, Any]] = []
+    for gid, a, b in _groups(iv["group_id"]):
+        s, e = iv["s"][a:b], iv["e"][a:b]
+        outcome, rounds = iv["outcome"][a:b], iv["rounds"][a:b]
+        is_open = np.asarray([o == "open" for o in outcome])
+        completed = np.asarray([o is not None and o != "open" for o in outcome])
+        for name, step in GRANULARITIES:
+            first, last = (s // step) * step, (e // step) * step
+            counts = (last - first) // step + 1
+            rep = np.repeat(np.arange(len(s)), counts)  # one row per (rebalance, window it touches)
+            offs = np.arange(len(rep)) - np.repeat(np.cumsum(counts) - counts, counts)
+            ws = first[rep] + offs * step
+            rs, re_ = s[rep], e[rep]
+            here = (rs >= ws) & (rs < ws + step)
+            clipped = np.maximum(0, np.minimum(re_, ws + step) - np.maximum(rs, ws))
+            windows, inv = np.unique(ws, return_inverse=True)
+
+            def per_window(values: np.ndarray, inv: np.ndarray = inv, k: int = len(windows)) -> list[int]:
+                acc = np.zeros(k, np.int64)
+                np.add.at(acc, inv, values.astype(np.int64))
+                return acc.tolist()
+
+            stats = zip(
+                windows.tolist(),
+                per_window(here),
+                per_window(here & completed[rep]),
+                per_window(here & is_open[rep]),
+                per_window(np.where(here, rounds[rep], 0)),
+                per_window(clipped),
             )
-            .groupBy(
-                "cluster", "group_id", "_ws", "rebalances", "completed", "open", "join_rounds", "paused_ms"
-            )
-            .agg(F.max(F.col("s_start").isNotNull()).alias("storm"))
+            spans = by_group.get(gid, ())
+            for w, n_here, n_done, n_open, n_rounds, paused in stats:
+                rows.append({
+                    "cluster": cluster, "group_id": gid, "granularity": name, "window_start": w,
+                    "rebalances": n_here, "completed": n_done, "open": n_open, "join_rounds": n_rounds,
+                    "paused_ms": paused, "storm": any(st < w + step and en >= w for st, en in spans),
+                })  # fmt: skip
+    return rows
+
+
+def _table(rows: list[dict[str, Any]], schema: pa.Schema) -> pa.Table:
+    ts = [f.name for f in schema if pa.types.is_timestamp(f.type)]
+    cols = {}
+    for f in schema:
+        vals = [r[f.name] for r in rows]
+        cols[f.name] = (
+            pa.array(vals, pa.int64()).cast(pa.timestamp("ms", tz="UTC")).cast(f.type)
+            if f.name in ts
+            else pa.array(vals, f.type)
         )
-        parts.append(flagged.withColumn("granularity", F.lit(granularity)))
-    out = parts[0].unionByName(parts[1])
-    return out.select(
-        "cluster",
-        "group_id",
-        "granularity",
-        F.timestamp_millis("_ws").alias("window_start"),
-        "rebalances",
-        "completed",
-        "open",
-        "join_rounds",
-        "paused_ms",
-        F.coalesce(F.col("storm"), F.lit(False)).alias("storm"),
-    )
+    return pa.table(cols, schema=schema)
+
+
+def cluster_rollups(t: pa.Table, min_rebalances: int, window_minutes: int) -> tuple[pa.Table, pa.Table]:
+    """(storms, rebalance_frequency) of one cluster's rebalances (an Arrow table of
+    :data:`INPUT_COLUMNS`), as Arrow tables of the tables' schemas."""
+    if not t.num_rows:
+        return STORMS_ARROW.empty_table(), FREQUENCY_ARROW.empty_table()
+    cluster = t["cluster"][0].as_py()
+    iv = _intervals(t)
+    storms = _storm_rows(cluster, iv, int(min_rebalances), int(window_minutes) * 60_000)
+    return _table(storms, STORMS_ARROW), _table(_frequency_rows(cluster, iv, storms), FREQUENCY_ARROW)
 
 
 def compute(
     rebalances: DataFrame, min_rebalances: int, window_minutes: int, *, cache: bool = False
 ) -> dict[str, DataFrame]:
-    """Both roll-ups from the whole rebalances table: ``{"storms": ..., "rebalance_frequency": ...}``.
-    ``cache=True`` caches the (small) storms frame, which the frequency roll-up reads again."""
+    """Both roll-ups from the whole rebalances table: ``{"storms": ..., "rebalance_frequency": ...}``
+    (one ``applyInArrow`` per cluster each; ``cache`` is accepted for compatibility: nothing is
+    read twice)."""
+    r = rebalances.select(*INPUT_COLUMNS)
 
-    def conform(df: DataFrame, schema) -> DataFrame:
-        return df.select([F.col(f.name).cast(f.dataType) for f in schema.fields])
+    def storms_fn(t: pa.Table) -> pa.Table:
+        return cluster_rollups(t, min_rebalances, window_minutes)[0]
 
-    st = conform(storms(rebalances, min_rebalances, window_minutes), schemas.STORMS)
-    if cache:
-        st = st.cache()
-    freq = conform(frequency(rebalances, st), schemas.REBALANCE_FREQUENCY)
-    return {"storms": st, "rebalance_frequency": freq}
+    def frequency_fn(t: pa.Table) -> pa.Table:
+        return cluster_rollups(t, min_rebalances, window_minutes)[1]
+
+    grouped = r.groupBy("cluster")
+    return {
+        "storms": grouped.applyInArrow(storms_fn, schema=schemas.STORMS),
+        "rebalance_frequency": grouped.applyInArrow(frequency_fn, schema=schemas.REBALANCE_FREQUENCY),
+    }

@@ -108,3 +108,50 @@ def test_paused_ms_clipped_across_hour_boundary(spark):
     )
     got = [(r.window_start.hour, r.rebalances, r.paused_ms) for r in freq.collect()]
     assert got == [(9, 1, 60_000), (10, 0, 60_000)]
+
+
+def _random_rebalances(seed: int, n: int = 400) -> list[dict]:
+    """Rebalances of 2 clusters x 6 groups over ~3 days with storms, ties, nulls and open ones."""
+    import random
+
+    rnd = random.Random(seed)
+    rows = []
+    for i in range(n):
+        cluster, group = rnd.choice(["eu", "us"]), f"g{rnd.randrange(6)}"
+        # bursts (storms) and scattered rebalances; equal starts on purpose
+        base = rnd.choice([0, 600, 1500, 3000]) * 60_000 + rnd.randrange(0, 40) * 15_000
+        start = T0 + dt.timedelta(
+            milliseconds=base if rnd.random() < 0.7 else rnd.randrange(0, 3 * 86_400_000)
+        )
+        outcome = rnd.choice(["completed", "completed", "open", "failed"])  # never null in the table
+        dur = None if outcome == "open" or rnd.random() < 0.05 else rnd.randrange(0, 7_200_000)
+        end = None if dur is None else start + dt.timedelta(milliseconds=dur)
+        if rnd.random() < 0.05:  # only the end is known
+            start = None
+        if rnd.random() < 0.02:  # neither: not placed in time
+            start = end = None
+        row = dict.fromkeys(schemas.REBALANCES.fieldNames())
+        row.update(
+            cluster=cluster, group_id=group, rebalance_id=f"r{i}", start_ts=start, end_ts=end, duration_ms=dur,
+            outcome=outcome, cause=rnd.choice(["new_member", "member_leave", "session_timeout", None]),
+            culprit_member_id=rnd.choice(["a", "b", "c", None]), coordinator_broker=rnd.choice([1, 2, None]),
+            join_rounds=rnd.choice([1, 2, None]), inferred=False,
+        )  # fmt: skip
+        rows.append(row)
+    return rows
+
+
+@pytest.mark.parametrize("seed,n,w", [(1, 3, 10), (2, 4, 30), (3, 2, 5), (4, 3, 120)])
+def test_numpy_rollups_equal_the_spark_sql_definition(spark, seed, n, w):
+    """The per-cluster numpy roll-ups give exactly the rows of the Spark SQL window-function
+    version (tests/job/rollups_sql_reference.py) on random rebalances with ties and nulls."""
+    from tests.job import rollups_sql_reference as ref
+
+    rb = spark.createDataFrame(_random_rebalances(seed), schemas.REBALANCES)
+    got, want = rollups.compute(rb, n, w), ref.compute(rb, n, w)
+    for name in ("storms", "rebalance_frequency"):
+        g = sorted(tuple(r) for r in got[name].collect())
+        e = sorted(tuple(r) for r in want[name].collect())
+        assert g == e, name
+        assert fields_of(got[name].schema) == fields_of(want[name].schema)
+    assert got["storms"].count() > 0 and got["rebalance_frequency"].count() > 100

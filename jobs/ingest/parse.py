@@ -105,7 +105,7 @@ def _np(a: pa.Array | pa.ChunkedArray) -> np.ndarray:
 
 def _mask(a: pa.Array) -> np.ndarray:
     """Boolean Arrow array → numpy bool (null = False)."""
-    return _np(pc.fill_null(a, False)).astype(bool)
+    return _np(pc.fill_null(a, False) if a.null_count else a).astype(bool)
 
 
 def _nullify_empty(a: pa.Array) -> pa.Array:
@@ -605,6 +605,8 @@ def _match_dialects(message: pa.Array, logger: pa.Array) -> tuple[pa.Table, np.n
     """Run the dialect table on candidate messages. Returns (fields table with ``_row`` and
     ``_dialect``, unmatched-row mask)."""
     n = len(message)
+    if message.type != pa.string():
+        message = message.cast(pa.string())
     has_pre, pre = _prefix_fields(message)
     body = message
     if has_pre.any():
@@ -649,15 +651,18 @@ def _match_dialects(message: pa.Array, logger: pa.Array) -> tuple[pa.Table, np.n
                 "_dialect": pa.array(np.full(len(r), di, np.int32)),
             }
             if m is not None:
-                mf = m.filter(pa.array(ok))
+                mf = m.filter(pa.array(ok)) if not ok.all() else m
                 for f in m.type:
-                    v = mf.field(f.name)
-                    # an empty partition list is a fact ("Adding newly assigned partitions: ")
-                    cols[f.name] = (v if f.name == "partitions_raw" else _nullify_empty(v)).cast(pa.string())
+                    cols[f.name] = mf.field(f.name)
             chunks.append(pa.table(cols))
     if chunks:
         t = pa.concat_tables(chunks, promote_options="default")
         t = t.take(pc.sort_indices(t["_row"])).combine_chunks()
+        # empty sub-matches are null (once per column, not per dialect); an empty partition list is
+        # a fact ("Adding newly assigned partitions: ")
+        for i, name in enumerate(t.column_names):
+            if name not in ("_row", "_dialect", "partitions_raw"):
+                t = t.set_column(i, name, _nullify_empty(t[name].combine_chunks()))
     else:
         t = pa.table({"_row": pa.array([], pa.int64()), "_dialect": pa.array([], pa.int32())})
     rows = pa.array(_np(t["_row"]) if len(t) else np.zeros(0, np.int64))

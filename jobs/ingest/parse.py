@@ -601,6 +601,16 @@ def _strip_prefix(message: pa.Array, has_pre: np.ndarray) -> pa.Array:
     return body
 
 
+_REPEAT_SAMPLE = 2048
+
+
+def _repetitive(message: pa.Array) -> bool:
+    """Whether at most half of the first messages are distinct (then per-distinct-message work
+    pays for the hashing of every message)."""
+    sample = message.slice(0, _REPEAT_SAMPLE)
+    return len(sample) > 0 and len(pc.unique(sample)) * 2 <= len(sample)
+
+
 def _match_dialects(message: pa.Array, logger: pa.Array) -> tuple[pa.Table, np.ndarray]:
     """Run the dialect table on candidate messages. Returns (fields table with ``_row`` and
     ``_dialect``, unmatched-row mask)."""
@@ -837,10 +847,10 @@ def _carry_groups(gid: pa.Array | pa.ChunkedArray, other: np.ndarray, thread: pa
 
 
 def _candidate_events(
-    cpos: np.ndarray, mcodes: np.ndarray, message: pa.Array, head_t: pa.Table, layout_col: pa.Array
+    cpos: np.ndarray, ccodes: np.ndarray, message: pa.Array, head_t: pa.Table, layout_col: pa.Array
 ) -> tuple[pa.Table | None, np.ndarray]:
-    """Events of the candidate heads ``cpos`` (``mcodes``: dictionary codes of ``message``) and the
-    mask of the candidates no dialect matches.
+    """Events of the candidate heads ``cpos`` (``ccodes``: dictionary codes of their messages) and
+    the mask of the candidates no dialect matches.
 
     Dialect matching and field conversion are pure functions of (message, logger, layout), and the
     messages of a file repeat a lot (a consumer logs the same heartbeat line for a whole
@@ -850,7 +860,7 @@ def _candidate_events(
     layout = _take(layout_col, cpos)
     lc = _np(pc.dictionary_encode(logger, null_encoding="encode").indices).astype(np.int64)
     yc = _np(pc.dictionary_encode(layout).indices).astype(np.int64)
-    key = (mcodes[cpos].astype(np.int64) * (int(lc.max()) + 1) + lc) * (int(yc.max()) + 1) + yc
+    key = (ccodes.astype(np.int64) * (int(lc.max()) + 1) + lc) * (int(yc.max()) + 1) + yc
     inv = _np(pc.dictionary_encode(pa.array(key, pa.int64())).indices).astype(np.int64)
     nu = int(inv.max()) + 1
     rep = np.empty(nu, dtype=np.int64)
@@ -1250,14 +1260,21 @@ def _parse_text(
         audit["out_of_order_lines"] = int((tv[1:] < prev_max[:-1]).sum())
     audit["layouts"] = sorted(set(pc.unique(layout_col).to_pylist())) if len(head_t) else []
     # ---- group candidates → dialects
-    # (the prefilter runs once per distinct message)
-    menc = pc.dictionary_encode(message)
-    mcodes = _np(menc.indices).astype(np.int64)
-    cand = _mask(pc.match_substring_regex(menc.dictionary, D.GROUP_PREFILTER))[mcodes]
+    # (once per distinct message when the file repeats its messages a lot, as clients do)
+    if _repetitive(message):
+        menc = pc.dictionary_encode(message)
+        mcodes = _np(menc.indices)
+        cand = _mask(pc.match_substring_regex(menc.dictionary, D.GROUP_PREFILTER))[mcodes]
+        ccodes = mcodes[cand]
+    else:
+        cand = _mask(pc.match_substring_regex(message, D.GROUP_PREFILTER))
+        ccodes = None
     events = None
     if cand.any():
         cpos = np.nonzero(cand)[0]
-        ev, unmatched = _candidate_events(cpos, mcodes, message, head_t, layout_col)
+        if ccodes is None:
+            ccodes = _np(pc.dictionary_encode(_take(message, cpos)).indices)
+        ev, unmatched = _candidate_events(cpos, ccodes, message, head_t, layout_col)
         un_h = cpos[unmatched]
         line_un = head_rows[un_h]
         cls[line_un] = 3

@@ -107,7 +107,7 @@ def test_dedup_dialects_equal_every_line(picks: list[tuple[int, int, int]]) -> N
     if not cand.any():
         return
     cpos = np.nonzero(cand)[0]
-    got, got_un = P._candidate_events(cpos, mcodes, message, head_t, layout_col)
+    got, got_un = P._candidate_events(cpos, mcodes[cpos], message, head_t, layout_col)
     want, want_un = _reference_candidate_events(cpos, message, head_t, layout_col)
     assert got_un.tolist() == want_un.tolist()
     if want is None or not len(want):

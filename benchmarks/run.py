@@ -172,14 +172,18 @@ def child(master: str, root: str, workdir: str) -> dict[str, Any]:
     spark = local_session(master=master, app_name=f"bench-{master}", shuffle_partitions=8)
     spark.sparkContext.setLogLevel("ERROR") if hasattr(spark, "sparkContext") else None
     res: dict[str, Any] = {"master": master, "files": len(paths)}
-    # warm-up: JVM + Python worker start, so the three timings compare like with like
+    # warm-up: JVM start, JIT of the text/Parquet/Arrow paths and the Python workers: the floor and
+    # the ingestion each run once over a few small files first, so the timings compare like with like
     spark.range(1000).selectExpr("sum(id)").collect()
+    from benchmarks.bench_ingest import ingest_tables
+
+    few = sorted(paths, key=os.path.getsize)[:3]
+    _floor(spark, few, os.path.join(workdir, "warm-floor"))
+    ingest_tables(spark, few, os.path.join(workdir, "warm-lake"), run_id="warm")
 
     t0 = time.perf_counter()
     _floor(spark, paths, os.path.join(workdir, "floor"))
     res["floor_s"] = time.perf_counter() - t0
-
-    from benchmarks.bench_ingest import ingest_tables
 
     t0 = time.perf_counter()
     ing, phases = ingest_tables(spark, paths, os.path.join(workdir, "ingest_lake"))
@@ -197,6 +201,11 @@ def child(master: str, root: str, workdir: str) -> dict[str, Any]:
     summary = run_job(spark, cfg, [(p, "bench") for p in paths], mode="batch")
     res["job_s"] = time.perf_counter() - t0
     res["job_events"] = getattr(summary, "events", None)
+    stages, prev = [], 0.0
+    for name, at in getattr(summary, "stages", []):
+        stages.append([name, round(at - prev, 2)])
+        prev = at
+    res["job_stages"] = stages
     res["job_groups"] = getattr(summary, "groups_replayed", None)
     res["replay_errors"] = getattr(summary, "replay_errors", None)
     spark.stop()
@@ -489,6 +498,13 @@ def write_report(results: dict[str, Any], out_dir: str) -> str:
             s = r[key]
             md.append(f"| {r['master']} {label} | {_fmt(s)} | {_fmt(lines / s)} | "
                       f"{_fmt(s / r['floor_s'])} | {_fmt(s / lines * 1e6)} | {mem if key == 'job_s' else ''} |")  # fmt: skip
+    staged = [r for r in results.get("spark", []) if r.get("job_stages") or r.get("ingest_phases")]
+    if staged:
+        md += ["", "## Where the time goes (seconds)", ""]
+        for r in staged:
+            ph = ", ".join(f"{k.removesuffix('_s')} {v}" for k, v in (r.get("ingest_phases") or {}).items())
+            st = ", ".join(f"{n} {v}" for n, v in (r.get("job_stages") or []) if n != "start")
+            md.append(f"- {r['master']}: ingestion: {ph}; whole job by stage: {st}")
     if p.get("truth"):
         t = p["truth"]
         md += ["", "## Accuracy on the corpus (pure-Python pipeline vs the simulator's truth)", "",

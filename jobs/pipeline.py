@@ -244,19 +244,16 @@ def run_job(
 
             # 4. replay ----------------------------------------------------------------------------
             run_events = replay_input(sink.read_partition("events", r.run_id))
-            union = (
+            union, union_dir = (
                 _replay_batch(r, run_events, committed_runs)
                 if mode == "batch"
                 else _replay_stream(r, run_events)
             )
-            is_error = (F.col("_table") == "anomalies") & (F.col("kind") == "replay_error")
-            agg = union.groupBy("_table").agg(
-                F.count(F.lit(1)).alias("n"), F.sum(is_error.cast("long")).alias("e")
-            )
-            counts, summary.replay_errors = {}, 0
-            for row in agg.collect():
-                counts[row["_table"]] = row["n"]
-                summary.replay_errors += int(row["e"] or 0)
+            # the replay's output is small (rows per rebalance / generation / member / group, not per
+            # event): a sink that commits on the driver (delta-rs) reads it once with pyarrow
+            # instead of running one Spark job per table
+            local = _driver_union(sink, union_dir)
+            counts, summary.replay_errors = _union_counts(union, local)
             summary.groups_replayed = int(counts.get("group_state", 0))
             r.progress.stage("replayed", groups=summary.groups_replayed, replay_errors=summary.replay_errors,
                              **{t: int(counts.get(t, 0)) for t in ("rebalances", "group_transitions")})  # fmt: skip
@@ -266,16 +263,14 @@ def run_job(
             for name in REPLAY_TABLES:
                 if name == "group_state":
                     continue
-                sink.merge(name, split_union(union, name), MERGE_KEYS[name])
+                _merge_replay_table(sink, name, name, union, local)
                 r.committed(name)
             r.progress.stage("replay tables merged")
         else:
             small.set(_small_rows(sink.row_count("rebalances")))
         _write_rollups(r)
         if new_audit:
-            sink.merge(
-                r.table_name("group_state"), split_union(union, "group_state"), MERGE_KEYS["group_state"]
-            )
+            _merge_replay_table(sink, "group_state", r.table_name("group_state"), union, local)
             r.committed("group_state")
             # 6. the commit marker ---------------------------------------------------------------
             names = res.audit.schema.fieldNames()
@@ -294,6 +289,51 @@ def run_job(
         return summary
     finally:
         small.restore()
+
+
+def _driver_union(sink: Sink, union_dir: str | None):
+    """The staged union as one Arrow table when the sink merges on the driver and the folder is
+    local; None otherwise (the Spark path)."""
+    if not hasattr(sink, "merge_arrow") or not union_dir or "://" in union_dir:
+        return None
+    import pyarrow.dataset as ds
+
+    from jobs.replay_udf import _union_arrow_schema
+
+    schema = _union_arrow_schema()
+    if not os.path.isdir(union_dir):
+        return schema.empty_table()
+    return ds.dataset(union_dir, format="parquet", schema=schema).to_table()
+
+
+def _union_counts(union, local) -> tuple[dict[str, int], int]:
+    """Rows per replay table and the number of ``replay_error`` anomalies of this run."""
+    from pyspark.sql import functions as F
+
+    if local is not None:
+        tables = local.column("_table").to_pylist()
+        kinds = local.column("kind").to_pylist()
+        counts: dict[str, int] = {}
+        for t in tables:
+            counts[t] = counts.get(t, 0) + 1
+        return counts, sum(1 for t, k in zip(tables, kinds) if t == "anomalies" and k == "replay_error")
+    is_error = (F.col("_table") == "anomalies") & (F.col("kind") == "replay_error")
+    agg = union.groupBy("_table").agg(F.count(F.lit(1)).alias("n"), F.sum(is_error.cast("long")).alias("e"))
+    counts, errors = {}, 0
+    for row in agg.collect():
+        counts[row["_table"]] = row["n"]
+        errors += int(row["e"] or 0)
+    return counts, errors
+
+
+def _merge_replay_table(sink: Sink, table: str, target: str, union, local) -> None:
+    """Upsert the rows of replay table ``table`` into the sink's table ``target``."""
+    from jobs.replay_udf import split_union_arrow
+
+    if local is not None:
+        sink.merge_arrow(target, split_union_arrow(local, table), MERGE_KEYS[table])
+    else:
+        sink.merge(target, split_union(union, table), MERGE_KEYS[table])
 
 
 class _ShuffleSetting:
@@ -345,7 +385,7 @@ def _replay_batch(r: _Run, run_events, committed_runs: frozenset[str]):
         out = cg.applyInPandas(batch_udf_pandas(r.options, r.run_id, committed_runs), schema=schema)
     stage = r.sink.staging("union")
     out.write.mode("overwrite").parquet(stage)
-    return r.spark.read.schema(schema).parquet(stage)
+    return r.spark.read.schema(schema).parquet(stage), stage
 
 
 def _replay_stream(r: _Run, run_events):
@@ -380,8 +420,8 @@ def _replay_stream(r: _Run, run_events):
     )
     query.awaitTermination()
     if not os.path.isdir(stage):
-        return r.spark.createDataFrame([], schema)
-    return r.spark.read.schema(schema).option("recursiveFileLookup", "true").parquet(stage)
+        return r.spark.createDataFrame([], schema), None
+    return r.spark.read.schema(schema).option("recursiveFileLookup", "true").parquet(stage), stage
 
 
 def _write_rollups(r: _Run) -> None:

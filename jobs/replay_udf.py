@@ -136,6 +136,24 @@ def split_union(union_df, table: str):
     return union_df.where(F.col(TABLE_COL) == table).select(out)
 
 
+def split_union_arrow(union, table: str):
+    """:func:`split_union` on an Arrow table of the union schema (e.g. the staged union read with
+    pyarrow): the rows of ``table`` with its exact Arrow schema."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    from pyspark.sql.pandas.types import to_arrow_schema
+
+    schema = to_arrow_schema(schemas.TABLES.get(table, schemas.GROUP_STATE), timezone="UTC")
+    rows = union.filter(pc.equal(union[TABLE_COL], table))
+    arrays = []
+    for f in schema:
+        col = rows[UNION_MAP[(table, f.name)]].combine_chunks()
+        if pa.types.is_timestamp(f.type):
+            col = col.cast(pa.int64()).cast(pa.timestamp("ms", tz="UTC")).cast(f.type)
+        arrays.append(col.cast(f.type))
+    return pa.Table.from_arrays(arrays, schema=schema)
+
+
 # ------------------------------------------------------------------------------- per group
 
 

@@ -205,6 +205,20 @@ def _add_actions(table_dir: str, sub: str, partition: dict[str, str] | None):
     return actions
 
 
+def _dedupe_arrow(t, keys: list[str]):
+    """Rows of ``t`` with distinct ``keys`` (nulls equal), the last row of each key kept."""
+    import pyarrow as pa
+
+    if t.num_rows < 2:
+        return t
+    last: dict[tuple, int] = {}
+    for i, key in enumerate(zip(*(t[k].to_pylist() for k in keys))):
+        last[key] = i
+    if len(last) == t.num_rows:
+        return t
+    return t.take(pa.array(sorted(last.values()), pa.int64()))
+
+
 class DeltaRsSink(Sink):
     """Delta tables committed by delta-rs; data files written by Spark."""
 
@@ -322,8 +336,12 @@ class DeltaRsSink(Sink):
 
         stage = self.staging(name)
         self._spark_write_parquet(self._dedupe(self._conform(name, df), keys), stage)
-        schema = _arrow_schema(name)
-        source = ds.dataset(stage, format="parquet").to_table().cast(schema)
+        self.merge_arrow(name, ds.dataset(stage, format="parquet").to_table(), keys)
+
+    def merge_arrow(self, name: str, source, keys: list[str]) -> None:
+        """:meth:`merge` of an Arrow table already on the driver (small: the replay's output read
+        from its staged Parquet), without a Spark job. Duplicate keys keep their last row."""
+        source = _dedupe_arrow(source.cast(_arrow_schema(name)), keys)
         if source.num_rows == 0:
             self._table(name)
             return

@@ -300,9 +300,8 @@ def _fast_timestamps(ts: pa.Array, default_tz: str) -> tuple[np.ndarray, np.ndar
         return out, fast
     sub = ts if fast.all() else ts.filter(pa.array(fast))
     sub = pc.replace_substring(sub, ",", ".")
-    zoned = pc.fill_null(pc.match_substring_regex(sub, r"(?:Z|[+-]\d{2}:\d{2})$"), False).to_numpy(
-        zero_copy_only=False
-    )
+    # a _FAST timestamp is 23 ASCII characters without its zone (``Z`` or ``+hh:mm``), longer with it
+    zoned = pc.greater(pc.binary_length(sub), 23).to_numpy(zero_copy_only=False)
     ms = np.zeros(len(sub), dtype=np.int64)
     if (~zoned).any():
         naive = sub if not zoned.any() else sub.filter(pa.array(~zoned))

@@ -303,6 +303,13 @@ def _elem(lists: pa.Array, i: int) -> pa.Array:
     return lists.values.take(pa.array(idx, pa.int64(), mask=~ok))
 
 
+def _dict_apply(a: pa.Array, fn: Any) -> pa.Array:
+    """``fn`` (an element-wise kernel) of the distinct values of ``a`` only, spread back to every
+    row (for columns with few distinct values, e.g. logger names)."""
+    enc = pc.dictionary_encode(a)
+    return fn(enc.dictionary).take(enc.indices)
+
+
 def _fast_log4j(sub: pa.Array, with_logger: bool) -> tuple[np.ndarray, dict[str, pa.Array]] | None:
     """Kafka's ``[%d] %p %m (%c)`` with the default date format, by splitting (no sub-matches).
     Same result as the layout regex for the lines it accepts."""
@@ -318,7 +325,9 @@ def _fast_log4j(sub: pa.Array, with_logger: bool) -> tuple[np.ndarray, dict[str,
     tail = pc.split_pattern(rest, " (", max_splits=1, reverse=True)
     has_tail = _mask(pc.greater(pc.list_value_length(tail), 1))
     logger_raw = _elem(tail, 1)
-    lg_ok = _mask(pc.match_substring_regex(logger_raw, L.LOG4J_LOGGER_TAIL)) & has_tail
+    lg_ok = (
+        _mask(_dict_apply(logger_raw, lambda u: pc.match_substring_regex(u, L.LOG4J_LOGGER_TAIL))) & has_tail
+    )
     if not with_logger:
         # log4j-nologger: the lines without a valid "(logger)" tail
         keep = ~lg_ok

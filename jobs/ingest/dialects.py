@@ -168,6 +168,59 @@ class Dialect:
     def groups(self) -> tuple[str, ...]:
         return tuple(re.compile(self.pattern).groupindex)
 
+    @cached_property
+    def literal(self) -> str:
+        """The literal text every matching body starts with ("" when the regex starts otherwise);
+        the parser tests it (a cheap ``starts_with``) before running the regex."""
+        return literal_prefix(self.pattern)
+
+
+_REGEX_META = frozenset("\\^$.|?*+()[]{}")
+
+
+def literal_prefix(pattern: str) -> str:
+    """The literal text at the start of every match of the anchored RE2 ``pattern`` (conservative:
+    it stops at the first construct that is not a plain or escaped punctuation character, drops a
+    character made optional by ``?``/``*``/``{``, and is empty for a top-level alternation)."""
+    rx = pattern[1:] if pattern.startswith("^") else pattern
+    depth, i, in_class = 0, 0, False
+    while i < len(rx):
+        c = rx[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            return ""
+        i += 1
+    out: list[str] = []
+    i = 0
+    while i < len(rx):
+        c = rx[i]
+        if c == "\\":
+            if i + 1 >= len(rx) or rx[i + 1].isalnum():
+                break  # a class (\d, \S, \b ...)
+            lit, step = rx[i + 1], 2
+        elif c in _REGEX_META:
+            break
+        else:
+            lit, step = c, 1
+        nxt = rx[i + step] if i + step < len(rx) else ""
+        if nxt in ("?", "*", "{"):
+            break
+        out.append(lit)
+        if nxt == "+":
+            break
+        i += step
+    return "".join(out)
+
 
 #: kafka-python's coordinator loggers (not the 0.10 broker's ``kafka.coordinator.GroupCoordinator``)
 PYTHON_LOGGER = r"^kafka\.coordinator(?:\.(?:base|consumer|heartbeat|assignors.*))?$"

@@ -610,6 +610,11 @@ def _strip_prefix(message: pa.Array, has_pre: np.ndarray) -> pa.Array:
     return body
 
 
+_DIALECTS_BY_KEY: dict[str, list[tuple[int, D.Dialect]]] = {}
+for _i, _d in enumerate(D.DIALECTS):
+    if _d.key is not None:
+        _DIALECTS_BY_KEY.setdefault(_d.key, []).append((_i, _d))
+_KEYLESS = [(i, d) for i, d in enumerate(D.DIALECTS) if d.key is None]
 _REPEAT_SAMPLE = 2048
 
 
@@ -635,45 +640,60 @@ def _match_dialects(message: pa.Array, logger: pa.Array) -> tuple[pa.Table, np.n
     codes = _np(enc.indices)
     word_code = {w: i for i, w in enumerate(enc.dictionary.to_pylist())}
     unmatched = np.ones(n, dtype=bool)
-    chunks: list[pa.Table] = []
-    keyed = [(i, d) for i, d in enumerate(D.DIALECTS) if d.key is not None]
-    keyless = [(i, d) for i, d in enumerate(D.DIALECTS) if d.key is None]
-    for phase in (keyed, keyless):
-        for di, d in phase:
-            if d.key is not None:
-                code = word_code.get(d.key)
-                if code is None:
-                    continue
-                rows = np.nonzero(unmatched & (codes == code))[0]
-            else:
-                rows = np.nonzero(unmatched)[0]
-            if d.logger and len(rows):
-                lg = _take(logger, rows)
-                rows = rows[_mask(pc.match_substring_regex(lg, d.logger))]
-            if d.needs_prefix and len(rows):
-                rows = rows[has_pre[rows]]
-            if not len(rows):
+    chunks: list[tuple[bool, int, pa.Table]] = []
+    logger_ok: dict[str, np.ndarray] = {}
+    # keyed dialects of the first words present (rows of different keys are disjoint: table order
+    # only matters within one key), then the keyless ones on every row left
+    work = [(code, di, d) for w, code in word_code.items() for di, d in _DIALECTS_BY_KEY.get(w, ())] + [
+        (None, di, d) for di, d in _KEYLESS
+    ]
+    for code, di, d in work:
+        if not unmatched.any():
+            break
+        if code is not None:
+            rows = np.nonzero(unmatched & (codes == code))[0]
+        else:
+            rows = np.nonzero(unmatched)[0]
+        if d.logger and len(rows):
+            if d.logger not in logger_ok:
+                rx = d.logger
+                logger_ok[rx] = _mask(_dict_apply(logger, lambda u, rx=rx: pc.match_substring_regex(u, rx)))
+            rows = rows[logger_ok[d.logger][rows]]
+        if d.needs_prefix and len(rows):
+            rows = rows[has_pre[rows]]
+        if not len(rows):
+            continue
+        sub = _take(body, rows)
+        if len(d.literal) > len(d.key or "") + 1:
+            # every match starts with this text: a cheap test before the regex
+            lit = _mask(pc.starts_with(sub, d.literal))
+            if not lit.any():
                 continue
-            sub = _take(body, rows)
-            if d.groups:
-                m = _extract(sub, d.pattern)
-                ok = _mask(m.is_valid())
-            else:
-                m = None
-                ok = _mask(pc.match_substring_regex(sub, d.pattern))
-            if not ok.any():
-                continue
-            r = rows[ok]
-            unmatched[r] = False
-            cols: dict[str, pa.Array] = {
-                "_row": pa.array(r, pa.int64()),
-                "_dialect": pa.array(np.full(len(r), di, np.int32)),
-            }
-            if m is not None:
-                mf = m.filter(pa.array(ok)) if not ok.all() else m
-                for f in m.type:
-                    cols[f.name] = mf.field(f.name)
-            chunks.append(pa.table(cols))
+            if not lit.all():
+                rows = rows[lit]
+                sub = _take(body, rows)
+        if d.groups:
+            m = _extract(sub, d.pattern)
+            ok = _np(m.is_valid()).astype(bool)
+        else:
+            m = None
+            ok = _mask(pc.match_substring_regex(sub, d.pattern))
+        if not ok.any():
+            continue
+        r = rows[ok]
+        unmatched[r] = False
+        cols: dict[str, pa.Array] = {
+            "_row": pa.array(r, pa.int64()),
+            "_dialect": pa.array(np.full(len(r), di, np.int32)),
+        }
+        if m is not None:
+            mf = m.filter(pa.array(ok)) if not ok.all() else m
+            for f in m.type:
+                cols[f.name] = mf.field(f.name)
+        chunks.append((d.key is None, di, pa.table(cols)))
+    # (keyed then keyless, each in table order: the column order of the result follows the first
+    # chunk with each field)
+    chunks = [c for _, _, c in sorted(chunks, key=lambda x: x[:2])]
     if chunks:
         t = pa.concat_tables(chunks, promote_options="default")
         t = t.take(pc.sort_indices(t["_row"])).combine_chunks()

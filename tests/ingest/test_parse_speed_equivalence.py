@@ -159,3 +159,20 @@ def test_deleted_groups_and_rdkafka_carry_end_to_end() -> None:
     assert got[:2] == [(1, "a"), (1, "b")]
     assert (3, "g") in got
     assert audit["total_lines"] == 4
+
+
+def test_dialect_literals_are_prefixes_of_every_match() -> None:
+    """Each dialect's ``literal`` (tested before its regex) starts its example, and matched bodies
+    of the fixture lines start with it (checked against the regex, not the parser)."""
+    import re
+
+    for d in D.DIALECTS:
+        assert d.example.startswith(d.literal), d.id
+        assert re.match(d.pattern, d.example), d.id
+    assert D.literal_prefix(r"^Requests? done$") == "Request"
+    assert D.literal_prefix(r"^Group \"(?P<g>\S+)\"$") == 'Group "'
+    assert D.literal_prefix(r"^a b|c d$") == ""
+    assert D.literal_prefix(r"^x{2}y$") == ""
+    assert D.literal_prefix(r"^ab+c$") == "ab"
+    assert D.literal_prefix(r"^\(Re-\)joining group(?: for group (?P<g>\S+?))?$") == "(Re-)joining group"
+    assert D.literal_prefix(r"^\d+ x$") == ""

@@ -179,6 +179,11 @@ def _coalesce(*arrs: pa.Array | None) -> pa.Array:
     return arrs[0] if len(arrs) == 1 else pc.coalesce(*arrs)
 
 
+def _repeat(value: str | None, n: int) -> pa.Array:
+    """A string column of ``n`` times ``value``."""
+    return pa.repeat(pa.scalar(value, pa.string()), n)
+
+
 def _decode_lossy(b: bytes | None, keep: int) -> str:
     if b is None:
         return ""
@@ -1241,12 +1246,12 @@ def _parse_text(
         ok = _mask(mm.is_valid())
         jpos, nxt = jpos[ok], nxt[ok]
         mm = mm.filter(pa.array(ok))
-        msg_np = np.array(message.to_pylist(), dtype=object)
-        lvl_np = np.array(level.to_pylist(), dtype=object)
-        msg_np[jpos] = mm.field("message").to_pylist()
-        lvl_np[jpos] = mm.field("level").to_pylist()
-        message = pa.array(msg_np.tolist(), pa.string())
-        level = pa.array(lvl_np.tolist(), pa.string())
+        if len(jpos):
+            jm = np.zeros(len(message), dtype=bool)
+            jm[jpos] = True
+            jm = pa.array(jm)
+            message = pc.replace_with_mask(message, jm, mm.field("message").cast(message.type))
+            level = pc.replace_with_mask(level, jm, mm.field("level").cast(level.type))
         is_cont[nxt] = True
         left = np.setdiff1d(left, nxt)
     message = pc.fill_null(message, "")
@@ -1394,7 +1399,10 @@ def _parse_text(
     qrows = np.nonzero(cls == 3)[0]
     quarantine = empty_quarantine()
     if len(qrows):
-        head_layout = dict(zip(head_rows.tolist(), layout_col.to_pylist()))
+        # layout of the quarantined lines that are heads (null for the others)
+        hp = np.minimum(np.searchsorted(head_rows, qrows), max(len(head_rows) - 1, 0))
+        is_h = (head_rows[hp] == qrows) if len(head_rows) else np.zeros(len(qrows), dtype=bool)
+        q_layout = layout_col.take(pa.array(hp, pa.int64(), mask=~is_h)) if len(head_rows) else None
         raw_txt = _take(text, qrows).to_pylist()
         badset = bad[qrows]
         if badset.any():
@@ -1404,15 +1412,15 @@ def _parse_text(
                 _decode_lossy(next(bi), settings.raw_keep_bytes) if b else t for t, b in zip(raw_txt, badset)
             ]
         quarantine = pa.table({
-            "cluster": pa.array([cluster] * len(qrows), pa.string()),
-            "source_file": pa.array([source_file] * len(qrows), pa.string()),
+            "cluster": _repeat(cluster, len(qrows)),
+            "source_file": _repeat(source_file, len(qrows)),
             "line_no": pa.array(qrows + 1, pa.int64()),
             "reason": pa.array(qreason[qrows].tolist(), pa.string()),
             "detail": pa.array(qdetail[qrows].tolist(), pa.string()),
-            "layout": pa.array([head_layout.get(int(r)) for r in qrows], pa.string()),
+            "layout": q_layout if q_layout is not None else pa.nulls(len(qrows), pa.string()),
             "group_id": pa.array([qgroup.get(int(r)) for r in qrows], pa.string()),
             "raw": pa.array(raw_txt, pa.string()),
-            "run_id": pa.array([run_id] * len(qrows), pa.string()),
+            "run_id": _repeat(run_id, len(qrows)),
         }, schema=QUARANTINE_ARROW)  # fmt: skip
     return (events if events is not None else empty_events()), quarantine, audit
 
@@ -1440,9 +1448,10 @@ def _finish_events(
     ts_us = pc.cast(pc.multiply(ts, 1000), pa.int64()).cast(pa.timestamp("us", tz="UTC"))
     lvl = pc.utf8_upper(level.take(hidx))
     if pc.any(pc.match_substring_regex(lvl, r"^\d$")).as_py():
-        lvl = pa.array(
-            [_RDKAFKA_LEVELS.get(x, x) if x is not None else None for x in lvl.to_pylist()], pa.string()
-        )
+        # librdkafka's syslog numbers → names (on the few distinct levels)
+        enc = pc.dictionary_encode(lvl)
+        names = pa.array([_RDKAFKA_LEVELS.get(x, x) for x in enc.dictionary.to_pylist()], pa.string())
+        lvl = names.take(enc.indices)
     # continuation text of each event line
     cont = pa.nulls(n, pa.string())
     if is_cont.any():
@@ -1470,7 +1479,7 @@ def _finish_events(
         parts = _partitions(_nullify_empty(ap))
         partitions = pc.if_else(pa.array(upd), parts, partitions)
     cols = {
-        "cluster": pa.array([cluster] * n, pa.string()),
+        "cluster": _repeat(cluster, n),
         "event_date": pc.cast(ts_us, pa.date32()),
         "ts": ts_us,
         "ts_ms": ts,
@@ -1487,9 +1496,9 @@ def _finish_events(
         "layout": head_t["layout"].combine_chunks().take(hidx),
         "message": message.take(hidx).cast(pa.string()),
         "continuation": cont,
-        "source_file": pa.array([source_file] * n, pa.string()),
+        "source_file": _repeat(source_file, n),
         "line_no": pa.array(line_rows + 1, pa.int64()),
-        "run_id": pa.array([run_id] * n, pa.string()),
+        "run_id": _repeat(run_id, n),
     }  # fmt: skip
     arrays = [
         pc.cast(cols[f.name], f.type) if cols[f.name].type != f.type else cols[f.name] for f in EVENTS_ARROW

@@ -243,12 +243,13 @@ def run_job(
             r.progress.stage("events written", events=summary.events, quarantined=summary.quarantined)
 
             # 4. replay ----------------------------------------------------------------------------
-            run_events = replay_input(sink.read_partition("events", r.run_id))
-            union, union_dir = (
-                _replay_batch(r, run_events, committed_runs)
-                if mode == "batch"
-                else _replay_stream(r, run_events)
-            )
+            events_now = sink.read_partition("events", r.run_id)
+            if mode == "batch":
+                # file names cross the shuffle as indexes into the run's sorted file list
+                files = sorted({a["source_file"] for a in new_audit})
+                union, union_dir = _replay_batch(r, replay_input(events_now, files), committed_runs, files)
+            else:
+                union, union_dir = _replay_stream(r, replay_input(events_now))
             # the replay's output is small (rows per rebalance / generation / member / group, not per
             # event): a sink that commits on the driver (delta-rs) reads it once with pyarrow
             # instead of running one Spark job per table
@@ -373,16 +374,16 @@ def _state_frame(r: _Run):
     return r.sink.read(r.table_name("group_state")).select("cluster", "group_id", F.col("state_json"))
 
 
-def _replay_batch(r: _Run, run_events, committed_runs: frozenset[str]):
+def _replay_batch(r: _Run, run_events, committed_runs: frozenset[str], files: list[str] | None = None):
     """cogroup(new events, stored state) -> one UDF call per group -> union frame staged once."""
     events = run_events.groupBy("cluster", "group_id")
     state = _state_frame(r).groupBy("cluster", "group_id")
     cg = events.cogroup(state)
     schema = union_schema()
     if hasattr(cg, "applyInArrow"):
-        out = cg.applyInArrow(batch_udf(r.options, r.run_id, committed_runs), schema=schema)
+        out = cg.applyInArrow(batch_udf(r.options, r.run_id, committed_runs, files), schema=schema)
     else:  # pragma: no cover - Spark < 4.0
-        out = cg.applyInPandas(batch_udf_pandas(r.options, r.run_id, committed_runs), schema=schema)
+        out = cg.applyInPandas(batch_udf_pandas(r.options, r.run_id, committed_runs, files), schema=schema)
     stage = r.sink.staging("union")
     out.write.mode("overwrite").parquet(stage)
     return r.spark.read.schema(schema).parquet(stage), stage

@@ -98,28 +98,43 @@ def _union_arrow_schema():
 # ------------------------------------------------------------------------------- Spark side
 
 
-def replay_input(events_df):
+def replay_input(events_df, files: list[str] | None = None):
     """The events as the UDFs want them: group key, side rank, EVENT_FIELDS with ``ts`` in epoch ms
     and the nested columns (:data:`JSON_COLUMNS`) as JSON text. Events without a group id cannot be
     replayed (they stay in the events table).
 
     Why JSON: they are null on almost every line (heartbeats), and Spark's Arrow transfer of
     array/map columns into the Python workers cost more than the replay itself (1 M lines: ~50 s of
-    a ~65 s hand-over, vs ~15 s as strings); the UDF decodes the few non-null values."""
+    a ~65 s hand-over, vs ~15 s as strings); the UDF decodes the few non-null values.
+
+    ``files``: the sorted names of every file the events come from (the run's audit). Then
+    ``source_file`` crosses the shuffle as its index in that list (a quarter of the bytes of a
+    heartbeat-dominated hand-over were file paths): the order of the indexes is the order of the
+    names, and the UDF (:func:`batch_udf` with the same list) maps them back."""
     from pyspark.sql import functions as F
 
     rank = F.lit(9)
     for side, r in sorted(SIDE_ORDER.items(), key=lambda kv: -kv[1]):
         rank = F.when(F.col("side") == side, F.lit(r)).otherwise(rank)
+    events = events_df.where(F.col("group_id").isNotNull())
+    file_col = F.col("source_file")
+    if files:
+        index = events_df.sparkSession.createDataFrame(
+            list(enumerate(files)), "_file_index int, _file_name string"
+        )
+        events = events.join(F.broadcast(index), events["source_file"] == index["_file_name"], "left")
+        file_col = F.col("_file_index")
     cols = [F.col("cluster"), rank.cast("int").alias("_side_rank")]
     for name in EVENT_FIELDS:
         if name == "ts":
             cols.append(F.col("ts_ms").alias("ts"))
+        elif name == "source_file":
+            cols.append(file_col.alias(name))
         elif name in JSON_COLUMNS:
             cols.append(F.to_json(F.col(name)).alias(name))
         else:
             cols.append(F.col(name))
-    return events_df.where(F.col("group_id").isNotNull()).select(cols)
+    return events.select(cols)
 
 
 def split_union(union_df, table: str):
@@ -273,10 +288,12 @@ def replay_group_table(
     options: dict[str, Any],
     run_id: str,
     prefix: list[dict[str, list[Any]]] | None = None,
+    files: list[str] | None = None,
 ):
     """:func:`replay_group` as (one Arrow table of the union schema, new envelope); ``prefix``:
-    union column dicts to put first (e.g. an unreadable-state anomaly)."""
-    parts, env = _replay_parts(cluster, group_id, batch, envelope, options, run_id)
+    union column dicts to put first (e.g. an unreadable-state anomaly); ``files``: the names behind
+    an integer ``source_file`` column (see :func:`replay_input`)."""
+    parts, env = _replay_parts(cluster, group_id, batch, envelope, options, run_id, files)
     return union_table([*(prefix or []), *parts]), env
 
 
@@ -287,13 +304,21 @@ def _replay_parts(
     envelope: dict[str, Any] | None,
     options: dict[str, Any],
     run_id: str,
+    files: list[str] | None = None,
 ) -> tuple[list[dict[str, list[Any]]], dict[str, Any] | None]:
     """The work of :func:`replay_group`: union column dicts (one per output table) and envelope."""
+    import pyarrow as pa
+
     if batch.num_rows == 0:
         return [], None
     batch = batch.sort_by([("ts", "ascending"), ("_side_rank", "ascending"), ("source_file", "ascending"),
                            ("line_no", "ascending")])  # fmt: skip
     cols = [column_values(batch.column(name), name) for name in EVENT_FIELDS]
+    i_file = EVENT_FIELDS.index("source_file")
+    if pa.types.is_integer(batch.column("source_file").type):
+        if files is None:
+            raise ValueError("source_file given as file indexes but no file names")
+        cols[i_file] = [None if i is None else files[i] for i in cols[i_file]]
     ranks = column_values(batch.column("_side_rank"))
     i_ts, i_file, i_line = (
         EVENT_FIELDS.index("ts"),
@@ -371,8 +396,11 @@ def _input_arrow(pdf):
 # ------------------------------------------------------------------------------- UDF factories
 
 
-def batch_udf(options: dict[str, Any], run_id: str, committed_runs: frozenset[str]):
-    """cogroup(events, state).applyInArrow function: (key, events table, state table) -> union table."""
+def batch_udf(
+    options: dict[str, Any], run_id: str, committed_runs: frozenset[str], files: list[str] | None = None
+):
+    """cogroup(events, state).applyInArrow function: (key, events table, state table) -> union table.
+    ``files``: the list given to :func:`replay_input`, when it was given one."""
 
     def run(key, events, state):
         cluster, group_id = (
@@ -389,15 +417,19 @@ def batch_udf(options: dict[str, Any], run_id: str, committed_runs: frozenset[st
             ]
         else:
             bad = []
-        table, _ = replay_group_table(cluster, group_id, events, env, options, run_id, prefix=bad)
+        table, _ = replay_group_table(
+            cluster, group_id, events, env, options, run_id, prefix=bad, files=files
+        )
         return table
 
     return run
 
 
-def batch_udf_pandas(options: dict[str, Any], run_id: str, committed_runs: frozenset[str]):
+def batch_udf_pandas(
+    options: dict[str, Any], run_id: str, committed_runs: frozenset[str], files: list[str] | None = None
+):
     """The same for cogroup(...).applyInPandas (Spark without applyInArrow)."""
-    inner = batch_udf(options, run_id, committed_runs)
+    inner = batch_udf(options, run_id, committed_runs, files)
 
     def run(key, events_pdf, state_pdf):
         return inner(key, _input_arrow(events_pdf), _input_arrow(state_pdf)).to_pandas()

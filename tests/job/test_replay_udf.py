@@ -104,3 +104,29 @@ def test_split_union_gives_exact_schemas(spark):
         got = replay_udf.split_union(df, table).schema
         assert [(f.name, f.dataType) for f in got.fields] == [
             (f.name, f.dataType) for f in schemas.TABLES.get(table, schemas.GROUP_STATE).fields]  # fmt: skip
+
+
+def test_file_indexes_replay_like_file_names():
+    """A batch whose ``source_file`` holds indexes into the sorted file list replays to the same rows
+    as the batch with the names (the shuffle-saving form of :func:`replay_input`)."""
+    events = [*EVENTS, _broker(4010, "heartbeat_sent", 1, generation=1, member_id="m1", source_file="a.log")]
+    files = sorted({e["source_file"] for e in events})
+    named = replay_udf.replay_group_table("c", "g", _batch(events), None, OPTS, "r1")[0]
+    idx = _batch(events)
+    col = pa.array([files.index(v) for v in idx.column("source_file").to_pylist()], pa.int32())
+    idx = idx.set_column(idx.column_names.index("source_file"), "source_file", col)
+    indexed = replay_udf.replay_group_table("c", "g", idx, None, OPTS, "r1", files=files)[0]
+    assert indexed.equals(named)
+    with pytest.raises(ValueError, match="file names"):
+        replay_udf.replay_group_table("c", "g", idx, None, OPTS, "r1")
+
+
+@pytest.mark.spark
+def test_replay_input_sends_file_indexes_in_name_order(spark):
+    rows = [{**dict.fromkeys(schemas.EVENTS.fieldNames()), "cluster": "c", "group_id": "g", "kind": "heartbeat_sent",
+             "side": "client", "ts_ms": 1, "source_file": f, "line_no": 1} for f in ("/b/x.log", "/a/y.log", "/c.log")]  # fmt: skip
+    df = spark.createDataFrame(rows, schemas.EVENTS)
+    files = sorted(r["source_file"] for r in rows)
+    got = replay_udf.replay_input(df, files).select("source_file").collect()
+    assert sorted(r.source_file for r in got) == [0, 1, 2]
+    assert replay_udf.replay_input(df, files).columns == replay_udf.replay_input(df).columns

@@ -355,7 +355,8 @@ def _fast_springboot(sub: pa.Array) -> tuple[np.ndarray, dict[str, pa.Array]] | 
         return None
     s = sub if ok.all() else sub.filter(pa.array(ok))
     halves = pc.split_pattern(s, " --- ", max_splits=1)
-    left = pc.utf8_split_whitespace(_elem(halves, 0), max_splits=3)
+    # (the part before " --- " is ASCII, as FAST_SPRINGBOOT checked: the cheaper ASCII split)
+    left = pc.ascii_split_whitespace(_elem(halves, 0), max_splits=3)
     right = _elem(halves, 1)
     # Spring Boot 3.2+: "[app] [thread] logger : msg"
     app = _mask(pc.match_substring_regex(right, r"^\[[^\]]*\] \["))
@@ -560,6 +561,21 @@ def _match_json(
 
 
 # ------------------------------------------------------------------------------------ dialects
+_CLIENT_PREFIX_RX = next(rx for lits, rx in D.BODY_PREFIXES if "[Consumer " in lits)
+
+
+def _extract_client_prefix(sub: pa.Array, rx: str) -> pa.StructArray:
+    """``extract_regex(sub, rx)`` of the client prefix alternative, once per distinct text before
+    the first ``"] "``: nothing the prefix matches before its closing ``"] "`` can be a ``]``, so a
+    match ends at the first ``"]"``, which must be followed by a space, and depends only on the
+    text up to there (lines without ``"] "`` cannot match). A file logs a few client prefixes."""
+    parts = pc.split_pattern(sub, "] ", max_splits=1)
+    has = _np(pc.equal(pc.list_value_length(parts), 2)).astype(bool)
+    enc = pc.dictionary_encode(_elem(parts, 0))
+    keys = pc.binary_join_element_wise(enc.dictionary, pa.scalar("] ", enc.dictionary.type), "")
+    return _extract(keys, rx).take(pa.array(_np(enc.indices), pa.int32(), mask=~has))
+
+
 def _prefix_fields(message: pa.Array) -> tuple[np.ndarray, dict[str, pa.Array]]:
     """Which messages start with a context prefix (:data:`D.BODY_PREFIX`) and its fields (``""``
     when absent). Each alternative runs on the rows starting with its literal
@@ -575,7 +591,8 @@ def _prefix_fields(message: pa.Array) -> tuple[np.ndarray, dict[str, pa.Array]]:
 
     def run(sel: np.ndarray, rx: str) -> None:
         rows = np.nonzero(sel)[0]
-        m = _extract(message if len(rows) == n else _take(message, rows), rx)
+        sub = message if len(rows) == n else _take(message, rows)
+        m = _extract_client_prefix(sub, rx) if rx == _CLIENT_PREFIX_RX else _extract(sub, rx)
         ok = _mask(m.is_valid())
         if not ok.any():
             return

@@ -176,3 +176,31 @@ def test_dialect_literals_are_prefixes_of_every_match() -> None:
     assert D.literal_prefix(r"^ab+c$") == "ab"
     assert D.literal_prefix(r"^\(Re-\)joining group(?: for group (?P<g>\S+?))?$") == "(Re-)joining group"
     assert D.literal_prefix(r"^\d+ x$") == ""
+
+
+_PIECES = [
+    "[Consumer ",
+    "[Worker ",
+    "instanceId=",
+    "i",
+    ",",
+    " clientId=",
+    "c",
+    ", groupId=",
+    "g",
+    "]",
+    "] ",
+    " ",
+    "x",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_PIECES), max_size=12).map("".join), min_size=1, max_size=20))
+def test_client_prefix_by_distinct_key_equals_extraction(msgs: list[str]) -> None:
+    fixed = ["[Consumer clientId=c, groupId=g] x", "[Worker instanceId=i, clientId=c, groupId=g]] x"]
+    arr = pa.array(fixed + msgs, pa.string())
+    want = pc.extract_regex(arr, P._CLIENT_PREFIX_RX)
+    assert want.is_valid().to_pylist()[:2] == [True, False]
+    got = P._extract_client_prefix(arr, P._CLIENT_PREFIX_RX)
+    assert got.to_pylist() == want.to_pylist()

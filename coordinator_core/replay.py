@@ -417,6 +417,11 @@ class GroupReplay:
                         g = row[5]
                         if g is None or g == gen or g == m[8]:
                             continue
+                    elif row[4] is None and row[5] is None and type(row[0]) is int:
+                        # "Received successful Heartbeat response": only the time is new
+                        if self.last_ts is None or row[0] > self.last_ts:
+                            self.last_ts = row[0]
+                        continue
                     self._heartbeat(row)
                 else:
                     sf = row[25]

@@ -572,7 +572,8 @@ def _extract_client_prefix(sub: pa.Array, rx: str) -> pa.StructArray:
     parts = pc.split_pattern(sub, "] ", max_splits=1)
     has = _np(pc.equal(pc.list_value_length(parts), 2)).astype(bool)
     enc = pc.dictionary_encode(_elem(parts, 0))
-    keys = pc.binary_join_element_wise(enc.dictionary, pa.scalar("] ", enc.dictionary.type), "")
+    typ = enc.dictionary.type
+    keys = pc.binary_join_element_wise(enc.dictionary, pa.scalar("] ", typ), pa.scalar("", typ))
     return _extract(keys, rx).take(pa.array(_np(enc.indices), pa.int32(), mask=~has))
 
 

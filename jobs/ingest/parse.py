@@ -948,8 +948,19 @@ def _candidate_events(
     if not keep.all():
         jr, hrow = jr[keep], hrow[keep]
         gid = gid.filter(pa.array(keep)) if gid is not None else None
-    ev = fields.drop_columns(["_other", "_groups_raw"]).take(pa.array(jr, pa.int64()))
-    ev = ev.set_column(ev.column_names.index("_row"), "_row", pa.array(hrow, pa.int64()))
+    # (columns without a value in the file, e.g. assignment maps, are not gathered)
+    jra = pa.array(jr, pa.int64())
+    ev = pa.table(
+        {
+            c: pa.array(hrow, pa.int64())
+            if c == "_row"
+            else pa.nulls(len(jr), fields.schema.field(c).type)
+            if fields[c].null_count == len(fields)
+            else fields[c].take(jra)
+            for c in fields.column_names
+            if c not in ("_other", "_groups_raw")
+        }
+    )
     if gid is not None:
         ev = ev.set_column(ev.column_names.index("group_id"), "group_id", gid)
     return ev, unmatched
@@ -1345,8 +1356,9 @@ def _parse_text(
                 ev = ev.filter(pa.array(~notevent))
                 evh = evh[~notevent]
             # lines that name no group take it from their context (same file), see _attribute_groups
-            gids, _ = _attribute_groups(ev, _take(message, evh), np.where(has_ts[evh], ts_np[evh], -1))
-            ev = ev.set_column(ev.column_names.index("group_id"), "group_id", gids)
+            if 0 < ev["group_id"].null_count < len(ev):
+                gids, _ = _attribute_groups(ev, _take(message, evh), np.where(has_ts[evh], ts_np[evh], -1))
+                ev = ev.set_column(ev.column_names.index("group_id"), "group_id", gids)
             nogroup = _mask(pc.is_null(ev["group_id"]))
             nots = ~has_ts[evh]
             for mask, reason, detail in (

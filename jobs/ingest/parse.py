@@ -5,6 +5,16 @@ single-process benchmark. Everything is vectorised over whole Arrow columns (RE2
 ``pyarrow.compute``); only the rare leader assignment maps and invalid-UTF-8 files are looked at
 line by line.
 
+Speed (every shortcut gives exactly the result of the plain way; ``tests/ingest/
+test_parse_speed_equivalence.py``): pyarrow compiles a regex on every call (~0.1 ms), so the
+parser avoids calls that cannot match and rows whose result is known. Work that is a pure function
+of a line's message runs once per *distinct* value and is spread back with one ``take``: the group
+prefilter (when a sample of the file repeats its messages), dialect matching and event field
+conversion (per distinct message, logger and layout: a consumer logs the same heartbeat line for a
+whole generation), the client context prefix (per distinct prefix) and logger checks. Layout
+regexes run only on the lines whose first byte they can start with (:data:`L.FIRST_CHARS`),
+dialect regexes only on the bodies starting with their literal text (``Dialect.literal``).
+
 Pipeline of one file:
 
 1. gunzip (by magic bytes; a ``.gz`` name without them is corrupt), sha256 of the content;

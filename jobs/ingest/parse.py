@@ -478,7 +478,11 @@ def _json_fields(js: pa.Array) -> dict[str, pa.Array | None]:
         if tbl.num_rows != len(js):
             raise ValueError("row count")
         flat = tbl.flatten()
-        cols = {c: flat[c].combine_chunks() for c in flat.column_names}
+        cols: dict[str, pa.Array] = {}
+        for i, c in enumerate(flat.column_names):
+            # a flat "log.level" key and a nested {"log": {"level": ...}} flatten to the same name
+            col = flat.column(i).combine_chunks()
+            cols[c] = col if c not in cols else pc.coalesce(cols[c], col.cast(cols[c].type))
         st: dict[str, pa.Array | None] = {}
         for key, names in L.JSON_NAMES.items():
             v = None
@@ -494,8 +498,8 @@ def _json_fields(js: pa.Array) -> dict[str, pa.Array | None]:
                 v = c if v is None else pc.coalesce(v, c)
             st[key] = v
         return st
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, ValueError, TypeError):
-        pass
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, ValueError, TypeError, KeyError):
+        pass  # the per-key regexes below
     st = {}
     for key, rx in L.JSON_KEYS.items():
         m = _extract(js, rx)

@@ -204,3 +204,21 @@ def test_client_prefix_by_distinct_key_equals_extraction(msgs: list[str]) -> Non
     assert want.is_valid().to_pylist()[:2] == [True, False]
     got = P._extract_client_prefix(arr, P._CLIENT_PREFIX_RX)
     assert got.to_pylist() == want.to_pylist()
+
+
+def test_json_file_with_a_flat_and_a_nested_key_of_the_same_name() -> None:
+    """``"log.level"`` as a flat key on one line and ``{"log": {"level": ...}}`` on another flatten to
+    the same column name: both lines parse (no KeyError), each with its level."""
+    from jobs.ingest.parse import parse_bytes
+
+    msg = "[Consumer clientId=c-1, groupId=g] (Re-)joining group"
+    data = (
+        '{"@timestamp":"2024-05-01T10:00:00.000Z","log.level":"INFO","log.logger":"o.a.k.c.c.i.ConsumerCoordinator",'
+        f'"message":"{msg}"}}\n'
+        '{"@timestamp":"2024-05-01T10:00:01.000Z","log":{"level":"WARN","logger":"o.a.k.c.c.i.ConsumerCoordinator"},'
+        f'"message":"{msg}"}}\n'
+    ).encode()
+    ev, q, audit = parse_bytes(data, "mixed.json")
+    assert audit["total_lines"] == 2 and audit["events"] == 2 and audit["quarantined"] == 0
+    assert ev.column("level").to_pylist() == ["INFO", "WARN"]
+    assert ev.column("group_id").to_pylist() == ["g", "g"]

@@ -42,6 +42,7 @@ EVENT_DATA = T.StructType([f for f in EVENTS.fields if f.name != "run_id"])
 #: the one stream the Arrow UDF writes: EVENT_DATA + the record type ``_rt`` (e, q, a)
 RECORD = T.StructType([*EVENT_DATA.fields, T.StructField("_rt", T.StringType(), True)])
 RECORD_ARROW = arrow_schema(RECORD)
+EVENT_DATA_ARROW = arrow_schema(EVENT_DATA)
 #: quarantine columns → the record column that carries them
 QUARANTINE_IN_RECORD = {"detail": "error", "raw": "message"}
 _TS_FIELDS = ("first_ts", "last_ts")
@@ -112,8 +113,61 @@ def _audit_record(audits: list[dict[str, Any]]) -> pa.RecordBatch:
     return _to_record(t, "a")
 
 
-def _parse_partition(settings: IngestSettings, run_id: str):
+class _PartWriter:
+    """One Parquet file per task and record type, written by the Python worker with pyarrow
+    (``<dir>/part-<partition>.parquet``, row groups of at least ``ROW_GROUP`` rows). It is written
+    under a hidden temporary name and renamed when the task's input is done, so a failed attempt
+    leaves only a hidden file and a retried or speculative attempt replaces the same name."""
+
+    ROW_GROUP = 131_072
+
+    def __init__(self, directory: str, partition: int):
+        self.dir, self.partition = directory, partition
+        self.buf: list[pa.Table] = []
+        self.rows = 0
+        self.writer = None
+        self.tmp = ""
+
+    def add(self, table: pa.Table) -> None:
+        self.buf.append(table)
+        self.rows += table.num_rows
+        if self.rows >= self.ROW_GROUP:
+            self._flush()
+
+    def _flush(self) -> None:
+        import os
+
+        import pyarrow.parquet as pq
+
+        if not self.buf:
+            return
+        if self.writer is None:
+            os.makedirs(self.dir, exist_ok=True)
+            self.tmp = os.path.join(self.dir, f".part-{self.partition:05d}.{uuid.uuid4().hex}.tmp")
+            self.writer = pq.ParquetWriter(self.tmp, EVENT_DATA_ARROW, compression="snappy")
+        self.writer.write_table(pa.concat_tables(self.buf), row_group_size=max(self.rows, 1))
+        self.buf, self.rows = [], 0
+
+    def close(self) -> None:
+        import os
+
+        self._flush()
+        if self.writer is not None:
+            self.writer.close()
+            os.replace(self.tmp, os.path.join(self.dir, f"part-{self.partition:05d}.parquet"))
+
+
+def _data(batch: pa.RecordBatch) -> pa.Table:
+    """A record batch without its ``_rt`` column: the columns of :data:`EVENT_DATA`."""
+    return pa.Table.from_batches([batch]).drop_columns(["_rt"])
+
+
+def _parse_partition(settings: IngestSettings, run_id: str, write_dir: str | None = None):
+    """The mapInArrow function. With ``write_dir`` the worker writes the events and quarantine
+    records itself (``<write_dir>/_rt=e|q/``) and returns only the audit records."""
     quiet = replace(settings, on_corrupt="quarantine")
+    if write_dir is not None:
+        return _parse_and_write(quiet, run_id, write_dir)
 
     def fn(batches):
         for batch in batches:
@@ -134,6 +188,54 @@ def _parse_partition(settings: IngestSettings, run_id: str):
     return fn
 
 
+def _parse_and_write(quiet: IngestSettings, run_id: str, write_dir: str):
+    def fn(batches):
+        from pyspark import TaskContext
+
+        ctx = TaskContext.get()
+        part = ctx.partitionId() if ctx is not None else 0
+        writers = {rt: _PartWriter(f"{write_dir}/_rt={rt}", part) for rt in ("e", "q")}
+        audits: list[dict[str, Any]] = []
+        for batch in batches:
+            clusters = batch.column("cluster").to_pylist()
+            paths = batch.column("path").to_pylist()
+            contents = batch.column("content")
+            for i in range(batch.num_rows):
+                data = contents[i].as_py() or b""
+                ev, q, audit = parse_bytes(data, _display_path(paths[i]), clusters[i], quiet, run_id)
+                if ev.num_rows:
+                    for b in ev.to_batches(max_chunksize=50_000):
+                        writers["e"].add(_data(_to_record(pa.Table.from_batches([b]), "e")))
+                if q.num_rows:
+                    writers["q"].add(_data(_quarantine_record(q)))
+                audits.append(audit)
+        for w in writers.values():
+            w.close()
+        if audits:
+            yield _audit_record(audits)
+
+    return fn
+
+
+def worker_writable(path: str) -> bool:
+    """True for a local or FUSE-mounted path (no URI scheme but ``file:``): the Python workers can
+    write there themselves (pyarrow's Parquet writer is several times faster than Spark's row-based
+    one for the wide events rows). Object-store URIs go through Spark's writer."""
+    import re
+
+    return path.startswith("file:") or re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", path) is None
+
+
+def _local_path(path: str) -> str:
+    return (
+        path[len("file://") :]
+        if path.startswith("file://")
+        else path[len("file:") :]
+        if path.startswith("file:")
+        else path
+    )
+
+
 def _display_path(p: str) -> str:
     return (
         p[len("file:") :]
@@ -152,12 +254,11 @@ def _read(spark: SparkSession, paths: list[str], cluster: str) -> DataFrame:
 
 
 def _file_rows(
-    spark: SparkSession,
     missing: list[tuple[str, str]],
     empty: list[tuple[str, str]],
     settings: IngestSettings,
     run_id: str,
-) -> DataFrame | None:
+) -> tuple[pa.Table, list[dict[str, Any]]]:
     """Driver-made records: audit + quarantine rows of missing inputs (``on_missing="quarantine"``)
     and the audit rows of empty files (parsed here: Spark's file sources skip zero-byte files)."""
     q = quarantine_table(
@@ -199,6 +300,10 @@ def _file_rows(
         for p, c in missing
     ]
     rows += [parse_bytes(b"", p, c, settings, run_id)[2] for p, c in empty]
+    return q, rows
+
+
+def _file_records(spark: SparkSession, q: pa.Table, rows: list[dict[str, Any]]) -> DataFrame | None:
     batches = [_quarantine_record(q)] + ([_audit_record(rows)] if rows else [])
     tbl = pa.Table.from_batches(batches, schema=RECORD_ARROW)
     return spark.createDataFrame(tbl, schema=RECORD) if len(tbl) else None
@@ -239,31 +344,56 @@ def ingest(
                     parts.append(_read(spark, [p], cluster))
                 except Exception:
                     missing.append((p, cluster))
-    records: DataFrame | None = None
+    files: DataFrame | None = None
     if parts:
         files = parts[0]
         for p in parts[1:]:
             files = files.unionByName(p)
-        records = files.mapInArrow(_parse_partition(settings, run_id), RECORD)
-    extra = _file_rows(spark, missing, list(res.empty), settings, run_id) if missing or res.empty else None
-    if extra is not None:
-        records = extra if records is None else records.unionByName(extra)
-    if records is None:
-        records = spark.createDataFrame([], RECORD)
+    q_extra, audit_extra = (
+        _file_rows(missing, list(res.empty), settings, run_id) if missing or res.empty else (None, [])
+    )
     cache: DataFrame | None = None
     events_dir: str | None = None
-    if settings.staging_dir:
-        staging = settings.staging_dir.rstrip("/") + f"/run_id={run_id}"
-        _write_staged(spark, records, staging)
+    staging = settings.staging_dir.rstrip("/") + f"/run_id={run_id}" if settings.staging_dir else None
+    audits: list[dict[str, Any]] = []
+    if staging and worker_writable(staging):
+        # the Python workers write the events / quarantine Parquet themselves; Spark returns the audit
+        import os
+        import shutil
+
+        import pyarrow.parquet as pq
+
+        local = _local_path(staging)
+        shutil.rmtree(local, ignore_errors=True)
+        os.makedirs(local)
+        if files is not None:
+            out = files.mapInArrow(_parse_partition(settings, run_id, local), RECORD).select("message")
+            audits = [audit_from_json(r["message"]) for r in out.collect()]  # one row per file
+        if q_extra is not None and q_extra.num_rows:
+            os.makedirs(f"{local}/_rt=q", exist_ok=True)
+            pq.write_table(_data(_quarantine_record(q_extra)), f"{local}/_rt=q/part-driver.parquet")
+        audits += audit_extra
         records = spark.read.schema(RECORD).parquet(staging)  # _rt: partition column of the folders
         events_dir = staging + "/_rt=e"
     else:
-        records = cache = records.persist()
-    # the audit: one small row per file; collecting it materialises the whole parse (every
-    # partition of the cache)
-    audits = [
-        audit_from_json(r["message"]) for r in records.where(F.col("_rt") == "a").select("message").collect()
-    ]
+        records = files.mapInArrow(_parse_partition(settings, run_id), RECORD) if files is not None else None
+        extra = _file_records(spark, q_extra, audit_extra) if q_extra is not None else None
+        if extra is not None:
+            records = extra if records is None else records.unionByName(extra)
+        if records is None:
+            records = spark.createDataFrame([], RECORD)
+        if staging:
+            _write_staged(spark, records, staging)
+            records = spark.read.schema(RECORD).parquet(staging)
+            events_dir = staging + "/_rt=e"
+        else:
+            records = cache = records.persist()
+        # the audit: one small row per file; collecting it materialises the whole parse (every
+        # partition of the cache)
+        audits = [
+            audit_from_json(r["message"])
+            for r in records.where(F.col("_rt") == "a").select("message").collect()
+        ]
     audits.sort(key=lambda a: (a["source_file"], a["cluster"]))
     if settings.on_corrupt == "error":
         bad = [a for a in audits if (a["error"] or "").startswith("corrupt_gzip")]

@@ -359,26 +359,33 @@ def evaluate(results: dict[str, Any], earlier: dict[str, dict[str, Any]]) -> lis
     value = hb if hb is not None else corpus_eps
     checks.append({
         "target": "core replay >= 500k events/s/core (heartbeat-dominated)", "value": value,
-        "met": value is not None and value >= TARGETS["core_events_per_s_per_core"],
+        "met": None if value is None else value >= TARGETS["core_events_per_s_per_core"],
         "source": "bench_core" if hb is not None else "corpus replay (bench_core missing)",
-        "why": "per-event Python work in GroupReplay.feed_rows (heartbeat fast path) plus row building",
+        "why": "not measured in this run (--skip-core / --skip-python)" if value is None
+        else "per-event Python work in GroupReplay.feed_rows (heartbeat fast path) plus row building",
     })  # fmt: skip
     by_master = {r["master"]: r for r in results.get("spark", []) if "floor_s" in r}
     py = results.get("python") or {}
     for master, r in by_master.items():
         ing = _ratio(r.get("ingest_s"), r.get("floor_s"))
         job = _ratio(r.get("job_s"), r.get("floor_s"))
+        ph = r.get("ingest_phases") or {}
         why_ingest = (
-            "parsing is Python (parse_bytes: pyarrow RE2 kernels with per-call overhead) where the floor "
-            "runs one JVM regexp"
+            "the floor runs one JVM regexp per line; ingestion runs the dialect table in Python workers "
+            "(pyarrow RE2 kernels, once per distinct message), then writes events + quarantine with pyarrow"
             + (f"; the same parse takes {py['parse_s']:.0f} s in one plain Python process "
                f"({py['parse_s'] / r['floor_s']:.1f}x this floor)" if py.get("parse_s") else "")
-            + "; the rest is Arrow transfer to the JVM, persisting the parsed records and three writes"
+            + (f"; parse+stage {ph['parse_and_stage_s']:.0f} s" if ph.get("parse_and_stage_s") else "")
+            + ". The fewer lines repeat their message (distinct heartbeat lines), the less the per-distinct-"
+            "message work saves"
         )  # fmt: skip
+        stages = dict(r.get("job_stages") or [])
         why_job = (
-            f"ingestion {r['ingest_s']:.0f} s + {r['job_s'] - r['ingest_s']:.0f} s of replay (cogroup + "
-            "applyInArrow per group), Delta merges of the tables and the roll-ups; fixed per-table commit "
-            "costs weigh heavily at this size"
+            f"ingestion {stages.get('ingest', r['ingest_s']):.0f} s + replay {stages.get('replayed', 0):.0f} s "
+            "(shuffle of every event to its group + one applyInArrow call per group: the Python replay "
+            "competes with the JVM's sort and Arrow hand-over for the same cores) + "
+            f"{r['job_s'] - stages.get('ingest', 0) - stages.get('replayed', 0):.0f} s of merges, roll-ups "
+            "and the summary"
         )  # fmt: skip
         checks.append({"target": f"ingestion <= 2x floor ({master})", "value": ing,
                        "met": ing is not None and ing <= TARGETS["ingest_vs_floor"],
@@ -393,9 +400,10 @@ def evaluate(results: dict[str, Any], earlier: dict[str, dict[str, Any]]) -> lis
         la = results.get("loadavg_start", (0,))[0]
         checks.append({"target": "local[2] >= 1.7x faster than local[1] (whole job)", "value": sp,
                        "met": sp is not None and sp >= TARGETS["local2_speedup"],
-                       "why": f"the floor itself sped up {_fmt(fsp)}x and ingestion {_fmt(isp)}x: with a load "
-                              f"average of {la:.1f} on {os.cpu_count()} CPUs there was no idle second core to "
-                              "gain; also fixed per-run costs (Delta commits, driver-side stages)"})  # fmt: skip
+                       "why": f"the floor itself sped up {_fmt(fsp)}x and ingestion {_fmt(isp)}x (load average "
+                              f"{la:.1f} at start on {os.cpu_count()} CPUs): the Python stages already keep both "
+                              "cores busy under local[1] (the JVM feeds Arrow batches to the Python worker while "
+                              "it computes), so a second task slot gains less than 2x"})  # fmt: skip
     size = results["size"]
     if size == "1M":
         for big in ("3M", "10M", "100M"):

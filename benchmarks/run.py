@@ -546,6 +546,22 @@ def write_report(results: dict[str, Any], out_dir: str) -> str:
     return text
 
 
+def _earlier_results(out_dir: str, size: str) -> dict[str, dict[str, Any]]:
+    """The stored results of the other sizes (``out/results-<size>.json``)."""
+    earlier: dict[str, dict[str, Any]] = {}
+    for other in SIZES:
+        path = os.path.join(out_dir, f"results-{other}.json")
+        if other != size and os.path.exists(path):
+            with open(path, encoding="utf-8") as fh:
+                earlier[other] = json.load(fh)
+    return earlier
+
+
+def _scale_table(earlier: dict[str, dict[str, Any]], size: str, results: dict[str, Any]) -> dict[str, Any]:
+    rows = sorted({**earlier, size: results}.items(), key=lambda kv: SIZES[kv[0]])
+    return {sz: _scale_row(r) for sz, r in rows}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.run")
     ap.add_argument("--size", choices=sorted(SIZES), default="1M")
@@ -562,16 +578,8 @@ def main(argv: list[str] | None = None) -> int:
     if a.rewrite_report:
         with open(os.path.join(a.out, f"results-{a.size}.json"), encoding="utf-8") as fh:
             stored = json.load(fh)
-        earlier = {}
-        for size in SIZES:
-            path = os.path.join(a.out, f"results-{size}.json")
-            if size != a.size and os.path.exists(path):
-                with open(path, encoding="utf-8") as fh:
-                    earlier[size] = json.load(fh)
-        stored["scale"] = {
-            sz: _scale_row(r)
-            for sz, r in sorted({**earlier, a.size: stored}.items(), key=lambda kv: SIZES[kv[0]])
-        }
+        earlier = _earlier_results(a.out, a.size)
+        stored["scale"] = _scale_table(earlier, a.size, stored)
         stored["checks"] = evaluate(stored, earlier)
         with open(os.path.join(a.out, "report.json"), "w", encoding="utf-8") as fh:
             json.dump(stored, fh, indent=1, default=str)
@@ -600,15 +608,8 @@ def main(argv: list[str] | None = None) -> int:
     best = [r["job_s"] for r in results["spark"] if "job_s" in r]
     if best:
         results["job_s_per_mline"] = min(best) / lines * 1e6
-    earlier: dict[str, dict[str, Any]] = {}
-    for size in SIZES:
-        path = os.path.join(a.out, f"results-{size}.json")
-        if size != a.size and os.path.exists(path):
-            with open(path, encoding="utf-8") as fh:
-                earlier[size] = json.load(fh)
-    results["scale"] = {
-        s: _scale_row(r) for s, r in sorted({**earlier, a.size: results}.items(), key=lambda kv: SIZES[kv[0]])
-    }
+    earlier = _earlier_results(a.out, a.size)
+    results["scale"] = _scale_table(earlier, a.size, results)
     results["loadavg_end"] = os.getloadavg()
     results["checks"] = evaluate(results, earlier)
     with open(os.path.join(a.out, f"results-{a.size}.json"), "w", encoding="utf-8") as fh:

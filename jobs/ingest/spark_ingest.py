@@ -170,22 +170,29 @@ def _parse_partition(settings: IngestSettings, run_id: str, write_dir: str | Non
         return _parse_and_write(quiet, run_id, write_dir)
 
     def fn(batches):
-        for batch in batches:
-            clusters = batch.column("cluster").to_pylist()
-            paths = batch.column("path").to_pylist()
-            contents = batch.column("content")
-            for i in range(batch.num_rows):
-                data = contents[i].as_py() or b""
-                src = _display_path(paths[i])
-                ev, q, audit = parse_bytes(data, src, clusters[i], quiet, run_id)
-                if ev.num_rows:
-                    for b in ev.to_batches(max_chunksize=50_000):
-                        yield _to_record(pa.Table.from_batches([b]), "e")
-                if q.num_rows:
-                    yield _quarantine_record(q)
-                yield _audit_record([audit])
+        for ev, q, audit in _parsed_files(batches, quiet, run_id):
+            yield from ev
+            if q is not None:
+                yield q
+            yield _audit_record([audit])
 
     return fn
+
+
+def _parsed_files(batches, quiet: IngestSettings, run_id: str):
+    """(event record batches, quarantine record batch or None, audit dict) of each file of the
+    binaryFile batches."""
+    for batch in batches:
+        clusters = batch.column("cluster").to_pylist()
+        paths = batch.column("path").to_pylist()
+        contents = batch.column("content")
+        for i in range(batch.num_rows):
+            data = contents[i].as_py() or b""
+            ev, q, audit = parse_bytes(data, _display_path(paths[i]), clusters[i], quiet, run_id)
+            events = [
+                _to_record(pa.Table.from_batches([b]), "e") for b in ev.to_batches(max_chunksize=50_000)
+            ]
+            yield events, (_quarantine_record(q) if q.num_rows else None), audit
 
 
 def _parse_and_write(quiet: IngestSettings, run_id: str, write_dir: str):
@@ -196,19 +203,12 @@ def _parse_and_write(quiet: IngestSettings, run_id: str, write_dir: str):
         part = ctx.partitionId() if ctx is not None else 0
         writers = {rt: _PartWriter(f"{write_dir}/_rt={rt}", part) for rt in ("e", "q")}
         audits: list[dict[str, Any]] = []
-        for batch in batches:
-            clusters = batch.column("cluster").to_pylist()
-            paths = batch.column("path").to_pylist()
-            contents = batch.column("content")
-            for i in range(batch.num_rows):
-                data = contents[i].as_py() or b""
-                ev, q, audit = parse_bytes(data, _display_path(paths[i]), clusters[i], quiet, run_id)
-                if ev.num_rows:
-                    for b in ev.to_batches(max_chunksize=50_000):
-                        writers["e"].add(_data(_to_record(pa.Table.from_batches([b]), "e")))
-                if q.num_rows:
-                    writers["q"].add(_data(_quarantine_record(q)))
-                audits.append(audit)
+        for ev, q, audit in _parsed_files(batches, quiet, run_id):
+            for b in ev:
+                writers["e"].add(_data(b))
+            if q is not None:
+                writers["q"].add(_data(q))
+            audits.append(audit)
         for w in writers.values():
             w.close()
         if audits:

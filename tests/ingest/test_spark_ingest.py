@@ -351,3 +351,50 @@ def test_duplicate_files_are_not_adoptable(spark, tmp_path) -> None:
     by_file = {os.path.basename(a["source_file"]): a for a in res.audit_rows}
     assert by_file["b.log"]["duplicate_of"].endswith("a.log") and by_file["b.log"]["events"] == 0
     assert by_file["a.log"]["events"] == 1
+
+
+def test_part_writer_renames_at_close_and_a_retry_replaces(tmp_path) -> None:
+    """The worker-side writer: nothing visible before close, one ``part-<partition>.parquet`` after it
+    (row groups buffered), and a second attempt of the same partition replaces the file."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from jobs.ingest.spark_ingest import EVENT_DATA_ARROW, _PartWriter
+
+    def rows(n: int, kind: str) -> pa.Table:
+        t = EVENT_DATA_ARROW.empty_table().to_pydict()
+        t = {k: [None] * n for k in t}
+        t.update(cluster=["c"] * n, group_id=["g"] * n, kind=[kind] * n, line_no=list(range(n)))
+        return pa.Table.from_pydict(t, schema=EVENT_DATA_ARROW)
+
+    d = tmp_path / "_rt=e"
+    w = _PartWriter(str(d), 3)
+    w.ROW_GROUP = 4
+    w.add(rows(3, "a"))
+    w.add(rows(3, "b"))  # 6 >= 4: a row group is written to the hidden temporary file
+    assert [p.name for p in d.iterdir() if not p.name.startswith(".")] == []
+    w.add(rows(1, "c"))
+    w.close()
+    assert sorted(p.name for p in d.iterdir()) == ["part-00003.parquet"]
+    got = pq.read_table(d / "part-00003.parquet")
+    assert got.schema.equals(EVENT_DATA_ARROW) and got.column("kind").to_pylist() == ["a"] * 3 + ["b"] * 3 + [
+        "c"
+    ]
+    retry = _PartWriter(str(d), 3)
+    retry.add(rows(2, "r"))
+    retry.close()
+    assert pq.read_table(d / "part-00003.parquet").column("kind").to_pylist() == ["r", "r"]
+    empty = _PartWriter(str(tmp_path / "_rt=q"), 0)
+    empty.close()
+    assert not (tmp_path / "_rt=q").exists()  # no rows, no file
+
+
+@pytest.mark.parametrize(
+    "path,local",
+    [("/data/lake/_staging", True), ("file:///data/lake", True), ("/dbfs/mnt/lake", True),
+     ("dbfs:/mnt/lake", False), ("s3://bucket/lake", False), ("abfss://c@acct.dfs.core.windows.net/x", False)],
+)  # fmt: skip
+def test_worker_writable_paths(path, local) -> None:
+    from jobs.ingest.spark_ingest import worker_writable
+
+    assert worker_writable(path) is local

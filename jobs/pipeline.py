@@ -429,17 +429,14 @@ def _write_rollups(r: _Run) -> None:
     from jobs import rollups
 
     rebalances = r.sink.read("rebalances").cache()  # small; read by both roll-ups
-    out = rollups.compute(
-        rebalances, r.config.storms.min_rebalances, r.config.storms.window_minutes, cache=True
-    )
+    out = rollups.compute(rebalances, r.config.storms.min_rebalances, r.config.storms.window_minutes)
     try:
         for name in ("storms", "rebalance_frequency"):
             r.sink.overwrite(name, out[name])
             r.committed(name)
     finally:
-        for df in (out["storms"], rebalances):
-            with contextlib.suppress(Exception):
-                df.unpersist()
+        with contextlib.suppress(Exception):
+            rebalances.unpersist()
     r.progress.stage("roll-ups written")
 
 

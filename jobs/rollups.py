@@ -208,12 +208,9 @@ def cluster_rollups(t: pa.Table, min_rebalances: int, window_minutes: int) -> tu
     return _table(storms, STORMS_ARROW), _table(_frequency_rows(cluster, iv, storms), FREQUENCY_ARROW)
 
 
-def compute(
-    rebalances: DataFrame, min_rebalances: int, window_minutes: int, *, cache: bool = False
-) -> dict[str, DataFrame]:
+def compute(rebalances: DataFrame, min_rebalances: int, window_minutes: int) -> dict[str, DataFrame]:
     """Both roll-ups from the whole rebalances table: ``{"storms": ..., "rebalance_frequency": ...}``
-    (one ``applyInArrow`` per cluster each; ``cache`` is accepted for compatibility: nothing is
-    read twice)."""
+    (one ``applyInArrow`` per cluster each; both read ``rebalances``, so cache it if it is costly)."""
     r = rebalances.select(*INPUT_COLUMNS)
 
     def storms_fn(t: pa.Table) -> pa.Table:

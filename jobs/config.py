@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 MODES = ("batch", "incremental")
+EXCHANGES = ("auto", "shuffle")
 FORMATS = ("delta", "parquet")
 WRITERS = ("auto", "spark-delta", "delta-rs")
 ON_MISSING = ("error", "quarantine")
@@ -85,6 +86,10 @@ class RunConfig:
     checkpoint: str | None = None
     #: print progress lines (stages with counts)
     progress: bool = True
+    #: how batch mode hands each group's events to its replay: ``auto`` = through group-bucketed
+    #: event files when the workers write the staging folder (local/FUSE), else a Spark shuffle;
+    #: ``shuffle`` = always the shuffle (cogroup.applyInArrow)
+    exchange: str = "auto"
 
 
 @dataclass(frozen=True)
@@ -264,6 +269,7 @@ def config_from_dict(data: dict[str, Any] | None) -> JobConfig:
         state_table=state_table,
         checkpoint=_str("run.checkpoint", u.get("checkpoint"), optional=True),
         progress=_bool("run.progress", u.get("progress", RunConfig.progress)),
+        exchange=_str("run.exchange", u.get("exchange", RunConfig.exchange), choices=EXCHANGES),
     )
     return JobConfig(
         spark=spark, output=output, inputs=tuple(inputs), ingest=ingest, replay=replay, storms=storms, run=run

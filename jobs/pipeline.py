@@ -210,7 +210,12 @@ def run_job(
         # 2. ingest ----------------------------------------------------------------------------------
         from jobs.ingest import ingest
 
-        settings = replace(_ingest_settings(config), staging_dir=sink.staging("ingest"))
+        # batch mode: the ingestion workers split the events by group bucket, so the replay can read
+        # each group's events without a shuffle (jobs/buckets.py); -1 = as many as the input needs
+        buckets = -1 if mode == "batch" and config.run.exchange == "auto" else 0
+        settings = replace(
+            _ingest_settings(config), staging_dir=sink.staging("ingest"), group_buckets=buckets
+        )
         res = ingest(spark, specs, settings, run_id=r.run_id)
         audit_rows = res.audit_rows  # one dict per file
         skip_set = {a["source_file"] for a in audit_rows if a["content_sha256"] in seen_hashes}
@@ -227,11 +232,10 @@ def run_job(
             run_col = F.lit(r.run_id).alias("run_id")
             # 3. events and quarantine of this run -------------------------------------------------
             # the staged event files become the partition as they are (a rename) where the sink can
-            if (
-                skip_files
-                or not res.events_dir
-                or not sink.adopt_partition("events", res.events_dir, r.run_id)
-            ):
+            adopted = bool(
+                not skip_files and res.events_dir and sink.adopt_partition("events", res.events_dir, r.run_id)
+            )
+            if not adopted:
                 sink.write_partition("events", res.events.where(keep).withColumn("run_id", run_col), r.run_id)
             r.committed("events")
             sink.write_partition(
@@ -244,7 +248,12 @@ def run_job(
 
             # 4. replay ----------------------------------------------------------------------------
             events_now = sink.read_partition("events", r.run_id)
-            if mode == "batch":
+            folder = _bucket_folder(sink, res, r.run_id, adopted) if mode == "batch" else None
+            if folder:
+                # each bucket's event files are read and replayed by one Python worker (no shuffle)
+                dropped = skip_set | {a["source_file"] for a in audit_rows if a.get("duplicate_of")}
+                union, union_dir = _replay_buckets(r, folder, res.buckets, committed_runs, frozenset(dropped))
+            elif mode == "batch":
                 # file names cross the shuffle as indexes into the run's sorted file list
                 files = sorted({a["source_file"] for a in new_audit})
                 union, union_dir = _replay_batch(r, replay_input(events_now, files), committed_runs, files)
@@ -384,6 +393,54 @@ def _replay_batch(r: _Run, run_events, committed_runs: frozenset[str], files: li
         out = cg.applyInArrow(batch_udf(r.options, r.run_id, committed_runs, files), schema=schema)
     else:  # pragma: no cover - Spark < 4.0
         out = cg.applyInPandas(batch_udf_pandas(r.options, r.run_id, committed_runs, files), schema=schema)
+    stage = r.sink.staging("union")
+    out.write.mode("overwrite").parquet(stage)
+    return r.spark.read.schema(schema).parquet(stage), stage
+
+
+def _bucket_folder(sink: Sink, res, run_id: str, adopted: bool) -> str | None:
+    """The local folder of this run's group-bucketed event files, if the ingestion wrote them: the
+    adopted ``events`` partition, or the staging folder when the sink rewrote the events."""
+    if not res.buckets:
+        return None
+    if adopted:
+        from jobs.sink import PARTITION_COL
+
+        folder = os.path.join(sink.path("events"), f"{PARTITION_COL}={run_id}")
+    else:
+        folder = res.bucket_dir
+    return folder if folder and "://" not in folder and os.path.isdir(folder) else None
+
+
+def _replay_buckets(
+    r: _Run, folder: str, buckets: int, committed_runs: frozenset[str], exclude: frozenset[str]
+):
+    """Replay through the group buckets: the stored states are split into the same buckets by one
+    small Spark write, then task ``k`` of ``spark.range(buckets)`` reads bucket ``k``'s event and
+    state files with pyarrow and replays its groups; the union frame is staged like
+    :func:`_replay_batch`'s."""
+    from jobs.buckets import bucket_expr, bucket_files
+    from jobs.replay_udf import bucket_udf
+
+    event_files = {k: v for k, v in bucket_files(folder).items() if k != "x"}
+    state_files: dict[int, list[str]] = {}
+    if r.sink.exists(r.table_name("group_state")):
+        state_dir = r.sink.staging("state_buckets")
+        _state_frame(r).withColumn("_b", bucket_expr(buckets)).write.mode("overwrite").partitionBy(
+            "_b"
+        ).parquet(state_dir)
+        for k in range(buckets):
+            d = os.path.join(state_dir, f"_b={k}")
+            if os.path.isdir(d):
+                state_files[k] = sorted(
+                    os.path.join(d, f)
+                    for f in os.listdir(d)
+                    if f.endswith(".parquet") and not f.startswith(".")
+                )
+    schema = union_schema()
+    out = r.spark.range(0, buckets, 1, buckets).mapInArrow(
+        bucket_udf(r.options, r.run_id, committed_runs, event_files, state_files, exclude), schema
+    )
     stage = r.sink.staging("union")
     out.write.mode("overwrite").parquet(stage)
     return r.spark.read.schema(schema).parquet(stage), stage

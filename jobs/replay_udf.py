@@ -293,11 +293,16 @@ def replay_group_table(
     """:func:`replay_group` as (one Arrow table of the union schema, new envelope); ``prefix``:
     union column dicts to put first (e.g. an unreadable-state anomaly); ``files``: the names behind
     an integer ``source_file`` column (see :func:`replay_input`)."""
-    parts, env = _replay_parts(cluster, group_id, batch, envelope, options, run_id, files)
+    parts, env = replay_parts(cluster, group_id, batch, envelope, options, run_id, files)
     return union_table([*(prefix or []), *parts]), env
 
 
-def _replay_parts(
+#: the total order of a group's events (after the group key)
+EVENT_ORDER: list[tuple[str, str]] = [("ts", "ascending"), ("_side_rank", "ascending"),
+                                      ("source_file", "ascending"), ("line_no", "ascending")]  # fmt: skip
+
+
+def replay_parts(
     cluster: str,
     group_id: str,
     batch,
@@ -305,14 +310,16 @@ def _replay_parts(
     options: dict[str, Any],
     run_id: str,
     files: list[str] | None = None,
+    presorted: bool = False,
 ) -> tuple[list[dict[str, list[Any]]], dict[str, Any] | None]:
-    """The work of :func:`replay_group`: union column dicts (one per output table) and envelope."""
+    """The work of :func:`replay_group`: union column dicts (one per output table) and envelope.
+    ``presorted``: the rows are already in :data:`EVENT_ORDER`."""
     import pyarrow as pa
 
     if batch.num_rows == 0:
         return [], None
-    batch = batch.sort_by([("ts", "ascending"), ("_side_rank", "ascending"), ("source_file", "ascending"),
-                           ("line_no", "ascending")])  # fmt: skip
+    if not presorted:
+        batch = batch.sort_by(EVENT_ORDER)
     cols = [column_values(batch.column(name), name) for name in EVENT_FIELDS]
     i_file = EVENT_FIELDS.index("source_file")
     if pa.types.is_integer(batch.column("source_file").type):
@@ -386,6 +393,19 @@ def _replay_parts(
     return out, new_env
 
 
+def resume_envelope(
+    cluster: str, group_id: str, state_json: str | None, committed_runs: frozenset[str] | None
+) -> tuple[dict[str, Any] | None, list[dict[str, list[Any]]]]:
+    """(envelope to resume from, union parts to emit first): an unreadable stored state is a
+    ``replay_error`` anomaly and the group starts afresh."""
+    try:
+        return load_envelope(state_json, committed_runs), []
+    except (ValueError, TypeError) as exc:
+        return None, [
+            _anomaly_columns(cluster, group_id, None, "replay_error", f"unreadable stored state: {exc}")
+        ]
+
+
 def _input_arrow(pdf):
     """A pandas frame from Spark (NaN for null numbers) as an Arrow table with proper nulls."""
     import pyarrow as pa
@@ -408,15 +428,7 @@ def batch_udf(
             (key[1].as_py() if hasattr(key[1], "as_py") else key[1]),
         )
         state_json = state.column("state_json")[0].as_py() if state.num_rows else None
-        try:
-            env = load_envelope(state_json, committed_runs)
-        except (ValueError, TypeError) as exc:
-            env = None
-            bad = [
-                _anomaly_columns(cluster, group_id, None, "replay_error", f"unreadable stored state: {exc}")
-            ]
-        else:
-            bad = []
+        env, bad = resume_envelope(cluster, group_id, state_json, committed_runs)
         table, _ = replay_group_table(
             cluster, group_id, events, env, options, run_id, prefix=bad, files=files
         )
@@ -457,5 +469,105 @@ def streaming_udf(options: dict[str, Any], run_id: str):
             state.update((json.dumps(new_env, separators=(",", ":"), default=str),))
         out = table.to_pandas()
         yield out if len(out) else pd.DataFrame(columns=[n for n, _ in UNION_COLUMNS])
+
+    return run
+
+
+# ------------------------------------------------------------------------------- per bucket
+
+#: events table columns a bucket replay reads (``ts_ms`` becomes the input's ``ts``)
+_BUCKET_READ: tuple[str, ...] = ("cluster", "ts_ms", *(f for f in EVENT_FIELDS if f != "ts"))
+
+
+def bucket_input(events):
+    """An Arrow table of ``events`` columns (as the ingestion workers wrote them) in the UDF input
+    layout (:data:`INPUT_COLUMNS`: ``ts`` in epoch ms, the side's rank, nested columns as they are),
+    rows without a group id left out, sorted by group and then by the events' total order."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    events = events.filter(pc.is_valid(events["group_id"]))
+    side = pc.dictionary_encode(events["side"].combine_chunks())
+    ranks = pa.array([SIDE_ORDER.get(v, 9) for v in side.dictionary.to_pylist()], pa.int32())
+    rank = pc.fill_null(pc.take(ranks, side.indices), 9) if len(side.dictionary) else pa.nulls(
+        events.num_rows, pa.int32()).fill_null(9)  # fmt: skip
+    cols = {"cluster": events["cluster"], "_side_rank": rank}
+    for name in EVENT_FIELDS:
+        cols[name] = events["ts_ms"] if name == "ts" else events[name]
+    table = pa.table(cols)
+    return table.sort_by([("cluster", "ascending"), ("group_id", "ascending"), *EVENT_ORDER])
+
+
+def _group_bounds(table) -> list[tuple[int, int]]:
+    """(offset, length) of each run of equal (cluster, group_id) in a table sorted by them."""
+    import pyarrow.compute as pc
+
+    n = table.num_rows
+    if n == 0:
+        return []
+    if n == 1:
+        return [(0, 1)]
+    starts = [0]
+    for name in ("cluster", "group_id"):
+        col = table[name].combine_chunks()
+        diff = pc.fill_null(pc.not_equal(col.slice(1), col.slice(0, n - 1)), True)
+        starts.extend((pc.indices_nonzero(diff).to_numpy() + 1).tolist())
+    starts = sorted(set(starts))
+    return [(s, e - s) for s, e in zip(starts, [*starts[1:], n], strict=True)]
+
+
+def replay_bucket(
+    event_files: list[str],
+    state_files: list[str],
+    options: dict[str, Any],
+    run_id: str,
+    committed_runs: frozenset[str] | None,
+    exclude: frozenset[str] = frozenset(),
+):
+    """Replay every group of one bucket (:mod:`jobs.buckets`): read its event files (one per
+    ingestion task) and stored states with pyarrow, resume each group, replay it, and return one
+    Arrow table of the union schema. ``exclude``: source files whose events are not part of this
+    run (already ingested, or duplicates of another file)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    if not event_files:
+        return union_table([])
+    events = pa.concat_tables([pq.read_table(f, columns=list(_BUCKET_READ)) for f in event_files])
+    if exclude:
+        events = events.filter(pc.invert(pc.is_in(events["source_file"], pa.array(sorted(exclude)))))
+    states: dict[tuple[str, str], str | None] = {}
+    for f in state_files:
+        st = pq.read_table(f, columns=["cluster", "group_id", "state_json"]).to_pydict()
+        states.update(zip(zip(st["cluster"], st["group_id"], strict=True), st["state_json"], strict=True))
+    table = bucket_input(events)
+    parts: list[dict[str, list[Any]]] = []
+    clusters, groups = table["cluster"], table["group_id"]
+    for offset, length in _group_bounds(table):
+        cluster, group_id = clusters[offset].as_py(), groups[offset].as_py()
+        env, bad = resume_envelope(cluster, group_id, states.get((cluster, group_id)), committed_runs)
+        group, _ = replay_parts(cluster, group_id, table.slice(offset, length), env, options, run_id,
+                                presorted=True)  # fmt: skip
+        parts += bad + group
+    return union_table(parts)
+
+
+def bucket_udf(
+    options: dict[str, Any],
+    run_id: str,
+    committed_runs: frozenset[str],
+    event_files: dict[int, list[str]],
+    state_files: dict[int, list[str]],
+    exclude: frozenset[str] = frozenset(),
+):
+    """mapInArrow function over ``spark.range(buckets)``: task ``k`` replays bucket ``k``."""
+
+    def run(batches):
+        for batch in batches:
+            for k in batch.column("id").to_pylist():
+                out = replay_bucket(event_files.get(k, []), state_files.get(k, []), options, run_id,
+                                    committed_runs, exclude)  # fmt: skip
+                yield from out.to_batches(max_chunksize=65_536)
 
     return run

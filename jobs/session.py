@@ -7,8 +7,12 @@ import os
 import sys
 
 
-def local_session(master: str = "local[*]", app_name: str = "rebalance-lens", shuffle_partitions: int = 8,
-                  extra_conf: dict[str, str] | None = None):
+def local_session(
+    master: str = "local[*]",
+    app_name: str = "rebalance-lens",
+    shuffle_partitions: int = 8,
+    extra_conf: dict[str, str] | None = None,
+):
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
@@ -32,3 +36,28 @@ def local_session(master: str = "local[*]", app_name: str = "rebalance-lens", sh
 def is_connect(spark) -> bool:
     """True for a Spark Connect session (Databricks serverless / shared clusters)."""
     return type(spark).__module__.startswith("pyspark.sql.connect")
+
+
+def parallelism(spark) -> int:
+    """How many tasks the session runs at once, from its configuration only (no SparkContext, so
+    it works over Spark Connect): ``spark.default.parallelism`` when set, else the N of a
+    ``local[N]`` master (``local[*]``: this machine's cores), else ``spark.sql.shuffle.partitions``."""
+    import re
+
+    def conf(key: str) -> str | None:
+        try:
+            return spark.conf.get(key, None)
+        except Exception:  # noqa: BLE001 - a Connect/serverless session may refuse to show a key
+            return None
+
+    value = conf("spark.default.parallelism")
+    if value and value.isdigit():
+        return max(1, int(value))
+    m = re.fullmatch(r"local(?:\[(\*|\d+)(?:,\s*\d+)?\])?", conf("spark.master") or "")
+    if m:
+        n = m.group(1)
+        if n is None:  # "local": one thread
+            return 1
+        return max(1, os.cpu_count() or 1) if n == "*" else max(1, int(n))
+    value = conf("spark.sql.shuffle.partitions")
+    return max(1, int(value)) if value and value.isdigit() else max(1, os.cpu_count() or 1)

@@ -46,6 +46,10 @@ class IngestSettings:
     parsed records are written there once as Parquet (``run_id=<id>/_rt=e|q|a``) and the result
     DataFrames read them back - the fastest way to write all three tables; on a cluster it must be
     shared storage. When ``None`` the parse is persisted in memory/disk instead.
+    ``group_buckets``: when the workers write the staged files themselves (a local/FUSE
+    ``staging_dir``), split each task's events into that many files by group (:mod:`jobs.buckets`)
+    so the replay can read each group's events without a shuffle; 0 = one events file per task;
+    -1 = choose from the input size and the session's parallelism (:func:`jobs.buckets.choose_buckets`).
     """
 
     default_timezone: str = "UTC"
@@ -54,6 +58,7 @@ class IngestSettings:
     max_line_bytes: int = 1 << 20
     raw_keep_bytes: int = 4096
     staging_dir: str | None = None
+    group_buckets: int = 0
 
     def __post_init__(self) -> None:
         for name in ("on_missing", "on_corrupt"):
@@ -61,6 +66,8 @@ class IngestSettings:
                 raise ValueError(
                     f"IngestSettings.{name} must be 'error' or 'quarantine', got {getattr(self, name)!r}"
                 )
+        if self.group_buckets < -1:
+            raise ValueError("IngestSettings.group_buckets must be >= -1 (-1 = auto)")
         if self.max_line_bytes <= 0:
             raise ValueError("IngestSettings.max_line_bytes must be positive")
 

@@ -60,6 +60,10 @@ class IngestResult:
     run_id: str
     audit_rows: list[dict[str, Any]] = field(default_factory=list)
     events_dir: str | None = None
+    #: group buckets of the staged event files (:mod:`jobs.buckets`), 0 when not bucketed
+    buckets: int = 0
+    #: the staged, group-bucketed event files (all parsed files, duplicates included) when bucketed
+    bucket_dir: str | None = None
     _cache: DataFrame | None = None
 
     def unpersist(self) -> None:
@@ -85,19 +89,25 @@ def audit_from_json(text: str) -> dict[str, Any]:
     return out
 
 
-def _to_record(table: pa.Table, rt: str, rename: dict[str, str] | None = None) -> pa.RecordBatch:
+def _conform(table: pa.Table, schema: pa.Schema, rename: dict[str, str] | None = None) -> pa.Table:
+    """``table`` with exactly ``schema``'s columns (``rename``: schema column -> table column;
+    missing columns are null; ``_rt`` is left null)."""
     n = table.num_rows
     source = {(rename or {}).get(c, c): c for c in table.column_names}
     arrays = []
-    for f in RECORD_ARROW:
-        if f.name == "_rt":
-            arrays.append(pa.array([rt] * n, pa.string()))
-        elif f.name in source:
+    for f in schema:
+        if f.name in source:
             col = table[source[f.name]].combine_chunks()
             arrays.append(col if col.type == f.type else col.cast(f.type))
         else:
             arrays.append(pa.nulls(n, f.type))
-    return pa.RecordBatch.from_arrays(arrays, schema=RECORD_ARROW)
+    return pa.Table.from_arrays(arrays, schema=schema)
+
+
+def _to_record(table: pa.Table, rt: str, rename: dict[str, str] | None = None) -> pa.RecordBatch:
+    t = _conform(table, RECORD_ARROW, rename)
+    t = t.set_column(t.schema.get_field_index("_rt"), "_rt", pa.array([rt] * t.num_rows, pa.string()))
+    return t.combine_chunks().to_batches()[0] if t.num_rows else pa.RecordBatch.from_pylist([], RECORD_ARROW)
 
 
 def _quarantine_record(q: pa.Table) -> pa.RecordBatch:
@@ -114,15 +124,15 @@ def _audit_record(audits: list[dict[str, Any]]) -> pa.RecordBatch:
 
 
 class _PartWriter:
-    """One Parquet file per task and record type, written by the Python worker with pyarrow
-    (``<dir>/part-<partition>.parquet``, row groups of at least ``ROW_GROUP`` rows). It is written
-    under a hidden temporary name and renamed when the task's input is done, so a failed attempt
-    leaves only a hidden file and a retried or speculative attempt replaces the same name."""
+    """One Parquet file written by the Python worker with pyarrow (``<dir>/<name>``, row groups of
+    at least ``ROW_GROUP`` rows). It is written under a hidden temporary name and renamed when the
+    task's input is done, so a failed attempt leaves only a hidden file and a retried or speculative
+    attempt replaces the same name."""
 
     ROW_GROUP = 131_072
 
-    def __init__(self, directory: str, partition: int):
-        self.dir, self.partition = directory, partition
+    def __init__(self, directory: str, name: str):
+        self.dir, self.name = directory, name
         self.buf: list[pa.Table] = []
         self.rows = 0
         self.writer = None
@@ -143,7 +153,7 @@ class _PartWriter:
             return
         if self.writer is None:
             os.makedirs(self.dir, exist_ok=True)
-            self.tmp = os.path.join(self.dir, f".part-{self.partition:05d}.{uuid.uuid4().hex}.tmp")
+            self.tmp = os.path.join(self.dir, f".{self.name}.{uuid.uuid4().hex}.tmp")
             self.writer = pq.ParquetWriter(self.tmp, EVENT_DATA_ARROW, compression="snappy")
         self.writer.write_table(pa.concat_tables(self.buf), row_group_size=max(self.rows, 1))
         self.buf, self.rows = [], 0
@@ -154,7 +164,44 @@ class _PartWriter:
         self._flush()
         if self.writer is not None:
             self.writer.close()
-            os.replace(self.tmp, os.path.join(self.dir, f"part-{self.partition:05d}.parquet"))
+            os.replace(self.tmp, os.path.join(self.dir, self.name))
+
+
+class _TaskWriters:
+    """The files one ingestion task writes: its quarantine rows in ``_rt=q/part-<task>.parquet``
+    and its events in ``_rt=e/``, one file per group bucket when ``buckets`` > 0
+    (:mod:`jobs.buckets`), else ``part-<task>.parquet``."""
+
+    def __init__(self, write_dir: str, task: str, buckets: int):
+        self.write_dir, self.task, self.buckets = write_dir, task, buckets
+        self.events: dict[Any, _PartWriter] = {}
+        self.quarantine = _PartWriter(f"{write_dir}/_rt=q", f"part-{task}.parquet")
+
+    def _writer(self, bucket: Any) -> _PartWriter:
+        from jobs import buckets as bk
+
+        w = self.events.get(bucket)
+        if w is None:
+            name = bk.file_name(self.task, bucket) if self.buckets else f"part-{self.task}.parquet"
+            w = self.events[bucket] = _PartWriter(f"{self.write_dir}/_rt=e", name)
+        return w
+
+    def add(self, ev: pa.Table, q: pa.Table) -> None:
+        from jobs import buckets as bk
+
+        if ev.num_rows:
+            data = _conform(ev, EVENT_DATA_ARROW)
+            if self.buckets:
+                for b, part in bk.split_by_bucket(data, self.buckets).items():
+                    self._writer(b).add(part)
+            else:
+                self._writer(None).add(data)
+        if q.num_rows:
+            self.quarantine.add(_conform(q, EVENT_DATA_ARROW, QUARANTINE_IN_RECORD))
+
+    def close(self) -> None:
+        for w in [*self.events.values(), self.quarantine]:
+            w.close()
 
 
 def _data(batch: pa.RecordBatch) -> pa.Table:
@@ -162,59 +209,131 @@ def _data(batch: pa.RecordBatch) -> pa.Table:
     return pa.Table.from_batches([batch]).drop_columns(["_rt"])
 
 
-def _parse_partition(settings: IngestSettings, run_id: str, write_dir: str | None = None):
-    """The mapInArrow function. With ``write_dir`` the worker writes the events and quarantine
-    records itself (``<write_dir>/_rt=e|q/``) and returns only the audit records."""
+def _parse_partition(settings: IngestSettings, run_id: str, write_dir: str | None = None, buckets: int = 0):
+    """The mapInArrow function over ``binaryFile`` rows. With ``write_dir`` the worker writes the
+    events and quarantine records itself (``<write_dir>/_rt=e|q/``) and returns only the audit
+    records."""
     quiet = replace(settings, on_corrupt="quarantine")
     if write_dir is not None:
-        return _parse_and_write(quiet, run_id, write_dir)
+
+        def write(batches):
+            from pyspark import TaskContext
+
+            ctx = TaskContext.get()
+            task = f"r{ctx.partitionId() if ctx is not None else 0:05d}"
+            audits = _write_parsed(
+                _binary_items(batches), quiet, run_id, _TaskWriters(write_dir, task, buckets)
+            )
+            if audits:
+                yield _audit_record(audits)
+
+        return write
 
     def fn(batches):
-        for ev, q, audit in _parsed_files(batches, quiet, run_id):
-            yield from ev
-            if q is not None:
-                yield q
+        for data, path, cluster in _binary_items(batches):
+            ev, q, audit = parse_bytes(data, path, cluster, quiet, run_id)
+            for b in ev.to_batches(max_chunksize=50_000):
+                yield _to_record(pa.Table.from_batches([b]), "e")
+            if q.num_rows:
+                yield _quarantine_record(q)
             yield _audit_record([audit])
 
     return fn
 
 
-def _parsed_files(batches, quiet: IngestSettings, run_id: str):
-    """(event record batches, quarantine record batch or None, audit dict) of each file of the
-    binaryFile batches."""
+def _binary_items(batches):
+    """(content, path, cluster) of each file of the ``binaryFile`` batches."""
     for batch in batches:
         clusters = batch.column("cluster").to_pylist()
         paths = batch.column("path").to_pylist()
         contents = batch.column("content")
         for i in range(batch.num_rows):
-            data = contents[i].as_py() or b""
-            ev, q, audit = parse_bytes(data, _display_path(paths[i]), clusters[i], quiet, run_id)
-            events = [
-                _to_record(pa.Table.from_batches([b]), "e") for b in ev.to_batches(max_chunksize=50_000)
-            ]
-            yield events, (_quarantine_record(q) if q.num_rows else None), audit
+            yield contents[i].as_py() or b"", _display_path(paths[i]), clusters[i]
 
 
-def _parse_and_write(quiet: IngestSettings, run_id: str, write_dir: str):
+def _local_items(files: list[tuple[str, str]]):
+    """(content, path, cluster) of local files read by the worker itself; content None when the
+    file cannot be read (it vanished after the driver listed it)."""
+    for path, cluster in files:
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read()
+        except OSError:
+            data = None
+        yield data, path, cluster
+
+
+def _write_parsed(items, quiet: IngestSettings, run_id: str, writers: _TaskWriters) -> list[dict[str, Any]]:
+    """Parse each (content, path, cluster), write its records, return the audit dicts."""
+    audits: list[dict[str, Any]] = []
+    for data, path, cluster in items:
+        if data is None:
+            q, rows = _file_rows([(path, cluster)], [], quiet, run_id)
+            writers.add(pa.table({}), q)
+            audits.extend(rows)
+            continue
+        ev, q, audit = parse_bytes(data, path, cluster, quiet, run_id)
+        writers.add(ev, q)
+        audits.append(audit)
+    writers.close()
+    return audits
+
+
+def _parse_local_bins(settings: IngestSettings, run_id: str, write_dir: str, bins, buckets: int):
+    """The mapInArrow function over ``spark.range(len(bins))``: task ``i`` reads and parses the
+    local files of ``bins[i]`` and writes their records (see :func:`plan_bins`)."""
+    quiet = replace(settings, on_corrupt="quarantine")
+
     def fn(batches):
-        from pyspark import TaskContext
-
-        ctx = TaskContext.get()
-        part = ctx.partitionId() if ctx is not None else 0
-        writers = {rt: _PartWriter(f"{write_dir}/_rt={rt}", part) for rt in ("e", "q")}
-        audits: list[dict[str, Any]] = []
-        for ev, q, audit in _parsed_files(batches, quiet, run_id):
-            for b in ev:
-                writers["e"].add(_data(b))
-            if q is not None:
-                writers["q"].add(_data(q))
-            audits.append(audit)
-        for w in writers.values():
-            w.close()
-        if audits:
-            yield _audit_record(audits)
+        for batch in batches:
+            for i in batch.column("id").to_pylist():
+                writers = _TaskWriters(write_dir, f"f{i:05d}", buckets)
+                audits = _write_parsed(_local_items(bins[i]), quiet, run_id, writers)
+                if audits:
+                    yield _audit_record(audits)
 
     return fn
+
+
+def file_cost(path: str) -> int:
+    """Bytes a file will be parsed as: its size, or for gzip the uncompressed size of the trailer
+    (ISIZE, modulo 4 GiB: never less than the compressed size)."""
+    import os
+
+    size = os.path.getsize(path)
+    if path.endswith(".gz") and size >= 18:
+        try:
+            with open(path, "rb") as fh:
+                fh.seek(-4, os.SEEK_END)
+                isize = int.from_bytes(fh.read(4), "little")
+            return max(size, isize)
+        except OSError:
+            return size
+    return size
+
+
+def plan_bins(files: list[tuple[str, str]], parallelism: int) -> list[list[tuple[str, str]]]:
+    """Local files packed into tasks of about equal parse work (longest first onto the least loaded
+    task), biggest task first: Spark's own packing of ``binaryFile`` splits weighs a ``.gz`` by its
+    compressed size and fills partitions in order, which on a few big files left one core idle for
+    a third of the parse. About four tasks per core, more for big inputs (<= ~256 MB each)."""
+    import heapq
+
+    if not files:
+        return []
+    costs = [(file_cost(p), p, c) for p, c in files]
+    total = sum(c for c, _, _ in costs)
+    n = min(len(files), max(4 * max(parallelism, 1), -(-total // (256 << 20))))
+    heap = [(0, i) for i in range(n)]
+    bins: list[list[tuple[str, str]]] = [[] for _ in range(n)]
+    loads = [0] * n
+    for cost, p, c in sorted(costs, key=lambda x: (-x[0], x[1])):
+        load, i = heapq.heappop(heap)
+        bins[i].append((p, c))
+        loads[i] = load + cost
+        heapq.heappush(heap, (loads[i], i))
+    order = sorted(range(n), key=lambda i: -loads[i])
+    return [sorted(bins[i]) for i in order if bins[i]]
 
 
 def worker_writable(path: str) -> bool:
@@ -309,6 +428,39 @@ def _file_records(spark: SparkSession, q: pa.Table, rows: list[dict[str, Any]]) 
     return spark.createDataFrame(tbl, schema=RECORD) if len(tbl) else None
 
 
+def _binary_files(
+    spark: SparkSession,
+    paths: list[tuple[str, str]],
+    settings: IngestSettings,
+    missing: list[tuple[str, str]],
+) -> DataFrame | None:
+    """One ``binaryFile`` frame (cluster, path, content) over (path, cluster) pairs; remote paths
+    that do not exist are appended to ``missing`` (or raise, per ``settings.on_missing``)."""
+    by_cluster: dict[str, list[str]] = {}
+    for p, c in paths:
+        by_cluster.setdefault(c, []).append(p)
+    parts: list[DataFrame] = []
+    for cluster, group in by_cluster.items():
+        try:
+            parts.append(_read(spark, group, cluster))
+        except Exception as e:  # AnalysisException: PATH_NOT_FOUND for a remote path
+            if "PATH_NOT_FOUND" not in str(e) and "does not exist" not in str(e):
+                raise
+            if settings.on_missing == "error":
+                raise IngestError(f"input path does not exist: {group} ({e})") from e
+            for p in group:
+                try:
+                    parts.append(_read(spark, [p], cluster))
+                except Exception:
+                    missing.append((p, cluster))
+    if not parts:
+        return None
+    files = parts[0]
+    for p in parts[1:]:
+        files = files.unionByName(p)
+    return files
+
+
 def ingest(
     spark: SparkSession,
     inputs: list[InputSpec] | list[str] | str,
@@ -326,49 +478,52 @@ def ingest(
     res = resolve(specs)
     if res.missing and settings.on_missing == "error":
         raise IngestError(f"input path does not exist: {res.missing[0][0]}")
-    by_cluster: dict[str, list[str]] = {}
-    for p, c in list(res.files) + list(res.remote):
-        by_cluster.setdefault(c, []).append(p)
+    staging = settings.staging_dir.rstrip("/") + f"/run_id={run_id}" if settings.staging_dir else None
+    workers_write = bool(staging and worker_writable(staging))
+    # the workers read local files themselves when they write (no copy of every file through the
+    # JVM); other paths go through Spark's binaryFile reader
+    spark_read = list(res.remote) + ([] if workers_write else list(res.files))
     missing = list(res.missing)
-    parts: list[DataFrame] = []
-    for cluster, paths in by_cluster.items():
-        try:
-            parts.append(_read(spark, paths, cluster))
-        except Exception as e:  # AnalysisException: PATH_NOT_FOUND for a remote path
-            if "PATH_NOT_FOUND" not in str(e) and "does not exist" not in str(e):
-                raise
-            if settings.on_missing == "error":
-                raise IngestError(f"input path does not exist: {paths} ({e})") from e
-            for p in paths:
-                try:
-                    parts.append(_read(spark, [p], cluster))
-                except Exception:
-                    missing.append((p, cluster))
-    files: DataFrame | None = None
-    if parts:
-        files = parts[0]
-        for p in parts[1:]:
-            files = files.unionByName(p)
+    files = _binary_files(spark, spark_read, settings, missing)
     q_extra, audit_extra = (
         _file_rows(missing, list(res.empty), settings, run_id) if missing or res.empty else (None, [])
     )
     cache: DataFrame | None = None
     events_dir: str | None = None
-    staging = settings.staging_dir.rstrip("/") + f"/run_id={run_id}" if settings.staging_dir else None
     audits: list[dict[str, Any]] = []
-    if staging and worker_writable(staging):
+    buckets = settings.group_buckets if workers_write else 0
+    if workers_write:
         # the Python workers write the events / quarantine Parquet themselves; Spark returns the audit
         import os
         import shutil
 
         import pyarrow.parquet as pq
 
+        from jobs.session import parallelism
+
         local = _local_path(staging)
         shutil.rmtree(local, ignore_errors=True)
         os.makedirs(local)
+        outs = []
+        cores = parallelism(spark)
+        bins = plan_bins(list(res.files), cores)
+        if buckets < 0:
+            from jobs.buckets import choose_buckets
+
+            buckets = choose_buckets(
+                sum(file_cost(p) for p, _ in res.files) + (1 << 30) * len(res.remote), cores
+            )
+        if bins:
+            ids = spark.range(0, len(bins), 1, len(bins))
+            outs.append(ids.mapInArrow(_parse_local_bins(settings, run_id, local, bins, buckets), RECORD))
         if files is not None:
-            out = files.mapInArrow(_parse_partition(settings, run_id, local), RECORD).select("message")
-            audits = [audit_from_json(r["message"]) for r in out.collect()]  # one row per file
+            outs.append(files.mapInArrow(_parse_partition(settings, run_id, local, buckets), RECORD))
+        for out in outs:  # one row per file
+            audits += [audit_from_json(r["message"]) for r in out.select("message").collect()]
+        if settings.on_missing == "error":
+            gone = [a for a in audits if (a["error"] or "").startswith("missing_file")]
+            if gone:
+                raise IngestError(f"input path does not exist: {gone[0]['source_file']}")
         if q_extra is not None and q_extra.num_rows:
             os.makedirs(f"{local}/_rt=q", exist_ok=True)
             pq.write_table(_data(_quarantine_record(q_extra)), f"{local}/_rt=q/part-driver.parquet")
@@ -425,6 +580,8 @@ def ingest(
         run_id=run_id,
         audit_rows=audits,
         events_dir=events_dir,
+        buckets=buckets,
+        bucket_dir=staging + "/_rt=e" if buckets > 0 and staging else None,
         _cache=cache,
     )
 

@@ -368,7 +368,7 @@ def test_part_writer_renames_at_close_and_a_retry_replaces(tmp_path) -> None:
         return pa.Table.from_pydict(t, schema=EVENT_DATA_ARROW)
 
     d = tmp_path / "_rt=e"
-    w = _PartWriter(str(d), 3)
+    w = _PartWriter(str(d), "part-00003.parquet")
     w.ROW_GROUP = 4
     w.add(rows(3, "a"))
     w.add(rows(3, "b"))  # 6 >= 4: a row group is written to the hidden temporary file
@@ -380,11 +380,11 @@ def test_part_writer_renames_at_close_and_a_retry_replaces(tmp_path) -> None:
     assert got.schema.equals(EVENT_DATA_ARROW) and got.column("kind").to_pylist() == ["a"] * 3 + ["b"] * 3 + [
         "c"
     ]
-    retry = _PartWriter(str(d), 3)
+    retry = _PartWriter(str(d), "part-00003.parquet")
     retry.add(rows(2, "r"))
     retry.close()
     assert pq.read_table(d / "part-00003.parquet").column("kind").to_pylist() == ["r", "r"]
-    empty = _PartWriter(str(tmp_path / "_rt=q"), 0)
+    empty = _PartWriter(str(tmp_path / "_rt=q"), "part-00000.parquet")
     empty.close()
     assert not (tmp_path / "_rt=q").exists()  # no rows, no file
 

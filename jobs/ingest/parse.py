@@ -67,6 +67,7 @@ import pyarrow.compute as pc
 from pyarrow import json as pa_json
 
 from jobs.ingest import dialects as D
+from jobs.ingest import fastheads as FH
 from jobs.ingest import layouts as L
 from jobs.ingest.model import (
     AUDIT_ARROW,
@@ -75,6 +76,7 @@ from jobs.ingest.model import (
     IngestError,
     IngestSettings,
 )
+from jobs.ingest.rawbytes import Raw
 
 MAX_INT = 2147483647
 _RDKAFKA_LEVELS = {
@@ -100,10 +102,17 @@ _FIELDS_STR = [
     "old_member_id",
     "operation",
 ]
-_KINDS = np.array([d.kind or "" for d in D.DIALECTS], dtype=object)
-_SIDES = np.array([d.side for d in D.DIALECTS], dtype=object)
+#: kind / side of each dialect as codes into small vocabularies (columns are built with a take)
+_KIND_VOCAB = sorted({d.kind or "" for d in D.DIALECTS})
+_KIND_NAMES = pa.array(_KIND_VOCAB, pa.string())
+_KIND_CODES = np.array([_KIND_VOCAB.index(d.kind or "") for d in D.DIALECTS], dtype=np.int32)
+_SIDE_VOCAB = ["broker", "client", "connect", "other"]
+_SIDE_NAMES = pa.array(_SIDE_VOCAB, pa.string())
+_SIDE_CODES = np.array([_SIDE_VOCAB.index(d.side) for d in D.DIALECTS], dtype=np.int32)
+_CLIENT, _CONNECT, _OTHER = (_SIDE_VOCAB.index(x) for x in ("client", "connect", "other"))
 _IDS = pa.array([d.id for d in D.DIALECTS], pa.string())
 _FAIL_KINDS = ("join_failed", "sync_failed", "heartbeat_failed", "offset_commit_failed")
+_FAILING = np.array([d.kind in _FAIL_KINDS for d in D.DIALECTS], dtype=bool)
 
 
 # ------------------------------------------------------------------------------------ helpers
@@ -205,33 +214,28 @@ _COMPILED_ORDER_SAMPLE = 400
 
 
 class _FirstBytes:
-    """Dictionary codes of the first byte of each string of a column: every layout regex is anchored
-    and can only start with a few characters (:data:`L.FIRST_CHARS`), so a cheap lookup tells
-    which lines a layout could match at all."""
+    """The first byte of each string of a column (256: empty or null): every layout regex is
+    anchored and can only start with a few characters (:data:`L.FIRST_CHARS`), so a cheap lookup
+    tells which lines a layout could match at all."""
 
-    def __init__(
-        self, a: pa.Array | None, codes: np.ndarray | None = None, firsts: list | None = None
-    ) -> None:
+    def __init__(self, a: pa.Array | None, codes: np.ndarray | None = None) -> None:
         if a is not None:
-            b = a.cast(pa.large_binary() if pa.types.is_large_string(a.type) else pa.binary())
-            enc = pc.dictionary_encode(pc.fill_null(pc.binary_slice(b, 0, 1), b""))
-            codes = _np(enc.indices)
-            firsts = enc.dictionary.to_pylist()
-        self.codes: np.ndarray = codes if codes is not None else np.zeros(0, np.int32)
-        self.firsts: list = firsts or []
+            codes = Raw(a).first_bytes()
+        self.codes: np.ndarray = codes if codes is not None else np.zeros(0, np.int16)
         self._cache: dict[str, np.ndarray] = {}
 
     def possible(self, chars: str) -> np.ndarray:
         """Mask of the strings whose first character is one of ``chars`` (ASCII)."""
         m = self._cache.get(chars)
         if m is None:
-            lut = np.array([bool(f) and chr(f[0]) in chars for f in self.firsts] + [False], dtype=bool)
+            lut = np.zeros(257, dtype=bool)
+            lut[[ord(c) for c in chars if ord(c) < 256]] = True
             m = lut[self.codes]
             self._cache[chars] = m
         return m
 
     def take(self, idx: np.ndarray | slice) -> _FirstBytes:
-        return _FirstBytes(None, self.codes[idx], self.firsts)
+        return _FirstBytes(None, self.codes[idx])
 
 
 def _layout_order(text: pa.Array, fb: _FirstBytes | None = None) -> list[L.Layout]:
@@ -273,6 +277,9 @@ class _Heads:
             v = st.get(name)
             cols[name] = v.cast(pa.string()) if v is not None else pa.nulls(n, pa.string())
         cols["pts"] = pts.cast(pa.string()) if pts is not None else pa.nulls(n, pa.string())
+        # naive epoch ms of ts when a fast path converted it already (else null)
+        tsms = st.get("tsms")
+        cols["tsms"] = tsms if tsms is not None else pa.nulls(n, pa.int64())
         cols["layout"] = (
             pa.array([layout] * n, pa.string())
             if n < 64
@@ -292,6 +299,7 @@ class _Heads:
                         k: pa.array([], pa.string())
                         for k in ("ts", "level", "logger", "thread", "message", "pts", "layout")
                     },
+                    "tsms": pa.array([], pa.int64()),
                 }
             )
         t = pa.concat_tables(self.chunks)
@@ -326,6 +334,28 @@ def _dict_apply(a: pa.Array, fn: Any) -> pa.Array:
 
 
 def _fast_log4j(sub: pa.Array, with_logger: bool) -> tuple[np.ndarray, dict[str, pa.Array]] | None:
+    """Kafka's ``[%d] %p %m (%c)`` with the default date format from byte positions
+    (:func:`jobs.ingest.fastheads.split_log4j`; the string kernels of :func:`_fast_log4j_kernels`
+    when a line does not fit it). Same result as the layout regex for the lines it accepts, plus
+    ``tsms`` (the naive epoch ms of ``ts``, null when left to the timestamp parser)."""
+    sp = FH.split_log4j(sub)
+    if sp is None:
+        return _fast_log4j_kernels(sub, with_logger)
+    if not sp.ok.any():
+        return None
+    tail = sp.tail[sp.ok]
+    keep = tail if with_logger else ~tail
+    ok = sp.tail if with_logger else sp.ok & ~sp.tail
+    st = {"ts": sp.ts, "level": sp.level, "message": sp.message, "tsms": sp.ts_ms}
+    if with_logger:
+        st["logger"] = sp.logger
+    if not keep.all():
+        kp = pa.array(keep)
+        st = {k: v.filter(kp) for k, v in st.items()}
+    return ok, st
+
+
+def _fast_log4j_kernels(sub: pa.Array, with_logger: bool) -> tuple[np.ndarray, dict[str, pa.Array]] | None:
     """Kafka's ``[%d] %p %m (%c)`` with the default date format, by splitting (no sub-matches).
     Same result as the layout regex for the lines it accepts."""
     ok = _mask(pc.match_substring_regex(sub, L.FAST_LOG4J))
@@ -428,8 +458,9 @@ def _merge(ok: np.ndarray, st: dict, rest: np.ndarray, ok2: np.ndarray, st2: dic
     for k in set(st) | set(st2):
         a = st.get(k)
         b = st2.get(k)
-        a = a.cast(pa.large_string()) if a is not None else pa.nulls(len(pos1), pa.large_string())
-        b = b.cast(pa.large_string()) if b is not None else pa.nulls(len(pos2), pa.large_string())
+        typ = pa.int64() if k == "tsms" else pa.large_string()
+        a = a.cast(typ) if a is not None else pa.nulls(len(pos1), typ)
+        b = b.cast(typ) if b is not None else pa.nulls(len(pos2), typ)
         out[k] = pa.concat_arrays([a, b]).take(pa.array(order))
     ok = ok.copy()
     ok[pos2] = True
@@ -761,8 +792,7 @@ def _event_fields(t: pa.Table, logger: pa.Array, layout: pa.Array) -> pa.Table:
     n = len(t)
     dia = _np(t["_dialect"]) if n else np.zeros(0, np.int32)
     hrow = pa.array(_np(t["_row"]) if n else np.zeros(0, np.int64))
-    kinds = _KINDS[dia]
-    sides = _SIDES[dia]
+    sides = _SIDE_CODES[dia]
     out: dict[str, pa.Array] = {}
     for f in _FIELDS_STR:
         c = _col(t, f)
@@ -809,8 +839,8 @@ def _event_fields(t: pa.Table, logger: pa.Array, layout: pa.Array) -> pa.Table:
     worker = _mask(pc.equal(ctype, "Worker"))
     py = _mask(pc.match_substring_regex(logger, D.PYTHON_LOGGER))
     foreign = _mask(pc.match_substring_regex(layout, r"(?:^|\+)(?:librdkafka|golog|python|python-basic)$"))
-    sides = np.where(worker & (sides == "client"), "connect", sides)
-    sides = np.where((py | foreign) & (sides == "client"), "other", sides)
+    sides = np.where(worker & (sides == _CLIENT), _CONNECT, sides)
+    sides = np.where((py | foreign) & (sides == _CLIENT), _OTHER, sides)
     # constant fields of dialects
     bools = {"static": static, "pending": pending, "unexpected": unexpected}
     for di in np.unique(dia):
@@ -825,7 +855,7 @@ def _event_fields(t: pa.Table, logger: pa.Array, layout: pa.Array) -> pa.Table:
                 out[k] = pc.if_else(sel, pa.scalar(v, pa.string()), out[k])
     out.update(bools)
     # error names of failures
-    failing = _mask(pc.is_in(pa.array(kinds.astype(str)), pa.array(list(_FAIL_KINDS))))
+    failing = _FAILING[dia]
     if failing.any():
         # only the failing rows are searched (the needles would otherwise scan every event body)
         frows = np.nonzero(failing)[0]
@@ -839,7 +869,7 @@ def _event_fields(t: pa.Table, logger: pa.Array, layout: pa.Array) -> pa.Table:
         err = pc.coalesce(_take(out["error"], frows), err)
         out["error"] = pc.replace_with_mask(out["error"], pa.array(failing), err.cast(out["error"].type))
     # non-Java clients: generation / member id anywhere in the message
-    other = sides == "other"
+    other = sides == _OTHER
     if other.any():
         body = _col(t, "_body")
         g = _nullify_empty(_extract(body, r"[Gg]eneration(?:Id| id|_id)?:? ?=?(?P<g>-?\d+)").field("g"))
@@ -849,8 +879,8 @@ def _event_fields(t: pa.Table, logger: pa.Array, layout: pa.Array) -> pa.Table:
             sel, pc.coalesce(out["generation"], pc.cast(g, pa.int32(), safe=False)), out["generation"]
         )
         out["member_id"] = pc.if_else(sel, pc.coalesce(out["member_id"], m), out["member_id"])
-    out["kind"] = pa.array(kinds.astype(str), pa.string())
-    out["side"] = pa.array(sides.astype(str), pa.string())
+    out["kind"] = _KIND_NAMES.take(pa.array(_KIND_CODES[dia], pa.int32()))
+    out["side"] = _SIDE_NAMES.take(pa.array(sides, pa.int32()))
     out["dialect"] = _IDS.take(pa.array(dia, pa.int32()))
     out["_row"] = hrow
     out["_other"] = pa.array(other)
@@ -1238,7 +1268,7 @@ def _parse_text(
     cls[bad] = 3
     if b"\r" in data:
         text = pc.utf8_rtrim(text, characters="\r")
-    if b"\x1b[" in data:
+    if b"\x1b" in data and b"\x1b[" in data:  # (memchr first: the 2-byte search is slow)
         text = pc.replace_substring_regex(text, L.ANSI, "")
     # ---- wrapping prefixes (docker-compose, kubectl --prefix)
     wrap_label = ""
@@ -1325,8 +1355,7 @@ def _parse_text(
         qreason[un] = "unparsable_layout"
         qdetail[un] = "no known layout matches"
     # ---- timestamps of heads
-    ts_raw = pc.coalesce(_nullify_empty(head_t["ts"].combine_chunks()), head_t["pts"].combine_chunks())
-    ts_ms = L.parse_timestamps(ts_raw, settings.default_timezone) if len(head_t) else pa.array([], pa.int64())
+    ts_ms = _head_timestamps(head_t, settings.default_timezone)
     ts_np = _np(pc.fill_null(ts_ms, -1)) if len(ts_ms) else np.zeros(0, np.int64)
     has_ts = ts_np >= 0
     if has_ts.any():
@@ -1467,6 +1496,31 @@ def _parse_text(
             "run_id": _repeat(run_id, len(qrows)),
         }, schema=QUARANTINE_ARROW)  # fmt: skip
     return (events if events is not None else empty_events()), quarantine, audit
+
+
+def _head_timestamps(head_t: pa.Table, default_tz: str) -> pa.Array:
+    """Epoch ms of the heads' timestamps (``ts``, else the wrapping prefix's ``pts``): the values
+    a fast path converted already (``tsms``, naive) get the default zone, the others go through
+    :func:`L.parse_timestamps` (the same result: both are per value)."""
+    if not len(head_t):
+        return pa.array([], pa.int64())
+    ts_raw = pc.coalesce(_nullify_empty(head_t["ts"].combine_chunks()), head_t["pts"].combine_chunks())
+    tsms = head_t["tsms"].combine_chunks()
+    if tsms.null_count == len(tsms):
+        return L.parse_timestamps(ts_raw, default_tz)
+    pre = _mask(pc.is_valid(tsms))
+    out = np.zeros(len(tsms), np.int64)
+    out[pre] = L._apply_zone(
+        _np(tsms)[pre] if pre.all() else _np(tsms.filter(pa.array(pre))), pre[pre], default_tz
+    )
+    if pre.all():
+        return pa.array(out, pa.int64())
+    rest = np.nonzero(~pre)[0]
+    slow = L.parse_timestamps(_take(ts_raw, rest), default_tz)
+    valid = pre.copy()
+    valid[rest] = _mask(pc.is_valid(slow))
+    out[rest] = _np(pc.fill_null(slow, 0))
+    return pa.array(out, pa.int64(), mask=~valid)
 
 
 def _finish_events(

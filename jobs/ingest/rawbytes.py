@@ -1,0 +1,76 @@
+"""Byte-level views of Arrow string columns for the parser's fast paths (numpy over the offsets
+and data buffers, no copies).
+
+A ``string``/``large_string`` column is an offsets buffer plus one data buffer. Several checks of
+the parser only look at a few bytes at known positions of each line (the first byte, the fixed
+``[yyyy-MM-dd HH:mm:ss,SSS] `` head of Kafka's log4j lines) or need the positions of fields
+inside each line; numpy answers those with a gather over the data buffer instead of running an
+RE2 kernel over every byte of every line. :func:`pieces` turns per-line field boundaries back into
+an Arrow string column without copying, whose elements ``take`` gathers into real columns.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+
+
+class Raw:
+    """Offsets (int64 numpy), data (uint8 numpy) and validity of a string column."""
+
+    def __init__(self, a: pa.Array | pa.ChunkedArray) -> None:
+        if isinstance(a, pa.ChunkedArray):
+            a = a.combine_chunks()
+        self.array = a
+        n = len(a)
+        large = pa.types.is_large_string(a.type) or pa.types.is_large_binary(a.type)
+        bufs = a.buffers()
+        odt = np.int64 if large else np.int32
+        if bufs[1] is None:
+            offs = np.zeros(n + 1, np.int64)
+        else:
+            offs = np.frombuffer(bufs[1], dtype=odt, count=n + 1, offset=a.offset * np.dtype(odt).itemsize)
+        self.offsets = offs.astype(np.int64, copy=False)
+        self.data_buffer = bufs[2]
+        raw = np.frombuffer(bufs[2], np.uint8) if bufs[2] is not None else np.zeros(0, np.uint8)
+        end = int(self.offsets[-1]) if n else 0
+        self.data = raw[:end] if end else np.zeros(1, np.uint8)
+        self.starts = self.offsets[:-1]
+        self.ends = self.offsets[1:]
+        self.lengths = self.ends - self.starts
+        if a.null_count:
+            self.valid = np.unpackbits(
+                np.frombuffer(bufs[0], np.uint8), count=a.offset + n, bitorder="little"
+            )[a.offset :].astype(bool)
+        else:
+            self.valid = np.ones(n, dtype=bool)
+
+    def first_bytes(self) -> np.ndarray:
+        """First byte of each string (int16), 256 for empty and null strings."""
+        codes = np.full(len(self.starts), 256, np.int16)
+        nz = (self.lengths > 0) & self.valid
+        codes[nz] = self.data[self.starts[nz]]
+        return codes
+
+    def window(self, rows: np.ndarray, start: int, width: int) -> np.ndarray:
+        """The ``width`` bytes from byte ``start`` of each line ``rows`` (a rows x width uint8
+        matrix; bytes past a line's end are whatever follows it: check lengths first)."""
+        idx = self.starts[rows][:, None] + (start + np.arange(width))[None, :]
+        np.minimum(idx, len(self.data) - 1, out=idx)
+        return self.data[idx]
+
+
+def pieces(raw: Raw, bounds: np.ndarray) -> pa.Array:
+    """A zero-copy string column over ``raw``'s data whose consecutive elements are the spans
+    between the consecutive entries of ``bounds`` (a non-decreasing int64 vector of byte
+    positions); row ``r`` of a ``rows x k`` boundary matrix gives pieces ``r*k .. r*k+k-2`` (piece
+    ``r*k+k-1`` spans to the next row's first boundary). Every piece must start and end on UTF-8
+    character boundaries (the callers cut at ASCII bytes)."""
+    typ = pa.large_string()
+    offs = pa.py_buffer(np.ascontiguousarray(bounds, dtype=np.int64))
+    return pa.Array.from_buffers(typ, len(bounds) - 1, [None, offs, raw.data_buffer])
+
+
+def take_pieces(p: pa.Array, idx: np.ndarray) -> pa.Array:
+    """Elements ``idx`` of a :func:`pieces` column (a real, compact large_string column)."""
+    return p.take(pa.array(idx, pa.int64()))

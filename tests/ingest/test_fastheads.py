@@ -1,0 +1,185 @@
+"""The byte-position split of log4j heads (:mod:`jobs.ingest.fastheads`) gives exactly the result of
+the string-kernel split and of the layout regexes, and its timestamps those of the timestamp
+parser."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jobs.ingest import fastheads as FH
+from jobs.ingest import layouts as L
+from jobs.ingest import parse as P
+from jobs.ingest.rawbytes import Raw, pieces
+
+_DIGITS = st.text("0123456789", min_size=1, max_size=1)
+
+
+def _two(lo: int, hi: int) -> st.SearchStrategy[str]:
+    return st.integers(lo, hi).map(lambda v: f"{v:02d}")
+
+
+_TS = st.builds(
+    lambda y, mo, d, h, mi, s, ms, sep: f"{y}-{mo}-{d}{sep}{h}:{mi}:{s},{ms}",
+    st.sampled_from(["2024", "2023", "2000", "1900", "2100", "1899", "2201", "0000", "9999", "2025"]),
+    _two(0, 13),
+    _two(0, 32),
+    _two(0, 25),
+    _two(0, 61),
+    _two(0, 61),
+    st.integers(0, 999).map(lambda v: f"{v:03d}"),
+    st.sampled_from([" ", " ", " ", "T", "  "]),
+)
+_LEVEL = st.sampled_from(L.LEVELS.split("|") + ["INF", "WARNINGS", "info", "CRITICA", "", "INFO\t"])
+_SPACES = st.sampled_from([0, 1, 1, 1, 2, 4]).map(lambda k: " " * k)
+_MSG = st.lists(
+    st.sampled_from(list("ab (x):.$-_9") + [" (", ")", "\u00e9", "\u4e2d", "\t", "\x0b", "\x0c", "\r", "]"]),
+    max_size=30,
+).map("".join)
+_LOGGER = st.sampled_from(
+    [
+        "kafka.server.KafkaApis",
+        "o.a.k.Worker:123",
+        "a$b-c",
+        "k.G",
+        "a b",
+        "",
+        "x(y",
+        "\u00e9",
+        "a:",
+        "a:1:2",
+        "a.b ",
+    ]
+)
+
+
+@st.composite
+def _line(draw: st.DrawFn) -> str:
+    line = f"[{draw(_TS)}] {draw(_LEVEL)}{draw(_SPACES)}{draw(_MSG)}"
+    if draw(st.booleans()):
+        line += f" ({draw(st.sampled_from(['kafka.server.KafkaApis', 'o.a.k.W:12', 'k.G']))})"
+    elif draw(st.integers(0, 3)):
+        opening = draw(st.sampled_from([" (", " (", " (", "(", "  ("]))
+        line += f"{opening}{draw(_LOGGER)}{draw(st.sampled_from([')', ')', ')', '', ') ']))}"
+    cut = draw(st.sampled_from([0, 0, 0, 0, 1, 2]))
+    if cut == 1:
+        line = line[: draw(st.integers(0, len(line)))]
+    elif cut == 2:
+        i = draw(st.integers(0, max(len(line) - 1, 0)))
+        line = line[:i] + draw(st.sampled_from(["x", "9", " ", "[", "]", "\u00e9", ""])) + line[i + 1 :]
+    return line
+
+
+def _fields(ok: np.ndarray, st_: dict[str, pa.Array]) -> dict[str, list]:
+    return {k: v.cast(pa.string()).to_pylist() for k, v in st_.items() if k != "tsms"} | {"ok": ok.tolist()}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_line(), min_size=1, max_size=30))
+def test_split_equals_string_kernels_and_regex(lines: list[str]) -> None:
+    arr = pa.array(lines, pa.large_string())
+    want_ok = P._mask(pc.match_substring_regex(arr, L.FAST_LOG4J))
+    sp = FH.split_log4j(arr)
+    assert sp is not None
+    assert sp.ok.tolist() == want_ok.tolist()
+    for with_logger in (True, False):
+        got = P._fast_log4j(arr, with_logger)
+        want = P._fast_log4j_kernels(arr, with_logger)
+        if want is None:
+            assert got is None
+            continue
+        assert _fields(*got) == _fields(*want)
+        # the log4j layout regex on the accepted lines gives the same fields
+        lay = L.LAYOUT_BY_ID["log4j" if with_logger else "log4j-nologger"]
+        ok, fields = got
+        rx = pc.extract_regex(arr.filter(pa.array(ok)), lay.regex)
+        for name in fields:
+            if name != "tsms":
+                assert fields[name].cast(pa.string()).to_pylist() == rx.field(name).to_pylist()
+        # converted timestamps equal the parser's (UTC: the naive value)
+        tsms = fields["tsms"]
+        pre = P._mask(pc.is_valid(tsms))
+        if pre.any():
+            ts = fields["ts"].filter(pa.array(pre))
+            assert tsms.filter(pa.array(pre)).to_pylist() == L.parse_timestamps(ts).to_pylist()
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(_TS, min_size=1, max_size=20))
+def test_timestamp_validity_matches_arrow(ts: list[str]) -> None:
+    """A timestamp the numeric path calls valid parses (to the same value); one it leaves to the
+    parser is one Arrow's cast may reject (then the parser raises or returns null as before)."""
+    lines = [f"[{t}] INFO x (a.B)" for t in ts]
+    arr = pa.array(lines, pa.large_string())
+    sp = FH.split_log4j(arr)
+    assert sp is not None
+    for i, t in enumerate(pc.utf8_slice_codeunits(arr, 1, 24).to_pylist()):
+        if not sp.ok[i]:
+            continue
+        k = int(sp.ok[:i].sum())
+        v = sp.ts_ms[k].as_py()
+        if v is not None:
+            assert L.parse_timestamps(pa.array([t])).to_pylist() == [v]
+
+
+def test_end_to_end_timestamps_with_a_default_zone() -> None:
+    text = (
+        "[2024-03-31 01:30:00,000] INFO [GroupCoordinator 1]: Stabilized group g generation 3 "
+        "(__consumer_offsets-1) with 1 members (kafka.coordinator.group.GroupCoordinator)\n"
+        "2024-03-31T01:30:00.000Z [2024-03-31 02:30:00,500] INFO [GroupCoordinator 1]: Stabilized group g "
+        "generation 4 (__consumer_offsets-1) with 1 members (kafka.coordinator.group.GroupCoordinator)\n"
+        "[2024-03-31 03:30:00,000] INFO [GroupCoordinator 1]: Stabilized group g generation 5 "
+        "(__consumer_offsets-1) with 1 members\n"
+    )
+    ev, q, audit = P.parse_bytes(
+        text.encode(), "z.log", settings=P.IngestSettings(default_timezone="Europe/Berlin")
+    )
+    want = L.parse_timestamps(
+        pa.array(["2024-03-31 01:30:00,000", "2024-03-31 02:30:00,500", "2024-03-31 03:30:00,000"]),
+        "Europe/Berlin",
+    ).to_pylist()
+    assert ev["ts_ms"].to_pylist() == want
+    assert ev["layout"].to_pylist() == ["log4j", "ts+log4j", "log4j-nologger"]
+
+
+def test_invalid_date_behaves_as_before() -> None:
+    """A day that does not exist is not converted by the fast path: the parser decides as before."""
+    text = "[2024-02-30 10:00:00,000] INFO [GroupCoordinator 1]: Stabilized group g generation 3 (a.B)\n"
+    try:
+        want = L.parse_timestamps(pa.array(["2024-02-30 10:00:00,000"])).to_pylist()
+    except pa.ArrowInvalid:
+        with pytest.raises(pa.ArrowInvalid):
+            P.parse_bytes(text.encode(), "bad.log")
+        return
+    ev, q, audit = P.parse_bytes(text.encode(), "bad.log")
+    assert audit["total_lines"] == 1
+    assert (ev["ts_ms"].to_pylist() or [None]) == want or audit["quarantined"] == 1
+
+
+def test_long_space_run_uses_the_string_kernels() -> None:
+    lines = [
+        "[2024-05-01 10:00:00,123] INFO" + " " * 20 + "x (a.B)",
+        "[2024-05-01 10:00:00,123] INFO y (a.B)",
+    ]
+    arr = pa.array(lines, pa.large_string())
+    assert FH.split_log4j(arr) is None
+    got = P._fast_log4j(arr, True)
+    assert got is not None
+    assert _fields(*got) == _fields(*P._fast_log4j_kernels(arr, True))
+    assert got[1]["message"].to_pylist() == ["x", "y"]
+
+
+def test_pieces_are_zero_copy_spans() -> None:
+    arr = pa.array(["abc", "", "d\u00e9f"], pa.large_string())
+    raw = Raw(arr)
+    assert raw.first_bytes().tolist() == [ord("a"), 256, ord("d")]
+    p = pieces(raw, np.array([0, 1, 3, 3, 4, 7], np.int64))
+    assert p.to_pylist() == ["a", "bc", "", "d", "\u00e9f"]
+    sl = pa.array(["zz", "ab", None, "c"], pa.string()).slice(1)
+    r2 = Raw(sl)
+    assert r2.valid.tolist() == [True, False, True]
+    assert r2.first_bytes().tolist() == [ord("a"), 256, ord("c")]

@@ -46,25 +46,48 @@ _NOT_S[[9, 10, 12, 13, 32]] = True
 @dataclass
 class Log4jSplit:
     """Per line of the input: ``ok`` (matches FAST_LOG4J), ``tail`` (ok and has a valid
-    ``(logger)`` tail); per ok line (in row order): the columns ``ts``/``level``/``message``
-    (without the tail when there is one, else the rest of the line)/``logger`` (``""`` without
-    tail) and ``ts_ms`` (naive epoch ms of ``ts``, null when not a valid date)."""
+    ``(logger)`` tail), the level index, message start, last ``" ("`` and naive epoch ms."""
 
     ok: np.ndarray
     tail: np.ndarray
-    ts: pa.Array
-    level: pa.Array
-    message: pa.Array
-    logger: pa.Array
-    ts_ms: pa.Array
+    raw: Raw
+    level: np.ndarray
+    m0: np.ndarray
+    paren: np.ndarray
+    ts_ms: np.ndarray
+    ts_valid: np.ndarray
+
+    def columns(self, rows: np.ndarray) -> dict[str, pa.Array]:
+        """The fields of the ok lines ``rows`` (sorted): ``ts``, ``level``, ``message`` (without
+        the tail when the line has one, else the rest of the line), ``logger`` (``""`` without a
+        tail) and ``tsms`` (naive epoch ms of ``ts``, null when not a valid date)."""
+        s, e = self.raw.starts[rows], self.raw.ends[rows]
+        t = self.tail[rows]
+        p = self.paren[rows]
+        # pieces per line: ts, (level), message, (" ("), logger, (")" and the gap to the next line)
+        bounds = np.empty((len(rows), 6), np.int64)
+        bounds[:, 0] = s + 1
+        bounds[:, 1] = s + 24
+        bounds[:, 2] = s + self.m0[rows]
+        bounds[:, 3] = np.where(t, s + p, e)
+        bounds[:, 4] = np.where(t, s + p + 2, e)
+        bounds[:, 5] = np.where(t, e - 1, e)
+        pcs = pieces(self.raw, np.append(bounds.ravel(), e[-1] if len(rows) else 0))
+        six = np.arange(len(rows), dtype=np.int64) * 6
+        return {
+            "ts": pcs.take(pa.array(six, pa.int64())),
+            "level": LEVEL_NAMES.take(pa.array(self.level[rows], pa.int64())),
+            "message": pcs.take(pa.array(six + 2, pa.int64())),
+            "logger": pcs.take(pa.array(six + 4, pa.int64())),
+            "tsms": pa.array(self.ts_ms[rows], pa.int64(), mask=~self.ts_valid[rows]),
+        }
 
 
-def _head_matrix(b: pa.Array, rows: np.ndarray) -> np.ndarray:
-    """The first WIDTH bytes of the lines ``rows`` of binary column ``b`` (padded with _PAD)."""
-    sub = b if len(rows) == len(b) else b.take(pa.array(rows, pa.int64()))
-    h = pc.binary_slice(sub, 0, WIDTH)
-    r = Raw(h)
+def _head_matrix(h: pa.Array, rows: np.ndarray) -> np.ndarray:
+    """The lines ``rows`` of ``h`` (the lines' first WIDTH bytes) as a matrix padded with _PAD."""
     n = len(rows)
+    sub = h if n == len(h) else h.take(pa.array(rows, pa.int64()))
+    r = Raw(sub)
     if n and not (r.lengths == WIDTH).all():
         m = np.full((n, WIDTH), _PAD, np.uint8)
         for k in range(WIDTH):
@@ -135,8 +158,9 @@ def _classify(m: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None
 
 def _last_paren(text: pa.Array, rows: np.ndarray) -> np.ndarray:
     """Byte position (in the line) of the last ``" ("`` of each line ``rows``, -1 if none."""
-    sub = text if len(rows) == len(text) else text.take(pa.array(rows, pa.int64()))
-    return _before_last(sub, " (")
+    if 2 * len(rows) >= len(text):  # (a split of every line is cheaper than copying most of them)
+        return _before_last(text, " (")[rows]
+    return _before_last(text.take(pa.array(rows, pa.int64())), " (")
 
 
 def _before_last(a: pa.Array, sep: bytes) -> np.ndarray:
@@ -179,36 +203,31 @@ def _ts_ms(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def split_log4j(text: pa.Array) -> Log4jSplit | None:
-    """The FAST_LOG4J lines of ``text`` (a string column) split into their fields, or None (see
-    the module docstring)."""
+    """The FAST_LOG4J lines of ``text`` (a string column) and their ``(logger)`` tails, or None
+    (see the module docstring); :meth:`Log4jSplit.columns` gathers the fields."""
     n = len(text)
     raw = Raw(text)
     b = text.cast(pa.large_binary()) if pa.types.is_large_string(text.type) else text.cast(pa.binary())
+    h = pc.binary_slice(b, 0, WIDTH)
     ok = np.zeros(n, dtype=bool)
     level = np.full(n, -1, np.int64)
     m0 = np.zeros(n, np.int64)
+    ts_ms = np.zeros(n, np.int64)
+    ts_valid = np.zeros(n, dtype=bool)
     long_ = raw.lengths >= WIDTH
-    heads: dict[str, np.ndarray] = {}
     for sel in (long_, ~long_):
         rows = np.nonzero(sel & raw.valid)[0]
         if not len(rows):
             continue
-        m = _head_matrix(b, rows)
+        m = _head_matrix(h, rows)
         c = _classify(m)
         if c is None:
             return None
         ok[rows], level[rows], m0[rows] = c
-        heads[str(len(heads))] = (rows, m)
-    okr = np.nonzero(ok)[0]
-    # timestamps from the head rows that are ok
-    ts_ms = np.zeros(n, np.int64)
-    ts_valid = np.zeros(n, dtype=bool)
-    for rows, m in heads.values():
         keep = ok[rows]
         if keep.any():
-            v, val = _ts_ms(m[keep])
-            ts_ms[rows[keep]] = v
-            ts_valid[rows[keep]] = val
+            ts_ms[rows[keep]], ts_valid[rows[keep]] = _ts_ms(m[keep] if not keep.all() else m)
+    okr = np.nonzero(ok)[0]
     p = np.full(n, -1, np.int64)
     if len(okr):
         p[okr] = _last_paren(text, okr)
@@ -216,25 +235,12 @@ def split_log4j(text: pa.Array) -> Log4jSplit | None:
     # (at or after its first byte), a logger name and ")" to the line end
     s, e = raw.starts, raw.ends
     cand = ok & (p >= m0)
-    lb = np.stack([np.where(cand, s + p + 2, s), e], axis=1).ravel()
-    logger_raw = pieces(raw, np.append(lb, e[-1] if n else 0)).take(pa.array(okr * 2, pa.int64()))
-    enc = pc.dictionary_encode(logger_raw)
-    good = pc.match_substring_regex(enc.dictionary, L.LOG4J_LOGGER_TAIL).take(enc.indices)
+    cr = np.nonzero(cand)[0]
     tail = np.zeros(n, dtype=bool)
-    tail[okr] = np.asarray(good.to_numpy(zero_copy_only=False), dtype=bool) & cand[okr]
-    # pieces per line: ts, (level), message, (" ("), logger, (")" and the gap to the next line)
-    msg_end = np.where(tail, s + p, e)
-    lg = np.where(tail, s + p + 2, e)
-    bounds = np.stack([s + 1, s + 24, s + m0, msg_end, lg, np.where(tail, e - 1, e)], axis=1)
-    bounds[~ok] = s[~ok, None]
-    pcs = pieces(raw, np.append(bounds.ravel(), e[-1] if n else 0))
-    six = okr * 6
-    return Log4jSplit(
-        ok=ok,
-        tail=tail,
-        ts=pcs.take(pa.array(six, pa.int64())),
-        level=LEVEL_NAMES.take(pa.array(level[okr], pa.int64())),
-        message=pcs.take(pa.array(six + 2, pa.int64())),
-        logger=pcs.take(pa.array(six + 4, pa.int64())),
-        ts_ms=pa.array(ts_ms[okr], pa.int64(), mask=~ts_valid[okr]),
-    )
+    if len(cr):
+        lb = np.stack([s[cr] + p[cr] + 2, e[cr]], axis=1).ravel()
+        logger_raw = pieces(raw, lb).take(pa.array(np.arange(len(cr)) * 2, pa.int64()))
+        enc = pc.dictionary_encode(logger_raw)
+        good = pc.match_substring_regex(enc.dictionary, L.LOG4J_LOGGER_TAIL).take(enc.indices)
+        tail[cr] = np.asarray(good.to_numpy(zero_copy_only=False), dtype=bool)
+    return Log4jSplit(ok, tail, raw, level, m0, p, ts_ms, ts_valid)

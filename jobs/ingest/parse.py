@@ -170,7 +170,13 @@ def _partitions(raw: pa.Array) -> pa.Array:
 _ASSIGN_RX = re.compile(r"([^\s{},=]+)=Assignment\(partitions=\[([^\]]*)\]")
 
 
-def _assignment(raw: pa.Array) -> pa.Array:
+_MAP_TYPE = pa.map_(pa.string(), pa.list_(pa.string()))
+_NOT_PRINTABLE_ASCII = r"[^\x20-\x7e]"
+
+
+def _assignment_reference(raw: pa.Array) -> pa.Array:
+    """The leader's ``{m=Assignment(partitions=[t-0, t-1]), ...}`` → map member → partitions
+    (the plain definition, row by row)."""
     out: list[Any] = []
     for s in raw.to_pylist():
         if s is None:
@@ -179,7 +185,31 @@ def _assignment(raw: pa.Array) -> pa.Array:
         out.append(
             [(m, [p.strip() for p in parts.split(",") if p.strip()]) for m, parts in _ASSIGN_RX.findall(s)]
         )
-    return pa.array(out, pa.map_(pa.string(), pa.list_(pa.string())))
+    return pa.array(out, _MAP_TYPE)
+
+
+def _assignment(raw: pa.Array) -> pa.Array:
+    """:func:`_assignment_reference` with the partition lists split and trimmed by Arrow kernels
+    over all members at once (the regex still runs per row, with Python's whitespace class). Only printable
+    ASCII partition lists take this way (there ``str.strip`` and the ASCII trim agree)."""
+    strs = raw.to_pylist()
+    found = [_ASSIGN_RX.findall(s) if s is not None else () for s in strs]
+    counts = np.fromiter((len(f) for f in found), np.int64, len(found))
+    members = [m for f in found for m, _ in f]
+    lists = pa.array([p for f in found for _, p in f], pa.string())
+    if len(lists) and pc.any(pc.match_substring_regex(lists, _NOT_PRINTABLE_ASCII)).as_py():
+        return _assignment_reference(raw)
+    parts = pc.split_pattern(lists, ",")
+    flat = pc.ascii_trim_whitespace(pc.list_flatten(parts))
+    parents = _np(pc.list_parent_indices(parts)) if len(flat) else np.zeros(0, np.int64)
+    keep = _mask(pc.not_equal(flat, "")) if len(flat) else np.zeros(0, dtype=bool)
+    poffs = np.searchsorted(parents[keep], np.arange(len(lists) + 1)).astype(np.int32)
+    items = pa.ListArray.from_arrays(pa.array(poffs, pa.int32()), flat.filter(pa.array(keep)))
+    moffs = np.zeros(len(strs) + 1, np.int32)
+    np.cumsum(counts, out=moffs[1:])
+    null = np.fromiter((s is None for s in strs), bool, len(strs))
+    offsets = pa.array(moffs, pa.int32(), mask=np.append(null, False) if null.any() else None)
+    return pa.MapArray.from_arrays(offsets, pa.array(members, pa.string()), items, type=_MAP_TYPE)
 
 
 def _instance_id(a: pa.Array) -> pa.Array:
@@ -343,15 +373,10 @@ def _fast_log4j(sub: pa.Array, with_logger: bool) -> tuple[np.ndarray, dict[str,
         return _fast_log4j_kernels(sub, with_logger)
     if not sp.ok.any():
         return None
-    tail = sp.tail[sp.ok]
-    keep = tail if with_logger else ~tail
     ok = sp.tail if with_logger else sp.ok & ~sp.tail
-    st = {"ts": sp.ts, "level": sp.level, "message": sp.message, "tsms": sp.ts_ms}
-    if with_logger:
-        st["logger"] = sp.logger
-    if not keep.all():
-        kp = pa.array(keep)
-        st = {k: v.filter(kp) for k, v in st.items()}
+    st = sp.columns(np.nonzero(ok)[0])
+    if not with_logger:
+        del st["logger"]
     return ok, st
 
 

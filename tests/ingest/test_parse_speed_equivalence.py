@@ -222,3 +222,52 @@ def test_json_file_with_a_flat_and_a_nested_key_of_the_same_name() -> None:
     assert audit["total_lines"] == 2 and audit["events"] == 2 and audit["quarantined"] == 0
     assert ev.column("level").to_pylist() == ["INFO", "WARN"]
     assert ev.column("group_id").to_pylist() == ["g", "g"]
+
+
+_ASSIGN_PIECES = st.sampled_from(
+    [
+        "{",
+        "}",
+        "m1",
+        "m-2",
+        "=Assignment(partitions=[",
+        "]",
+        ")",
+        ", ",
+        ",",
+        " ",
+        "t-0",
+        "t-1",
+        "\u00e9",
+        "\t",
+        "x",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.none(),
+            st.lists(_ASSIGN_PIECES, max_size=14).map("".join),
+            st.lists(
+                st.tuples(
+                    st.sampled_from(["m1", "c-1-uuid", "\u00e9"]), st.lists(_ASSIGN_PIECES, max_size=5)
+                ),
+                max_size=4,
+            ).map(
+                lambda ms: "{" + ", ".join(f"{m}=Assignment(partitions=[{''.join(p)}])" for m, p in ms) + "}"
+            ),
+        ),
+        max_size=12,
+    )
+)
+def test_assignment_maps_equal_row_by_row(raw: list) -> None:
+    """The leader's assignment maps split by Arrow kernels equal the row-by-row definition."""
+    a = pa.array(raw, pa.string())
+    got = P._assignment(a)
+    want = P._assignment_reference(a)
+    assert got.type == want.type
+    assert got.to_pylist() == want.to_pylist()
+    assert got.equals(want)

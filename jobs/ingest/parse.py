@@ -69,6 +69,7 @@ from pyarrow import json as pa_json
 from jobs.ingest import dialects as D
 from jobs.ingest import fastheads as FH
 from jobs.ingest import layouts as L
+from jobs.ingest import pyregex as PR
 from jobs.ingest.model import (
     AUDIT_ARROW,
     EVENTS_ARROW,
@@ -128,6 +129,11 @@ def _mask(a: pa.Array) -> np.ndarray:
 
 
 def _nullify_empty(a: pa.Array) -> pa.Array:
+    """``a`` with empty strings as null (``a`` itself when it holds none: the offsets tell)."""
+    if isinstance(a, pa.Array) and (pa.types.is_string(a.type) or pa.types.is_large_string(a.type)):
+        r = Raw(a)
+        if not ((r.lengths == 0) & r.valid).any():
+            return a
     return pc.if_else(pc.equal(a, ""), pa.scalar(None, a.type), a)
 
 
@@ -136,7 +142,8 @@ def _take(a: pa.Array, idx: np.ndarray) -> pa.Array:
 
 
 def _extract(a: pa.Array, regex: str) -> pa.StructArray:
-    return pc.extract_regex(a, regex)
+    """``pc.extract_regex`` (small columns through Python's ``re``, see :mod:`jobs.ingest.pyregex`)."""
+    return PR.extract(a, regex)
 
 
 def _split_list(raw: pa.Array, strip: str) -> pa.Array:
@@ -241,6 +248,7 @@ def _decode_lossy(b: bytes | None, keep: int) -> str:
 
 # ------------------------------------------------------------------------------------ layouts
 _COMPILED_ORDER_SAMPLE = 400
+_FIRST_LOOK = 8
 
 
 class _FirstBytes:
@@ -274,11 +282,19 @@ def _layout_order(text: pa.Array, fb: _FirstBytes | None = None) -> list[L.Layou
     lines starts with one of its first characters cannot hit: its regex is not run."""
     sample = text.slice(0, _COMPILED_ORDER_SAMPLE)
     sfb = (fb or _FirstBytes(sample)).take(slice(0, _COMPILED_ORDER_SAMPLE))
-    hit = [
-        bool(sfb.possible(L.FIRST_CHARS[lay.id]).any())
-        and bool(pc.any(pc.match_substring_regex(sample, lay.regex)).as_py())
-        for lay in L.LAYOUTS
-    ]
+
+    def hits(lay: L.Layout) -> bool:
+        possible = np.nonzero(sfb.possible(L.FIRST_CHARS[lay.id]))[0]
+        if not len(possible):
+            return False
+        # a hit among the first possible lines (Python's re, no RE2 compile) settles it
+        if _mask(PR.match(_take(sample, possible[:_FIRST_LOOK]), lay.regex)).any():
+            return True
+        return len(possible) > _FIRST_LOOK and bool(
+            pc.any(pc.match_substring_regex(sample, lay.regex)).as_py()
+        )
+
+    hit = [hits(lay) for lay in L.LAYOUTS]
     return [lay for lay, h in zip(L.LAYOUTS, hit) if h] + [lay for lay, h in zip(L.LAYOUTS, hit) if not h]
 
 
@@ -770,7 +786,7 @@ def _match_dialects(message: pa.Array, logger: pa.Array) -> tuple[pa.Table, np.n
             ok = _np(m.is_valid()).astype(bool)
         else:
             m = None
-            ok = _mask(pc.match_substring_regex(sub, d.pattern))
+            ok = _mask(PR.match(sub, d.pattern))
         if not ok.any():
             continue
         r = rows[ok]
@@ -862,8 +878,8 @@ def _event_fields(t: pa.Table, logger: pa.Array, layout: pa.Array) -> pa.Table:
     # side: Connect worker prefix, kafka-python logger, librdkafka / Go layouts
     ctype = _col(t, "pfx_ctype")
     worker = _mask(pc.equal(ctype, "Worker"))
-    py = _mask(pc.match_substring_regex(logger, D.PYTHON_LOGGER))
-    foreign = _mask(pc.match_substring_regex(layout, r"(?:^|\+)(?:librdkafka|golog|python|python-basic)$"))
+    py = _mask(PR.match(logger, D.PYTHON_LOGGER))
+    foreign = _mask(PR.match(layout, r"(?:^|\+)(?:librdkafka|golog|python|python-basic)$"))
     sides = np.where(worker & (sides == _CLIENT), _CONNECT, sides)
     sides = np.where((py | foreign) & (sides == _CLIENT), _OTHER, sides)
     # constant fields of dialects

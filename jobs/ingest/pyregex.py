@@ -1,0 +1,124 @@
+"""RE2 kernels of ``pyarrow.compute`` on small columns, answered by Python's ``re`` instead.
+
+``pyarrow.compute.extract_regex`` / ``match_substring_regex`` compile their RE2 pattern on every
+call (~0.1-0.2 ms, more than matching a hundred lines). The parser calls them per dialect on the
+few distinct messages of a file, so on small inputs the compile is most of the cost of a file.
+For columns of at most :data:`SMALL` values the same pattern runs through Python's ``re`` (compiled
+once per process), translated to RE2's meaning (:func:`translate`): ASCII ``\\d``/``\\w``/``\\b``,
+RE2's whitespace class ``[\\t\\n\\f\\r ]`` for ``\\s`` (no ``\\v``), ``$`` only at the end of the
+text. Both engines give leftmost-first (Perl) sub-matches, so the groups are the same; a pattern
+with a construct the translator does not know keeps RE2. ``tests/ingest/test_pyregex.py`` checks
+every pattern of the layout and dialect tables on both engines.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+#: largest column answered by Python (above it RE2's compile is paid back by its speed)
+SMALL = 96
+
+_SPACE = "\\t\\n\\f\\r "
+# escapes that mean the same in both engines (with re.ASCII)
+_SAME = set("dDwWbB") | set("\\.()[]{}|*+?^$-\"'/,:;=<>!@#%&~` ")
+
+
+class Untranslatable(ValueError):
+    """A pattern construct whose Python meaning might differ from RE2's."""
+
+
+def translate(pattern: str) -> str:
+    """The Python ``re`` (flag ``re.ASCII``) spelling of an RE2 pattern."""
+    out: list[str] = []
+    i, in_class, n = 0, False, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            if i + 1 >= n:
+                raise Untranslatable(pattern)
+            e = pattern[i + 1]
+            if e == "s":
+                out.append(_SPACE if in_class else f"[{_SPACE}]")
+            elif e == "S":
+                if in_class:
+                    raise Untranslatable(pattern)
+                out.append(f"[^{_SPACE}]")
+            elif e in "ntrf" or e in _SAME:
+                out.append("\\" + e)
+            else:
+                raise Untranslatable(pattern)
+            i += 2
+            continue
+        if in_class:
+            if c == "[":
+                raise Untranslatable(pattern)  # (POSIX classes / nested sets)
+            if c == "]":
+                in_class = False
+            out.append(c)
+        elif c == "[":
+            in_class = True
+            out.append(c)
+            # a "]" or "^]" right after the opening bracket is a literal in both engines
+            if pattern.startswith("^", i + 1):
+                out.append("^")
+                i += 1
+            if pattern.startswith("]", i + 1):
+                out.append("\\]")
+                i += 1
+        elif c == "$":
+            out.append("\\Z")
+        elif c == "(" and pattern.startswith("(?", i) and not pattern.startswith(("(?:", "(?P<", "(?s)"), i):
+            raise Untranslatable(pattern)  # (look-arounds, other flags)
+        else:
+            out.append(c)
+        i += 1
+    if in_class:
+        raise Untranslatable(pattern)
+    return "".join(out)
+
+
+@cache
+def _compiled(pattern: str) -> tuple[re.Pattern[str], list[str]] | None:
+    try:
+        rx = re.compile(translate(pattern), re.ASCII)
+    except (Untranslatable, re.error):
+        return None
+    names = [name for name, _ in sorted(rx.groupindex.items(), key=lambda kv: kv[1])]
+    if rx.groups != len(names):
+        return None  # (Arrow rejects unnamed groups in extract_regex)
+    return rx, names
+
+
+def extract(arr: pa.Array, pattern: str) -> pa.StructArray:
+    """``pc.extract_regex(arr, pattern)``."""
+    c = _compiled(pattern) if len(arr) <= SMALL else None
+    if c is None or not c[1] or isinstance(arr, pa.ChunkedArray):
+        return pc.extract_regex(arr, pattern)
+    rx, names = c
+    cols: list[list[str]] = [[] for _ in names]
+    valid: list[bool] = []
+    for s in arr.to_pylist():
+        m = rx.search(s) if s is not None else None
+        valid.append(m is not None)
+        g = m.groups() if m is not None else ("",) * len(names)
+        for k, v in enumerate(g):
+            cols[k].append(v if v is not None else "")
+    typ = arr.type
+    children = [pa.array(v, typ) for v in cols]
+    mask = pa.array([not v for v in valid], pa.bool_())
+    return pa.StructArray.from_arrays(children, names=names, mask=mask)
+
+
+def match(arr: pa.Array, pattern: str) -> pa.Array:
+    """``pc.match_substring_regex(arr, pattern)``."""
+    c = _compiled(pattern) if len(arr) <= SMALL else None
+    if c is None or isinstance(arr, pa.ChunkedArray):
+        return pc.match_substring_regex(arr, pattern)
+    rx = c[0]
+    return pa.array(
+        [(rx.search(s) is not None) if s is not None else None for s in arr.to_pylist()], pa.bool_()
+    )

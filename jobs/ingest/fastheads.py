@@ -27,6 +27,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from jobs.ingest import layouts as L
+from jobs.ingest import pyregex as PR
 from jobs.ingest.rawbytes import Raw, pieces
 
 #: bytes of each line's head looked at (timestamp 26 + level <= 8 + spaces + first message byte)
@@ -241,6 +242,6 @@ def split_log4j(text: pa.Array) -> Log4jSplit | None:
         lb = np.stack([s[cr] + p[cr] + 2, e[cr]], axis=1).ravel()
         logger_raw = pieces(raw, lb).take(pa.array(np.arange(len(cr)) * 2, pa.int64()))
         enc = pc.dictionary_encode(logger_raw)
-        good = pc.match_substring_regex(enc.dictionary, L.LOG4J_LOGGER_TAIL).take(enc.indices)
+        good = PR.match(enc.dictionary, L.LOG4J_LOGGER_TAIL).take(enc.indices)
         tail[cr] = np.asarray(good.to_numpy(zero_copy_only=False), dtype=bool)
     return Log4jSplit(ok, tail, raw, level, m0, p, ts_ms, ts_valid)

@@ -29,6 +29,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from jobs.ingest import pyregex as PR
+
 LEVELS = r"TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|SEVERE|CONFIG|FINE|FINER|FINEST|NOTICE|CRITICAL"
 _TS_ISO = r"\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,:]\d{1,9})?(?:Z| ?[+-]\d{2}:?\d{2})?"
 _TS_ISO_T = r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?"
@@ -295,7 +297,7 @@ def _fast_timestamps(ts: pa.Array, default_tz: str) -> tuple[np.ndarray, np.ndar
     """The common millisecond formats through Arrow's ISO-8601 cast (no sub-match extraction)."""
     n = len(ts)
     out = np.zeros(n, dtype=np.int64)
-    fast = pc.fill_null(pc.match_substring_regex(ts, _FAST), False).to_numpy(zero_copy_only=False)
+    fast = pc.fill_null(PR.match(ts, _FAST), False).to_numpy(zero_copy_only=False)
     if not fast.any():
         return out, fast
     sub = ts if fast.all() else ts.filter(pa.array(fast))

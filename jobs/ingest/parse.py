@@ -204,7 +204,7 @@ def _assignment(raw: pa.Array) -> pa.Array:
     counts = np.fromiter((len(f) for f in found), np.int64, len(found))
     members = [m for f in found for m, _ in f]
     lists = pa.array([p for f in found for _, p in f], pa.string())
-    if len(lists) and pc.any(pc.match_substring_regex(lists, _NOT_PRINTABLE_ASCII)).as_py():
+    if len(lists) and pc.any(PR.match(lists, _NOT_PRINTABLE_ASCII)).as_py():
         return _assignment_reference(raw)
     parts = pc.split_pattern(lists, ",")
     flat = pc.ascii_trim_whitespace(pc.list_flatten(parts))
@@ -303,7 +303,7 @@ def _mostly_json(text: pa.Array, fb: _FirstBytes | None = None) -> bool:
     sfb = (fb or _FirstBytes(sample)).take(slice(0, _COMPILED_ORDER_SAMPLE))
     if sfb.possible(L.FIRST_CHARS["json"]).sum() * 2 <= len(sample):
         return False
-    return (pc.sum(pc.match_substring_regex(sample, L.JSON_LINE)).as_py() or 0) * 2 > len(sample)
+    return (pc.sum(PR.match(sample, L.JSON_LINE)).as_py() or 0) * 2 > len(sample)
 
 
 class _Heads:
@@ -399,7 +399,7 @@ def _fast_log4j(sub: pa.Array, with_logger: bool) -> tuple[np.ndarray, dict[str,
 def _fast_log4j_kernels(sub: pa.Array, with_logger: bool) -> tuple[np.ndarray, dict[str, pa.Array]] | None:
     """Kafka's ``[%d] %p %m (%c)`` with the default date format, by splitting (no sub-matches).
     Same result as the layout regex for the lines it accepts."""
-    ok = _mask(pc.match_substring_regex(sub, L.FAST_LOG4J))
+    ok = _mask(PR.match(sub, L.FAST_LOG4J))
     if not ok.any():
         return None
     s = sub if ok.all() else sub.filter(pa.array(ok))
@@ -411,9 +411,7 @@ def _fast_log4j_kernels(sub: pa.Array, with_logger: bool) -> tuple[np.ndarray, d
     tail = pc.split_pattern(rest, " (", max_splits=1, reverse=True)
     has_tail = _mask(pc.greater(pc.list_value_length(tail), 1))
     logger_raw = _elem(tail, 1)
-    lg_ok = (
-        _mask(_dict_apply(logger_raw, lambda u: pc.match_substring_regex(u, L.LOG4J_LOGGER_TAIL))) & has_tail
-    )
+    lg_ok = _mask(_dict_apply(logger_raw, lambda u: PR.match(u, L.LOG4J_LOGGER_TAIL))) & has_tail
     if not with_logger:
         # log4j-nologger: the lines without a valid "(logger)" tail
         keep = ~lg_ok
@@ -431,7 +429,7 @@ def _fast_log4j_kernels(sub: pa.Array, with_logger: bool) -> tuple[np.ndarray, d
 
 def _fast_springboot(sub: pa.Array) -> tuple[np.ndarray, dict[str, pa.Array]] | None:
     """Spring Boot 2/3 console lines by splitting (no sub-matches); same result as the regexes."""
-    ok = _mask(pc.match_substring_regex(sub, L.FAST_SPRINGBOOT))
+    ok = _mask(PR.match(sub, L.FAST_SPRINGBOOT))
     if not ok.any():
         return None
     s = sub if ok.all() else sub.filter(pa.array(ok))
@@ -440,7 +438,7 @@ def _fast_springboot(sub: pa.Array) -> tuple[np.ndarray, dict[str, pa.Array]] | 
     left = pc.ascii_split_whitespace(_elem(halves, 0), max_splits=3)
     right = _elem(halves, 1)
     # Spring Boot 3.2+: "[app] [thread] logger : msg"
-    app = _mask(pc.match_substring_regex(right, r"^\[[^\]]*\] \["))
+    app = _mask(PR.match(right, r"^\[[^\]]*\] \["))
     if app.any():
         right = pc.if_else(
             pa.array(app), pc.replace_substring_regex(right, r"^\[[^\]]*\] ", "", max_replacements=1), right
@@ -633,7 +631,7 @@ def _match_json(
     pos = np.nonzero(left)[0]
     if len(pos) and fb.possible(L.FIRST_CHARS["json"])[pos].any():
         sub = text if len(pos) == len(text) else _take(text, pos)
-        isj = _mask(pc.match_substring_regex(sub, L.JSON_LINE))
+        isj = _mask(PR.match(sub, L.JSON_LINE))
         if isj.any():
             jp = pos[isj]
             st = _json_fields(sub if isj.all() else _take(text, jp))
@@ -709,7 +707,7 @@ def _strip_prefix(message: pa.Array, has_pre: np.ndarray) -> pa.Array:
     alternative ends at its first ``"] "`` / ``"]: "``, so a split finds the body (much cheaper than
     a regex replacement); only a client prefix behind an MDC block ``[a|b] `` needs the regex."""
     parts = pc.split_pattern_regex(message, r"\]:? ", max_splits=1)
-    mdc = has_pre & _mask(pc.match_substring_regex(message, r"^\[[^\]|]*\|"))
+    mdc = has_pre & _mask(PR.match(message, r"^\[[^\]|]*\|"))
     simple = has_pre & ~mdc
     body = pc.if_else(pa.array(simple), _elem(parts, 1), message)
     if mdc.any():
@@ -766,7 +764,7 @@ def _match_dialects(message: pa.Array, logger: pa.Array) -> tuple[pa.Table, np.n
         if d.logger and len(rows):
             if d.logger not in logger_ok:
                 rx = d.logger
-                logger_ok[rx] = _mask(_dict_apply(logger, lambda u, rx=rx: pc.match_substring_regex(u, rx)))
+                logger_ok[rx] = _mask(_dict_apply(logger, lambda u, rx=rx: PR.match(u, rx)))
             rows = rows[logger_ok[d.logger][rows]]
         if d.needs_prefix and len(rows):
             rows = rows[has_pre[rows]]
@@ -1313,7 +1311,7 @@ def _parse_text(
         text = pc.replace_substring_regex(text, L.ANSI, "")
     # ---- wrapping prefixes (docker-compose, kubectl --prefix)
     wrap_label = ""
-    if pc.any(pc.match_substring_regex(text.slice(0, 400), r"^[\w.-]+\s+\| |^\[pod/[^\]\s]+\] ")).as_py():
+    if pc.any(PR.match(text.slice(0, 400), r"^[\w.-]+\s+\| |^\[pod/[^\]\s]+\] ")).as_py():
         w = _extract(text, r"^(?:(?P<svc>[\w.-]+)\s+\| |\[(?P<pod>pod/[^\]\s]+)\] )?(?P<rest>.*)$")
         wrap_label = "kubectl+" if pc.any(pc.not_equal(w.field("pod"), "")).as_py() else "docker+"
         text = w.field("rest")
@@ -1382,13 +1380,11 @@ def _parse_text(
     # ---- continuations and unparsable lines
     if len(left):
         sub = _take(text, left)
-        c = _mask(pc.match_substring_regex(sub, L.CONTINUATION))
+        c = _mask(PR.match(sub, L.CONTINUATION))
         if (~c).any():
             # a continuation-looking line behind a k8s/viewer timestamp
             m = _extract(_take(sub, np.nonzero(~c)[0]), L.TS_PREFIX)
-            inner_c = _mask(
-                pc.match_substring_regex(pc.fill_null(m.field("rest"), ""), L.CONTINUATION)
-            ) & _mask(m.is_valid())
+            inner_c = _mask(PR.match(pc.fill_null(m.field("rest"), ""), L.CONTINUATION)) & _mask(m.is_valid())
             c[np.nonzero(~c)[0][inner_c]] = True
         is_cont[left[c]] = True
         un = left[~c]
@@ -1411,10 +1407,10 @@ def _parse_text(
     if _repetitive(message):
         menc = pc.dictionary_encode(message)
         mcodes = _np(menc.indices)
-        cand = _mask(pc.match_substring_regex(menc.dictionary, D.GROUP_PREFILTER))[mcodes]
+        cand = _mask(PR.match(menc.dictionary, D.GROUP_PREFILTER))[mcodes]
         ccodes = mcodes[cand]
     else:
-        cand = _mask(pc.match_substring_regex(message, D.GROUP_PREFILTER))
+        cand = _mask(PR.match(message, D.GROUP_PREFILTER))
         ccodes = None
     events = None
     if cand.any():
@@ -1586,7 +1582,7 @@ def _finish_events(
     ts = ts_ms.take(hidx)
     ts_us = pc.cast(pc.multiply(ts, 1000), pa.int64()).cast(pa.timestamp("us", tz="UTC"))
     lvl = pc.utf8_upper(level.take(hidx))
-    if pc.any(pc.match_substring_regex(lvl, r"^\d$")).as_py():
+    if pc.any(PR.match(lvl, r"^\d$")).as_py():
         # librdkafka's syslog numbers → names (on the few distinct levels)
         enc = pc.dictionary_encode(lvl)
         names = pa.array([_RDKAFKA_LEVELS.get(x, x) for x in enc.dictionary.to_pylist()], pa.string())

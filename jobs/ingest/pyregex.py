@@ -19,7 +19,8 @@ from functools import cache
 import pyarrow as pa
 import pyarrow.compute as pc
 
-#: largest column answered by Python (above it RE2's compile is paid back by its speed)
+#: largest column answered by Python (above it RE2's compile is paid back by its speed); smaller
+#: for short patterns (cheap to compile): at most ``len(pattern) // 2`` values
 SMALL = 96
 
 _SPACE = "\\t\\n\\f\\r "
@@ -47,6 +48,10 @@ def translate(pattern: str) -> str:
                 if in_class:
                     raise Untranslatable(pattern)
                 out.append(f"[^{_SPACE}]")
+            elif e == "x" and re.fullmatch(r"[0-9a-fA-F]{2}", pattern[i + 2 : i + 4]):
+                out.append(pattern[i : i + 4])
+                i += 4
+                continue
             elif e in "ntrf" or e in _SAME:
                 out.append("\\" + e)
             else:
@@ -81,8 +86,47 @@ def translate(pattern: str) -> str:
     return "".join(out)
 
 
+def _anchored(pattern: str) -> bool:
+    """Whether every match must start at the text's start (``^`` first, no top-level ``|``): then
+    Python tries one position per value; an unanchored search is slower than RE2 at any size."""
+    body = pattern[4:] if pattern.startswith("(?s)") else pattern
+    if not body.startswith("^"):
+        return False
+    depth, i, in_class = 0, 0, False
+    while i < len(body):
+        c = body[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            return False
+        i += 1
+    return True
+
+
+def _use_python(arr: pa.Array, pattern: str) -> tuple[re.Pattern[str], list[str]] | None:
+    if len(arr) > min(SMALL, len(pattern) // 2) or isinstance(arr, pa.ChunkedArray):
+        return None
+    return _compiled(pattern)
+
+
 @cache
 def _compiled(pattern: str) -> tuple[re.Pattern[str], list[str]] | None:
+    """The Python form of an anchored pattern (None when it is not anchored or not translatable)."""
+    return translated(pattern) if _anchored(pattern) else None
+
+
+@cache
+def translated(pattern: str) -> tuple[re.Pattern[str], list[str]] | None:
+    """(compiled Python pattern, group names in group order), None when not translatable."""
     try:
         rx = re.compile(translate(pattern), re.ASCII)
     except (Untranslatable, re.error):
@@ -95,10 +139,14 @@ def _compiled(pattern: str) -> tuple[re.Pattern[str], list[str]] | None:
 
 def extract(arr: pa.Array, pattern: str) -> pa.StructArray:
     """``pc.extract_regex(arr, pattern)``."""
-    c = _compiled(pattern) if len(arr) <= SMALL else None
-    if c is None or not c[1] or isinstance(arr, pa.ChunkedArray):
+    c = _use_python(arr, pattern)
+    if c is None or not c[1]:
         return pc.extract_regex(arr, pattern)
-    rx, names = c
+    return python_extract(arr, *c)
+
+
+def python_extract(arr: pa.Array, rx: re.Pattern[str], names: list[str]) -> pa.StructArray:
+    """``extract_regex`` of the translated pattern ``rx`` (group ``names``) in Python."""
     cols: list[list[str]] = [[] for _ in names]
     valid: list[bool] = []
     for s in arr.to_pylist():
@@ -115,10 +163,14 @@ def extract(arr: pa.Array, pattern: str) -> pa.StructArray:
 
 def match(arr: pa.Array, pattern: str) -> pa.Array:
     """``pc.match_substring_regex(arr, pattern)``."""
-    c = _compiled(pattern) if len(arr) <= SMALL else None
-    if c is None or isinstance(arr, pa.ChunkedArray):
+    c = _use_python(arr, pattern)
+    if c is None:
         return pc.match_substring_regex(arr, pattern)
-    rx = c[0]
+    return python_match(arr, c[0])
+
+
+def python_match(arr: pa.Array, rx: re.Pattern[str]) -> pa.Array:
+    """``match_substring_regex`` of the translated pattern ``rx`` in Python."""
     return pa.array(
         [(rx.search(s) is not None) if s is not None else None for s in arr.to_pylist()], pa.bool_()
     )

@@ -271,3 +271,78 @@ def test_assignment_maps_equal_row_by_row(raw: list) -> None:
     assert got.type == want.type
     assert got.to_pylist() == want.to_pylist()
     assert got.equals(want)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["", "a", None, "\u00e9", " "]), max_size=20), st.booleans())
+def test_nullify_empty_equals_if_else(values: list, large: bool) -> None:
+    """Empty strings become null; a column without any keeps its values (no kernel runs)."""
+    a = pa.array(values, pa.large_string() if large else pa.string())
+    want = pc.if_else(pc.equal(a, ""), pa.scalar(None, a.type), a)
+    got = P._nullify_empty(a)
+    assert got.type == want.type and got.to_pylist() == want.to_pylist()
+    sliced = a.slice(1) if len(a) > 1 else a
+    assert P._nullify_empty(sliced).to_pylist() == [None if v == "" else v for v in sliced.to_pylist()]
+
+
+def _reference_layout_order(text: pa.Array) -> list[str]:
+    sample = text.slice(0, P._COMPILED_ORDER_SAMPLE)
+    hit = [bool(pc.any(pc.match_substring_regex(sample, lay.regex)).as_py()) for lay in L.LAYOUTS]
+    return [lay.id for lay, h in zip(L.LAYOUTS, hit) if h] + [
+        lay.id for lay, h in zip(L.LAYOUTS, hit) if not h
+    ]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from([lay.example for lay in L.LAYOUTS]),
+            st.sampled_from([lay.example for lay in L.LAYOUTS]).map(lambda x: x[: len(x) // 2]),
+            st.sampled_from(["\tat x.Y(Y.java:1)", "", "[x", "2024", "{"]),
+        ),
+        min_size=1,
+        max_size=30,
+    )
+)
+def test_layout_order_equals_every_regex_on_the_sample(lines: list[str]) -> None:
+    """The first-characters skip and the early answer from the first possible lines (Python's re)
+    give the order of running every layout regex on the whole sample."""
+    text = pa.array(lines, pa.large_string())
+    assert [lay.id for lay in P._layout_order(text)] == _reference_layout_order(text)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(
+                ["2024-05-01 10:00:00,123", "2024-02-30 10:00:00,000", "", "2024-05-01T10:00:00Z"]
+            ),
+            st.booleans(),
+        ),
+        min_size=1,
+        max_size=10,
+    ),
+    st.sampled_from(["UTC", "Europe/Berlin", "America/New_York"]),
+)
+def test_head_timestamps_with_converted_values_equal_the_parser(rows: list, tz: str) -> None:
+    """Heads whose ts a fast path converted (``tsms``) get the same epoch ms as the parser's."""
+    ts = [t for t, _ in rows]
+    want_all = None
+    try:
+        want_all = L.parse_timestamps(pa.array([t or None for t in ts], pa.string()), tz).to_pylist()
+    except pa.ArrowInvalid:
+        return  # (an invalid date fails the cast: never converted by a fast path either)
+    tsms = [
+        L.parse_timestamps(pa.array([t]), "UTC")[0].as_py() if (conv and t and "T" not in t) else None
+        for t, conv in rows
+    ]
+    head_t = pa.table(
+        {
+            "ts": pa.array(ts, pa.string()),
+            "pts": pa.nulls(len(ts), pa.string()),
+            "tsms": pa.array(tsms, pa.int64()),
+        }
+    )
+    assert P._head_timestamps(head_t, tz).to_pylist() == want_all

@@ -329,13 +329,13 @@ class _Heads:
         # naive epoch ms of ts when a fast path converted it already (else null)
         tsms = st.get("tsms")
         cols["tsms"] = tsms if tsms is not None else pa.nulls(n, pa.int64())
+        nolog = st.get("_nologger")  # (log4j lines without a logger tail: layout "...log4j-nologger")
+        codes = nolog.astype(np.int32) if nolog is not None else np.zeros(n, np.int32)
+        names = [layout, layout + "-nologger"] if nolog is not None else [layout]
         cols["layout"] = (
-            pa.array([layout] * n, pa.string())
+            pa.array([names[c] for c in codes], pa.string())
             if n < 64
-            else pc.cast(
-                pa.DictionaryArray.from_arrays(pa.array(np.zeros(n, np.int32)), pa.array([layout])),
-                pa.string(),
-            )
+            else pc.cast(pa.DictionaryArray.from_arrays(pa.array(codes), pa.array(names)), pa.string())
         )
         self.chunks.append(pa.table(cols))
 
@@ -474,8 +474,10 @@ def _match_one(
     """(matched mask, fields of the matched lines) of one layout on ``sub`` (``possible``: the lines
     that start with one of the layout's first characters; no other line can match)."""
     fast = None
-    if lay.id in ("log4j", "log4j-nologger"):
-        fast = _fast_log4j(sub, lay.id == "log4j")
+    if lay.id == "log4j":
+        fast = _fast_log4j_both(sub)
+    elif lay.id == "log4j-nologger":
+        fast = _fast_log4j(sub, False)
     elif lay.id in ("springboot", "springboot3"):
         fast = _fast_springboot(sub)
     if fast is not None:
@@ -485,9 +487,35 @@ def _match_one(
         if len(rest) and lay.id != "log4j-nologger":
             ok2, st2 = _match_one_regex(_take(sub, rest), lay)
             if ok2.any():
-                return _merge(ok, st, rest, ok2, st2)
+                nolog = st.pop("_nologger", None)
+                ok_m, st = _merge(ok, st, rest, ok2, st2)
+                if nolog is not None:
+                    # (the regex lines are log4j lines; merged rows are in line order)
+                    flags = np.concatenate([nolog, np.zeros(int(ok2.sum()), dtype=bool)])
+                    order = np.argsort(np.concatenate([np.nonzero(ok)[0], rest[ok2]]), kind="stable")
+                    st["_nologger"] = flags[order]
+                return ok_m, st
         return ok, st
     return _match_one_regex(sub, lay)
+
+
+def _fast_log4j_both(sub: pa.Array) -> tuple[np.ndarray, dict[str, Any]] | None:
+    """The ``log4j`` fast path that also takes the FAST_LOG4J lines without a valid ``(logger)``
+    tail, as ``log4j-nologger`` lines (``_nologger`` mask): whatever the layout order, they end up
+    there (the log4j regex cannot match them: its logger would have to be the text after the last
+    ``" ("``, and no other layout can match a line starting ``[dddd-``), and taking them in the
+    same pass keeps the heads in line order (no second split, no reordering of the head table)."""
+    sp = FH.split_log4j(sub)
+    if sp is None:
+        return _fast_log4j_kernels(sub, True)
+    if not sp.ok.any():
+        return None
+    st: dict[str, Any] = sp.columns(np.nonzero(sp.ok)[0])
+    tail = sp.tail[sp.ok]
+    if not tail.all():
+        st["logger"] = pc.if_else(pa.array(tail), st["logger"], pa.scalar(None, st["logger"].type))
+        st["_nologger"] = ~tail
+    return sp.ok, st
 
 
 def _merge(ok: np.ndarray, st: dict, rest: np.ndarray, ok2: np.ndarray, st2: dict) -> tuple[np.ndarray, dict]:
@@ -603,10 +631,15 @@ def _match_layouts(
     left = np.ones(len(rows), dtype=bool)
     if _mostly_json(text, fb):
         left = _match_json(text, rows, left, heads, label, pts, fb)
+    nologger_taken = False
     for lay in order:
         pos = np.nonzero(left)[0]
         if not len(pos):
             break
+        if lay.id == "log4j-nologger" and nologger_taken:
+            # the log4j pass took this layout's FAST_LOG4J lines: the layout's own pass would have
+            # found them (and then not tried its regex on the other lines)
+            continue
         poss = fb.possible(L.FIRST_CHARS[lay.id])[pos]
         if not poss.any():
             continue
@@ -616,6 +649,7 @@ def _match_layouts(
         ok, st = _match_one(sub, lay, poss)
         if not ok.any():
             continue
+        nologger_taken |= bool(lay.id == "log4j" and "_nologger" in st and st["_nologger"].any())
         heads.add(rows[pos[ok]], label + lay.id, st, _take(pts, pos[ok]) if pts is not None else None)
         left[pos[ok]] = False
     left = _match_json(text, rows, left, heads, label, pts, fb)

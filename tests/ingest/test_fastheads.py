@@ -16,7 +16,7 @@ from jobs.ingest import layouts as L
 from jobs.ingest import parse as P
 from jobs.ingest.rawbytes import Raw, pieces
 
-_DIGITS = st.text("0123456789", min_size=1, max_size=1)
+_EXAMPLES = [lay.example for lay in L.LAYOUTS]
 
 
 def _two(lo: int, hi: int) -> st.SearchStrategy[str]:
@@ -182,3 +182,53 @@ def test_pieces_are_zero_copy_spans() -> None:
     r2 = Raw(sl)
     assert r2.valid.tolist() == [True, False, True]
     assert r2.first_bytes().tolist() == [ord("a"), 256, ord("c")]
+
+
+def _heads(lines: list[str], order_ids: list[str] | None = None) -> pa.Table:
+    text = pa.array(lines, pa.large_string())
+    heads = P._Heads()
+    order = P._layout_order(text) if order_ids is None else [L.LAYOUT_BY_ID[i] for i in order_ids]
+    left = P._match_layouts(text, np.arange(len(lines)), order, heads, "", None)
+    t = heads.table()
+    return t.append_column("_left", pa.array([left.tolist()] * len(t), pa.list_(pa.int64())))
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            _line(), st.sampled_from(["\tat x.Y(Y.java:1)", "[main] INFO a.B - x", "junk"] + _EXAMPLES)
+        ),
+        min_size=1,
+        max_size=25,
+    ),
+    st.booleans(),
+)
+def test_log4j_pass_taking_nologger_lines_equals_two_passes(lines: list[str], nologger_first: bool) -> None:
+    """The log4j pass that also takes the tail-less FAST_LOG4J lines as ``log4j-nologger`` gives
+    the head table (rows, fields, layouts, order) and leftovers of separate passes, in either
+    layout order."""
+    ids = [lay.id for lay in L.LAYOUTS]
+    if nologger_first:
+        ids.remove("log4j-nologger")
+        ids.insert(0, "log4j-nologger")
+    got = _heads(lines, ids)
+    real = P._fast_log4j_both
+    P._fast_log4j_both = lambda sub: P._fast_log4j(sub, True)
+    try:
+        want = _heads(lines, ids)
+    finally:
+        P._fast_log4j_both = real
+    assert got.to_pylist() == want.to_pylist()
+
+
+def test_nologger_regex_only_runs_when_no_line_is_a_fast_nologger_line() -> None:
+    """(kept as it was) A ``[ts] LEVEL `` line with an empty message is not FAST_LOG4J; the
+    nologger layout's regex takes it only when no FAST_LOG4J line without a tail is left."""
+    lone = ["[2024-05-01 10:00:00,000] TRACE "]
+    with_fast = lone + ["[2024-05-01 10:00:00,000] TRACE (kafka.server.KafkaApis)"]
+    t1 = _heads(lone, [lay.id for lay in L.LAYOUTS])
+    assert t1["layout"].to_pylist() == ["log4j-nologger"] and t1["message"].to_pylist() == [""]
+    t2 = _heads(with_fast, [lay.id for lay in L.LAYOUTS])
+    assert t2["_row"].to_pylist() == [1] and t2["_left"].to_pylist() == [[0]]
+    assert t2["message"].to_pylist() == ["(kafka.server.KafkaApis)"]

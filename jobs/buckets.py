@@ -88,7 +88,8 @@ def bucket_files(folder: str) -> dict[int | str, list[str]]:
 
 
 def choose_buckets(input_bytes: int, parallelism: int) -> int:
-    """How many buckets: enough for every core to get a few (skewed groups balance out), not more
-    than one per ~32 MB of input (each bucket is one replay task and one file per ingestion task)."""
-    by_size = -(-input_bytes // (32 << 20))
-    return max(1, min(4 * max(parallelism, 1), by_size))
+    """How many buckets: four per core (skewed groups balance out) but not more than one per ~32 MB
+    of input (each bucket is one replay task and one file per ingestion task), and at least one per
+    GB of input so that one replay task holds a bounded share of the events in Arrow."""
+    per_core = min(4 * max(parallelism, 1), -(-input_bytes // (32 << 20)))
+    return max(1, per_core, -(-input_bytes // (1 << 30)))

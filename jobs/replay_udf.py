@@ -302,6 +302,80 @@ EVENT_ORDER: list[tuple[str, str]] = [("ts", "ascending"), ("_side_rank", "ascen
                                       ("source_file", "ascending"), ("line_no", "ascending")]  # fmt: skip
 
 
+def _replayed_mask(batch, last_key: tuple):
+    """True for the rows at or before ``last_key`` = (ts, side rank, source file, line) in the total
+    order, nulls counting as 0 / "" / 0: events an earlier run already replayed."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    k_ts, k_rank, k_file, k_line = last_key
+    ts = pc.fill_null(batch.column("ts"), 0)
+    rank = pc.fill_null(batch.column("_side_rank"), 9)
+    sf = pc.fill_null(batch.column("source_file"), "")
+    ln = pc.fill_null(batch.column("line_no"), 0)
+
+    def lit(v, t):
+        return pa.scalar(v, t)
+
+    line_le = pc.less_equal(ln, lit(k_line or 0, ln.type))
+    file_part = pc.or_(pc.less(sf, lit(k_file or "", pa.string())),
+                       pc.and_(pc.equal(sf, lit(k_file or "", pa.string())), line_le))  # fmt: skip
+    rank_part = pc.or_(pc.less(rank, lit(k_rank, rank.type)),
+                       pc.and_(pc.equal(rank, lit(k_rank, rank.type)), file_part))  # fmt: skip
+    return pc.or_(pc.less(ts, lit(k_ts or 0, ts.type)),
+                  pc.and_(pc.equal(ts, lit(k_ts or 0, ts.type)), rank_part))  # fmt: skip
+
+
+def compact_heartbeats(batch):
+    """The group's events (in the total order) without the heartbeats whose replay changes nothing.
+
+    ``GroupReplay.feed_rows`` handles a ``heartbeat_sent`` row of a known member by refreshing its
+    last-seen time (and a member-less heartbeat *response* by raising the group's last timestamp);
+    only a member or generation the model does not expect takes the slow path, whose effects (add
+    the member, one ``unknown_member`` / ``generation_gap`` anomaly) happen on the first such row.
+    So within a run of consecutive heartbeat rows (no other event of the group in between), of the
+    rows equal in every field but ``ts`` and ``line_no`` only the first and the last can change the
+    model: the first for what it starts, the last for the final times. Every other one is left out
+    here, before the rows become Python objects: most of a DEBUG-logging group's events. Rows with
+    a null ``ts`` or a nested value are always kept. ``tests/job/test_compaction.py`` replays random
+    event sequences with and without this and compares every output and the snapshot."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from coordinator_core.replay import HEARTBEAT
+
+    n = batch.num_rows
+    if n < 3:
+        return batch
+    is_hb = pc.fill_null(pc.equal(batch.column("kind"), HEARTBEAT), False)
+    hb_count = pc.sum(is_hb).as_py() or 0
+    if hb_count < 3:
+        return batch
+    scalar, nested = [], []
+    for f in batch.schema:
+        if f.name in ("ts", "line_no"):
+            continue
+        (nested if pa.types.is_nested(f.type) else scalar).append(f.name)
+    candidate = pc.and_(is_hb, pc.is_valid(batch.column("ts")))
+    for name in nested:
+        candidate = pc.and_(candidate, pc.is_null(batch.column(name)))
+    # the run a row belongs to: how many non-heartbeat rows come before it
+    run = pc.cumulative_sum(pc.cast(pc.invert(is_hb), pa.int64()))
+    idx = pa.array(np.arange(n, dtype=np.int64))
+    keys = batch.select(scalar).append_column("_run", run).append_column("_i", idx).filter(candidate)
+    if keys.num_rows < 3:
+        return batch
+    ends = keys.group_by([*scalar, "_run"], use_threads=False).aggregate([("_i", "min"), ("_i", "max")])
+    keep = np.zeros(n, dtype=bool)
+    keep[~candidate.to_numpy(zero_copy_only=False)] = True
+    keep[ends.column("_i_min").to_numpy()] = True
+    keep[ends.column("_i_max").to_numpy()] = True
+    if keep.all():
+        return batch
+    return batch.filter(pa.array(keep))
+
+
 def replay_parts(
     cluster: str,
     group_id: str,
@@ -315,39 +389,32 @@ def replay_parts(
     """The work of :func:`replay_group`: union column dicts (one per output table) and envelope.
     ``presorted``: the rows are already in :data:`EVENT_ORDER`."""
     import pyarrow as pa
+    import pyarrow.compute as pc
 
     if batch.num_rows == 0:
         return [], None
     if not presorted:
         batch = batch.sort_by(EVENT_ORDER)
-    cols = [column_values(batch.column(name), name) for name in EVENT_FIELDS]
-    i_file = EVENT_FIELDS.index("source_file")
     if pa.types.is_integer(batch.column("source_file").type):
         if files is None:
             raise ValueError("source_file given as file indexes but no file names")
-        cols[i_file] = [None if i is None else files[i] for i in cols[i_file]]
-    ranks = column_values(batch.column("_side_rank"))
-    i_ts, i_file, i_line = (
-        EVENT_FIELDS.index("ts"),
-        EVENT_FIELDS.index("source_file"),
-        EVENT_FIELDS.index("line_no"),
-    )
-    rows = list(zip(*cols))
+        names = pc.take(pa.array(files, pa.string()), batch.column("source_file"))
+        batch = batch.set_column(batch.schema.get_field_index("source_file"), "source_file", names)
+    i_ts, i_file, i_line = (EVENT_FIELDS.index(f) for f in ("ts", "source_file", "line_no"))
+    first_ts = batch.column("ts")[0].as_py()
     out: list[dict[str, list[Any]]] = []
     last_key = tuple(envelope["last_key"]) if envelope and envelope.get("last_key") else None
     if last_key is not None:
-        keep, skipped = [], 0
-        for row, rank in zip(rows, ranks):
-            key = (row[i_ts] or 0, rank, row[i_file] or "", row[i_line] or 0)
-            if key <= last_key:
-                skipped += 1
-            else:
-                keep.append(row)
+        done = _replayed_mask(batch, last_key)
+        skipped = pc.sum(done).as_py() or 0
         if skipped:
-            out.append(_anomaly_columns(cluster, group_id, rows[0][i_ts], "out_of_order",
+            out.append(_anomaly_columns(cluster, group_id, first_ts, "out_of_order",
                                 f"{skipped} event(s) at or before the group's replayed position "
                                 f"(ts {last_key[0]}, {last_key[2]}:{last_key[3]}) were not replayed again"))  # fmt: skip
-        rows = keep
+            batch = batch.filter(pc.invert(done))
+    fed = batch.num_rows
+    batch = compact_heartbeats(batch)
+    rows = list(zip(*[column_values(batch.column(name), name) for name in EVENT_FIELDS]))
     if not rows:
         return out, None
     try:
@@ -355,6 +422,7 @@ def replay_parts(
 
         replay = GroupReplay.resume(group_id, envelope["replay"] if envelope else None, _settings(options))
         replay.feed_rows(rows)
+        replay.events += fed - len(rows)  # the heartbeats compact_heartbeats left out count as fed
         result = replay.flush(final=False)
         snapshot = replay.snapshot()
     except Exception as exc:  # noqa: BLE001 - one group's failure must not stop the job
@@ -382,7 +450,7 @@ def replay_parts(
         "replay": snapshot,
         "last_key": [last[i_ts] or 0, last_rank, last[i_file] or "", last[i_line] or 0],
         "run_id": run_id,
-        "events": (envelope or {}).get("events", 0) + len(rows),
+        "events": (envelope or {}).get("events", 0) + fed,
         "last_ts": last[i_ts],
         "prev": prev,
     }

@@ -87,6 +87,7 @@ def test_choose_buckets() -> None:
     assert bk.choose_buckets(50_000, 2) == 1  # the sample: one bucket
     assert bk.choose_buckets(283 << 20, 2) == 8  # 1M lines: four per core
     assert bk.choose_buckets(3 << 30, 64) == 96  # bounded by the input size
+    assert bk.choose_buckets(100 << 30, 2) == 100  # at least one per GB
     assert bk.choose_buckets(0, 0) == 1
 
 

@@ -366,6 +366,8 @@ def compact_heartbeats(batch):
     keys = batch.select(scalar).append_column("_run", run).append_column("_i", idx).filter(candidate)
     if keys.num_rows < 3:
         return batch
+    # a column null on every candidate row cannot tell two of them apart
+    scalar = [c for c in scalar if keys.column(c).null_count < keys.num_rows]
     ends = keys.group_by([*scalar, "_run"], use_threads=False).aggregate([("_i", "min"), ("_i", "max")])
     keep = np.zeros(n, dtype=bool)
     keep[~candidate.to_numpy(zero_copy_only=False)] = True
@@ -547,23 +549,40 @@ def streaming_udf(options: dict[str, Any], run_id: str):
 _BUCKET_READ: tuple[str, ...] = ("cluster", "ts_ms", *(f for f in EVENT_FIELDS if f != "ts"))
 
 
-def bucket_input(events):
-    """An Arrow table of ``events`` columns (as the ingestion workers wrote them) in the UDF input
-    layout (:data:`INPUT_COLUMNS`: ``ts`` in epoch ms, the side's rank, nested columns as they are),
-    rows without a group id left out, sorted by group and then by the events' total order."""
+def _order_codes(col):
+    """Integer codes of a string column that sort like its values (nulls last)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    events = events.filter(pc.is_valid(events["group_id"]))
+    enc = pc.dictionary_encode(col.combine_chunks() if isinstance(col, pa.ChunkedArray) else col)
+    if len(enc.dictionary) == 0:
+        return pa.nulls(len(enc), pa.uint64())
+    ranks = pc.rank(enc.dictionary, sort_keys="ascending")
+    return pc.take(ranks, enc.indices)
+
+
+def bucket_input(events):
+    """An Arrow table of ``events`` columns (as the ingestion workers wrote them) in the UDF input
+    layout (:data:`INPUT_COLUMNS`: ``ts`` in epoch ms, the side's rank, nested columns as they are),
+    rows without a group id left out, sorted by group and then by the events' total order (the
+    strings sort as integer codes of the same order: several times faster than string keys)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if events["group_id"].null_count:
+        events = events.filter(pc.is_valid(events["group_id"]))
     side = pc.dictionary_encode(events["side"].combine_chunks())
     ranks = pa.array([SIDE_ORDER.get(v, 9) for v in side.dictionary.to_pylist()], pa.int32())
-    rank = pc.fill_null(pc.take(ranks, side.indices), 9) if len(side.dictionary) else pa.nulls(
-        events.num_rows, pa.int32()).fill_null(9)  # fmt: skip
+    rank = pc.fill_null(pc.take(ranks, side.indices), 9)
+    keys = pa.table({
+        "c": _order_codes(events["cluster"]), "g": _order_codes(events["group_id"]), "ts": events["ts_ms"],
+        "r": rank, "f": _order_codes(events["source_file"]), "l": events["line_no"],
+    })  # fmt: skip
+    order = pc.sort_indices(keys, sort_keys=[(k, "ascending") for k in keys.column_names])  # nulls last
     cols = {"cluster": events["cluster"], "_side_rank": rank}
     for name in EVENT_FIELDS:
         cols[name] = events["ts_ms"] if name == "ts" else events[name]
-    table = pa.table(cols)
-    return table.sort_by([("cluster", "ascending"), ("group_id", "ascending"), *EVENT_ORDER])
+    return pa.table(cols).take(order)
 
 
 def _group_bounds(table) -> list[tuple[int, int]]:

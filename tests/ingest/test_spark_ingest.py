@@ -398,3 +398,34 @@ def test_worker_writable_paths(path, local) -> None:
     from jobs.ingest.spark_ingest import worker_writable
 
     assert worker_writable(path) is local
+
+
+def test_a_file_that_vanishes_before_its_task_reads_it_is_quarantined(tmp_path) -> None:
+    """The workers read local files themselves: a file listed by the driver but gone when its task
+    runs becomes a missing_file audit row and quarantine row; the other files of the task go on."""
+    import pyarrow.parquet as pq
+
+    from jobs.ingest.spark_ingest import _local_items, _TaskWriters, _write_parsed
+
+    good = tmp_path / "a.log"
+    good.write_text(
+        "[2024-05-01 10:00:00,000] INFO [GroupCoordinator 1]: Stabilized group g generation 3 "
+        "(__consumer_offsets-1) with 1 members (kafka.coordinator.group.GroupCoordinator)\n"
+    )
+    gone = str(tmp_path / "gone.log")
+    out = tmp_path / "out"
+    audits = _write_parsed(
+        _local_items([(gone, "c"), (str(good), "c")]),
+        IngestSettings(),
+        "r",
+        _TaskWriters(str(out), "f00000", 2),
+    )
+    by_file = {a["source_file"]: a for a in audits}
+    assert by_file[gone]["error"].startswith("missing_file") and by_file[gone]["total_lines"] == 0
+    assert by_file[str(good)]["events"] == 1 and by_file[str(good)]["error"] is None
+    q = pq.read_table(out / "_rt=q" / "part-f00000.parquet").to_pylist()
+    assert [(r["source_file"], r["reason"]) for r in q] == [(gone, "missing_file")]
+    (event_file,) = os.listdir(out / "_rt=e")
+    from jobs.buckets import bucket_of, file_name
+
+    assert event_file == file_name("f00000", bucket_of("c", "g", 2))

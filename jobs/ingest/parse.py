@@ -1647,9 +1647,13 @@ def _finish_events(
     dia = ev["dialect"].combine_chunks()
     upd = _mask(pc.equal(dia, "client.updating_assignment"))
     if upd.any():
-        ap = _extract(pc.fill_null(cont, ""), r"(?s)Assigned partitions:\s*(?P<p>\[[^\]]*\])").field("p")
-        parts = _partitions(_nullify_empty(ap))
-        partitions = pc.if_else(pa.array(upd), parts, partitions)
+        # (on those lines only: the extraction and list split are per line)
+        ur = np.nonzero(upd)[0]
+        ap = _extract(pc.fill_null(_take(cont, ur), ""), r"(?s)Assigned partitions:\s*(?P<p>\[[^\]]*\])")
+        parts = _partitions(_nullify_empty(ap.field("p")))
+        pos = np.cumsum(upd) - 1
+        spread = parts.take(pa.array(np.maximum(pos, 0), pa.int64(), mask=~upd))
+        partitions = pc.if_else(pa.array(upd), spread, partitions)
     cols = {
         "cluster": _repeat(cluster, n),
         "event_date": pc.cast(ts_us, pa.date32()),

@@ -112,16 +112,22 @@ def _anchored(pattern: str) -> bool:
     return True
 
 
+#: an unanchored pattern goes to Python when the column holds at most this many bytes
+SMALL_SEARCH_BYTES = 2048
+
+
 def _use_python(arr: pa.Array, pattern: str) -> tuple[re.Pattern[str], list[str]] | None:
-    if len(arr) > min(SMALL, len(pattern) // 2) or isinstance(arr, pa.ChunkedArray):
+    if isinstance(arr, pa.ChunkedArray) or len(arr) > SMALL:
         return None
-    return _compiled(pattern)
+    if _anchored(pattern):
+        return translated(pattern) if len(arr) <= len(pattern) // 2 else None
+    return translated(pattern) if arr.nbytes <= SMALL_SEARCH_BYTES else None
 
 
 @cache
 def _compiled(pattern: str) -> tuple[re.Pattern[str], list[str]] | None:
     """The Python form of an anchored pattern (None when it is not anchored or not translatable)."""
-    return translated(pattern) if _anchored(pattern) else None
+    return translated(pattern) if _anchored(pattern) else None  # (anchored: used on more rows)
 
 
 @cache

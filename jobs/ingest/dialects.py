@@ -169,6 +169,13 @@ class Dialect:
         return tuple(re.compile(self.pattern).groupindex)
 
     @cached_property
+    def first_words(self) -> frozenset[str] | None:
+        """The possible first words (text before the first space) of every matching body, for a
+        dialect without a :attr:`key` (None when the regex does not fix them): the parser runs
+        such a dialect only on the bodies starting with one of them."""
+        return first_words(self.pattern)
+
+    @cached_property
     def literal(self) -> str:
         """The literal text every matching body starts with ("" when the regex starts otherwise);
         the parser tests it (a cheap ``starts_with``) before running the regex."""
@@ -176,6 +183,69 @@ class Dialect:
 
 
 _REGEX_META = frozenset("\\^$.|?*+()[]{}")
+_QUANT = ("?", "*", "+", "{")
+
+
+def _literal_run(rx: str, i: int, stop: str) -> tuple[str, int] | None:
+    """Plain characters of ``rx`` from ``i`` up to (not including) the first unescaped character of
+    ``stop`` or a space; None when a regex construct or a quantified character comes first."""
+    out: list[str] = []
+    while i < len(rx) and rx[i] != " " and rx[i] not in stop:
+        c = rx[i]
+        if c == "\\":
+            if i + 1 >= len(rx) or rx[i + 1].isalnum():
+                return None
+            lit, step = rx[i + 1], 2
+        elif c in _REGEX_META:
+            return None
+        else:
+            lit, step = c, 1
+        if rx[i + step : i + step + 1] in _QUANT and rx[i + step : i + step + 1]:
+            return None
+        out.append(lit)
+        i += step
+    return "".join(out), i
+
+
+def first_words(pattern: str) -> frozenset[str] | None:
+    """The possible first words (up to the first space) of the text an anchored dialect pattern
+    matches: after optional named-group openers, either a literal word followed by a space, or a
+    group ``(?:a|b c|...)`` of literal alternatives followed by a space (an alternative with a
+    space gives the text before it). None for anything else (a conservative answer)."""
+    rx = pattern[1:] if pattern.startswith("^") else pattern
+    i = 0
+    while rx.startswith("(?P<", i):
+        i = rx.index(">", i) + 1
+    if rx.startswith("(?:", i):
+        depth, j = 0, i
+        while j < len(rx):
+            if rx[j] == "\\":
+                j += 2
+                continue
+            if rx[j] == "(":
+                depth += 1
+            elif rx[j] == ")":
+                depth -= 1
+                if depth == 0:
+                    break
+            j += 1
+        inner, after = rx[i + 3 : j], rx[j + 1 :]
+        if after[:1] in _QUANT:
+            return None
+        words: set[str] = set()
+        for alt in inner.split("|"):
+            r = _literal_run(alt, 0, "")
+            if r is None or r[1] == 0:
+                return None
+            # the word ends inside the alternative (at its space) or right after the group
+            if r[1] == len(alt) and not after.startswith(" "):
+                return None
+            words.add(r[0])
+        return frozenset(words)
+    r = _literal_run(rx, i, "")
+    if r is None or r[1] == i or r[1] >= len(rx) or rx[r[1]] != " ":
+        return None
+    return frozenset([r[0]])
 
 
 def literal_prefix(pattern: str) -> str:

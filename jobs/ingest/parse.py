@@ -796,6 +796,12 @@ def _match_dialects(message: pa.Array, logger: pa.Array) -> tuple[pa.Table, np.n
             break
         if code is not None:
             rows = np.nonzero(unmatched & (codes == code))[0]
+        elif d.first_words is not None:
+            # (a keyless dialect whose matches start with one of a few words: only those bodies)
+            wc = [word_code[w] for w in d.first_words if w in word_code]
+            if not wc:
+                continue
+            rows = np.nonzero(unmatched & np.isin(codes, wc))[0]
         else:
             rows = np.nonzero(unmatched)[0]
         if d.logger and len(rows):

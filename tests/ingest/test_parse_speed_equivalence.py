@@ -346,3 +346,59 @@ def test_head_timestamps_with_converted_values_equal_the_parser(rows: list, tz: 
         }
     )
     assert P._head_timestamps(head_t, tz).to_pylist() == want_all
+
+
+def test_first_words_of_keyless_dialects() -> None:
+    assert D.first_words(r"^(?P<reason>Setting offset for (?P<p>\S+))$") == frozenset(["Setting"])
+    assert D.first_words(r"^(?:Starting up|Startup complete)\.?$") == frozenset(["Starting", "Startup"])
+    assert D.first_words(r"^(?:Asynchronous|Synchronous) auto-commit .*$") == frozenset(
+        ["Asynchronous", "Synchronous"]
+    )
+    assert D.first_words(r"^(?:A|B)\.? x$") is None  # (the word could be "A.")
+    assert D.first_words(r"^(?:A b|C d)? x$") is None
+    assert D.first_words(r"^(?P<g>\S+?): partitions$") is None
+    assert D.first_words(r"^Requests? done$") is None
+    assert D.first_words(r"^(?P<w>Static|Dynamic) Member$") is None
+    for d in D.DIALECTS:
+        if d.first_words is not None:
+            assert d.example.split(" ")[0] in d.first_words, d.id
+
+
+_BODY_WORDS = st.sampled_from(
+    sorted({d.example.split(" ")[0] for d in D.DIALECTS} | {"x", "", "Setting\t", "Metrics."})
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from([d.example for d in D.DIALECTS]),
+            st.tuples(_BODY_WORDS, st.sampled_from([d.example for d in D.DIALECTS])).map(
+                lambda t: t[0] + t[1][t[1].find(" ") :] if " " in t[1] else t[0]
+            ),
+        ),
+        min_size=1,
+        max_size=20,
+    )
+)
+def test_keyless_first_word_filter_equals_every_row(bodies: list[str]) -> None:
+    """A keyless dialect tried only on the bodies starting with one of its first words matches
+    exactly the rows it matches when tried on every body (and every match starts so)."""
+    import re
+
+    for body in bodies:
+        for d in D.DIALECTS:
+            if d.first_words is not None and re.match(d.pattern, body):
+                assert body.split(" ")[0] in d.first_words, (d.id, body)
+    msgs = pa.array(bodies, pa.string())
+    logger = pa.array(["kafka.coordinator"] * len(bodies), pa.string())
+    got_t, got_u = P._match_dialects(msgs, logger)
+    real = D.Dialect.first_words
+    D.Dialect.first_words = property(lambda self: None)  # type: ignore[assignment]
+    try:
+        want_t, want_u = P._match_dialects(msgs, logger)
+    finally:
+        D.Dialect.first_words = real  # type: ignore[assignment]
+    assert got_u.tolist() == want_u.tolist()
+    assert got_t.to_pylist() == want_t.to_pylist()

@@ -238,9 +238,14 @@ def run_job(
             if not adopted:
                 sink.write_partition("events", res.events.where(keep).withColumn("run_id", run_col), r.run_id)
             r.committed("events")
-            sink.write_partition(
-                "quarantine", res.quarantine.where(keep).withColumn("run_id", run_col), r.run_id
-            )
+            if res.no_quarantine and hasattr(sink, "write_partition_arrow"):  # nothing to write: no Spark job
+                from jobs.sink import _arrow_schema
+
+                sink.write_partition_arrow("quarantine", _arrow_schema("quarantine").empty_table(), r.run_id)
+            else:
+                sink.write_partition(
+                    "quarantine", res.quarantine.where(keep).withColumn("run_id", run_col), r.run_id
+                )
             r.committed("quarantine")
             summary.events = sum(int(a["events"] or 0) for a in new_audit)
             summary.quarantined = sum(int(a["quarantined"] or 0) for a in new_audit)
@@ -284,11 +289,16 @@ def run_job(
             r.committed("group_state")
             # 6. the commit marker ---------------------------------------------------------------
             names = res.audit.schema.fieldNames()
-            audit_df = spark.createDataFrame(
-                [tuple(r.run_id if k == "run_id" else a.get(k) for k in names) for a in new_audit],
-                res.audit.schema,
-            )
-            sink.write_partition("ingest_audit", audit_df, r.run_id)
+            audit_rows = [tuple(r.run_id if k == "run_id" else a.get(k) for k in names) for a in new_audit]
+            if hasattr(sink, "write_partition_arrow"):  # one row per file, already on the driver
+                from jobs.ingest.model import arrow_schema
+
+                table = pa_table_from_rows(audit_rows, arrow_schema(res.audit.schema))
+                sink.write_partition_arrow("ingest_audit", table, r.run_id)
+            else:
+                sink.write_partition(
+                    "ingest_audit", spark.createDataFrame(audit_rows, res.audit.schema), r.run_id
+                )
             r.committed("ingest_audit")
         sink.cleanup_staging()
         res.unpersist()
@@ -482,9 +492,27 @@ def _replay_stream(r: _Run, run_events):
     return r.spark.read.schema(schema).option("recursiveFileLookup", "true").parquet(stage), stage
 
 
+#: up to this many rebalances, a sink that reads and writes Arrow on the driver (delta-rs) computes
+#: the roll-ups and the summary there, without Spark jobs (their fixed cost dominated small runs)
+DRIVER_ROWS = 1_000_000
+
+
+def _on_driver(sink: Sink) -> bool:
+    return hasattr(sink, "read_arrow") and sink.row_count("rebalances") <= DRIVER_ROWS
+
+
 def _write_rollups(r: _Run) -> None:
     from jobs import rollups
 
+    if _on_driver(r.sink):
+        out_arrow = rollups.compute_arrow(
+            r.sink.read_arrow("rebalances"), r.config.storms.min_rebalances, r.config.storms.window_minutes
+        )
+        for name in ("storms", "rebalance_frequency"):
+            r.sink.overwrite_arrow(name, out_arrow[name])
+            r.committed(name)
+        r.progress.stage("roll-ups written")
+        return
     rebalances = r.sink.read("rebalances").cache()  # small; read by both roll-ups
     out = rollups.compute(rebalances, r.config.storms.min_rebalances, r.config.storms.window_minutes)
     try:
@@ -508,6 +536,9 @@ def _summarise(r: _Run, summary: RunSummary) -> None:
     summary.groups_total = summary.table_rows.get(r.table_name("group_state"), 0)
     summary.rebalances_total = summary.table_rows.get("rebalances", 0)
     summary.storms_total = summary.table_rows.get("storms", 0)
+    if _on_driver(sink):
+        _summarise_arrow(sink, summary)
+        return
     causes = (
         sink.read("rebalances")
         .groupBy("cause")
@@ -519,3 +550,34 @@ def _summarise(r: _Run, summary: RunSummary) -> None:
         sink.read("storms").orderBy(F.desc("rebalances"), F.desc("paused_ms"), "storm_id").limit(1).collect()
     )
     summary.worst_storm = worst[0].asDict() if worst else None
+
+
+def pa_table_from_rows(rows: list[tuple], schema):
+    """An Arrow table of ``schema`` from row tuples (a few rows built on the driver)."""
+    import pyarrow as pa
+
+    return pa.table({f.name: pa.array([row[i] for row in rows], f.type) for i, f in enumerate(schema)},
+                    schema=schema)  # fmt: skip
+
+
+def _summarise_arrow(sink: Sink, summary: RunSummary) -> None:
+    """The top causes and the worst storm from the (small) tables read with pyarrow, ordered like
+    :func:`_summarise`'s Spark queries (timestamps as naive UTC datetimes, like Spark's rows)."""
+    from collections import Counter
+
+    causes = Counter(sink.read_arrow("rebalances").column("cause").to_pylist())
+    top = sorted(causes.items(), key=lambda kv: (-kv[1], kv[0] is not None, kv[0] or ""))[:5]
+    summary.top_causes = [(c or "unknown", int(n)) for c, n in top]
+    storms = sink.read_arrow("storms").to_pylist()
+    summary.worst_storm = None
+    if storms:
+
+        def key(s):
+            return (s["rebalances"] is None, -(s["rebalances"] or 0), s["paused_ms"] is None,
+                    -(s["paused_ms"] or 0), s["storm_id"] is not None, s["storm_id"] or "")  # fmt: skip
+
+        worst = dict(min(storms, key=key))
+        for k, v in worst.items():
+            if hasattr(v, "tzinfo") and v.tzinfo is not None:
+                worst[k] = v.replace(tzinfo=None)
+        summary.worst_storm = worst

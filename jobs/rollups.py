@@ -208,6 +208,26 @@ def cluster_rollups(t: pa.Table, min_rebalances: int, window_minutes: int) -> tu
     return _table(storms, STORMS_ARROW), _table(_frequency_rows(cluster, iv, storms), FREQUENCY_ARROW)
 
 
+def compute_arrow(rebalances: pa.Table, min_rebalances: int, window_minutes: int) -> dict[str, pa.Table]:
+    """:func:`compute` on an Arrow table of the rebalances (the sink read it on the driver because
+    it is small): the same per-cluster function, without a Spark job."""
+    import pyarrow.compute as pc
+
+    t = rebalances.select(list(INPUT_COLUMNS))
+    out: dict[str, list[pa.Table]] = {"storms": [], "rebalance_frequency": []}
+    for cluster in sorted(set(t["cluster"].to_pylist()), key=lambda c: (c is None, c)):
+        part = t.filter(pc.is_null(t["cluster"]) if cluster is None else pc.equal(t["cluster"], cluster))
+        storms, freq = cluster_rollups(part, min_rebalances, window_minutes)
+        out["storms"].append(storms)
+        out["rebalance_frequency"].append(freq)
+    return {
+        "storms": pa.concat_tables(out["storms"]) if out["storms"] else STORMS_ARROW.empty_table(),
+        "rebalance_frequency": pa.concat_tables(out["rebalance_frequency"])
+        if out["rebalance_frequency"]
+        else FREQUENCY_ARROW.empty_table(),
+    }
+
+
 def compute(rebalances: DataFrame, min_rebalances: int, window_minutes: int) -> dict[str, DataFrame]:
     """Both roll-ups from the whole rebalances table: ``{"storms": ..., "rebalance_frequency": ...}``
     (one ``applyInArrow`` per cluster each; both read ``rebalances``, so cache it if it is costly)."""

@@ -338,6 +338,37 @@ class DeltaRsSink(Sink):
         self._spark_write_parquet(self._dedupe(self._conform(name, df), keys), stage)
         self.merge_arrow(name, ds.dataset(stage, format="parquet").to_table(), keys)
 
+    def read_arrow(self, name: str):
+        """The whole table as an Arrow table of its schema (for small tables read on the driver)."""
+        from deltalake import DeltaTable
+
+        if not self.exists(name):
+            return _arrow_schema(name).empty_table()
+        return (
+            DeltaTable(self.path(name))
+            .to_pyarrow_dataset()
+            .to_table()
+            .select(_arrow_schema(name).names)
+            .cast(_arrow_schema(name))
+        )
+
+    def overwrite_arrow(self, name: str, table) -> None:
+        """:meth:`overwrite` with an Arrow table already on the driver (one delta-rs commit)."""
+        from deltalake import write_deltalake
+
+        self._table(name)
+        write_deltalake(self.path(name), table.cast(_arrow_schema(name)), mode="overwrite")
+
+    def write_partition_arrow(self, name: str, table, value: str) -> None:
+        """:meth:`write_partition` with an Arrow table already on the driver (one delta-rs commit
+        replacing the ``run_id=value`` partition)."""
+        from deltalake import write_deltalake
+
+        self._table(name)
+        quoted = value.replace("'", "''")
+        write_deltalake(self.path(name), table.cast(_arrow_schema(name)), mode="overwrite",
+                        partition_by=[PARTITION_COL], predicate=f"{PARTITION_COL} = '{quoted}'")  # fmt: skip
+
     def merge_arrow(self, name: str, source, keys: list[str]) -> None:
         """:meth:`merge` of an Arrow table already on the driver (small: the replay's output read
         from its staged Parquet), without a Spark job. Duplicate keys keep their last row."""

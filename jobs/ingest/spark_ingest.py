@@ -64,6 +64,8 @@ class IngestResult:
     buckets: int = 0
     #: the staged, group-bucketed event files (all parsed files, duplicates included) when bucketed
     bucket_dir: str | None = None
+    #: True when the workers wrote the staging folder and no quarantine row was staged at all
+    no_quarantine: bool = False
     _cache: DataFrame | None = None
 
     def unpersist(self) -> None:
@@ -428,6 +430,14 @@ def _file_records(spark: SparkSession, q: pa.Table, rows: list[dict[str, Any]]) 
     return spark.createDataFrame(tbl, schema=RECORD) if len(tbl) else None
 
 
+def _has_parquet(folder: str) -> bool:
+    import os
+
+    return os.path.isdir(folder) and any(
+        f.endswith(".parquet") and not f.startswith(".") for f in os.listdir(folder)
+    )
+
+
 def _binary_files(
     spark: SparkSession,
     paths: list[tuple[str, str]],
@@ -582,6 +592,7 @@ def ingest(
         events_dir=events_dir,
         buckets=buckets,
         bucket_dir=staging + "/_rt=e" if buckets > 0 and staging else None,
+        no_quarantine=bool(workers_write and not _has_parquet(_local_path(staging) + "/_rt=q")),
         _cache=cache,
     )
 

@@ -221,3 +221,16 @@ def test_seed004_scenarios(spark, tmp_path):
     assert sorted(storms.index) == ["seed004-three", "seed004-two"]
     assert storms.loc["seed004-three", "rebalances"] == 4
     assert not storms.coordinator_wide.any()
+
+
+def test_parquet_sink_gives_the_same_tables_and_summary(spark, sample_run, tmp_path):
+    """The Parquet sink (no driver-side Arrow reads: Spark roll-ups and summary queries) gives the
+    tables and the summary of the delta-rs run (driver-side roll-ups and summary)."""
+    lake, summary = sample_run
+    pq_lake = str(tmp_path / "parquet")
+    got = run_job(spark, job_config(pq_lake, fmt="parquet"), SAMPLE_INPUTS, "batch")
+    for name in (*REPLAY_TABLES, "rebalance_frequency", "storms"):
+        assert rows(pq_lake, name) == rows(lake, name), name
+    assert got.top_causes == summary.top_causes
+    assert got.worst_storm == summary.worst_storm and summary.worst_storm["rebalances"] == 6
+    assert got.table_rows == summary.table_rows

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pyarrow as pa
 import pytest
 
 from jobs import rollups, schemas
@@ -155,3 +156,20 @@ def test_numpy_rollups_equal_the_spark_sql_definition(spark, seed, n, w):
         assert g == e, name
         assert fields_of(got[name].schema) == fields_of(want[name].schema)
     assert got["storms"].count() > 0 and got["rebalance_frequency"].count() > 100
+
+
+@pytest.mark.parametrize("seed,n,w", [(5, 3, 10), (6, 2, 30)])
+def test_driver_rollups_equal_the_spark_ones(spark, seed, n, w):
+    """compute_arrow (small rebalances tables read on the driver) gives the rows of compute."""
+    from jobs.ingest.model import arrow_schema
+
+    data = _random_rebalances(seed)
+    rb = spark.createDataFrame(data, schemas.REBALANCES)
+    table = pa.Table.from_pylist(data, schema=arrow_schema(schemas.REBALANCES))
+    got, want = rollups.compute_arrow(table, n, w), rollups.compute(rb, n, w)
+    for name in ("storms", "rebalance_frequency"):
+        g = spark.createDataFrame(got[name].to_pandas(), schemas.TABLES[name])
+        assert sorted(tuple(r) for r in g.collect()) == sorted(tuple(r) for r in want[name].collect()), name
+    assert got["storms"].num_rows > 0
+    empty = rollups.compute_arrow(table.slice(0, 0), n, w)
+    assert empty["storms"].num_rows == 0 and empty["rebalance_frequency"].num_rows == 0

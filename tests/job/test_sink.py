@@ -126,3 +126,31 @@ def test_adopt_partition_moves_the_staged_files(spark, sink, tmp_path):
     assert sink.row_count("events") == 2 and sink.partition_values("events") == ["r1"]
     assert sink.adopt_partition("events", str(tmp_path / "nothing-here"), "r2") is False
     assert sink.partition_values("events") == ["r1"]
+
+
+def test_delta_rs_arrow_writes(spark, tmp_path):
+    """The driver-side writes of the delta-rs sink: overwrite, replace one run_id partition, read."""
+    import pyarrow as pa
+
+    from jobs.ingest.model import arrow_schema
+    from jobs.schemas import INGEST_AUDIT, STORMS
+
+    sink = make_sink(spark, str(tmp_path / "lake"), "delta", "delta-rs", run_id="r1")
+    assert sink.read_arrow("storms").num_rows == 0  # not created yet: empty, with the schema
+    storm = dict.fromkeys(STORMS.fieldNames())
+    storm.update(cluster="c", group_id="g", storm_id="s1", rebalances=4)
+    sink.overwrite_arrow(
+        "storms", pa.Table.from_pylist([storm, {**storm, "storm_id": "s2"}], arrow_schema(STORMS))
+    )
+    sink.overwrite_arrow("storms", pa.Table.from_pylist([storm], arrow_schema(STORMS)))
+    assert sink.read_arrow("storms").column("storm_id").to_pylist() == ["s1"]
+    assert sink.read("storms").count() == 1 and sink.row_count("storms") == 1
+    audit = dict.fromkeys(INGEST_AUDIT.fieldNames())
+    audit.update(cluster="c", source_file="a.log", total_lines=3, layouts=[])
+    for run, files in (("r1", ["a.log", "b.log"]), ("r2", ["c.log"]), ("r1", ["d.log"])):
+        rows = [{**audit, "run_id": run, "source_file": f} for f in files]
+        sink.write_partition_arrow(
+            "ingest_audit", pa.Table.from_pylist(rows, arrow_schema(INGEST_AUDIT)), run
+        )
+    got = sorted((r.run_id, r.source_file) for r in sink.read("ingest_audit").collect())
+    assert got == [("r1", "d.log"), ("r2", "c.log")]  # r1 replaced, r2 kept

@@ -175,7 +175,7 @@ def build_corpus(lines: int, out_dir: str, seed: int = 7) -> list[str]:
     return paths
 
 
-def ingest_tables(spark, paths: list[str], lake: str, run_id: str = "bench", fmt: str = "parquet"):
+def ingest_tables(spark, paths: list[str], lake: str, run_id: str = "bench", fmt: str = "delta"):
     """The job's ingestion stage: parse once (staged), the staged event files adopted as the events
     partition, quarantine and audit written - the same calls as :func:`jobs.pipeline.run_job`.
     Returns the IngestResult and the seconds of each phase."""
@@ -197,8 +197,23 @@ def ingest_tables(spark, paths: list[str], lake: str, run_id: str = "bench", fmt
         sink.write_partition("events", res.events, run_id)
     phases["events_s"] = time.perf_counter() - t
     t = time.perf_counter()
-    sink.write_partition("quarantine", res.quarantine, run_id)
-    sink.write_partition("ingest_audit", res.audit, run_id)
+    if res.no_quarantine and hasattr(sink, "write_partition_arrow"):  # as run_job does
+        from jobs.sink import _arrow_schema
+
+        sink.write_partition_arrow("quarantine", _arrow_schema("quarantine").empty_table(), run_id)
+    else:
+        sink.write_partition("quarantine", res.quarantine, run_id)
+    if hasattr(sink, "write_partition_arrow"):  # the audit rows are on the driver already
+        from jobs.ingest.model import arrow_schema
+        from jobs.pipeline import pa_table_from_rows
+
+        names = res.audit.schema.fieldNames()
+        rows = [tuple(a.get(k) if k != "run_id" else run_id for k in names) for a in res.audit_rows]
+        sink.write_partition_arrow(
+            "ingest_audit", pa_table_from_rows(rows, arrow_schema(res.audit.schema)), run_id
+        )
+    else:
+        sink.write_partition("ingest_audit", res.audit, run_id)
     phases["quarantine_audit_s"] = time.perf_counter() - t
     return res, phases
 

@@ -9,7 +9,9 @@
    re-running the same input changes nothing;
 3. write this run's ``events`` and ``quarantine`` (one ``run_id`` partition each, replaced atomically);
 4. **replay** the new events of every (cluster, group_id) on top of its stored state:
-   ``batch`` = ``cogroup(events, group_state).applyInArrow`` (one Spark job), ``incremental`` = a
+   ``batch`` = through the group buckets the ingestion workers wrote (``spark.range(buckets)
+   .mapInArrow``, each task replays the groups of one bucket; :mod:`jobs.buckets`) when the staging
+   folder is local/FUSE, else ``cogroup(events, group_state).applyInArrow`` (one Spark job); ``incremental`` = a
    streaming query (``applyInPandasWithState``, ``GroupStateTimeout.NoTimeout``,
    ``trigger(availableNow=True)``, checkpoint under the output dir) over the run's new events;
    the UDF output (one union frame) is staged to Parquet once and split into the tables;

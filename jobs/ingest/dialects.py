@@ -52,6 +52,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from coordinator_core.events import EVENT_KINDS
+from jobs.ingest.pyregex import top_level_alternation
 
 #: cheap RE2 prefilter on whole messages: a line that does not match is about something else and
 #: is only counted (``groupId=`` of the client prefix and the ``[GroupMetadataManager brokerId=1]``
@@ -253,23 +254,8 @@ def literal_prefix(pattern: str) -> str:
     it stops at the first construct that is not a plain or escaped punctuation character, drops a
     character made optional by ``?``/``*``/``{``, and is empty for a top-level alternation)."""
     rx = pattern[1:] if pattern.startswith("^") else pattern
-    depth, i, in_class = 0, 0, False
-    while i < len(rx):
-        c = rx[i]
-        if c == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = c != "]"
-        elif c == "[":
-            in_class = True
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-        elif c == "|" and depth == 0:
-            return ""
-        i += 1
+    if top_level_alternation(rx):
+        return ""
     out: list[str] = []
     i = 0
     while i < len(rx):

@@ -86,15 +86,11 @@ def translate(pattern: str) -> str:
     return "".join(out)
 
 
-def _anchored(pattern: str) -> bool:
-    """Whether every match must start at the text's start (``^`` first, no top-level ``|``): then
-    Python tries one position per value; an unanchored search is slower than RE2 at any size."""
-    body = pattern[4:] if pattern.startswith("(?s)") else pattern
-    if not body.startswith("^"):
-        return False
+def top_level_alternation(rx: str) -> bool:
+    """Whether the RE2 pattern ``rx`` has a ``|`` outside every group and character class."""
     depth, i, in_class = 0, 0, False
-    while i < len(body):
-        c = body[i]
+    while i < len(rx):
+        c = rx[i]
         if c == "\\":
             i += 2
             continue
@@ -107,9 +103,16 @@ def _anchored(pattern: str) -> bool:
         elif c == ")":
             depth -= 1
         elif c == "|" and depth == 0:
-            return False
+            return True
         i += 1
-    return True
+    return False
+
+
+def _anchored(pattern: str) -> bool:
+    """Whether every match must start at the text's start (``^`` first, no top-level ``|``): then
+    Python tries one position per value; an unanchored search is slower than RE2 at any size."""
+    body = pattern[4:] if pattern.startswith("(?s)") else pattern
+    return body.startswith("^") and not top_level_alternation(body)
 
 
 #: an unanchored pattern goes to Python when the column holds at most this many bytes

@@ -314,7 +314,9 @@ def file_cost(path: str) -> int:
     return size
 
 
-def plan_bins(files: list[tuple[str, str]], parallelism: int) -> list[list[tuple[str, str]]]:
+def plan_bins(
+    files: list[tuple[str, str]], parallelism: int, costs: dict[str, int] | None = None
+) -> list[list[tuple[str, str]]]:
     """Local files packed into tasks of about equal parse work (longest first onto the least loaded
     task), biggest task first: Spark's own packing of ``binaryFile`` splits weighs a ``.gz`` by its
     compressed size and fills partitions in order, which on a few big files left one core idle for
@@ -323,13 +325,13 @@ def plan_bins(files: list[tuple[str, str]], parallelism: int) -> list[list[tuple
 
     if not files:
         return []
-    costs = [(file_cost(p), p, c) for p, c in files]
-    total = sum(c for c, _, _ in costs)
+    weighed = [(costs[p] if costs and p in costs else file_cost(p), p, c) for p, c in files]
+    total = sum(c for c, _, _ in weighed)
     n = min(len(files), max(4 * max(parallelism, 1), -(-total // (256 << 20))))
     heap = [(0, i) for i in range(n)]
     bins: list[list[tuple[str, str]]] = [[] for _ in range(n)]
     loads = [0] * n
-    for cost, p, c in sorted(costs, key=lambda x: (-x[0], x[1])):
+    for cost, p, c in sorted(weighed, key=lambda x: (-x[0], x[1])):
         load, i = heapq.heappop(heap)
         bins[i].append((p, c))
         loads[i] = load + cost
@@ -516,13 +518,12 @@ def ingest(
         os.makedirs(local)
         outs = []
         cores = parallelism(spark)
-        bins = plan_bins(list(res.files), cores)
+        costs = {p: file_cost(p) for p, _ in res.files}
+        bins = plan_bins(list(res.files), cores, costs)
         if buckets < 0:
             from jobs.buckets import choose_buckets
 
-            buckets = choose_buckets(
-                sum(file_cost(p) for p, _ in res.files) + (1 << 30) * len(res.remote), cores
-            )
+            buckets = choose_buckets(sum(costs.values()) + (1 << 30) * len(res.remote), cores)
         if bins:
             ids = spark.range(0, len(bins), 1, len(bins))
             outs.append(ids.mapInArrow(_parse_local_bins(settings, run_id, local, bins, buckets), RECORD))

@@ -429,3 +429,41 @@ def test_a_file_that_vanishes_before_its_task_reads_it_is_quarantined(tmp_path) 
     from jobs.buckets import bucket_of, file_name
 
     assert event_file == file_name("f00000", bucket_of("c", "g", 2))
+
+
+def test_binary_file_tasks_write_what_local_tasks_write(spark, logs, tmp_path) -> None:
+    """Remote inputs (s3://, abfss://, dbfs:/) still go through Spark's binaryFile reader; with a
+    worker-writable staging folder their tasks write the same bucketed event files and audit as the
+    tasks that read local files themselves."""
+    import pyarrow.dataset as ds
+
+    from jobs.ingest.spark_ingest import RECORD, _binary_files, _parse_partition, audit_from_json
+
+    local = ingest(
+        spark,
+        [InputSpec(str(logs))],
+        IngestSettings(staging_dir=str(tmp_path / "a"), group_buckets=3),
+        run_id="s",
+    )
+    assert local.buckets == 3 and any("-b0" in f for f in os.listdir(local.bucket_dir))
+    paths = sorted(os.path.join(r, f) for r, _, fs in os.walk(logs) for f in fs)
+    files = _binary_files(spark, [(p, "default") for p in paths], IngestSettings(), [])
+    out = str(tmp_path / "b")
+    records = files.mapInArrow(_parse_partition(IngestSettings(), "s", out, 3), RECORD).collect()
+    audits = sorted((audit_from_json(r["message"]) for r in records), key=lambda a: a["source_file"])
+    assert [(a["source_file"], a["events"]) for a in audits] == [
+        (a["source_file"], a["events"]) for a in local.audit_rows
+    ]
+
+    def by_bucket(folder):
+        from jobs.buckets import bucket_files
+
+        return {
+            b: sorted(
+                ds.dataset(fs, format="parquet").to_table().to_pylist(),
+                key=lambda r: (r["source_file"], r["line_no"]),
+            )
+            for b, fs in bucket_files(folder).items()
+        }
+
+    assert by_bucket(out + "/_rt=e") == by_bucket(local.bucket_dir) != {}

@@ -180,6 +180,8 @@ def ingest_tables(spark, paths: list[str], lake: str, run_id: str = "bench", fmt
     partition, quarantine and audit written - the same calls as :func:`jobs.pipeline.run_job`.
     Returns the IngestResult and the seconds of each phase."""
     from jobs.ingest import IngestSettings, InputSpec, ingest
+    from jobs.ingest.spark_ingest import audit_table
+    from jobs.pipeline import write_run_files
     from jobs.sink import make_sink
 
     sink = make_sink(spark, lake, fmt, "delta-rs", run_id)
@@ -193,28 +195,11 @@ def ingest_tables(spark, paths: list[str], lake: str, run_id: str = "bench", fmt
     )
     phases["parse_and_stage_s"] = time.perf_counter() - t
     t = time.perf_counter()
-    if not (res.events_dir and sink.adopt_partition("events", res.events_dir, run_id)):
-        sink.write_partition("events", res.events, run_id)
-    phases["events_s"] = time.perf_counter() - t
+    write_run_files(sink, res, run_id)
+    phases["events_quarantine_s"] = time.perf_counter() - t
     t = time.perf_counter()
-    if res.no_quarantine and hasattr(sink, "write_partition_arrow"):  # as run_job does
-        from jobs.sink import _arrow_schema
-
-        sink.write_partition_arrow("quarantine", _arrow_schema("quarantine").empty_table(), run_id)
-    else:
-        sink.write_partition("quarantine", res.quarantine, run_id)
-    if hasattr(sink, "write_partition_arrow"):  # the audit rows are on the driver already
-        from jobs.ingest.model import arrow_schema
-        from jobs.pipeline import pa_table_from_rows
-
-        names = res.audit.schema.fieldNames()
-        rows = [tuple(a.get(k) if k != "run_id" else run_id for k in names) for a in res.audit_rows]
-        sink.write_partition_arrow(
-            "ingest_audit", pa_table_from_rows(rows, arrow_schema(res.audit.schema)), run_id
-        )
-    else:
-        sink.write_partition("ingest_audit", res.audit, run_id)
-    phases["quarantine_audit_s"] = time.perf_counter() - t
+    sink.write_partition_arrow("ingest_audit", audit_table(res.audit_rows, run_id), run_id)
+    phases["audit_s"] = time.perf_counter() - t
     return res, phases
 
 

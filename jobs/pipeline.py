@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from jobs.config import ConfigError, InputConfig, JobConfig, load_config
+from jobs.ingest.spark_ingest import audit_table
 from jobs.progress import Progress
 from jobs.replay_udf import (
     MERGE_KEYS,
@@ -182,8 +183,6 @@ def run_job(
     config's ``inputs``); ``mode``: ``batch`` or ``incremental`` (default: ``run.mode``)."""
     import time
 
-    from pyspark.sql import functions as F
-
     t0 = time.monotonic()
     config = config or JobConfig()
     mode = mode or config.run.mode
@@ -230,31 +229,15 @@ def run_job(
         )
 
         if new_audit:
-            keep = ~F.col("source_file").isin(skip_files) if skip_files else F.lit(True)
-            run_col = F.lit(r.run_id).alias("run_id")
             # 3. events and quarantine of this run -------------------------------------------------
-            # the staged event files become the partition as they are (a rename) where the sink can
-            adopted = bool(
-                not skip_files and res.events_dir and sink.adopt_partition("events", res.events_dir, r.run_id)
-            )
-            if not adopted:
-                sink.write_partition("events", res.events.where(keep).withColumn("run_id", run_col), r.run_id)
+            adopted = write_run_files(sink, res, r.run_id, skip_files)
             r.committed("events")
-            if res.no_quarantine and hasattr(sink, "write_partition_arrow"):  # nothing to write: no Spark job
-                from jobs.sink import _arrow_schema
-
-                sink.write_partition_arrow("quarantine", _arrow_schema("quarantine").empty_table(), r.run_id)
-            else:
-                sink.write_partition(
-                    "quarantine", res.quarantine.where(keep).withColumn("run_id", run_col), r.run_id
-                )
             r.committed("quarantine")
             summary.events = sum(int(a["events"] or 0) for a in new_audit)
             summary.quarantined = sum(int(a["quarantined"] or 0) for a in new_audit)
             r.progress.stage("events written", events=summary.events, quarantined=summary.quarantined)
 
             # 4. replay ----------------------------------------------------------------------------
-            events_now = sink.read_partition("events", r.run_id)
             folder = _bucket_folder(sink, res, r.run_id, adopted) if mode == "batch" else None
             if folder:
                 # each bucket's event files are read and replayed by one Python worker (no shuffle)
@@ -263,9 +246,10 @@ def run_job(
             elif mode == "batch":
                 # file names cross the shuffle as indexes into the run's sorted file list
                 files = sorted({a["source_file"] for a in new_audit})
-                union, union_dir = _replay_batch(r, replay_input(events_now, files), committed_runs, files)
+                events_now = replay_input(sink.read_partition("events", r.run_id), files)
+                union, union_dir = _replay_batch(r, events_now, committed_runs, files)
             else:
-                union, union_dir = _replay_stream(r, replay_input(events_now))
+                union, union_dir = _replay_stream(r, replay_input(sink.read_partition("events", r.run_id)))
             # the replay's output is small (rows per rebalance / generation / member / group, not per
             # event): a sink that commits on the driver (delta-rs) reads it once with pyarrow
             # instead of running one Spark job per table
@@ -290,17 +274,7 @@ def run_job(
             _merge_replay_table(sink, "group_state", r.table_name("group_state"), union, local)
             r.committed("group_state")
             # 6. the commit marker ---------------------------------------------------------------
-            names = res.audit.schema.fieldNames()
-            audit_rows = [tuple(r.run_id if k == "run_id" else a.get(k) for k in names) for a in new_audit]
-            if hasattr(sink, "write_partition_arrow"):  # one row per file, already on the driver
-                from jobs.ingest.model import arrow_schema
-
-                table = pa_table_from_rows(audit_rows, arrow_schema(res.audit.schema))
-                sink.write_partition_arrow("ingest_audit", table, r.run_id)
-            else:
-                sink.write_partition(
-                    "ingest_audit", spark.createDataFrame(audit_rows, res.audit.schema), r.run_id
-                )
+            sink.write_partition_arrow("ingest_audit", audit_table(new_audit, r.run_id), r.run_id)
             r.committed("ingest_audit")
         sink.cleanup_staging()
         res.unpersist()
@@ -311,6 +285,28 @@ def run_job(
         return summary
     finally:
         small.restore()
+
+
+def write_run_files(sink: Sink, res, run_id: str, skip_files: Sequence[str] = ()) -> bool:
+    """Write the run's ``events`` and ``quarantine`` partitions (files of ``skip_files`` left out).
+    The staged event files become the partition as they are (a rename) where the sink can; returns
+    whether they did. An empty quarantine is committed without a Spark job."""
+    from pyspark.sql import functions as F
+
+    keep = ~F.col("source_file").isin(list(skip_files)) if skip_files else F.lit(True)
+    run_col = F.lit(run_id).alias("run_id")
+    adopted = bool(
+        not skip_files and res.events_dir and sink.adopt_partition("events", res.events_dir, run_id)
+    )
+    if not adopted:
+        sink.write_partition("events", res.events.where(keep).withColumn("run_id", run_col), run_id)
+    if res.no_quarantine:
+        from jobs.sink import _arrow_schema
+
+        sink.write_partition_arrow("quarantine", _arrow_schema("quarantine").empty_table(), run_id)
+    else:
+        sink.write_partition("quarantine", res.quarantine.where(keep).withColumn("run_id", run_col), run_id)
+    return adopted
 
 
 def _driver_union(sink: Sink, union_dir: str | None):
@@ -552,14 +548,6 @@ def _summarise(r: _Run, summary: RunSummary) -> None:
         sink.read("storms").orderBy(F.desc("rebalances"), F.desc("paused_ms"), "storm_id").limit(1).collect()
     )
     summary.worst_storm = worst[0].asDict() if worst else None
-
-
-def pa_table_from_rows(rows: list[tuple], schema):
-    """An Arrow table of ``schema`` from row tuples (a few rows built on the driver)."""
-    import pyarrow as pa
-
-    return pa.table({f.name: pa.array([row[i] for row in rows], f.type) for i, f in enumerate(schema)},
-                    schema=schema)  # fmt: skip
 
 
 def _summarise_arrow(sink: Sink, summary: RunSummary) -> None:

@@ -123,6 +123,11 @@ class Sink:
     def write_partition(self, name: str, df, value: str) -> None:
         raise NotImplementedError
 
+    def write_partition_arrow(self, name: str, table, value: str) -> None:
+        """:meth:`write_partition` of a few rows already on the driver as an Arrow table (a sink
+        that commits on the driver writes them without a Spark job)."""
+        self.write_partition(name, self.spark.createDataFrame(table.to_pylist(), table_schema(name)), value)
+
     def adopt_partition(self, name: str, files_dir: str, value: str) -> bool:
         """Make the Parquet files in ``files_dir`` (written by Spark with exactly the table's columns
         but ``run_id``) the ``run_id=value`` partition, moving them instead of rewriting them. Returns

@@ -74,6 +74,13 @@ class IngestResult:
                 self._cache.unpersist()
 
 
+def audit_table(audits: list[dict[str, Any]], run_id: str) -> pa.Table:
+    """The ``ingest_audit`` rows of one run as an Arrow table (one row per file)."""
+    schema = arrow_schema(INGEST_AUDIT)
+    rows = [{**{f.name: a.get(f.name) for f in schema}, "run_id": run_id} for a in audits]
+    return pa.Table.from_pylist(rows, schema=schema)
+
+
 def _audit_json(audit: dict[str, Any]) -> str:
     out = dict(audit)
     for k in _TS_FIELDS:

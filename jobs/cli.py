@@ -13,9 +13,11 @@ failed (e.g. a missing input with ``ingest.on_missing: error``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from jobs.config import ConfigError, InputConfig, JobConfig, OutputConfig, RunConfig, SparkConfig, load_config
 
@@ -174,14 +176,12 @@ def build_session(cfg: JobConfig):
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "report":
-        import runpy  # the report helper's module: python -m jobs.report
+        from jobs.report.__main__ import main as report_main
 
-        sys.argv = ["jobs.report", *argv[1:]]
         try:
-            runpy.run_module("jobs.report", run_name="__main__", alter_sys=True)
+            return report_main(argv[1:])
         except SystemExit as exc:
             return int(exc.code or 0) if not isinstance(exc.code, str) else 1
-        return 0
     args = build_parser().parse_args(argv)
     try:
         cfg, inputs = resolve_config(args)
@@ -209,5 +209,40 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+def exit_process(code: int) -> NoReturn:
+    """End the process with ``code`` once the job's work is done, without the interpreter's
+    finalisation: Arrow's C++ thread pools can abort a finished process at exit ("terminate called
+    without an active exception", exit 134; apache/arrow#34314, #39862, delta-io/delta-rs#2184),
+    which would turn a successful nightly run into a failed one. Python's ``atexit`` handlers still
+    run (PySpark's stops the JVM it started); only the native static destructors are skipped."""
+    import atexit
+
+    try:
+        atexit._run_exitfuncs()
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                stream.flush()
+        os._exit(code)
+
+
+def run_main(entry) -> NoReturn:
+    """``sys.exit(entry())`` for the command-line entry points, leaving through ``exit_process``."""
+    try:
+        code = entry()
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        if isinstance(exc.code, str):
+            print(exc.code, file=sys.stderr)
+    except KeyboardInterrupt:
+        code = 130
+    except BaseException:  # noqa: BLE001 - reported like the interpreter would, then a plain exit 1
+        import traceback
+
+        traceback.print_exc()
+        code = 1
+    exit_process(int(code or 0))
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run_main(main)

@@ -49,3 +49,23 @@ def sample_job(spark, tmp_path_factory):
               if os.path.isdir(os.path.join(SAMPLE_LOGS, d))]  # fmt: skip
     summary = run_job(spark, config, inputs, "batch")
     return lake, summary
+
+
+_EXIT_STATUS: list[int] = []
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session, exitstatus):
+    _EXIT_STATUS.append(int(exitstatus))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config):
+    """Leave the test process the way the job's entry points do (``jobs.cli.exit_process``): after
+    every report is written, with pytest's exit status and without the native static destructors,
+    where Arrow's thread pools can abort a finished process ("terminate called without an active
+    exception", exit 134) and fail a green run."""
+    if _EXIT_STATUS and not os.environ.get("REBALANCE_LENS_PYTEST_NORMAL_EXIT"):
+        from jobs.cli import exit_process
+
+        exit_process(_EXIT_STATUS[-1])

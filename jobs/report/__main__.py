@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -28,4 +27,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from jobs.cli import run_main
+
+    run_main(main)

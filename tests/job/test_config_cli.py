@@ -154,3 +154,30 @@ def test_report_subcommand_delegates_to_jobs_report():
                           text=True, env=env, timeout=120)  # fmt: skip
     assert done.returncode == 0
     assert "python -m jobs.report" in done.stdout and "--lakehouse" in done.stdout
+
+
+def _run_entry(body: str) -> subprocess.CompletedProcess:
+    code = "import atexit, sys\nfrom jobs.cli import run_main\n" + body
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60,
+                          env=dict(os.environ, PYTHONPATH=REPO))  # fmt: skip
+
+
+def test_entry_points_leave_with_the_return_code_after_atexit_handlers():
+    # run_main skips the native static destructors (Arrow thread pools can abort a finished process)
+    # but keeps the code, flushes output and still runs Python's atexit handlers (PySpark's JVM kill)
+    done = _run_entry(
+        "atexit.register(lambda: print('atexit ran'))\nprint('work done', end=' ')\nrun_main(lambda: 3)"
+    )
+    assert (done.returncode, done.stdout) == (3, "work done atexit ran\n")
+    assert _run_entry("run_main(lambda: 0)").returncode == 0
+    assert _run_entry("run_main(lambda: None)").returncode == 0
+
+
+def test_entry_points_report_exceptions_and_system_exit():
+    done = _run_entry("def boom():\n    raise RuntimeError('disk full')\nrun_main(boom)")
+    assert done.returncode == 1
+    assert "RuntimeError: disk full" in done.stderr and "Traceback" in done.stderr
+    done = _run_entry("def usage():\n    sys.exit(2)\nrun_main(usage)")
+    assert done.returncode == 2
+    done = _run_entry("def msg():\n    sys.exit('bad config')\nrun_main(msg)")
+    assert (done.returncode, done.stderr.strip()) == (1, "bad config")

@@ -277,4 +277,6 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from jobs.cli import run_main  # leaves without the Arrow thread-pool abort at exit
+
+    run_main(main)

@@ -306,4 +306,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from jobs.cli import run_main  # leaves without the Arrow thread-pool abort at exit
+
+    run_main(main)

@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import datetime as _dt
 import os
+import shutil
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -249,7 +250,8 @@ def run_job(
                 events_now = replay_input(sink.read_partition("events", r.run_id), files)
                 union, union_dir = _replay_batch(r, events_now, committed_runs, files)
             else:
-                union, union_dir = _replay_stream(r, replay_input(sink.read_partition("events", r.run_id)))
+                events_now = replay_input(sink.read_partition("events", r.run_id))
+                union, union_dir = _replay_stream(r, events_now, committed_runs)
             # the replay's output is small (rows per rebalance / generation / member / group, not per
             # event): a sink that commits on the driver (delta-rs) reads it once with pyarrow
             # instead of running one Spark job per table
@@ -454,21 +456,34 @@ def _replay_buckets(
     return r.spark.read.schema(schema).parquet(stage), stage
 
 
-def _replay_stream(r: _Run, run_events):
+def _replay_stream(r: _Run, run_events, committed_runs: frozenset[str]):
     """Streaming replay over this run's new events (the run's inbox directory), state in the
-    streaming state store; foreachBatch stages each micro-batch's union rows."""
+    streaming state store; foreachBatch stages each micro-batch's union rows.
+
+    Crash safety: the inboxes of earlier runs are removed first (a committed run's inbox was read by
+    its own stream; a killed run's events are ingested again by this run under its own id), and a
+    stored state written by a run that never committed is rolled back to the one before it
+    (``load_envelope``), like the batch replay does with ``group_state``."""
     from pyspark.sql.streaming.state import GroupStateTimeout
 
     root = r.sink.root
     inbox_root = os.path.join(root, "_stream", "inbox")
-    run_events.write.mode("overwrite").parquet(os.path.join(inbox_root, f"run={r.run_id}"))
+    mine = f"run={r.run_id}"
+    if os.path.isdir(inbox_root):
+        stale = [d for d in os.listdir(inbox_root) if d.startswith("run=") and d != mine]
+        for d in stale:
+            shutil.rmtree(os.path.join(inbox_root, d), ignore_errors=True)
+        if stale:
+            r.progress.stage("recover", stream_inboxes_removed=len(stale))
+    run_events.write.mode("overwrite").parquet(os.path.join(inbox_root, mine))
+    r.committed("stream inbox")
     checkpoint = r.config.run.checkpoint or os.path.join(root, "_checkpoints", "replay")
     stage = r.sink.staging("union")
     schema = union_schema()
     input_schema = run_events.schema
     stream = r.spark.readStream.schema(input_schema).option("recursiveFileLookup", "true").parquet(inbox_root)
     out = stream.groupBy("cluster", "group_id").applyInPandasWithState(
-        streaming_udf(r.options, r.run_id),
+        streaming_udf(r.options, r.run_id, committed_runs),
         outputStructType=schema,
         stateStructType="state_json string",
         outputMode="append",

@@ -444,9 +444,12 @@ def replay_parts(
             out.append(_record_columns(table, cluster, group_id, list(recs)))
     last = rows[-1]
     last_rank = SIDE_ORDER.get(last[EVENT_FIELDS.index("side")], 9)
-    prev = dict(envelope) if envelope else None
-    if prev is not None:
-        prev.pop("prev", None)  # keep one level: enough to undo one uncommitted run
+    if envelope and envelope.get("run_id") == run_id:
+        prev = envelope.get("prev")  # an earlier micro-batch of this run: keep the state before the run
+    else:
+        prev = dict(envelope) if envelope else None
+        if prev is not None:
+            prev.pop("prev", None)  # keep one level: enough to undo one uncommitted run
     new_env = {
         "v": 1,
         "replay": snapshot,
@@ -519,9 +522,12 @@ def batch_udf_pandas(
     return run
 
 
-def streaming_udf(options: dict[str, Any], run_id: str):
+def streaming_udf(options: dict[str, Any], run_id: str, committed_runs: frozenset[str] | None = None):
     """groupBy(...).applyInPandasWithState function (GroupStateTimeout.NoTimeout): the Spark state is
-    a one-column tuple holding the envelope JSON."""
+    a one-column tuple holding the envelope JSON. With ``committed_runs``, a state written by a run
+    not among them (a killed run) is rolled back to the envelope it resumed from; this run's own
+    states (an earlier micro-batch of the same query) are kept."""
+    valid = None if committed_runs is None else frozenset(committed_runs) | {run_id}
 
     def run(key, pdf_iter, state):
         import pandas as pd
@@ -533,7 +539,7 @@ def streaming_udf(options: dict[str, Any], run_id: str):
             yield union_table([]).to_pandas()
             return
         batch = pa.concat_tables(tables, promote_options="permissive")
-        env = json.loads(state.get[0]) if state.exists else None
+        env = load_envelope(state.get[0], valid) if state.exists else None
         table, new_env = replay_group_table(cluster, group_id, batch, env, options, run_id)
         if new_env is not None:
             state.update((json.dumps(new_env, separators=(",", ":"), default=str),))

@@ -130,3 +130,58 @@ def test_replay_input_sends_file_indexes_in_name_order(spark):
     got = replay_udf.replay_input(df, files).select("source_file").collect()
     assert sorted(r.source_file for r in got) == [0, 1, 2]
     assert replay_udf.replay_input(df, files).columns == replay_udf.replay_input(df).columns
+
+
+class _FakeGroupState:
+    """The part of PySpark's GroupState the streaming function uses."""
+
+    def __init__(self, state_json=None):
+        self.value = (state_json,) if state_json is not None else None
+
+    @property
+    def exists(self):
+        return self.value is not None
+
+    @property
+    def get(self):
+        return self.value
+
+    def update(self, value):
+        self.value = value
+
+
+def _stream_call(state, run_id, committed, events):
+    fn = replay_udf.streaming_udf(OPTS, run_id, committed)
+    out = pa.concat_tables([pa.Table.from_pandas(p, preserve_index=False) for p in
+                            fn(("c", "g"), iter([_batch(events).to_pandas()]), state)])  # fmt: skip
+    return out, json.loads(state.value[0])
+
+
+def test_streaming_state_of_a_killed_run_is_rolled_back():
+    """The stream's state store kept the state of a run that never committed: the next run resumes
+    from the state before it and replays its events again, without an out_of_order anomaly."""
+    _, env1 = replay_group("c", "g", _batch(EVENTS[:1]), None, OPTS, "run1")
+    _, killed = replay_group("c", "g", _batch(EVENTS[1:]), env1, OPTS, "killed")
+    state = _FakeGroupState(json.dumps(killed))
+    out, env = _stream_call(state, "rerun", frozenset({"run1"}), EVENTS[1:])
+    kinds = out.column("kind").to_pylist()
+    assert "out_of_order" not in kinds
+    assert env["run_id"] == "rerun" and env["prev"]["run_id"] == "run1" and env["events"] == 3
+    tables = out.column("_table").to_pylist()
+    assert tables.count("rebalances") == 1
+    # without the committed runs (the old behaviour) the killed run's events count as replayed
+    out_old, _ = _stream_call(_FakeGroupState(json.dumps(killed)), "rerun", None, EVENTS[1:])
+    assert "out_of_order" in out_old.column("kind").to_pylist()
+
+
+def test_streaming_state_of_this_run_is_kept_across_micro_batches():
+    state = _FakeGroupState()
+    _, env1 = replay_group("c", "g", _batch(EVENTS[:1]), None, OPTS, "run1")
+    state = _FakeGroupState(json.dumps(env1))
+    _stream_call(state, "run2", frozenset({"run1"}), EVENTS[1:2])  # micro-batch 0 of run2
+    out, env = _stream_call(state, "run2", frozenset({"run1"}), EVENTS[2:])  # micro-batch 1 of run2
+    assert env["events"] == 3 and env["run_id"] == "run2"
+    assert "out_of_order" not in out.column("kind").to_pylist()
+    # the state before the run stays the one to roll back to, however many micro-batches it had
+    assert env["prev"]["run_id"] == "run1" and env["prev"]["events"] == 1
+    assert load_envelope(json.dumps(env), frozenset({"run1"}))["run_id"] == "run1"

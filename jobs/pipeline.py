@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import datetime as _dt
 import os
+import re
 import shutil
 import uuid
 from collections.abc import Iterable, Sequence
@@ -96,8 +97,8 @@ class RunSummary:
             w = self.worst_storm
             lines.append(
                 f"  worst storm: {w['cluster']}/{w['group_id']} {w['rebalances']} rebalances "
-                f"{w['start_ts']} .. {w['end_ts']}, paused {w['paused_ms'] / 1000:.1f}s, "
-                f"cause {w['dominant_cause']}, culprits {', '.join(w['culprit_members'] or []) or '-'}"
+                f"{span_text(w['start_ts'], w['end_ts'])}, paused {w['paused_ms'] / 1000:.1f}s, "
+                f"cause {w['dominant_cause']}, culprits {culprits_text(w['culprit_members'] or [])}"
             )
         if self.top_causes:
             lines.append("  top causes: " + ", ".join(f"{c} ({n})" for c, n in self.top_causes))
@@ -105,6 +106,39 @@ class RunSummary:
         for name, n in self.table_rows.items():
             lines.append(f"    {name:<20} {n:>10,} rows")
         return "\n".join(lines)
+
+
+def span_text(start: Any, end: Any) -> str:
+    """``2024-05-14 10:00:00.007 .. 10:03:37.904`` (the end's date only when it differs)."""
+
+    def fmt(ts: Any, with_date: bool = True) -> str:
+        if not isinstance(ts, _dt.datetime):
+            return str(ts)
+        head = ts.strftime("%Y-%m-%d %H:%M:%S" if with_date else "%H:%M:%S")
+        return f"{head}.{ts.microsecond // 1000:03d}"
+
+    same_day = (
+        isinstance(start, _dt.datetime) and isinstance(end, _dt.datetime) and start.date() == end.date()
+    )
+    return f"{fmt(start)} .. {fmt(end, not same_day)}"
+
+
+#: the random suffix the coordinator appends to a client id (or group.instance.id) to make a member id
+_MEMBER_SUFFIX = re.compile(r"-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+
+
+def culprits_text(member_ids: Sequence[str]) -> str:
+    """Culprit member ids as their clients for a reader: Kafka names a member ``<client.id>-<UUID>``
+    (``<group.instance.id>-<UUID>`` for static members), so the incarnations of one restarted client
+    collapse into ``client ×n``; ids of another form are shown as they are."""
+    if not member_ids:
+        return "-"
+    counts: dict[str, int] = {}
+    for m in member_ids:
+        client = _MEMBER_SUFFIX.sub("", m) or m
+        counts[client] = counts.get(client, 0) + 1
+    text = ", ".join(c if n == 1 else f"{c} ×{n}" for c, n in sorted(counts.items()))
+    return text + (f" ({len(member_ids)} member ids)" if len(counts) < len(member_ids) else "")
 
 
 def _input_specs(config: JobConfig, inputs: Iterable[Any] | None) -> list[Any]:

@@ -259,3 +259,27 @@ def test_parquet_sink_gives_the_same_tables_and_summary(spark, sample_run, tmp_p
     assert got.top_causes == summary.top_causes
     assert got.worst_storm == summary.worst_storm and summary.worst_storm["rebalances"] == 6
     assert got.table_rows == summary.table_rows
+
+
+def test_summary_names_culprits_by_client():
+    from jobs.pipeline import culprits_text
+
+    ids = ["consumer-orders-1-7604744b-dd92-f931-218d-47e7163ae8b2", "consumer-orders-1-8dfcf2fb-cb46-2e04-fdbb-e996dd35dde4",
+           "consumer-orders-2-5efaf5c0-85b5-a278-7b75-d7f39af1e20d"]  # fmt: skip
+    assert culprits_text(ids) == "consumer-orders-1 ×2, consumer-orders-2 (3 member ids)"
+    assert culprits_text(["rdkafka-abc", "sarama"]) == "rdkafka-abc, sarama"  # other forms as they are
+    assert culprits_text([]) == "-"
+
+
+def test_summary_span_text():
+    import datetime as dt
+
+    from jobs.pipeline import span_text
+
+    a, b = dt.datetime(2024, 5, 14, 10, 0, 0, 7000), dt.datetime(2024, 5, 14, 10, 3, 37, 904999)
+    assert span_text(a, b) == "2024-05-14 10:00:00.007 .. 10:03:37.904"
+    assert (
+        span_text(a, dt.datetime(2024, 5, 15, 0, 0, 1))
+        == "2024-05-14 10:00:00.007 .. 2024-05-15 00:00:01.000"
+    )
+    assert span_text(None, b) == "None .. 2024-05-14 10:03:37.904"

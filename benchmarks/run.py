@@ -497,7 +497,8 @@ def write_report(results: dict[str, Any], out_dir: str) -> str:
            f"{results['loadavg_start'][0]:.1f}, at end {results['loadavg_end'][0]:.1f} on {m['cpus']} CPUs "
            "(other work was running)."
            + (f" Two CPU-bound Python processes side by side ran {results['cpu_scaling']['ceiling']:.2f}x the "
-              "throughput of one (the ceiling for local[1] → local[2] on this machine in this run)."
+              "throughput of one (the ceiling for local[1] → local[2] on this machine in this run; the CPU's "
+              "speed drifts by ~10% between rounds, so a value near 2 means no shared core)."
               if results.get("cpu_scaling") else ""), ""]  # fmt: skip
     c = results["corpus"]
     md += ["## Corpus", "",

@@ -184,6 +184,15 @@ def test_split_run_equals_single_run(spark, sample_run, tmp_path):
     assert len(read_table(None, split, "events")) == 119
 
 
+def assert_tables_of_one_clean_run(lake: str, clean: str) -> None:
+    """Every table of ``lake`` equals the clean run's, but for run ids and the state envelopes (which
+    name the run that wrote them)."""
+    for name in schemas.TABLES:
+        by_run = name in ("events", "quarantine", "ingest_audit", "group_state")
+        drop = ("run_id", "state_json") if by_run else ()
+        assert rows(lake, name, drop=drop) == rows(clean, name, drop=drop), name
+
+
 def test_killed_run_recovers(spark, sample_run, tmp_path, monkeypatch):
     """Crash after the state table was written but before the run's commit marker (ingest_audit),
     then run again: exactly the tables of one clean run."""
@@ -197,13 +206,7 @@ def test_killed_run_recovers(spark, sample_run, tmp_path, monkeypatch):
     monkeypatch.delenv(FAIL_AFTER_ENV)
     again = run_job(spark, job_config(crashed), SAMPLE_INPUTS, "batch")
     assert again.files_new == 6
-    for name in schemas.TABLES:
-        drop = (
-            ("run_id", "state_json")
-            if name in ("events", "quarantine", "ingest_audit", "group_state")
-            else ()
-        )
-        assert rows(crashed, name, drop=drop) == rows(lake, name, drop=drop), name
+    assert_tables_of_one_clean_run(crashed, lake)
 
 
 @pytest.mark.parametrize("fail_after", ["stream inbox", "group_state"])
@@ -222,13 +225,7 @@ def test_killed_incremental_run_recovers(spark, sample_run, tmp_path, monkeypatc
     assert again.files_new == 6 and again.groups_replayed == 5
     inbox = os.path.join(crashed, "_stream", "inbox")
     assert os.listdir(inbox) == [f"run={again.run_id}"]  # the killed run's inbox is gone
-    for name in schemas.TABLES:
-        drop = (
-            ("run_id", "state_json")
-            if name in ("events", "quarantine", "ingest_audit", "group_state")
-            else ()
-        )
-        assert rows(crashed, name, drop=drop) == rows(lake, name, drop=drop), name
+    assert_tables_of_one_clean_run(crashed, lake)
 
 
 def test_seed004_scenarios(spark, tmp_path):

@@ -27,7 +27,6 @@ from __future__ import annotations
 import contextlib
 import datetime as _dt
 import os
-import re
 import shutil
 import uuid
 from collections.abc import Iterable, Sequence
@@ -123,19 +122,18 @@ def span_text(start: Any, end: Any) -> str:
     return f"{fmt(start)} .. {fmt(end, not same_day)}"
 
 
-#: the random suffix the coordinator appends to a client id (or group.instance.id) to make a member id
-_MEMBER_SUFFIX = re.compile(r"-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
-
-
 def culprits_text(member_ids: Sequence[str]) -> str:
     """Culprit member ids as their clients for a reader: Kafka names a member ``<client.id>-<UUID>``
-    (``<group.instance.id>-<UUID>`` for static members), so the incarnations of one restarted client
-    collapse into ``client ×n``; ids of another form are shown as they are."""
+    (``<group.instance.id>-<UUID>`` for static members), so the member ids of one client id (the
+    incarnations of a restarted client, or clients sharing a default client id) collapse into
+    ``client ×n``; ids of another form are shown as they are."""
+    from coordinator_core.causes import client_id_of
+
     if not member_ids:
         return "-"
     counts: dict[str, int] = {}
     for m in member_ids:
-        client = _MEMBER_SUFFIX.sub("", m) or m
+        client = client_id_of(m) or m
         counts[client] = counts.get(client, 0) + 1
     text = ", ".join(c if n == 1 else f"{c} ×{n}" for c, n in sorted(counts.items()))
     return text + (f" ({len(member_ids)} member ids)" if len(counts) < len(member_ids) else "")

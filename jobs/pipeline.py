@@ -488,6 +488,27 @@ def _replay_buckets(
     return r.spark.read.schema(schema).parquet(stage), stage
 
 
+def _stream_inbox(r: _Run, run_events):
+    """The run's events plus one seed row per group of the run that has a stored ``group_state``
+    (column :data:`~jobs.replay_udf.SEED_COLUMN`): the ``group_state`` table is the job's state of
+    record, the streaming state store a copy of it that can be behind (a batch run in between) or
+    gone (a lost checkpoint); the streaming function resumes from whichever has seen more."""
+    from pyspark.sql import functions as F
+
+    from jobs.replay_udf import SEED_COLUMN
+
+    events = run_events.withColumn(SEED_COLUMN, F.lit(None).cast("string"))
+    name = r.table_name("group_state")
+    if not r.sink.row_count(name):
+        return events
+    seeds = (
+        r.sink.read(name)
+        .select("cluster", "group_id", F.col("state_json").alias(SEED_COLUMN))
+        .join(run_events.select("cluster", "group_id").distinct(), ["cluster", "group_id"], "left_semi")
+    )
+    return events.unionByName(seeds, allowMissingColumns=True)
+
+
 def _replay_stream(r: _Run, run_events, committed_runs: frozenset[str]):
     """Streaming replay over this run's new events (the run's inbox directory), state in the
     streaming state store; foreachBatch stages each micro-batch's union rows.
@@ -495,7 +516,8 @@ def _replay_stream(r: _Run, run_events, committed_runs: frozenset[str]):
     Crash safety: the inboxes of earlier runs are removed first (a committed run's inbox was read by
     its own stream; a killed run's events are ingested again by this run under its own id), and a
     stored state written by a run that never committed is rolled back to the one before it
-    (``load_envelope``), like the batch replay does with ``group_state``."""
+    (``load_envelope``), like the batch replay does with ``group_state``. Each group's stored
+    ``group_state`` rides along as a seed row (:func:`_stream_inbox`)."""
     from pyspark.sql.streaming.state import GroupStateTimeout
 
     root = r.sink.root
@@ -507,13 +529,13 @@ def _replay_stream(r: _Run, run_events, committed_runs: frozenset[str]):
             shutil.rmtree(os.path.join(inbox_root, d), ignore_errors=True)
         if stale:
             r.progress.stage("recover", stream_inboxes_removed=len(stale))
-    run_events.write.mode("overwrite").parquet(os.path.join(inbox_root, mine))
+    inbox = _stream_inbox(r, run_events)
+    inbox.write.mode("overwrite").parquet(os.path.join(inbox_root, mine))
     r.committed("stream inbox")
     checkpoint = r.config.run.checkpoint or os.path.join(root, "_checkpoints", "replay")
     stage = r.sink.staging("union")
     schema = union_schema()
-    input_schema = run_events.schema
-    stream = r.spark.readStream.schema(input_schema).option("recursiveFileLookup", "true").parquet(inbox_root)
+    stream = r.spark.readStream.schema(inbox.schema).option("recursiveFileLookup", "true").parquet(inbox_root)
     out = stream.groupBy("cluster", "group_id").applyInPandasWithState(
         streaming_udf(r.options, r.run_id, committed_runs),
         outputStructType=schema,

@@ -522,11 +522,40 @@ def batch_udf_pandas(
     return run
 
 
+#: the stream input's column that carries a group's stored ``group_state`` envelope (seed rows)
+SEED_COLUMN = "seed_state"
+
+
+def newer_envelope(a: dict[str, Any] | None, b: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The envelope that has seen more of the group's events (``a`` on a tie): the streaming state
+    store's and the ``group_state`` table's may differ when batch and incremental runs share a
+    lakehouse or the checkpoint was lost."""
+    if a is None or b is None:
+        return a if b is None else b
+    return b if b.get("events", 0) > a.get("events", 0) else a
+
+
+def _split_seed(batch):
+    """(events without the seed rows and column, the seed envelope JSON or None)."""
+    import pyarrow.compute as pc
+
+    if SEED_COLUMN not in batch.column_names:
+        return batch, None
+    col = batch.column(SEED_COLUMN)
+    seed = None
+    if col.null_count < len(col):
+        is_seed = pc.is_valid(col)
+        seed = col.filter(is_seed)[0].as_py()
+        batch = batch.filter(pc.invert(is_seed))
+    return batch.drop_columns([SEED_COLUMN]), seed
+
+
 def streaming_udf(options: dict[str, Any], run_id: str, committed_runs: frozenset[str] | None = None):
     """groupBy(...).applyInPandasWithState function (GroupStateTimeout.NoTimeout): the Spark state is
     a one-column tuple holding the envelope JSON. With ``committed_runs``, a state written by a run
     not among them (a killed run) is rolled back to the envelope it resumed from; this run's own
-    states (an earlier micro-batch of the same query) are kept."""
+    states (an earlier micro-batch of the same query) are kept. A seed row (:data:`SEED_COLUMN`: the
+    group's ``group_state`` envelope) wins over the state store when it has seen more events."""
     valid = None if committed_runs is None else frozenset(committed_runs) | {run_id}
 
     def run(key, pdf_iter, state):
@@ -538,8 +567,14 @@ def streaming_udf(options: dict[str, Any], run_id: str, committed_runs: frozense
         if not tables:
             yield union_table([]).to_pandas()
             return
-        batch = pa.concat_tables(tables, promote_options="permissive")
+        batch, seed = _split_seed(pa.concat_tables(tables, promote_options="permissive"))
         env = load_envelope(state.get[0], valid) if state.exists else None
+        env = newer_envelope(env, load_envelope(seed, committed_runs) if seed else None)
+        if batch.num_rows == 0:  # only the seed (its events come in a later micro-batch)
+            if env is not None:
+                state.update((json.dumps(env, separators=(",", ":"), default=str),))
+            yield union_table([]).to_pandas()
+            return
         table, new_env = replay_group_table(cluster, group_id, batch, env, options, run_id)
         if new_env is not None:
             state.update((json.dumps(new_env, separators=(",", ":"), default=str),))

@@ -184,6 +184,34 @@ def test_split_run_equals_single_run(spark, sample_run, tmp_path):
     assert len(read_table(None, split, "events")) == 119
 
 
+@pytest.mark.parametrize(
+    ("day1", "day2", "lose_checkpoint"),
+    [("batch", "incremental", False), ("incremental", "batch", False), ("incremental", "incremental", True)],
+)
+def test_modes_mixed_or_checkpoint_lost_equal_single_run(
+    spark, sample_run, tmp_path, day1, day2, lose_checkpoint
+):
+    """Day 1 and day 2 of the split sample (a rebalance open across the cut) in different modes, or
+    incremental twice with the streaming checkpoint deleted in between: the group_state table seeds
+    the stream, so the tables equal one run over both days."""
+    lake, _ = sample_run
+    a, b = str(tmp_path / "day1"), str(tmp_path / "day2")
+    for _, cluster in SAMPLE_INPUTS:
+        split_file_lines(os.path.join(os.path.dirname(SAMPLE_INPUTS[0][0]), cluster),
+                         os.path.join(a, cluster), os.path.join(b, cluster), "10:00:01")  # fmt: skip
+    out = str(tmp_path / "mixed")
+    run_job(spark, job_config(out, mode=day1), [(os.path.join(a, c), c) for _, c in SAMPLE_INPUTS], day1)
+    if lose_checkpoint:
+        shutil.rmtree(os.path.join(out, "_checkpoints"))
+    second = run_job(
+        spark, job_config(out, mode=day2), [(os.path.join(b, c), c) for _, c in SAMPLE_INPUTS], day2
+    )
+    assert second.replay_errors == 0
+    loc = ("source_file", "line_no")
+    for name in REPLAY_TABLES:
+        assert rows(out, name, drop=loc) == rows(lake, name, drop=loc), name
+
+
 def assert_tables_of_one_clean_run(lake: str, clean: str) -> None:
     """Every table of ``lake`` equals the clean run's, but for run ids and the state envelopes (which
     name the run that wrote them)."""

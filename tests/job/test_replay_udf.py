@@ -185,3 +185,54 @@ def test_streaming_state_of_this_run_is_kept_across_micro_batches():
     # the state before the run stays the one to roll back to, however many micro-batches it had
     assert env["prev"]["run_id"] == "run1" and env["prev"]["events"] == 1
     assert load_envelope(json.dumps(env), frozenset({"run1"}))["run_id"] == "run1"
+
+
+def _with_seed(events, seed_json):
+    typed = _batch(EVENTS).schema  # an empty batch would have null-typed columns
+    t = _batch(events).cast(typed) if events else typed.empty_table()
+    t = t.append_column(replay_udf.SEED_COLUMN, pa.array([None] * len(events), pa.string()))
+    seed = {name: [None] for name in t.column_names}
+    seed.update(cluster=["c"], group_id=["g"], _side_rank=[None], **{replay_udf.SEED_COLUMN: [seed_json]})
+    return pa.concat_tables([t, pa.table(seed, schema=t.schema)])
+
+
+def _stream_rows(state, run_id, committed, table):
+    fn = replay_udf.streaming_udf(OPTS, run_id, committed)
+    parts = [
+        pa.Table.from_pandas(p, preserve_index=False)
+        for p in fn(("c", "g"), iter([table.to_pandas()]), state)
+    ]
+    return pa.concat_tables(parts) if parts else None
+
+
+def test_newer_envelope_prefers_the_one_that_saw_more_events():
+    a, b = {"events": 3, "run_id": "x"}, {"events": 5, "run_id": "y"}
+    assert replay_udf.newer_envelope(a, b) is b and replay_udf.newer_envelope(b, a) is b
+    assert replay_udf.newer_envelope(a, dict(a, run_id="z")) is a  # a tie keeps the state store's
+    assert replay_udf.newer_envelope(None, b) is b and replay_udf.newer_envelope(a, None) is a
+    assert replay_udf.newer_envelope(None, None) is None
+
+
+def test_stream_resumes_from_the_seed_when_the_state_store_is_empty_or_behind():
+    _, env1 = replay_group("c", "g", _batch(EVENTS[:1]), None, OPTS, "run1")
+    _, env2 = replay_group("c", "g", _batch(EVENTS[1:2]), env1, OPTS, "run2")  # a batch run in between
+    for store in (None, json.dumps(env1)):  # lost checkpoint / a state store one run behind
+        state = _FakeGroupState(store)
+        out = _stream_rows(
+            state, "run3", frozenset({"run1", "run2"}), _with_seed(EVENTS[2:], json.dumps(env2))
+        )
+        env = json.loads(state.value[0])
+        assert env["events"] == 3 and env["prev"]["run_id"] == "run2"
+        assert "out_of_order" not in out.column("kind").to_pylist()
+        assert out.column("_table").to_pylist().count("rebalances") == 1
+    # a seed written by a run that never committed falls back to its prev, like group_state reads
+    state = _FakeGroupState(None)
+    _stream_rows(state, "run3", frozenset({"run1"}), _with_seed(EVENTS[1:], json.dumps(env2)))
+    assert json.loads(state.value[0])["prev"]["run_id"] == "run1"
+
+
+def test_stream_seed_alone_only_primes_the_state():
+    _, env1 = replay_group("c", "g", _batch(EVENTS[:1]), None, OPTS, "run1")
+    state = _FakeGroupState(None)
+    out = _stream_rows(state, "run2", frozenset({"run1"}), _with_seed([], json.dumps(env1)))
+    assert out.num_rows == 0 and json.loads(state.value[0])["run_id"] == "run1"

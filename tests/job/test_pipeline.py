@@ -163,21 +163,30 @@ def test_batch_equals_incremental(spark, sample_run, tmp_path):
     assert os.path.isdir(os.path.join(inc, "_checkpoints", "replay"))
 
 
-def test_split_run_equals_single_run(spark, sample_run, tmp_path):
-    """Cut every log at 10:00:01, in the middle of the orders rebalance 1->2 (10:00:00.007 -
-    10:00:02.961): run 1 leaves it open, run 2 completes the same rebalance (same rebalance_id)."""
-    lake, _ = sample_run
+def sample_days(tmp_path) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """The sample logs cut at 10:00:01 (inside the orders rebalance 1->2) into day 1 and day 2
+    inputs, ``(path, cluster)`` each."""
     a, b = str(tmp_path / "day1"), str(tmp_path / "day2")
     for _, cluster in SAMPLE_INPUTS:
         split_file_lines(os.path.join(os.path.dirname(SAMPLE_INPUTS[0][0]), cluster),
                          os.path.join(a, cluster), os.path.join(b, cluster), "10:00:01")  # fmt: skip
+    return [(os.path.join(a, c), c) for _, c in SAMPLE_INPUTS], [
+        (os.path.join(b, c), c) for _, c in SAMPLE_INPUTS
+    ]
+
+
+def test_split_run_equals_single_run(spark, sample_run, tmp_path):
+    """Cut every log at 10:00:01, in the middle of the orders rebalance 1->2 (10:00:00.007 -
+    10:00:02.961): run 1 leaves it open, run 2 completes the same rebalance (same rebalance_id)."""
+    lake, _ = sample_run
+    day1, day2 = sample_days(tmp_path)
     split = str(tmp_path / "split")
     cfg = job_config(split)
-    run_job(spark, cfg, [(os.path.join(a, c), c) for _, c in SAMPLE_INPUTS], "batch")
+    run_job(spark, cfg, day1, "batch")
     mid = read_table(None, split, "rebalances")
     open_ = mid[mid.outcome == "open"]
     assert list(open_.group_id) == ["orders"] and list(open_.old_generation) == [1]
-    run_job(spark, cfg, [(os.path.join(b, c), c) for _, c in SAMPLE_INPUTS], "batch")
+    run_job(spark, cfg, day2, "batch")
     loc = ("source_file", "line_no")
     for name in REPLAY_TABLES:
         assert rows(split, name, drop=loc) == rows(lake, name, drop=loc), name
@@ -195,17 +204,12 @@ def test_modes_mixed_or_checkpoint_lost_equal_single_run(
     incremental twice with the streaming checkpoint deleted in between: the group_state table seeds
     the stream, so the tables equal one run over both days."""
     lake, _ = sample_run
-    a, b = str(tmp_path / "day1"), str(tmp_path / "day2")
-    for _, cluster in SAMPLE_INPUTS:
-        split_file_lines(os.path.join(os.path.dirname(SAMPLE_INPUTS[0][0]), cluster),
-                         os.path.join(a, cluster), os.path.join(b, cluster), "10:00:01")  # fmt: skip
+    inputs1, inputs2 = sample_days(tmp_path)
     out = str(tmp_path / "mixed")
-    run_job(spark, job_config(out, mode=day1), [(os.path.join(a, c), c) for _, c in SAMPLE_INPUTS], day1)
+    run_job(spark, job_config(out, mode=day1), inputs1, day1)
     if lose_checkpoint:
         shutil.rmtree(os.path.join(out, "_checkpoints"))
-    second = run_job(
-        spark, job_config(out, mode=day2), [(os.path.join(b, c), c) for _, c in SAMPLE_INPUTS], day2
-    )
+    second = run_job(spark, job_config(out, mode=day2), inputs2, day2)
     assert second.replay_errors == 0
     loc = ("source_file", "line_no")
     for name in REPLAY_TABLES:

@@ -179,6 +179,11 @@ def _settings(options: dict[str, Any]):
     return ReplaySettings(**{k: v for k, v in options.items() if k in known and v is not None})
 
 
+def envelope_json(env: dict[str, Any]) -> str:
+    """An envelope as the compact JSON text stored in ``group_state.state_json`` and the stream state."""
+    return json.dumps(env, separators=(",", ":"), default=str)
+
+
 def load_envelope(state_json: str | None, committed_runs: frozenset[str] | None) -> dict[str, Any] | None:
     """The envelope to resume from: ``prev`` when the stored one was written by an uncommitted run."""
     if not state_json:
@@ -459,7 +464,7 @@ def replay_parts(
         "last_ts": last[i_ts],
         "prev": prev,
     }
-    state_json = json.dumps(new_env, separators=(",", ":"), default=str)
+    state_json = envelope_json(new_env)
     state = {"state_json": state_json, "last_ts": last[i_ts], "events_replayed": new_env["events"],
              "run_id": run_id}  # fmt: skip
     out.append(_record_columns("group_state", cluster, group_id, [state]))
@@ -572,12 +577,12 @@ def streaming_udf(options: dict[str, Any], run_id: str, committed_runs: frozense
         env = newer_envelope(env, load_envelope(seed, committed_runs) if seed else None)
         if batch.num_rows == 0:  # only the seed (its events come in a later micro-batch)
             if env is not None:
-                state.update((json.dumps(env, separators=(",", ":"), default=str),))
+                state.update((envelope_json(env),))
             yield union_table([]).to_pandas()
             return
         table, new_env = replay_group_table(cluster, group_id, batch, env, options, run_id)
         if new_env is not None:
-            state.update((json.dumps(new_env, separators=(",", ":"), default=str),))
+            state.update((envelope_json(new_env),))
         out = table.to_pandas()
         yield out if len(out) else pd.DataFrame(columns=[n for n, _ in UNION_COLUMNS])
 

@@ -464,13 +464,14 @@ EVENT_FIELDS: tuple[str, ...] = (
     "ts", "group_id", "kind", "side", "member_id", "generation", "group_instance_id", "client_id",
     "coordinator", "host", "reason", "state", "protocol", "member_count", "static_count", "error",
     "old_member_id", "members", "partitions", "assignment", "static", "pending", "unexpected",
-    "operation", "offsets_partition", "source_file", "line_no",
+    "operation", "offsets_partition", "protocol_type", "member_epoch", "from_state", "revoked",
+    "source_file", "line_no",
 )  # fmt: skip
 
 _FIELD_NAMES: dict[type[Event], frozenset[str]] = {
     cls: frozenset(f.name for f in fields(cls)) for cls in EVENT_CLASSES
 }
-_TUPLE_FIELDS = ("members", "partitions")
+_TUPLE_FIELDS = ("members", "partitions", "revoked")
 
 
 def event_from_row(row: dict[str, Any]) -> Event:

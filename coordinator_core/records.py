@@ -63,6 +63,8 @@ class Transition:
     inferred: bool
     source_file: str | None = None
     line_no: int | None = None
+    #: classic, consumer, share or streams (Kafka's group type)
+    protocol_type: str = "classic"
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +95,13 @@ class Rebalance:
     inferred: bool
     #: True when the logs began in the middle of this rebalance
     start_unknown: bool = False
+    #: classic, consumer, share or streams (Kafka's group type)
+    protocol_type: str = "classic"
+    #: partition-milliseconds that could not be consumed (classic: duration x partitions owned
+    #: before; consumer protocol: per revoked partition, revocation until re-assignment); None = unknown
+    paused_partition_ms: int | None = None
+    partitions_revoked: int | None = None
+    partitions_assigned: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +117,7 @@ class MemberSession:
     last_generation: int | None
     end_reason: str  # one of SESSION_ENDS
     inferred: bool
+    protocol_type: str = "classic"
 
 
 @dataclass(frozen=True, slots=True)

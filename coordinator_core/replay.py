@@ -424,7 +424,7 @@ class GroupReplay:
                         continue
                     self._heartbeat(row)
                 else:
-                    sf = row[25]
+                    sf = row[SF]
                     if sf is not None:
                         ts = row[0]
                         if sf != cur_sf:
@@ -432,7 +432,7 @@ class GroupReplay:
                             cur_rec = files.get(sf)  # type: ignore[assignment]
                             if cur_rec is None:
                                 cur_rec = files[sf] = [ts, -1]
-                        ln = row[26]
+                        ln = row[LN]
                         if ts < cur_rec[0] or (ln is not None and ln < cur_rec[1]):
                             self._out_of_order(row, cur_rec)
                         else:
@@ -462,7 +462,7 @@ class GroupReplay:
 
     def _error(self, row: Any, exc: Exception) -> None:
         try:
-            ts, kind, sf, ln = row[0], row[2], row[25], row[26]
+            ts, kind, sf, ln = row[0], row[2], row[SF], row[LN]
         except Exception:
             ts = kind = sf = ln = None
         self._an.append(

@@ -41,6 +41,8 @@ EVENTS = _s(
     ("member_count", INT), ("static_count", INT), ("error", S), ("old_member_id", S),
     ("members", STRINGS), ("partitions", STRINGS), ("assignment", MapType(S, STRINGS)),
     ("static", B), ("pending", B), ("unexpected", B), ("operation", S), ("offsets_partition", INT),
+    ("protocol_type", S), ("member_epoch", INT), ("from_state", S), ("revoked", STRINGS),
+    ("ts_inferred", B), ("redacted", B),
     ("level", S), ("logger", S), ("dialect", S), ("layout", S), ("message", S), ("continuation", S),
     ("source_file", S), ("line_no", L), ("run_id", S),
 )  # fmt: skip
@@ -61,6 +63,7 @@ INGEST_AUDIT = _s(
 GROUP_TRANSITIONS = _s(
     ("cluster", S), ("group_id", S), ("ts", TS), ("from_state", S), ("to_state", S),
     ("generation", INT), ("trigger", S), ("inferred", B), ("source_file", S), ("line_no", L),
+    ("protocol_type", S),
 )  # fmt: skip
 
 REBALANCES = _s(
@@ -69,12 +72,13 @@ REBALANCES = _s(
     ("cause", S), ("reason", S), ("culprit_member_id", S), ("culprit_client_id", S), ("culprit_host", S),
     ("culprit_group_instance_id", S), ("members_before", INT), ("members_after", INT), ("leader_id", S),
     ("protocol", S), ("coordinator_broker", INT), ("inferred", B), ("start_unknown", B),
+    ("protocol_type", S), ("paused_partition_ms", L), ("partitions_revoked", INT), ("partitions_assigned", INT),
 )  # fmt: skip
 
 MEMBER_SESSIONS = _s(
     ("cluster", S), ("group_id", S), ("member_id", S), ("group_instance_id", S), ("client_id", S),
     ("host", S), ("joined_ts", TS), ("left_ts", TS), ("first_generation", INT), ("last_generation", INT),
-    ("end_reason", S), ("inferred", B),
+    ("end_reason", S), ("inferred", B), ("protocol_type", S),
 )  # fmt: skip
 
 ASSIGNMENTS = _s(

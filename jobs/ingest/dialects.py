@@ -126,10 +126,13 @@ FIELD_GROUPS = frozenset(
         "operation",
         "offsets_partition",
         "coordinator",
+        "protocol_type",
+        "member_epoch",
+        "from_state",
     ]
 )
 HELPER_GROUPS = frozenset(
-    ["node_id", "partitions_raw", "members_raw", "assignment_raw", "groups_raw", "static_word"]
+    ["node_id", "partitions_raw", "revoked_raw", "members_raw", "assignment_raw", "groups_raw", "static_word"]
 )
 
 

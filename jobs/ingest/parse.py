@@ -105,6 +105,8 @@ _FIELDS_STR = [
     "error",
     "old_member_id",
     "operation",
+    "protocol_type",
+    "from_state",
 ]
 #: kind / side of each dialect as codes into small vocabularies (columns are built with a take)
 _KIND_VOCAB = sorted({d.kind or "" for d in D.DIALECTS})
@@ -901,11 +903,13 @@ def _event_fields(t: pa.Table, logger: pa.Array, layout: pa.Array) -> pa.Table:
         _int(_col(t, "offsets_partition")) if "offsets_partition" in t.column_names else None,
         _int(_col(t, "pfx_opart")),
     )
-    for f in ("generation", "member_count", "static_count"):
+    for f in ("generation", "member_count", "static_count", "member_epoch"):
         c = _col(t, f)
         out[f] = _int(c) if c is not None else pa.nulls(n, pa.int32())
     pr = _col(t, "partitions_raw")
     out["partitions"] = _partitions(pr) if pr is not None else pa.nulls(n, pa.list_(pa.string()))
+    rr = _col(t, "revoked_raw")
+    out["revoked"] = _partitions(rr) if rr is not None else pa.nulls(n, pa.list_(pa.string()))
     mr = _col(t, "members_raw")
     out["members"] = _split_list(mr, _MEMBER_STRIP) if mr is not None else pa.nulls(n, pa.list_(pa.string()))
     ar = _col(t, "assignment_raw")
@@ -1672,6 +1676,8 @@ def _finish_events(
         "error": ev["error"], "old_member_id": ev["old_member_id"], "members": ev["members"], "partitions": partitions,
         "assignment": ev["assignment"], "static": ev["static"], "pending": ev["pending"], "unexpected": ev["unexpected"],
         "operation": ev["operation"], "offsets_partition": ev["offsets_partition"],
+        "protocol_type": ev["protocol_type"], "member_epoch": ev["member_epoch"], "from_state": ev["from_state"],
+        "revoked": ev["revoked"], "ts_inferred": pa.nulls(n, pa.bool_()), "redacted": pa.nulls(n, pa.bool_()),
         "level": lvl,
         "logger": head_t["logger"].combine_chunks().take(hidx),
         "dialect": dia,

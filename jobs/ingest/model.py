@@ -59,6 +59,9 @@ class IngestSettings:
     raw_keep_bytes: int = 4096
     staging_dir: str | None = None
     group_buckets: int = 0
+    #: year of timestamps written without one (syslog ``Mar  4 10:00:00``) when no other line of
+    #: the file gives it
+    default_year: int | None = None
 
     def __post_init__(self) -> None:
         for name in ("on_missing", "on_corrupt"):

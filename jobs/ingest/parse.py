@@ -71,8 +71,10 @@ from pyarrow import json as pa_json
 
 from jobs.ingest import dialects as D
 from jobs.ingest import fastheads as FH
+from jobs.ingest import general as G
 from jobs.ingest import layouts as L
 from jobs.ingest import pyregex as PR
+from jobs.ingest import timestamps as TS
 from jobs.ingest.model import (
     AUDIT_ARROW,
     EVENTS_ARROW,
@@ -1048,12 +1050,17 @@ def _candidate_events(
     rep = np.empty(nu, dtype=np.int64)
     rep[inv] = np.arange(len(cpos))  # any line of each distinct triple
     ulog = _take(logger, rep)
-    mt, unmatched_u = _match_dialects(_take(message, cpos[rep]), pc.fill_null(ulog, ""))
+    umsg = _take(message, cpos[rep])
+    mt, unmatched_u = _match_dialects(umsg, pc.fill_null(ulog, ""))
+    if unmatched_u.any():
+        mt = _message_first(umsg, pc.fill_null(ulog, ""), mt, unmatched_u)
     unmatched = unmatched_u[inv]
     if not len(mt):
         return None, unmatched
     urow = _np(mt["_row"])
     fields = _event_fields(mt, _take(ulog, urow), _take(layout, rep[urow]))
+    if "_msg" in mt.column_names:
+        fields = fields.append_column("_msg", mt["_msg"])
     j = np.full(nu, -1, dtype=np.int64)
     j[urow] = np.arange(len(urow))
     jr = j[inv][~unmatched]
@@ -1094,6 +1101,40 @@ def _candidate_events(
     if gid is not None:
         ev = ev.set_column(ev.column_names.index("group_id"), "group_id", gid)
     return ev, unmatched
+
+
+#: catch-all dialects (``(?P<reason>.*`` ...): message-first prefers any specific dialect to them
+_CATCHALL = np.array([d.regex.startswith("(?P<reason>.*") for d in D.DIALECTS], dtype=bool)
+
+
+def _message_first(umsg: pa.Array, ulog: pa.Array, mt: pa.Table, unmatched: np.ndarray) -> pa.Table:
+    """Second look at the distinct messages no dialect matched (``unmatched``, updated in place):
+    the message may start later in the text (extra layout fields, a viewer's columns) or carry junk
+    at its end. The dialect table runs on the candidates of :func:`G.message_candidates`; per
+    message the first candidate a specific dialect matches wins (a catch-all only when no specific
+    one does). The winner's rows join ``mt`` with its text in ``_msg`` (the event's message)."""
+    idx = np.nonzero(unmatched)[0]
+    cands, owner_l, rank_l = G.message_candidates(_take(umsg, idx).cast(pa.string()).to_pylist())
+    if not cands:
+        return mt
+    owner = np.array(owner_l, np.int64)
+    m2, _ = _match_dialects(pa.array(cands, pa.string()), _take(ulog, idx[owner]))
+    if not len(m2):
+        return mt
+    crow = _np(m2["_row"])
+    own = owner[crow]
+    key = np.array(rank_l, np.int64)[crow] + _CATCHALL[_np(m2["_dialect"])] * (1 << 20)
+    order = np.lexsort((key, own))
+    first = order[np.r_[True, own[order][1:] != own[order][:-1]]]
+    best = m2.take(pa.array(first, pa.int64()))
+    rows = idx[own[first]]
+    unmatched[rows] = False
+    best = best.set_column(best.column_names.index("_row"), "_row", pa.array(rows, pa.int64()))
+    best = best.append_column("_msg", pa.array([cands[i] for i in crow[first]], pa.string()))
+    if "_msg" not in mt.column_names:
+        mt = mt.append_column("_msg", pa.nulls(len(mt), pa.string()))
+    t = pa.concat_tables([mt, best], promote_options="default")
+    return t.take(pc.sort_indices(t["_row"])).combine_chunks()
 
 
 # ------------------------------------------------------------------------------------ attribution
@@ -1384,6 +1425,9 @@ def _parse_text(
             keep = np.ones(len(left), dtype=bool)
             keep[ok] = False
             left = np.union1d(left[keep], still)
+    # ---- lines of unknown layouts: the general reader (timestamp locator, message-first)
+    if len(left):
+        left = _general_heads(text, left, heads, wrap_label)
     head_t = heads.table()
     head_rows = _np(head_t["_row"]) if len(head_t) else np.zeros(0, np.int64)
     is_head = np.zeros(n, dtype=bool)
@@ -1440,6 +1484,8 @@ def _parse_text(
         qdetail[un] = "no known layout matches"
     # ---- timestamps of heads
     ts_ms = _head_timestamps(head_t, settings.default_timezone)
+    if ts_ms.null_count and len(head_t):
+        ts_ms = _located_timestamps(head_t, ts_ms, settings)
     ts_np = _np(pc.fill_null(ts_ms, -1)) if len(ts_ms) else np.zeros(0, np.int64)
     has_ts = ts_np >= 0
     if has_ts.any():
@@ -1487,27 +1533,39 @@ def _parse_text(
                 gids, _ = _attribute_groups(ev, _take(message, evh), np.where(has_ts[evh], ts_np[evh], -1))
                 ev = ev.set_column(ev.column_names.index("group_id"), "group_id", gids)
             nogroup = _mask(pc.is_null(ev["group_id"]))
-            nots = ~has_ts[evh]
-            for mask, reason, detail in (
-                (
-                    nogroup,
-                    "group_unknown",
-                    "recognised ({}) but neither the line nor its context names the group",
-                ),
-                (nots & ~nogroup, "no_timestamp", "group line without a timestamp ({})"),
-            ):
-                if mask.any():
-                    lr = head_rows[evh[mask]]
-                    cls[lr] = 3
-                    qreason[lr] = reason
-                    for r, dname in zip(lr, ev["dialect"].filter(pa.array(mask)).to_pylist()):
-                        qdetail[r] = detail.format(dname)
-            okm = ~nogroup & ~nots
+            if nogroup.any():
+                lr = head_rows[evh[nogroup]]
+                cls[lr] = 3
+                qreason[lr] = "group_unknown"
+                for r, dname in zip(lr, ev["dialect"].filter(pa.array(nogroup)).to_pylist()):
+                    qdetail[r] = f"recognised ({dname}) but neither the line nor its context names the group"
+            okm = ~nogroup
             if not okm.all():
                 ev = ev.filter(pa.array(okm))
                 evh = evh[okm]
             # several events of one line (deleted groups) count once
             cls[head_rows[evh]] = 1
+            if "_msg" in ev.column_names:
+                # (message-first: the message a dialect matched, without what wrapped it)
+                alt = ev["_msg"].combine_chunks()
+                has_alt = _mask(pc.is_valid(alt))
+                if has_alt.any():
+                    mm = np.zeros(len(message), dtype=bool)
+                    mm[evh[has_alt]] = True
+                    message = pc.replace_with_mask(
+                        message, pa.array(mm), alt.filter(pa.array(has_alt)).cast(message.type)
+                    )
+                ev = ev.drop_columns(["_msg"])
+            # a line without a timestamp of its own keeps its place in the file: it takes the
+            # time of the nearest earlier line that has one (null when none has), flagged
+            ts_inferred = ~has_ts
+            if ts_inferred[evh].any():
+                last = np.maximum.accumulate(np.where(has_ts, np.arange(len(has_ts)), -1))
+                src = last[evh]
+                fill = np.where(src >= 0, ts_np[np.maximum(src, 0)], 0)
+                ev_ts = pa.array(np.where(has_ts[evh], ts_np[evh], fill), pa.int64(), mask=src < 0)
+            else:
+                ev_ts = None
             events = _finish_events(
                 ev,
                 evh,
@@ -1523,6 +1581,8 @@ def _parse_text(
                 cluster,
                 run_id,
                 inline_cont,
+                ev_ts,
+                ts_inferred[evh],
             )
     # ---- continuation classes
     if is_cont.any():
@@ -1582,6 +1642,34 @@ def _parse_text(
     return (events if events is not None else empty_events()), quarantine, audit
 
 
+def _general_heads(text: pa.Array, left: np.ndarray, heads: _Heads, label: str) -> np.ndarray:
+    """Heads of the lines no known layout matched, read by :mod:`jobs.ingest.general` (layout
+    ``general``); returns the rows still left (continuations, lines with nothing to read). Lines
+    that continue an entry (stack traces, indented blocks, the message line of a JUL head) are
+    not looked at."""
+    sub = _take(text, left)
+    skip = _mask(PR.match(sub, L.CONTINUATION))
+    ht = heads.table()
+    if len(ht):
+        jul = _np(ht["_row"])[_mask(pc.ends_with(ht["layout"], "jul"))]
+        skip |= np.isin(left, jul + 1)
+    if skip.all():
+        return left
+    pos = np.nonzero(~skip)[0]
+    cand = sub if len(pos) == len(sub) else _take(sub, pos)
+    hint = _mask(PR.match(cand, D.GROUP_PREFILTER))
+    is_head, st = G.read_heads(cand, hint)
+    if not is_head.any():
+        return left
+    hp = pa.array(is_head)
+    fields = {k: v.filter(hp) for k, v in st.items()}
+    pts = fields.pop("pts")
+    heads.add(left[pos[is_head]], label + "general", fields, pts)
+    keep = np.ones(len(left), dtype=bool)
+    keep[pos[is_head]] = False
+    return left[keep]
+
+
 def _head_timestamps(head_t: pa.Table, default_tz: str) -> pa.Array:
     """Epoch ms of the heads' timestamps (``ts``, else the wrapping prefix's ``pts``): the values
     a fast path converted already (``tsms``, naive) get the default zone, the others go through
@@ -1607,6 +1695,41 @@ def _head_timestamps(head_t: pa.Table, default_tz: str) -> pa.Array:
     return pa.array(out, pa.int64(), mask=~valid)
 
 
+def _located_timestamps(head_t: pa.Table, ts_ms: pa.Array, settings: IngestSettings) -> pa.Array:
+    """Timestamps of the forms the plain conversion does not read (:func:`TS.to_iso`): log4j
+    ``DATE`` (``04 Mar 2021 10:00:00,123``), a zone word, syslog ``Mar  4 10:00:00`` (the year of
+    the file's dated lines, else ``ingest.default_year``) and a time of day alone (the date of the
+    previous dated line). Per line in file order, only on the heads the plain conversion left null."""
+    raw = pc.coalesce(_nullify_empty(head_t["ts"].combine_chunks()), head_t["pts"].combine_chunks())
+    miss = _mask(pc.and_(pc.is_null(ts_ms), pc.is_valid(raw)))
+    if not miss.any():
+        return ts_ms
+    raws = raw.to_pylist()
+    year = settings.default_year
+    dated = [TS.date_of(r) for r in raws]
+    if year is None:
+        year = next((int(d[:4]) for d in dated if d), None)
+    out = _np(pc.fill_null(ts_ms, 0)).copy()
+    ok = _mask(pc.is_valid(ts_ms))
+    last_date = None
+    fixed_rows, fixed_text = [], []
+    for i, r in enumerate(raws):
+        if miss[i]:
+            iso = TS.to_iso(r, year=year, date=last_date)
+            if iso is not None:
+                fixed_rows.append(i)
+                fixed_text.append(iso)
+        if dated[i]:
+            last_date = dated[i]
+    if fixed_rows:
+        conv = L.parse_timestamps(pa.array(fixed_text, pa.string()), settings.default_timezone)
+        cv = _mask(pc.is_valid(conv))
+        fr = np.array(fixed_rows)[cv]
+        out[fr] = _np(pc.fill_null(conv, 0))[cv]
+        ok[fr] = True
+    return pa.array(out, pa.int64(), mask=~ok)
+
+
 def _finish_events(
     ev: pa.Table,
     evh: np.ndarray,
@@ -1622,11 +1745,13 @@ def _finish_events(
     cluster: str,
     run_id: str | None,
     inline_cont: pa.Array | None = None,
+    ev_ts: pa.Array | None = None,
+    ts_inferred: np.ndarray | None = None,
 ) -> pa.Table:
     n = len(ev)
     hidx = pa.array(evh, pa.int64())
     line_rows = head_rows[evh]
-    ts = ts_ms.take(hidx)
+    ts = ts_ms.take(hidx) if ev_ts is None else ev_ts
     ts_us = pc.cast(pc.multiply(ts, 1000), pa.int64()).cast(pa.timestamp("us", tz="UTC"))
     lvl = pc.utf8_upper(level.take(hidx))
     if pc.any(PR.match(lvl, r"^\d$")).as_py():
@@ -1677,7 +1802,9 @@ def _finish_events(
         "assignment": ev["assignment"], "static": ev["static"], "pending": ev["pending"], "unexpected": ev["unexpected"],
         "operation": ev["operation"], "offsets_partition": ev["offsets_partition"],
         "protocol_type": ev["protocol_type"], "member_epoch": ev["member_epoch"], "from_state": ev["from_state"],
-        "revoked": ev["revoked"], "ts_inferred": pa.nulls(n, pa.bool_()), "redacted": pa.nulls(n, pa.bool_()),
+        "revoked": ev["revoked"],
+        "ts_inferred": pa.array(ts_inferred if ts_inferred is not None else np.zeros(n, bool), pa.bool_()),
+        "redacted": pa.array(np.zeros(n, bool), pa.bool_()),
         "level": lvl,
         "logger": head_t["logger"].combine_chunks().take(hidx),
         "dialect": dia,

@@ -248,14 +248,16 @@ def test_attributed_line_passes_its_ids_on() -> None:
     assert [ev[i]["group_id"] for i in (2, 4)] == ["orders", "orders"]
 
 
-def test_no_timestamp_line_still_attributed_by_id_but_quarantined() -> None:
-    """A line without a timestamp is ``no_timestamp`` (its group is not needed for that)."""
+def test_no_timestamp_line_keeps_its_place_and_is_attributed_by_id() -> None:
+    """A line without a timestamp keeps its place in the file: it takes the previous line's time
+    (flagged ``ts_inferred``) and its group from the line that named its member."""
     ev, q, _ = _parse([
         line("10:00:00,000", S + "Member m1 in group orders has failed, removing it from the group", GC),
         f"INFO:kafka.coordinator.group.GroupMetadata:{LEADER_23}",
     ])  # fmt: skip
-    assert 2 not in ev
-    assert q[2]["reason"] == "no_timestamp"
+    assert q == {}
+    assert ev[2]["group_id"] == "orders" and ev[2]["ts_inferred"] is True
+    assert ev[2]["ts_ms"] == ev[1]["ts_ms"] and ev[1]["ts_inferred"] is False
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,158 @@
+"""The general reader: message-first reading of lines whose layout is unknown.
+
+The dialect table decides what a line *is*; a layout only says where the timestamp, level and
+logger sit. When no known layout (:mod:`jobs.ingest.layouts`) matches a line, this module still
+reads it:
+
+* :func:`read_heads` (vectorised over the leftover lines): the timestamp from the locator
+  (:mod:`jobs.ingest.timestamps`), preferring the application's over a viewer's or shipper's column
+  in front of it (``kubectl --timestamps``, CloudWatch, Loki exports, syslog relays: two leading
+  timestamps → the second is the application's); the level word and a logger name wherever they
+  are; the rest is the message *region*. A line with neither timestamp, level nor group wording is
+  not a head (it stays a continuation or ``unparsable_layout``).
+* :func:`message_candidates` (per distinct message, for the group lines no dialect matched where
+  their message was thought to start — in the general reader's region or in a known layout's
+  message with extra fields in front, e.g. ``[component]: msg (logger) [thread]``): the positions
+  where a message can start (line start and after ``] `` ``: `` `` - `` ``| `` ``> `` a tab or a
+  level word), each with the known junk cut from its end (a ``(logger)`` tail, a trailing CSV
+  column with a timestamp, `` /``, a `` [thread]``). The parser runs the dialect table on them; the
+  leftmost candidate a dialect matches is the message.
+
+Speed: the known layouts never come here (their lines are matched first, vectorised); this path
+costs only on files or lines of unknown layouts, and per distinct message.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from jobs.ingest import timestamps as T
+from jobs.ingest.layouts import LEVELS
+
+#: a leading timestamp is at most this far into the line (after e.g. ``[``, ``[sarama]``, a pod name)
+LEADING_MAX = 48
+#: a second timestamp right after the first (a viewer's column, then the application's line)
+SECOND_MAX = 48
+
+_LEVEL = rf"^.{{0,60}}?(?:^|[^\w])(?P<level>{LEVELS})(?:[^\w]|$)"
+_LOGGER_TAIL = r"\((?P<lg>[\w$-]+(?:\.[\w$-]+)+)(?::\d+)?\)\W{0,3}$"
+_LOGGER_WORD = r"(?:^|[\s\[(])(?P<lg>[a-z][\w$]*(?:\.[\w$]+){1,}|sarama)(?:[\s\]):]|$)"
+
+
+def _extract(a: pa.Array, rx: str) -> pa.StructArray:
+    return pc.extract_regex(a, rx)
+
+
+def _valid(s: pa.StructArray) -> np.ndarray:
+    return pc.fill_null(s.is_valid(), False).to_numpy(zero_copy_only=False)
+
+
+def read_heads(text: pa.Array, group_hint: np.ndarray) -> tuple[np.ndarray, dict[str, pa.Array]]:
+    """Head fields of lines of unknown layout. ``group_hint``: lines that mention groups (the
+    dialects' prefilter): they are heads even without a timestamp or level (their order in the file
+    is evidence). Returns (mask of the lines that are heads, {ts, level, logger, message, pts}) with
+    one value per head (``ts``: the application's timestamp text, ``pts``: a viewer's timestamp in
+    front of it, else null)."""
+    if text.type != pa.string():
+        text = text.cast(pa.string())  # (leftover lines of one file)
+    n = len(text)
+    loc = _extract(text, T.LOCATE)
+    has = _valid(loc)
+    pre_len = pc.fill_null(pc.utf8_length(loc.field("pre")), 0).to_numpy(zero_copy_only=False)
+    leading = has & (pre_len <= LEADING_MAX)
+    ts = pc.if_else(pa.array(has), loc.field("ts"), pa.scalar(None, pa.string()))
+    region = pc.if_else(
+        pa.array(leading),
+        loc.field("rest"),
+        pc.if_else(pa.array(has), pc.binary_join_element_wise(loc.field("pre"), loc.field("rest"), " "), text),
+    )
+    pts = pa.nulls(n, pa.string())
+    if leading.any():
+        # a second timestamp right after the first: the first is a viewer's / shipper's column
+        sec = _extract(pc.fill_null(region, ""), T.LOCATE)
+        sv = _valid(sec)
+        sp = pc.fill_null(pc.utf8_length(sec.field("pre")), 99).to_numpy(zero_copy_only=False)
+        two = leading & sv & (sp <= SECOND_MAX)
+        if two.any():
+            tw = pa.array(two)
+            pts = pc.if_else(tw, ts, pts)
+            ts = pc.if_else(tw, sec.field("ts"), ts)
+            region = pc.if_else(tw, sec.field("rest"), region)
+    region = pc.fill_null(region, "")
+    lv = _extract(region, _LEVEL)
+    lvv = _valid(lv)
+    level = pc.if_else(pa.array(lvv), lv.field("level"), pa.scalar(None, pa.string()))
+    lg = _extract(region, _LOGGER_TAIL)
+    lgv = _valid(lg)
+    logger = pc.if_else(pa.array(lgv), lg.field("lg"), pa.scalar(None, pa.string()))
+    if lgv.any():
+        # (a "(logger)" tail is the layout's, not the message's)
+        region = pc.replace_substring_regex(region, r"\s*" + _LOGGER_TAIL, "", max_replacements=1)
+    if (~lgv).any():
+        w = _extract(pc.fill_null(pc.utf8_slice_codeunits(text, 0, 160), ""), _LOGGER_WORD)
+        logger = pc.coalesce(logger, pc.if_else(pa.array(_valid(w)), w.field("lg"), pa.scalar(None, pa.string())))
+    message = pc.replace_substring_regex(
+        region, rf"^[\s\[\]|:>-]{{0,4}}(?:{LEVELS})\]?(?:[\s|:>-]+|$)", "", max_replacements=1
+    )
+    message = pc.utf8_ltrim(message, characters=" \t-:|>")
+    head = has | lvv | group_hint
+    return head, {"ts": ts, "level": level, "logger": logger, "message": message, "pts": pts}
+
+
+# ------------------------------------------------------------------------------ message-first
+_STARTS = re.compile(rf"(?:\]:?[ \t]+|:[ \t]+|\s-[ \t]+|\|[ \t]*|>[ \t]+|\t|\b(?:{LEVELS})\b:?[ \t]+)")
+_TAIL_LOGGER = re.compile(r"\s*\((?:[\w$-]+\.)+[\w$-]+(?::\d+)?\)\s*$")
+_TAIL_CSV = re.compile(rf"\s*[,;|]\s*\"?(?:{T.ISO}|{T.SLASH}|{T.EPOCH}).*$")
+_TAIL_PUNCT = re.compile(r"\s+[/\\]\s*$|\s*[,;|]\s*$|\"\s*$")
+_TAIL_THREAD = re.compile(r"\s+\[[^\],]*\]\s*$")
+#: at most this many start positions per message, within its first characters
+MAX_STARTS = 12
+START_WITHIN = 400
+
+
+def _tails(msg: str) -> list[str]:
+    """``msg`` without its end junk, then as it is, then without a trailing ``[thread]`` too (the
+    order in which they are tried: a partition list ``[t-0]`` must not be taken for a thread)."""
+    cut = msg
+    for rx in (_TAIL_CSV, _TAIL_PUNCT, _TAIL_LOGGER, _TAIL_PUNCT):
+        cut = rx.sub("", cut)
+    out = [cut] if cut != msg else []
+    out.append(msg)
+    th = _TAIL_THREAD.sub("", cut)
+    if th != cut:
+        th2 = th
+        for rx in (_TAIL_PUNCT, _TAIL_LOGGER):
+            th2 = rx.sub("", th2)
+        out.append(th2)
+    return [t for t in out if t]
+
+
+def message_candidates(messages: list[str]) -> tuple[list[str], list[int], list[int]]:
+    """Candidate messages of each text: every plausible start (see the module doc) × its tail
+    variants. Returns (candidates, owner index, rank): for one owner, a lower rank is tried first
+    (leftmost start, then the tail order of :func:`_tails`)."""
+    cands: list[str] = []
+    owner: list[int] = []
+    rank: list[int] = []
+    for i, msg in enumerate(messages):
+        starts = [0]
+        for m in _STARTS.finditer(msg, 0, START_WITHIN):
+            if m.end() < len(msg) and m.end() not in starts:
+                starts.append(m.end())
+            if len(starts) >= MAX_STARTS:
+                break
+        seen: set[str] = set()
+        r = 0
+        for s in starts:
+            for t in _tails(msg[s:]):
+                if t not in seen:
+                    seen.add(t)
+                    cands.append(t)
+                    owner.append(i)
+                    rank.append(r)
+                    r += 1
+    return cands, owner, rank

@@ -1,0 +1,97 @@
+"""The timestamp locator: find a log line's timestamp wherever it sits, in the formats people have.
+
+Known layouts say where their timestamp is; a line of an unknown layout (a custom logback pattern,
+a log viewer's export, a syslog relay ...) does not. :data:`LOCATE` is one RE2 regex (Python's
+``re`` reads it the same way) whose leftmost match is the first timestamp of a line, in any of:
+
+==========================  ==============================================  ====================
+form                        example                                         notes
+==========================  ==============================================  ====================
+ISO 8601 / log4j / logback  ``2024-05-01 10:00:00,123``, ``…T10:00:00.1Z``  ``,`` ``.`` ``:``
+                                                                            millis up to nanos;
+                                                                            zone ``Z``,
+                                                                            ``+02:00``, ``+0200``,
+                                                                            `` UTC``/`` GMT``
+Go ``log``                  ``2018/01/18 04:38:29.123``
+log4j ``DATE``              ``04 Mar 2021 10:00:00,123``
+java.util.logging           ``May 01, 2024 10:00:00 AM``
+syslog                      ``Mar  4 10:00:00``                              year: another line of
+                                                                            the file, else
+                                                                            ``ingest.default_year``
+time of day only            ``10:00:00.123`` (logback ``%d{HH:mm:ss.SSS}``)  date: the previous
+                                                                            dated line of the file
+epoch seconds / millis      ``1714557600.123``, ``1714557600123``           only as a delimited
+                                                                            field
+==========================  ==============================================  ====================
+
+:func:`to_iso` turns the forms :func:`jobs.ingest.layouts.parse_timestamps` does not read (log4j
+``DATE``, syslog, time-only, zone words) into ISO text, per distinct value (they are rare). A line
+with several timestamps (a viewer's or shipper's column in front of the application's) is handled
+by the general reader (:mod:`jobs.ingest.general`), which prefers the application's.
+"""
+
+from __future__ import annotations
+
+import re
+
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+_MON = "|".join(MONTHS)
+
+ISO = r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,:]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2}| ?(?:UTC|GMT)\b)?"
+SLASH = r"\d{4}/\d{2}/\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?"
+DATE4J = rf"\d{{1,2}} (?:{_MON}) \d{{4}} \d{{2}}:\d{{2}}:\d{{2}}(?:[.,]\d{{1,9}})?"
+JUL = rf"(?:{_MON}) \d{{1,2}}, \d{{4}} \d{{1,2}}:\d{{2}}:\d{{2}} (?:AM|PM)"
+SYSLOG = rf"(?:{_MON}) {{1,2}}\d{{1,2}} \d{{2}}:\d{{2}}:\d{{2}}(?:\.\d{{1,9}})?"
+TIME_ONLY = r"\d{2}:\d{2}:\d{2}[.,]\d{3}"
+EPOCH = r"1\d{9}(?:\.\d{1,9})?|1\d{12}"
+
+#: every form, most specific first (RE2 alternation is leftmost-first at one position)
+FORMS = (ISO, SLASH, DATE4J, JUL, SYSLOG, TIME_ONLY, EPOCH)
+_ANY = "|".join(f"(?:{f})" for f in FORMS)
+#: the first timestamp of a line: ``pre`` the text before it, ``ts`` the timestamp, ``rest`` after.
+#: A timestamp must stand on its own (not inside a longer number or word); epoch values only as a
+#: delimited field (line start, ``|``, ``"``, ``=``, ``:``, ``[``, space).
+LOCATE = (
+    rf"^(?P<pre>(?:.*?[^\w.:/-])??)(?P<ts>{_ANY})(?P<rest>(?:[^\w:/].*)?)$"
+)
+
+_DATE4J_RX = re.compile(rf"^(\d{{1,2}}) ({_MON}) (\d{{4}}) (.*)$")
+_SYSLOG_RX = re.compile(rf"^({_MON}) {{1,2}}(\d{{1,2}}) (.*)$")
+_TIME_RX = re.compile(rf"^{TIME_ONLY}$")
+_ZONE_WORD = re.compile(r" ?(?:UTC|GMT)$")
+_YEAR_DATE = re.compile(r"^(\d{4})[-/](\d{2})[-/](\d{2})")
+
+
+def is_time_only(ts: str) -> bool:
+    return bool(_TIME_RX.match(ts))
+
+
+def to_iso(ts: str | None, year: int | None = None, date: str | None = None) -> str | None:
+    """ISO text of a located timestamp that :func:`jobs.ingest.layouts.parse_timestamps` does not
+    read as it is (others are returned unchanged). ``year``: for syslog timestamps (None: the value
+    stays unreadable); ``date`` (``yyyy-MM-dd``): for time-only values."""
+    if ts is None:
+        return None
+    if _ZONE_WORD.search(ts) and ts[:4].isdigit():
+        return _ZONE_WORD.sub("Z", ts)
+    m = _DATE4J_RX.match(ts)
+    if m:
+        d, mon, y, rest = m.groups()
+        return f"{y}-{MONTHS.index(mon) + 1:02d}-{int(d):02d} {rest}"
+    m = _SYSLOG_RX.match(ts)
+    if m:
+        if year is None:
+            return None
+        mon, d, rest = m.groups()
+        return f"{year:04d}-{MONTHS.index(mon) + 1:02d}-{int(d):02d} {rest}"
+    if _TIME_RX.match(ts):
+        return f"{date} {ts}" if date else None
+    return ts
+
+
+def date_of(ts: str | None) -> str | None:
+    """``yyyy-MM-dd`` of an ISO/Go timestamp text (None for other forms)."""
+    if not ts:
+        return None
+    m = _YEAR_DATE.match(ts)
+    return f"{m.group(1)}-{m.group(2)}-{m.group(3)}" if m else None

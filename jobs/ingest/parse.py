@@ -74,6 +74,7 @@ from jobs.ingest import fastheads as FH
 from jobs.ingest import general as G
 from jobs.ingest import layouts as L
 from jobs.ingest import pyregex as PR
+from jobs.ingest import redaction as RD
 from jobs.ingest import timestamps as TS
 from jobs.ingest.model import (
     AUDIT_ARROW,
@@ -1397,6 +1398,8 @@ def _parse_text(
         text = pc.utf8_rtrim(text, characters="\r")
     if b"\x1b" in data and b"\x1b[" in data:  # (memchr first: the 2-byte search is slow)
         text = pc.replace_substring_regex(text, L.ANSI, "")
+    # ---- what a paste or a screen capture puts around every line
+    text = _unwrap_paste(text, data)
     # ---- wrapping prefixes (docker-compose, kubectl --prefix)
     wrap_label = ""
     if pc.any(PR.match(text.slice(0, 400), r"^[\w.-]+\s+\| |^\[pod/[^\]\s]+\] ")).as_py():
@@ -1583,6 +1586,7 @@ def _parse_text(
                 inline_cont,
                 ev_ts,
                 ts_inferred[evh],
+                audit.get("content_sha256"),
             )
     # ---- continuation classes
     if is_cont.any():
@@ -1640,6 +1644,37 @@ def _parse_text(
             "run_id": _repeat(run_id, len(qrows)),
         }, schema=QUARANTINE_ARROW)  # fmt: skip
     return (events if events is not None else empty_events()), quarantine, audit
+
+
+_BOX = "\u2502\u2503\u2551"  # │ ┃ ║ (terminal UIs, e.g. k9s)
+
+
+def _unwrap_paste(text: pa.Array, data: bytes) -> pa.Array:
+    """Undo what surrounds every line of a pasted or captured log: the side borders of a terminal
+    UI box (``│ line │``), an e-mail quote (``> ``) on most lines, and an indentation shared by
+    every non-blank line (an indented code block). Cheap tests first: most files have none."""
+    if any(c.encode() in data for c in _BOX):
+        text = pc.replace_substring_regex(text, f"^[{_BOX}]+ ?|\\s*[{_BOX}]+\\s*$", "")
+    head = text.slice(0, 400)
+    nonblank = pc.filter(head, pc.greater(pc.utf8_length(pc.utf8_trim_whitespace(head)), 0))
+    if not len(nonblank):
+        return text
+    quoted = pc.sum(pc.starts_with(nonblank, ">")).as_py() or 0
+    if quoted * 2 > len(nonblank):
+        text = pc.replace_substring_regex(text, r"^>+ ?", "", max_replacements=1)
+        nonblank = pc.replace_substring_regex(nonblank, r"^>+ ?", "", max_replacements=1)
+    first = nonblank[0].as_py() or ""
+    if first[:1] in (" ", "\t"):
+        lead = pc.subtract(pc.utf8_length(nonblank), pc.utf8_length(pc.utf8_ltrim_whitespace(nonblank)))
+        k = pc.min(lead).as_py() or 0
+        if k > 0:
+            ws = pc.subtract(pc.utf8_length(text), pc.utf8_length(pc.utf8_ltrim_whitespace(text)))
+            # every non-blank line of the file must carry the indentation (else it is structure)
+            blank = pc.equal(pc.utf8_length(pc.utf8_trim_whitespace(text)), 0)
+            short = pc.and_(pc.invert(blank), pc.less(ws, k))
+            if not pc.any(short).as_py():
+                text = pc.utf8_slice_codeunits(text, k)
+    return text
 
 
 def _general_heads(text: pa.Array, left: np.ndarray, heads: _Heads, label: str) -> np.ndarray:
@@ -1747,6 +1782,7 @@ def _finish_events(
     inline_cont: pa.Array | None = None,
     ev_ts: pa.Array | None = None,
     ts_inferred: np.ndarray | None = None,
+    file_key: str | None = None,
 ) -> pa.Table:
     n = len(ev)
     hidx = pa.array(evh, pa.int64())
@@ -1789,12 +1825,17 @@ def _finish_events(
         pos = np.cumsum(upd) - 1
         spread = parts.take(pa.array(np.maximum(pos, 0), pa.int64(), mask=~upd))
         partitions = pc.if_else(pa.array(upd), spread, partitions)
+    ids = {"group_id": ev["group_id"].combine_chunks(), "member_id": ev["member_id"].combine_chunks()}
+    redacted = np.zeros(n, bool)
+    red = RD.placeholders(ids, file_key) if file_key is not None else None
+    if red is not None:
+        ids, redacted = red
     cols = {
         "cluster": _repeat(cluster, n),
         "event_date": pc.cast(ts_us, pa.date32()),
         "ts": ts_us,
         "ts_ms": ts,
-        "group_id": ev["group_id"], "kind": ev["kind"], "side": ev["side"], "member_id": ev["member_id"],
+        "group_id": ids["group_id"], "kind": ev["kind"], "side": ev["side"], "member_id": ids["member_id"],
         "generation": ev["generation"], "group_instance_id": ev["group_instance_id"], "client_id": ev["client_id"],
         "coordinator": ev["coordinator"], "host": ev["host"], "reason": ev["reason"], "state": ev["state"],
         "protocol": ev["protocol"], "member_count": ev["member_count"], "static_count": ev["static_count"],
@@ -1804,7 +1845,7 @@ def _finish_events(
         "protocol_type": ev["protocol_type"], "member_epoch": ev["member_epoch"], "from_state": ev["from_state"],
         "revoked": ev["revoked"],
         "ts_inferred": pa.array(ts_inferred if ts_inferred is not None else np.zeros(n, bool), pa.bool_()),
-        "redacted": pa.array(np.zeros(n, bool), pa.bool_()),
+        "redacted": pa.array(redacted, pa.bool_()),
         "level": lvl,
         "logger": head_t["logger"].combine_chunks().take(hidx),
         "dialect": dia,

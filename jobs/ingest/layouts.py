@@ -211,6 +211,11 @@ JSON_KEYS: dict[str, str] = {
     "level": r'"(?:level|log\.level|severity|@l|levelname|loglevel)"\s*:\s*"(?P<v>[^"]*)"',
     "logger": r'"(?:logger_name|logger|log\.logger|loggerName|logger\.name|name)"\s*:\s*"(?P<v>[^"]*)"',
     "thread": r'"(?:thread_name|thread|process\.thread\.name|threadName)"\s*:\s*"(?P<v>[^"]*)"',
+    # structured fields of clients that log them as keys (kafkajs: groupId, memberId, generationId)
+    "j_group": r'"(?:groupId|group_id|group\.id|groupID|consumerGroup|consumer_group)"\s*:\s*"(?P<v>[^"]*)"',
+    "j_member": r'"(?:memberId|member_id|member\.id)"\s*:\s*"(?P<v>[^"]*)"',
+    "j_gen": r'"(?:generationId|generation_id|generation)"\s*:\s*(?P<v>-?\d+)',
+    "j_client": r'"(?:clientId|client_id|client\.id)"\s*:\s*"(?P<v>[^"]*)"',
 }
 #: the same families as column names of pyarrow's JSON reader (nested objects flattened with ".")
 JSON_NAMES: dict[str, tuple[str, ...]] = {
@@ -219,7 +224,13 @@ JSON_NAMES: dict[str, tuple[str, ...]] = {
     "level": ("level", "log.level", "severity", "@l", "levelname", "loglevel"),
     "logger": ("logger_name", "logger", "log.logger", "loggerName", "logger.name", "name"),
     "thread": ("thread_name", "thread", "process.thread.name", "threadName"),
+    "j_group": ("groupId", "group_id", "group.id", "groupID", "consumerGroup", "consumer_group"),
+    "j_member": ("memberId", "member_id", "member.id"),
+    "j_gen": ("generationId", "generation_id", "generation"),
+    "j_client": ("clientId", "client_id", "client.id"),
 }
+#: the head columns the JSON-only keys fill (null in every other layout)
+JSON_EXTRA = ("j_group", "j_member", "j_gen", "j_client")
 #: ECS nests ``log: {level, logger}``; these catch the nested spelling
 JSON_NESTED = {
     "level": r'"log"\s*:\s*\{[^{}]*"level"\s*:\s*"(?P<v>[^"]*)"',

@@ -327,7 +327,7 @@ class _Heads:
     ) -> None:
         n = len(rows)
         cols: dict[str, pa.Array] = {"_row": pa.array(rows, pa.int64())}
-        for name in ("ts", "level", "logger", "thread", "message"):
+        for name in ("ts", "level", "logger", "thread", "message", *L.JSON_EXTRA):
             v = st.get(name)
             cols[name] = v.cast(pa.string()) if v is not None else pa.nulls(n, pa.string())
         cols["pts"] = pts.cast(pa.string()) if pts is not None else pa.nulls(n, pa.string())
@@ -351,7 +351,7 @@ class _Heads:
                     "_row": pa.array([], pa.int64()),
                     **{
                         k: pa.array([], pa.string())
-                        for k in ("ts", "level", "logger", "thread", "message", "pts", "layout")
+                        for k in ("ts", "level", "logger", "thread", "message", "pts", "layout", *L.JSON_EXTRA)
                     },
                     "tsms": pa.array([], pa.int64()),
                 }
@@ -1531,6 +1531,8 @@ def _parse_text(
             if notevent.any():
                 ev = ev.filter(pa.array(~notevent))
                 evh = evh[~notevent]
+            if heads.json:
+                ev = _json_event_fields(ev, head_t, evh)
             # lines that name no group take it from their context (same file), see _attribute_groups
             if 0 < ev["group_id"].null_count < len(ev):
                 gids, _ = _attribute_groups(ev, _take(message, evh), np.where(has_ts[evh], ts_np[evh], -1))
@@ -1675,6 +1677,26 @@ def _unwrap_paste(text: pa.Array, data: bytes) -> pa.Array:
             if not pc.any(short).as_py():
                 text = pc.utf8_slice_codeunits(text, k)
     return text
+
+
+def _json_event_fields(ev: pa.Table, head_t: pa.Table, evh: np.ndarray) -> pa.Table:
+    """Event fields that a structured (JSON) line carries as keys of its own (kafkajs logs
+    ``groupId``, ``memberId``, ``generationId``, ``clientId`` beside its message): they fill the
+    fields the message does not state."""
+    idx = pa.array(evh, pa.int64())
+    for col, key, typ in (
+        ("group_id", "j_group", pa.string()),
+        ("member_id", "j_member", pa.string()),
+        ("generation", "j_gen", pa.int32()),
+        ("client_id", "j_client", pa.string()),
+    ):
+        extra = _nullify_empty(head_t[key].combine_chunks().take(idx))
+        if extra.null_count == len(extra):
+            continue
+        i = ev.column_names.index(col)
+        extra = pc.cast(extra, typ, safe=False)
+        ev = ev.set_column(i, col, pc.coalesce(ev[col].combine_chunks(), extra.cast(ev.schema.field(col).type)))
+    return ev
 
 
 def _general_heads(text: pa.Array, left: np.ndarray, heads: _Heads, label: str) -> np.ndarray:

@@ -60,6 +60,9 @@ class IngestConfig:
     on_missing: str = "error"
     on_corrupt: str = "quarantine"
     max_line_bytes: int = 1_048_576
+    default_year: int | None = None
+    #: the user's layouts: [{pattern: "<log4j/logback pattern>"} | {regex: "<named groups>"}, name?]
+    layouts: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -233,6 +236,10 @@ def config_from_dict(data: dict[str, Any] | None) -> JobConfig:
         max_line_bytes=_int(
             "ingest.max_line_bytes", g.get("max_line_bytes", IngestConfig.max_line_bytes), 1024
         ),
+        default_year=(
+            None if g.get("default_year") is None else _int("ingest.default_year", g["default_year"], 1970)
+        ),
+        layouts=_declared_layouts(g.get("layouts")),
     )
 
     r = _section("replay", data.get("replay"), _names(ReplayConfig))
@@ -276,6 +283,15 @@ def config_from_dict(data: dict[str, Any] | None) -> JobConfig:
     )
 
 
+def _declared_layouts(entries: Any) -> tuple:
+    from jobs.ingest.declared import DeclarationError, declared_layouts
+
+    try:
+        return declared_layouts(entries)
+    except DeclarationError as exc:
+        raise ConfigError(str(exc)) from None
+
+
 def _is_version(v: str) -> bool:
     parts = v.split(".")
     return 1 <= len(parts) <= 3 and all(p.isdigit() for p in parts)
@@ -299,4 +315,5 @@ def to_dict(cfg: JobConfig) -> dict[str, Any]:
     """The configuration as plain YAML-able data (the inverse of :func:`config_from_dict`)."""
     d = dataclasses.asdict(cfg)
     d["inputs"] = [dict(i) for i in d["inputs"]]
+    d["ingest"]["layouts"] = [{"regex": lay.regex, "name": lay.id} for lay in cfg.ingest.layouts]
     return d

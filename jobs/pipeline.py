@@ -168,6 +168,8 @@ def _ingest_settings(config: JobConfig):
         "on_missing": config.ingest.on_missing,
         "on_corrupt": config.ingest.on_corrupt,
         "max_line_bytes": config.ingest.max_line_bytes,
+        "default_year": config.ingest.default_year,
+        "layouts": config.ingest.layouts,
     }
     names = {f.name for f in dc_fields(IngestSettings)}
     return IngestSettings(**{k: v for k, v in wanted.items() if k in names})

@@ -159,6 +159,8 @@ LAYOUT_IDS = tuple(lay.id for lay in LAYOUTS) + ("json",)
 LAYOUT_BY_ID = {lay.id: lay for lay in LAYOUTS}
 
 _DIGITS = "0123456789"
+#: every one-byte first character (a declared layout's regex is not analysed: it may start anywhere)
+ALL_CHARS = "".join(chr(i) for i in range(1, 256))
 #: the characters a line of each layout can start with: a necessary condition of its regex (a
 #: superset is always safe), tested on the first byte before the regex runs, so that a layout is
 #: not even compiled for a file (or the leftover lines) none of whose lines it could match

@@ -62,6 +62,9 @@ class IngestSettings:
     #: year of timestamps written without one (syslog ``Mar  4 10:00:00``) when no other line of
     #: the file gives it
     default_year: int | None = None
+    #: the user's own layouts (``ingest.layouts`` of the config, :mod:`jobs.ingest.declared`),
+    #: tried before the built-in ones
+    layouts: tuple = ()
 
     def __post_init__(self) -> None:
         for name in ("on_missing", "on_corrupt"):

@@ -292,7 +292,7 @@ def _layout_order(text: pa.Array, fb: _FirstBytes | None = None) -> list[L.Layou
     sfb = (fb or _FirstBytes(sample)).take(slice(0, _COMPILED_ORDER_SAMPLE))
 
     def hits(lay: L.Layout) -> bool:
-        possible = np.nonzero(sfb.possible(L.FIRST_CHARS[lay.id]))[0]
+        possible = np.nonzero(sfb.possible(L.FIRST_CHARS.get(lay.id, L.ALL_CHARS)))[0]
         if not len(possible):
             return False
         # a hit among the first possible lines (Python's re, no RE2 compile) settles it
@@ -645,7 +645,7 @@ def _match_layouts(
             # the log4j pass took this layout's FAST_LOG4J lines: the layout's own pass would have
             # found them (and then not tried its regex on the other lines)
             continue
-        poss = fb.possible(L.FIRST_CHARS[lay.id])[pos]
+        poss = fb.possible(L.FIRST_CHARS.get(lay.id, L.ALL_CHARS))[pos]
         if not poss.any():
             continue
         if len(pos) < len(text) and not poss.all():
@@ -1413,6 +1413,8 @@ def _parse_text(
     sub = text if len(rows) == n else _take(text, rows)
     fb = _FirstBytes(sub)
     order = _layout_order(sub, fb)
+    if settings.layouts:
+        order = list(settings.layouts) + order  # (the user's own layouts first)
     left = _match_layouts(sub, rows, order, heads, wrap_label, None, fb)
     if len(left) and fb.take(np.searchsorted(rows, left)).possible(L.FIRST_CHARS["ts"]).any():
         sub = _take(text, left)

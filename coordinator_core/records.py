@@ -23,6 +23,9 @@ CAUSES: tuple[str, ...] = (
     "sync_timeout",  # members removed on pending-sync expiry
     "coordinator_move",  # the coordinator moved (group loaded elsewhere, over-capacity reload)
     "store_error",  # storing the assignment failed
+    # consumer protocol (KIP-848): fenced for not revoking within the rebalance timeout ("failed to
+    # transition from epoch N within Tms", or a classic member that failed to join in time)
+    "rebalance_timeout",
     "unknown",
 )
 

@@ -82,6 +82,31 @@ class RunSummary:
     seconds: float = 0.0
     #: (stage, seconds since start) of the progress lines
     stages: list[tuple[str, float]] = field(default_factory=list)
+    #: what was not read: (file, why) of every file not read at all (corrupt .gz, binary, missing)
+    files_not_read: list[tuple[str, str]] = field(default_factory=list)
+    #: quarantined lines of this run by reason
+    quarantine_reasons: dict[str, int] = field(default_factory=dict)
+    #: (file, lines, one example) of the files with the most lines of an unknown layout
+    unreadable: list[tuple[str, int, str]] = field(default_factory=list)
+
+    def lost_lines(self) -> list[str]:
+        """The summary lines about what was not read (empty when everything was)."""
+        out = []
+        if self.files_not_read:
+            out.append(f"  files not read: {len(self.files_not_read)}")
+            out += [f"    {f}: {why}" for f, why in self.files_not_read[:10]]
+            if len(self.files_not_read) > 10:
+                out.append(f"    ... and {len(self.files_not_read) - 10} more (ingest_audit.error)")
+        if self.quarantine_reasons:
+            by = sorted(self.quarantine_reasons.items(), key=lambda kv: (-kv[1], kv[0]))
+            out.append("  quarantined by reason: " + ", ".join(f"{r} {n:,}" for r, n in by))
+        if self.unreadable:
+            out.append("  lines of an unknown layout (top files, one example each):")
+            for f, n, ex in self.unreadable:
+                out.append(f"    {f}: {n:,} lines, e.g. {ex[:140]!r}")
+            out.append("  hint: declare the layout (ingest.layouts in --config: your log4j/logback pattern)"
+                       " or file an issue with the example line")  # fmt: skip
+        return out
 
     def text(self) -> str:
         lines = [
@@ -99,6 +124,7 @@ class RunSummary:
                 f"{span_text(w['start_ts'], w['end_ts'])}, paused {w['paused_ms'] / 1000:.1f}s, "
                 f"cause {w['dominant_cause']}, culprits {culprits_text(w['culprit_members'] or [])}"
             )
+        lines += self.lost_lines()
         if self.top_causes:
             lines.append("  top causes: " + ", ".join(f"{c} ({n})" for c, n in self.top_causes))
         lines.append(f"  tables: {self.lakehouse}")
@@ -259,6 +285,7 @@ def run_job(
         new_audit = [a for a in audit_rows if a["source_file"] not in skip_set]
         summary.files_seen, summary.files_skipped = len(audit_rows), len(skip_files)
         summary.files_new = len(new_audit)
+        _what_was_lost(summary, new_audit)
         r.progress.stage(
             "ingest", files=len(audit_rows), new=len(new_audit), already_ingested=len(skip_files)
         )
@@ -321,6 +348,21 @@ def run_job(
         return summary
     finally:
         small.restore()
+
+
+def _what_was_lost(summary: RunSummary, audits: Sequence[dict[str, Any]]) -> None:
+    """Fill the summary's account of what was not read from the run's audit rows."""
+    summary.files_not_read = sorted((a["source_file"], a["error"]) for a in audits if a.get("error"))
+    reasons: dict[str, int] = {}
+    unreadable = []
+    for a in audits:
+        for r, n in (a.get("quarantine_reasons") or {}).items():
+            reasons[r] = reasons.get(r, 0) + int(n)
+        n_un = int((a.get("quarantine_reasons") or {}).get("unparsable_layout", 0))
+        if n_un and a.get("unreadable_example"):
+            unreadable.append((a["source_file"], n_un, a["unreadable_example"]))
+    summary.quarantine_reasons = reasons
+    summary.unreadable = sorted(unreadable, key=lambda u: (-u[1], u[0]))[:3]
 
 
 def write_run_files(sink: Sink, res, run_id: str, skip_files: Sequence[str] = ()) -> bool:

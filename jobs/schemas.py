@@ -57,6 +57,7 @@ INGEST_AUDIT = _s(
     ("compressed", B), ("total_lines", L), ("events", L), ("continuations", L), ("unrelated", L),
     ("quarantined", L), ("duplicate_of", S), ("error", S), ("first_ts", TS), ("last_ts", TS),
     ("out_of_order_lines", L), ("layouts", STRINGS),
+    ("quarantine_reasons", MapType(S, L)), ("unreadable_example", S),
 )  # fmt: skip
 
 # ------------------------------------------------------------------------------------- replay

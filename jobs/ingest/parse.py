@@ -1263,8 +1263,29 @@ def _empty_audit(source_file: str, cluster: str, run_id: str | None) -> dict[str
         "cluster": cluster, "run_id": run_id, "source_file": source_file, "content_sha256": None, "bytes": 0,
         "compressed": False, "total_lines": 0, "events": 0, "continuations": 0, "unrelated": 0, "quarantined": 0,
         "duplicate_of": None, "error": None, "first_ts": None, "last_ts": None, "out_of_order_lines": 0,
-        "layouts": [],
+        "layouts": [], "quarantine_reasons": {}, "unreadable_example": None,
     }  # fmt: skip
+
+
+#: a file whose first bytes hold a NUL or are mostly not text is binary: one quarantine row for
+#: the file, not one per "line" of garbage
+BINARY_SNIFF = 8192
+
+
+def _is_binary(data: bytes) -> bool:
+    """Control bytes (NUL included; not tab/newline/CR/FF/VT) are at least 5 % of the file's first
+    8 KiB: a Kafka segment, an archive, an image. A text log with a few corrupt lines is not
+    binary (its bad lines are quarantined one by one)."""
+    head = data[:BINARY_SNIFF]
+    ctrl = sum(head.count(bytes([c])) for c in (*range(0, 9), *range(14, 32), 127))
+    return ctrl >= 0.05 * len(head)
+
+
+def _file_quarantine(source_file, cluster, run_id, reason: str, detail: str) -> pa.Table:
+    return quarantine_table([{
+        "cluster": cluster, "source_file": source_file, "line_no": None, "reason": reason,
+        "detail": detail, "layout": None, "group_id": None, "raw": None, "run_id": run_id,
+    }])  # fmt: skip
 
 
 def empty_events() -> pa.Table:
@@ -1310,25 +1331,15 @@ def parse_bytes(
             if settings.on_corrupt == "error":
                 raise IngestError(msg) from e
             audit["error"] = msg
-            q = quarantine_table(
-                [
-                    {
-                        "cluster": cluster,
-                        "source_file": source_file,
-                        "line_no": None,
-                        "reason": "corrupt_gzip",
-                        "detail": str(e),
-                        "layout": None,
-                        "group_id": None,
-                        "raw": None,
-                        "run_id": run_id,
-                    }
-                ]
-            )
-            return empty_events(), q, audit
+            audit["quarantine_reasons"] = {"corrupt_gzip": 1}
+            return empty_events(), _file_quarantine(source_file, cluster, run_id, "corrupt_gzip", str(e)), audit
     audit["content_sha256"] = hashlib.sha256(data).hexdigest()
     if not data:
         return empty_events(), empty_quarantine(), audit
+    if _is_binary(data):
+        audit["error"] = f"binary: {source_file}: not a text log ({len(data):,} bytes)"
+        audit["quarantine_reasons"] = {"binary": 1}
+        return empty_events(), _file_quarantine(source_file, cluster, run_id, "binary", "binary file, not read"), audit
     return _parse_text(data, source_file, cluster, settings, run_id, audit)
 
 
@@ -1622,6 +1633,14 @@ def _parse_text(
     audit["quarantined"] = int((cls == 3).sum())
     # ---- quarantine rows
     qrows = np.nonzero(cls == 3)[0]
+    if len(qrows):
+        reasons, counts = np.unique(qreason[qrows].astype(str), return_counts=True)
+        audit["quarantine_reasons"] = {str(r): int(c) for r, c in zip(reasons, counts)}
+        unread = qrows[qreason[qrows] == "unparsable_layout"]
+        if len(unread):
+            audit["unreadable_example"] = _decode_lossy(
+                text[int(unread[0])].as_py().encode("utf-8", "replace"), 300
+            )
     quarantine = empty_quarantine()
     if len(qrows):
         # layout of the quarantined lines that are heads (null for the others)

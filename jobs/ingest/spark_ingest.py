@@ -426,6 +426,8 @@ def _file_rows(
             "last_ts": None,
             "out_of_order_lines": 0,
             "layouts": [],
+            "quarantine_reasons": {"missing_file": 1},
+            "unreadable_example": None,
         }
         for p, c in missing
     ]

@@ -119,3 +119,41 @@ def test_corrupt_gzip_quarantined_on_request() -> None:
 def test_settings_are_validated() -> None:
     with pytest.raises(ValueError, match="on_missing"):
         IngestSettings(on_missing="ignore")
+
+
+def test_a_binary_file_is_one_quarantine_row_not_hundreds() -> None:
+    """A Kafka segment or an archive given by mistake: one row for the file, an audit error."""
+    import random
+
+    rnd = random.Random(7)
+    data = b"\x00\x00\x00\x00\x00\x00\x00\x2a" + bytes(rnd.randrange(256) for _ in range(20000))
+    ev, q, audit = parse_bytes(data, "00000000000000000000.log")
+    assert ev.num_rows == 0
+    assert [(r["line_no"], r["reason"], r["detail"]) for r in q.to_pylist()] == [(None, "binary", "binary file, not read")]
+    assert audit["error"].startswith("binary: 00000000000000000000.log")
+    assert audit["quarantine_reasons"] == {"binary": 1} and audit["total_lines"] == 0
+
+
+def test_audit_counts_quarantine_reasons_and_keeps_one_unreadable_example() -> None:
+    ev, q, audit = parse_text(GOOD + "\nsome text no layout reads\nmore of it\n")
+    check_invariant(audit)
+    assert audit["quarantine_reasons"] == {"unparsable_layout": 2}
+    assert audit["unreadable_example"] == "some text no layout reads"
+
+
+def test_run_summary_says_what_was_lost() -> None:
+    from jobs.pipeline import RunSummary, _what_was_lost
+
+    s = RunSummary("r1", "batch", "./lakehouse", "delta-rs")
+    _what_was_lost(s, [
+        {"source_file": "a.log", "error": None, "quarantine_reasons": {"unparsable_layout": 5, "group_unknown": 1},
+         "unreadable_example": "12:00 weird line"},
+        {"source_file": "b.log.gz", "error": "corrupt_gzip: b.log.gz: bad", "quarantine_reasons": {"corrupt_gzip": 1}},
+        {"source_file": "c.bin", "error": "binary: c.bin: not a text log (9 bytes)", "quarantine_reasons": {"binary": 1}},
+    ])  # fmt: skip
+    assert s.files_not_read == [("b.log.gz", "corrupt_gzip: b.log.gz: bad"), ("c.bin", "binary: c.bin: not a text log (9 bytes)")]
+    assert s.quarantine_reasons == {"unparsable_layout": 5, "group_unknown": 1, "corrupt_gzip": 1, "binary": 1}
+    text = s.text()
+    assert "files not read: 2" in text and "    b.log.gz: corrupt_gzip: b.log.gz: bad" in text
+    assert "quarantined by reason: unparsable_layout 5, binary 1, corrupt_gzip 1, group_unknown 1" in text
+    assert "a.log: 5 lines, e.g. '12:00 weird line'" in text and "ingest.layouts" in text

@@ -336,7 +336,7 @@ class ConsumerGroupReplay:
     def _one(self, row: tuple) -> None:
         ts = _int(row[TS])
         if ts is None:
-            self._anom(row, "replay_error", "event without a timestamp")
+            self._anom((None,) + tuple(row[1:]), "replay_error", "event without a timestamp")
             return
         if ts != row[TS]:
             row = (ts,) + row[1:]
@@ -479,6 +479,8 @@ class ConsumerGroupReplay:
         g = self.model
         ts = row[TS]
         old = g.group_epoch
+        if old is None and epoch is not None:
+            old = epoch - 1  # every bump is +1
         g.group_epoch = epoch
         r = self.reb
         if r is not None:
@@ -781,6 +783,8 @@ class ConsumerGroupReplay:
             if self.known:
                 self._anom(row, "unknown_member", f"{row[KIND]} of member {mid} the model does not know")
             m = self._member(row, mid, anomaly=False)
+        elif row[GIID] and not m.group_instance_id:
+            m.group_instance_id = row[GIID]
         if temporary and (m is None or m.group_instance_id or row[GIID]):
             # a static member away for a restart: epoch -2, no bump, the session goes on
             if m is not None:
@@ -998,7 +1002,8 @@ _HANDLERS: dict[str, Any] = {
     "partitions_lost": ConsumerGroupReplay._c_revoked,
     "partitions_assigned": ConsumerGroupReplay._c_assigned,
 }
-_SELF_DERIVING = frozenset({"group_loaded", "group_unloaded", "group_dead"})
+# a join is always followed by its bump in the same batch of records: the bump line derives the state
+_SELF_DERIVING = frozenset({"group_loaded", "group_unloaded", "group_dead", "consumer_member_joined"})
 _CLIENT_HANDLERS = frozenset(
     {"member_state_changed", "reconciliation_started", "partitions_revoked", "partitions_lost", "partitions_assigned"}
 )

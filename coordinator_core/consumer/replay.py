@@ -256,6 +256,8 @@ class ConsumerGroupReplay:
         self._tr, self._rb, self._ss, self._as, self._an = [], [], [], [], []
         r = self.reb
         if r is not None:
+            # a re-opened rebalance replaces its earlier report
+            out.rebalances = [x for x in out.rebalances if x.rebalance_id != r.rebalance_id]
             out.rebalances.append(self._record(r, "open", None, None))
             if final:
                 out.anomalies.append(
@@ -910,6 +912,10 @@ class ConsumerGroupReplay:
                 self._set_epoch(m, max(logged, m.member_epoch or 0))
             return
         r.evidence = True
+        if not self.broker_seen and logged is not None and logged > (r.old_generation or 0):
+            # client lines only: the epochs the members show are all we know of the group epoch
+            if r.new_generation is None or logged > r.new_generation:
+                r.new_generation = logged
         if to in _ACTIVE:
             r.active[m.member_id] = False
         elif to == "STABLE":
@@ -931,7 +937,7 @@ class ConsumerGroupReplay:
         """Client lines only: reconciliation begins a rebalance nobody logged the start of."""
         g = self.model
         r = ConsumerRebalance(
-            self._unique_id(f"{self.group_id}:{row[TS]}:{g.group_epoch}"), row[TS], g.group_epoch, g.group_epoch,
+            self._unique_id(f"{self.group_id}:{row[TS]}:{g.group_epoch}"), row[TS], g.group_epoch, None,
             cause="new_member" if frm in ("JOINING", "UNSUBSCRIBED") else "unknown",
             culprit_member_id=m.member_id if frm in ("JOINING", "UNSUBSCRIBED") else None,
             members_before=self._present(), protocol_type=g.protocol_type, inferred=True, last_bump_ts=row[TS],

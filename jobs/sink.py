@@ -126,7 +126,8 @@ class Sink:
     def write_partition_arrow(self, name: str, table, value: str) -> None:
         """:meth:`write_partition` of a few rows already on the driver as an Arrow table (a sink
         that commits on the driver writes them without a Spark job)."""
-        self.write_partition(name, self.spark.createDataFrame(table.to_pylist(), table_schema(name)), value)
+        rows = table.to_pylist(maps_as_pydicts="strict")  # (Spark wants dicts for map columns)
+        self.write_partition(name, self.spark.createDataFrame(rows, table_schema(name)), value)
 
     def adopt_partition(self, name: str, files_dir: str, value: str) -> bool:
         """Make the Parquet files in ``files_dir`` (written by Spark with exactly the table's columns
@@ -243,7 +244,21 @@ class DeltaRsSink(Sink):
             write_deltalake(
                 self.path(name), pa.Table.from_pylist([], schema=schema), mode="append", partition_by=part
             )
-        return DeltaTable(self.path(name))
+            return DeltaTable(self.path(name))
+        return self._evolved(DeltaTable(self.path(name)), name)
+
+    def _evolved(self, dt, name: str):
+        """A table written by an earlier version of rebalance-lens gets the columns added since
+        (appended, null in its old rows), so that old lakehouses keep working."""
+        import pyarrow as pa
+        from deltalake import Schema
+
+        have = {f.name for f in dt.schema().fields}
+        missing = [f for f in _arrow_schema(name) if f.name not in have]
+        if missing:
+            dt.alter.add_columns(list(Schema.from_arrow(pa.schema(missing)).fields))
+            dt = type(dt)(self.path(name))
+        return dt
 
     def _spark_write_parquet(self, df, target: str) -> None:
         self.spark.conf.set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS")
@@ -418,6 +433,7 @@ class SparkDeltaSink(Sink):
             .mode("overwrite")
             .partitionBy(PARTITION_COL)
             .option("replaceWhere", f"{PARTITION_COL} = '{value}'")
+            .option("mergeSchema", "true")  # (tables of earlier versions gain the new columns)
             .save(self.path(name))
         )
 
@@ -429,10 +445,14 @@ class SparkDeltaSink(Sink):
             DeltaTable.forPath(self.spark, self.path(name)).delete(f"{PARTITION_COL} IN ({quoted})")
 
     def overwrite(self, name: str, df) -> None:
-        self._conform(name, df).write.format("delta").mode("overwrite").save(self.path(name))
+        self._conform(name, df).write.format("delta").mode("overwrite").option("overwriteSchema", "true").save(
+            self.path(name)
+        )
 
     def merge(self, name: str, df, keys: list[str]) -> None:
         src = self._dedupe(self._conform(name, df), keys)
+        # tables of earlier versions gain the columns added since (MERGE's schema evolution)
+        self.spark.conf.set("spark.databricks.delta.schema.autoMerge.enabled", "true")
         if not self.exists(name):
             src.write.format("delta").mode("append").save(self.path(name))
             return

@@ -154,3 +154,27 @@ def test_delta_rs_arrow_writes(spark, tmp_path):
         )
     got = sorted((r.run_id, r.source_file) for r in sink.read("ingest_audit").collect())
     assert got == [("r1", "d.log"), ("r2", "c.log")]  # r1 replaced, r2 kept
+
+
+def test_tables_of_an_earlier_version_gain_the_new_columns(spark, tmp_path):
+    """A lakehouse written before columns were added (e.g. rebalances.protocol_type,
+    ingest_audit.quarantine_reasons) keeps working: the table gains them, old rows read null."""
+    import pyarrow as pa
+    from deltalake import DeltaTable, write_deltalake
+
+    from jobs.sink import _arrow_schema
+
+    root = tmp_path / "lake"
+    new = _arrow_schema("rebalances")
+    old = pa.schema([f for f in new if f.name not in ("protocol_type", "paused_partition_ms",
+                                                      "partitions_revoked", "partitions_assigned")])  # fmt: skip
+    row = {f.name: None for f in old} | {"cluster": "c", "group_id": "g", "rebalance_id": "g:1:1", "join_rounds": 1,
+                                          "outcome": "completed", "cause": "new_member", "inferred": False}  # fmt: skip
+    write_deltalake(str(root / "rebalances"), pa.Table.from_pylist([row], schema=old))
+    sink = make_sink(spark, str(root), "delta", "delta-rs", run_id="r2")
+    fresh = dict(row, rebalance_id="g:2:2", protocol_type="consumer", paused_partition_ms=1500)
+    sink.merge_arrow("rebalances", pa.Table.from_pylist([fresh], schema=new), ["cluster", "group_id", "rebalance_id"])
+    assert {f.name for f in DeltaTable(str(root / "rebalances")).schema().fields} == set(new.names)
+    got = {r["rebalance_id"]: r for r in read_table(None, str(root), "rebalances").to_dict("records")}
+    assert got["g:2:2"]["protocol_type"] == "consumer" and got["g:2:2"]["paused_partition_ms"] == 1500
+    assert got["g:1:1"]["protocol_type"] is None

@@ -51,10 +51,13 @@ def _valid(s: pa.StructArray) -> np.ndarray:
     return pc.fill_null(s.is_valid(), False).to_numpy(zero_copy_only=False)
 
 
-def read_heads(text: pa.Array, group_hint: np.ndarray) -> tuple[np.ndarray, dict[str, pa.Array]]:
+def read_heads(
+    text: pa.Array, group_hint: np.ndarray, cont: np.ndarray
+) -> tuple[np.ndarray, dict[str, pa.Array]]:
     """Head fields of lines of unknown layout. ``group_hint``: lines that mention groups (the
     dialects' prefilter): they are heads even without a timestamp or level (their order in the file
-    is evidence). Returns (mask of the lines that are heads, {ts, level, logger, message, pts}) with
+    is evidence). ``cont``: lines shaped like a continuation (stack trace, indentation): heads only
+    when a timestamp leads them. Returns (mask of the lines that are heads, {ts, level, logger, message, pts}) with
     one value per head (``ts``: the application's timestamp text, ``pts``: a viewer's timestamp in
     front of it, else null)."""
     if text.type != pa.string():
@@ -98,8 +101,8 @@ def read_heads(text: pa.Array, group_hint: np.ndarray) -> tuple[np.ndarray, dict
     message = pc.replace_substring_regex(
         region, rf"^[\s\[\]|:>-]{{0,4}}(?:{LEVELS})\]?(?:[\s|:>-]+|$)", "", max_replacements=1
     )
-    message = pc.utf8_ltrim(message, characters=" \t-:|>")
-    head = has | lvv | group_hint
+    message = pc.utf8_ltrim(message, characters=" \t-:|>#")
+    head = (has & ~cont) | (leading & cont) | ((lvv | group_hint) & ~cont)
     return head, {"ts": ts, "level": level, "logger": logger, "message": message, "pts": pts}
 
 

@@ -1722,11 +1722,12 @@ def _json_event_fields(ev: pa.Table, head_t: pa.Table, evh: np.ndarray) -> pa.Ta
 
 def _general_heads(text: pa.Array, left: np.ndarray, heads: _Heads, label: str) -> np.ndarray:
     """Heads of the lines no known layout matched, read by :mod:`jobs.ingest.general` (layout
-    ``general``); returns the rows still left (continuations, lines with nothing to read). Lines
-    that continue an entry (stack traces, indented blocks, the message line of a JUL head) are
-    not looked at."""
+    ``general``); returns the rows still left (continuations, lines with nothing to read). A line
+    that looks like the continuation of an entry (stack trace, indented block) is a head only when
+    it starts with a timestamp (an indented or commented log line); the message line of a JUL head
+    is not looked at."""
     sub = _take(text, left)
-    skip = _mask(PR.match(sub, L.CONTINUATION))
+    skip = np.zeros(len(left), dtype=bool)
     ht = heads.table()
     if len(ht):
         jul = _np(ht["_row"])[_mask(pc.ends_with(ht["layout"], "jul"))]
@@ -1736,7 +1737,7 @@ def _general_heads(text: pa.Array, left: np.ndarray, heads: _Heads, label: str) 
     pos = np.nonzero(~skip)[0]
     cand = sub if len(pos) == len(sub) else _take(sub, pos)
     hint = _mask(PR.match(cand, D.GROUP_PREFILTER))
-    is_head, st = G.read_heads(cand, hint)
+    is_head, st = G.read_heads(cand, hint, _mask(PR.match(cand, L.CONTINUATION)))
     if not is_head.any():
         return left
     hp = pa.array(is_head)

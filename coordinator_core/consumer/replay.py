@@ -63,6 +63,10 @@ CONSUMER_KINDS = frozenset(
 )  # fmt: skip
 _KNOWN_KINDS = CONSUMER_KINDS | frozenset(EVENT_KINDS)
 _SIGNALS_MAX = 16
+#: client lines only: a rebalance whose members showed nothing for this long (twice Kafka's default
+#: rebalance timeout, max.poll.interval.ms = 300 s, after which the coordinator fences a member that
+#: did not reconcile) is over unseen; the next bump closes it (inferred, end unknown)
+STALE_MS = 600_000
 _ACTIVE = ("JOINING", "RECONCILING", "ACKNOWLEDGING")
 _GONE = ("FENCED", "PREPARE_LEAVING", "LEAVING", "UNSUBSCRIBED", "FATAL", "STALE")
 
@@ -125,8 +129,9 @@ class ConsumerRebalance:
     start_unknown: bool = False
     protocol_type: str = "consumer"
     last_bump_ts: int | None = None
-    #: member-level lines seen since the start
+    #: member-level lines seen since the start, and the time of the last one
     evidence: bool = False
+    last_activity_ts: int | None = None
     #: some partition movement of this rebalance is known (revoked / added lists)
     moves_known: bool = False
     #: client-visible participants: member id -> reached the epoch (matched by time)
@@ -486,9 +491,11 @@ class ConsumerGroupReplay:
         g.group_epoch = epoch
         r = self.reb
         if r is not None:
-            if self.broker_lines or r.evidence or (
+            if self.broker_lines or (
+                r.evidence and r.last_activity_ts is not None and ts - r.last_activity_ts <= STALE_MS
+            ) or (
                 r.last_bump_ts is not None and ts - r.last_bump_ts <= self.settings.signal_window_ms
-            ):
+            ):  # fmt: skip
                 r.join_rounds += 1
                 r.new_generation = epoch
                 r.last_bump_ts = ts
@@ -646,6 +653,12 @@ class ConsumerGroupReplay:
                 r.paused_ms += max(0, ts - t0)
             if tp not in r.assigned:
                 r.assigned.append(tp)
+
+    @staticmethod
+    def _touch(r: ConsumerRebalance, ts: int) -> None:
+        r.evidence = True
+        if r.last_activity_ts is None or ts > r.last_activity_ts:
+            r.last_activity_ts = ts
 
     def _in_reb(self, ts: int) -> ConsumerRebalance | None:
         r = self.reb
@@ -839,7 +852,7 @@ class ConsumerGroupReplay:
         old = set(m.assigned_partitions) if m.assignment_known else None
         r = self._in_reb(ts)
         if r is not None:
-            r.evidence = True
+            self._touch(r, ts)
             self._revoke(r, revoked, ts)
             self._assign(r, [tp for tp in assigned if old is None or tp not in old], ts)
         m.assigned_partitions, m.partitions_pending_revocation, m.assignment_known = assigned, revoked, True
@@ -911,7 +924,7 @@ class ConsumerGroupReplay:
                 m.state = "STABLE"
                 self._set_epoch(m, max(logged, m.member_epoch or 0))
             return
-        r.evidence = True
+        self._touch(r, ts)
         if not self.broker_seen and logged is not None and logged > (r.old_generation or 0):
             # client lines only: the epochs the members show are all we know of the group epoch
             if r.new_generation is None or logged > r.new_generation:
@@ -956,14 +969,14 @@ class ConsumerGroupReplay:
             if r is None:
                 r = self._reopen(row, m.member_id)
             if r is not None:
-                r.evidence = True
+                self._touch(r, ts)
                 r.active[m.member_id] = False
             if m.assignment_known:
                 m.assigned_partitions = [p for p in m.assigned_partitions if p not in revoked] + [
                     p for p in added if p not in m.assigned_partitions
                 ]
         if r is not None:
-            r.evidence = True
+            self._touch(r, ts)
             self._revoke(r, revoked, ts)
             self._assign(r, added, ts)
 
@@ -973,7 +986,7 @@ class ConsumerGroupReplay:
         tps = _parts(row[PARTS])
         r = self._in_reb(ts)
         if r is not None and tps:
-            r.evidence = True
+            self._touch(r, ts)
             self._revoke(r, tps, ts)
         if m is not None and m.assignment_known:
             m.assigned_partitions = [p for p in m.assigned_partitions if p not in tps]
@@ -984,7 +997,7 @@ class ConsumerGroupReplay:
         tps = _parts(row[PARTS])
         r = self._in_reb(ts)
         if r is not None and tps:
-            r.evidence = True
+            self._touch(r, ts)
             self._assign(r, tps, ts)
         if m is not None and m.assignment_known:
             m.assigned_partitions += [p for p in tps if p not in m.assigned_partitions]

@@ -431,3 +431,16 @@ def test_settings_window():
     ev = [joined(0, "a"), bumped(0, 1), joined(5000, "b"), bumped(5000, 2)]
     assert len(run(ev).rebalances) == 2
     assert len(run(ev, ReplaySettings(signal_window_ms=6000)).rebalances) == 1
+
+
+def test_client_only_end_that_never_shows_is_closed_by_a_much_later_bump():
+    ev = [
+        transition(0, "a", 4, "RECONCILING", "STABLE", "ca"),
+        bumped(1000, 5), target(1000, 5),
+        transition(1200, "a", 4, "STABLE", "RECONCILING", "ca"),  # its STABLE line never comes
+        bumped(2_000_000, 6, hash_="9"), target(2_000_000, 6),
+    ]  # fmt: skip
+    out = run(ev)
+    first, second = sorted(out.rebalances, key=lambda r: r.start_ts)
+    assert (first.outcome, first.end_ts, first.inferred, first.join_rounds) == ("completed", None, True, 1)
+    assert (second.outcome, second.old_generation, second.new_generation) == ("open", 5, 6)

@@ -117,6 +117,11 @@ MAX_STARTS = 12
 START_WITHIN = 400
 
 
+def cut_logger_tail(msg: str) -> str:
+    """``msg`` without a log4j ``(logger)`` tail."""
+    return _TAIL_LOGGER.sub("", msg)
+
+
 def _tails(msg: str) -> list[str]:
     """``msg`` without its end junk, then as it is, then without a trailing ``[thread]`` too (the
     order in which they are tried: a partition list ``[t-0]`` must not be taken for a thread)."""

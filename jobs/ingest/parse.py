@@ -1527,6 +1527,8 @@ def _parse_text(
         if ccodes is None:
             ccodes = _np(pc.dictionary_encode(_take(message, cpos)).indices)
         ev, unmatched = _candidate_events(cpos, ccodes, message, head_t, layout_col)
+        if unmatched.any():
+            ev, message = _wrapped_lines(cpos, unmatched, ev, message, head_t, layout_col, text, cls, is_cont, qreason, qdetail)
         un_h = cpos[unmatched]
         line_un = head_rows[un_h]
         cls[line_un] = 3
@@ -1698,6 +1700,91 @@ def _unwrap_paste(text: pa.Array, data: bytes) -> pa.Array:
             if not pc.any(short).as_py():
                 text = pc.utf8_slice_codeunits(text, k)
     return text
+
+
+#: a hard-wrapped entry (a mailing-list paste, a terminal box) continues on at most this many lines
+WRAP_MAX = 3
+
+
+def _wrapped_lines(
+    cpos: np.ndarray,
+    unmatched: np.ndarray,
+    ev: pa.Table | None,
+    message: pa.Array,
+    head_t: pa.Table,
+    layout_col: pa.Array,
+    text: pa.Array,
+    cls: np.ndarray,
+    is_cont: np.ndarray,
+    qreason: np.ndarray,
+    qdetail: np.ndarray,
+) -> tuple[pa.Table | None, pa.Array]:
+    """Group lines no dialect matched, joined with the lines that follow them when those are no
+    log entry of their own (no layout, not a stack trace): pasted text is often hard-wrapped. The
+    joins are tried in order (1, 2, 3 following lines; with a space, then without one: a terminal
+    box cuts words); the first a dialect matches makes the event, whose message is the joined text,
+    and the joined lines become its continuations. ``unmatched`` (per candidate) is updated."""
+    n = len(text)
+    head_rows = _np(head_t["_row"])
+    # a line that can be the wrapped rest of the line before it: no entry of its own (no layout;
+    # or read by the general reader without a timestamp or level) and not matched by a dialect
+    bare = _mask(pc.and_(pc.equal(layout_col, "general"),
+                         pc.and_(pc.is_null(head_t["ts"].combine_chunks()), pc.is_null(head_t["level"].combine_chunks()))))  # fmt: skip
+    joinable = (cls == 3) & (qreason == "unparsable_layout")
+    joinable[head_rows[bare]] = True
+    if ev is not None and len(ev):
+        joinable[head_rows[_np(ev["_row"])]] = False
+    cand_of = dict(zip(head_rows[cpos].tolist(), range(len(cpos))))
+    un = np.nonzero(unmatched)[0]
+    rows = head_rows[cpos[un]]
+    jul = _mask(pc.ends_with(_take(layout_col, cpos[un]), "jul"))
+    orphan_of: list[list[int]] = []
+    for r, j in zip(rows, jul):
+        nxt: list[int] = []
+        k = int(r) + 1
+        while not j and k < n and len(nxt) < WRAP_MAX and joinable[k]:
+            nxt.append(k)
+            k += 1
+        orphan_of.append(nxt)
+    if not any(orphan_of):
+        return ev, message
+    texts = {k: t for k, t in zip(sorted({k for o in orphan_of for k in o}), _take(text, np.array(sorted({k for o in orphan_of for k in o}))).to_pylist())}
+    msgs = _take(message, cpos[un]).to_pylist()
+    found: list[pa.Table] = [] if ev is None else [ev]
+    open_ = np.array([bool(o) for o in orphan_of])
+    for lines in range(1, WRAP_MAX + 1):
+        for sep in (" ", ""):
+            todo = np.nonzero(open_ & np.array([len(o) >= lines for o in orphan_of]))[0]
+            if not len(todo):
+                continue
+            joined = [
+                G.cut_logger_tail(msgs[i].rstrip() + sep + sep.join(texts[k].strip() for k in orphan_of[i][:lines]))
+                for i in todo
+            ]
+            mask = np.zeros(len(message), dtype=bool)
+            mask[cpos[un[todo]]] = True
+            msg2 = pc.replace_with_mask(message, pa.array(mask), pa.array(joined, message.type))
+            pos = cpos[un[todo]]
+            codes = _np(pc.dictionary_encode(_take(msg2, pos)).indices)
+            ev2, un2 = _candidate_events(pos, codes, msg2, head_t, layout_col)
+            hit = todo[~un2]
+            if not len(hit):
+                continue
+            found.append(ev2)
+            hm = np.zeros(len(message), dtype=bool)
+            hm[cpos[un[hit]]] = True
+            message = pc.replace_with_mask(message, pa.array(hm), pa.array([j for j, u in zip(joined, un2) if not u], message.type))
+            for i in hit:
+                for k in orphan_of[i][:lines]:
+                    is_cont[k], cls[k], qreason[k], qdetail[k] = True, 0, None, None
+                    if k in cand_of:  # (a bare line that was a candidate of its own)
+                        unmatched[cand_of[k]] = False
+                open_[i] = False
+                unmatched[un[i]] = False
+    if len(found) <= 1:
+        return (found[0] if found else None), message
+    t = pa.concat_tables(found, promote_options="default")
+    return t.take(pc.sort_indices(t["_row"])).combine_chunks(), message
 
 
 def _json_event_fields(ev: pa.Table, head_t: pa.Table, evh: np.ndarray) -> pa.Table:

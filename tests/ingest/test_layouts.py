@@ -140,3 +140,25 @@ def test_ansi_colours_and_crlf_are_stripped() -> None:
     text = "\x1b[32m2024-05-01 10:00:00.123  INFO 1 --- [main] o.a.k.c.c.internals.ConsumerCoordinator : \x1b[0m[Consumer clientId=c, groupId=g] (Re-)joining group\r\n"
     ev, _, _ = parse_text(text)
     assert ev.column("message").to_pylist() == ["[Consumer clientId=c, groupId=g] (Re-)joining group"]
+
+
+def test_hard_wrapped_entries_are_joined_with_their_rest() -> None:
+    """Pasted text is often hard-wrapped (mailing lists at a space, terminal boxes mid-word): a
+    group line no dialect matches is read joined with the lines after it that are no entry of
+    their own; those lines become its continuation."""
+    text = (
+        "[2022-01-25 13:12:55,041] INFO [GroupCoordinator 1]: Preparing to rebalance group app in state"
+        " PreparingRebalance with old generation\n"
+        "5 (__consumer_offsets-31) (reason: Adding new member x with group instance id None)"
+        " (kafka.coordinator.group.GroupCoordinator)\n"
+        "│ [2025-06-30 13:13:14,467] INFO [GroupCoordinator id=0 topic=__consumer_offsets partition=46] [Group g]"
+        " Member m-1 has left group through explicit `LeaveGroup` request; cl  │\n"
+        "│ ient reason: the consumer is being closed (org.apache.kafka.coordinator.group.GroupMetadataManager) │\n"
+    )
+    ev, q, audit = parse_text(text)
+    check_invariant(audit)
+    assert q.num_rows == 0 and audit["continuations"] == 2
+    a, b = ev.to_pylist()
+    assert (a["line_no"], a["kind"], a["generation"], a["reason"]) == (
+        1, "rebalance_prepared", 5, "Adding new member x with group instance id None")
+    assert (b["line_no"], b["kind"], b["member_id"], b["reason"]) == (3, "member_left", "m-1", "the consumer is being closed")

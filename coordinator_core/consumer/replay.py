@@ -517,7 +517,7 @@ class ConsumerGroupReplay:
             r.reason = row[REASON] if row[KIND] == "group_epoch_bumped" else None
         self.reb = r
         self._join_epoch(signal, epoch)
-        if signal is not None and signal[2] in self.cid_map.values():
+        if signal is not None and signal[1] in ("new_member", "static_member") and signal[2] in self.model.members and signal[2] in self.cid_map.values():
             r.active[signal[2]] = False  # its client logs are here: it will show its reconciliation
 
     def _join_epoch(self, signal: list[Any] | None, epoch: int | None) -> None:
@@ -613,25 +613,28 @@ class ConsumerGroupReplay:
             self._close(row, "completed", row[TS], inferred=untracked or not self.broker_seen)
 
     def _reopen(self, row: tuple, mid: str) -> ConsumerRebalance | None:
-        """A participant of the last rebalance reconciles again at the same group epoch (it gets the
-        partitions others released): the rebalance was not over."""
+        """A member of the group reconciles at the epoch of the last rebalance after it was closed
+        by client lines (it heartbeated later than the others, or gets the partitions others
+        released): the rebalance was not over."""
         lr = self.last_reb
         g = self.model
         if (
             self.reb is None and lr is not None and lr.outcome == "completed" and lr.end_ts is not None
             and lr.new_generation == g.group_epoch and not self.broker_lines
-            and (mid in lr.active or self._joined_during(mid, lr))
+            and row[TS] - lr.end_ts <= STALE_MS and self._member_of(mid, lr)
         ):  # fmt: skip
             lr.outcome, lr.end_ts, lr.members_after = None, None, None
             self.reb, self.last_reb = lr, None
             return lr
         return None
 
-    def _joined_during(self, mid: str, r: ConsumerRebalance) -> bool:
+    def _member_of(self, mid: str, r: ConsumerRebalance) -> bool:
+        """``mid`` was in the group when ``r`` closed: its reconciliation at the same epoch belongs to
+        ``r`` (a member that joined since, e.g. a restarted static member, reconciles without one)."""
+        if mid in r.active:
+            return True
         m = self.model.members.get(mid)
-        if m is None or m.joined_ts is None or r.start_ts is None or r.end_ts is None:
-            return False
-        return r.start_ts - self.settings.signal_window_ms <= m.joined_ts <= r.end_ts
+        return m is not None and m.joined_ts is not None and r.end_ts is not None and m.joined_ts <= r.end_ts
 
     def _revoke(self, r: ConsumerRebalance | None, tps: Iterable[str], ts: int) -> None:
         if r is None:

@@ -444,3 +444,32 @@ def test_client_only_end_that_never_shows_is_closed_by_a_much_later_bump():
     first, second = sorted(out.rebalances, key=lambda r: r.start_ts)
     assert (first.outcome, first.end_ts, first.inferred, first.join_rounds) == ("completed", None, True, 1)
     assert (second.outcome, second.old_generation, second.new_generation) == ("open", 5, 6)
+
+
+def test_leave_with_client_lines_late_reconciler_extends_the_rebalance():
+    """4.x broker INFO + client INFO: c leaves; a reconciles first, b heartbeats later."""
+    ev = [
+        transition(0, "a", 5, "RECONCILING", "STABLE", "ca"),
+        transition(0, "b", 5, "RECONCILING", "STABLE", "cb"),
+        transition(0, "c", 5, "RECONCILING", "STABLE", "cc"),
+        transition(9_990, "c", 5, "STABLE", "PREPARE_LEAVING", "cc"),
+        transition(9_995, "c", 5, "PREPARE_LEAVING", "LEAVING", "cc"),
+        left(10_000, "c"), target(10_100, 6),
+        transition(10_100, "a", 5, "STABLE", "RECONCILING", "ca"),
+        reconciling(10_110, "ca", added=tps(4)),
+        transition(10_200, "a", 6, "ACKNOWLEDGING", "STABLE", "ca"),
+        transition(14_000, "b", 5, "STABLE", "RECONCILING", "cb"),
+        reconciling(14_010, "cb", added=tps(5)),
+        transition(14_100, "b", 6, "ACKNOWLEDGING", "STABLE", "cb"),
+        # a static member restarted later reconciles without a rebalance
+        replaced(50_000, "a2", "a", "i-a"),
+        transition(50_100, "a2", 6, "JOINING", "RECONCILING", "ca"),
+        transition(50_200, "a2", 6, "ACKNOWLEDGING", "STABLE", "ca"),
+    ]  # fmt: skip
+    out = run(ev)
+    r = one(out)
+    assert (r.cause, r.culprit_member_id, r.culprit_client_id, r.old_generation, r.new_generation) == ("member_leave", "c", "cc", 5, 6)
+    assert (r.start_ts, r.end_ts, r.duration_ms, r.outcome, r.inferred) == (10_000, 14_100, 4_100, "completed", False)
+    assert (r.members_before, r.members_after, r.partitions_assigned, r.partitions_revoked) == (3, 2, 2, 0)
+    s = sessions(out)
+    assert (s["c"].end_reason, s["c"].client_id, s["a"].end_reason) == ("leave", "cc", "replaced")

@@ -1678,7 +1678,8 @@ def _unwrap_paste(text: pa.Array, data: bytes) -> pa.Array:
     """Undo what surrounds every line of a pasted or captured log: the side borders of a terminal
     UI box (``│ line │``), an e-mail quote (``> ``) on most lines, and an indentation shared by
     every non-blank line (an indented code block). Cheap tests first: most files have none."""
-    if any(c.encode() in data for c in _BOX):
+    sniff = data[:65536]  # (a capture has its borders on every line: the start tells)
+    if any(c.encode() in sniff for c in _BOX):
         text = pc.replace_substring_regex(text, f"^[{_BOX}]+ ?|\\s*[{_BOX}]+\\s*$", "")
     head = text.slice(0, 400)
     nonblank = pc.filter(head, pc.greater(pc.utf8_length(pc.utf8_trim_whitespace(head)), 0))

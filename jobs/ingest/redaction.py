@@ -33,7 +33,13 @@ def placeholders(
     and the mask of the rows that had one; None when no value is redacted (the common case)."""
     hits = {}
     for name, col in columns.items():
-        m = pc.fill_null(pc.match_substring_regex(col, REDACTED), False).to_numpy(zero_copy_only=False)
+        # (per distinct value: a file names a few groups and members many times)
+        enc = pc.dictionary_encode(col)
+        dm = pc.fill_null(pc.match_substring_regex(enc.dictionary, REDACTED), False).to_numpy(zero_copy_only=False)
+        if not dm.any():
+            continue
+        idx = pc.fill_null(enc.indices, -1).to_numpy(zero_copy_only=False)
+        m = np.where(idx >= 0, dm[np.maximum(idx, 0)], False)
         if m.any():
             hits[name] = m
     if not hits:

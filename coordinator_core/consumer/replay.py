@@ -27,8 +27,6 @@ from coordinator_core.causes import client_id_of
 from coordinator_core.consumer.model import (
     C_DEAD,
     C_LOADED,
-    DEAD,
-    EMPTY,
     LEAVE_GROUP_STATIC_MEMBER_EPOCH,
     ConsumerGroupMember,
     ConsumerGroupModel,
@@ -147,8 +145,6 @@ class ConsumerRebalance:
     members_after: int | None = None
 
 
-_REB_FIELDS = tuple(f.name for f in fields(ConsumerRebalance))
-
 _RECORD_TYPES = {"tr": Transition, "rb": Rebalance, "ss": MemberSession, "as": AssignmentRow, "an": Anomaly}
 _RECORD_FIELDS = {k: tuple(f.name for f in fields(c)) for k, c in _RECORD_TYPES.items()}
 
@@ -163,7 +159,19 @@ class ConsumerGroupReplay:
     :class:`coordinator_core.replay.GroupReplay` (``feed``, ``feed_rows``, ``feed_columns``,
     ``flush``, ``snapshot``, ``resume``)."""
 
-    __slots__ = ("group_id", "settings", "model", "reb", "last_reb", "_tr", "_rb", "_ss", "_as", "_an", *_STATE_ATTRS)
+    __slots__ = (
+        "group_id",
+        "settings",
+        "model",
+        "reb",
+        "last_reb",
+        "_tr",
+        "_rb",
+        "_ss",
+        "_as",
+        "_an",
+        *_STATE_ATTRS,
+    )
 
     def __init__(self, group_id: str, settings: ReplaySettings | None = None) -> None:
         self.group_id = group_id
@@ -205,7 +213,9 @@ class ConsumerGroupReplay:
         try:
             d = json.loads(state_json)
             if d.get("v") != SNAPSHOT_VERSION or d.get("p") != "consumer":
-                raise ValueError(f"not a consumer snapshot v{SNAPSHOT_VERSION}: {d.get('p')!r} v{d.get('v')!r}")
+                raise ValueError(
+                    f"not a consumer snapshot v{SNAPSHOT_VERSION}: {d.get('p')!r} v{d.get('v')!r}"
+                )
             for name in _STATE_ATTRS:
                 if name in d:
                     setattr(r, name, d[name])
@@ -358,7 +368,11 @@ class ConsumerGroupReplay:
             if rec is None:
                 self.files[sf] = [ts, ln if ln is not None else -1]
             elif ts < rec[0] or (ln is not None and ln < rec[1]):
-                self._anom(row, "out_of_order", f"line {ln} at {ts} is earlier than line {rec[1]} at {rec[0]} of {sf}")
+                self._anom(
+                    row,
+                    "out_of_order",
+                    f"line {ln} at {ts} is earlier than line {rec[1]} at {rec[0]} of {sf}",
+                )
             else:
                 rec[0] = ts
                 if ln is not None:
@@ -403,7 +417,9 @@ class ConsumerGroupReplay:
         g.state = to
 
     # ------------------------------------------------------------------ members and sessions
-    def _member(self, row: tuple, mid: str | None, *, create: bool = True, anomaly: bool = True) -> ConsumerGroupMember | None:
+    def _member(
+        self, row: tuple, mid: str | None, *, create: bool = True, anomaly: bool = True
+    ) -> ConsumerGroupMember | None:
         if not mid:
             return None
         m = self.model.members.get(mid)
@@ -459,7 +475,9 @@ class ConsumerGroupReplay:
     def _present(self) -> int:
         return sum(1 for m in self.model.members.values() if m.present)
 
-    def _signal(self, row: tuple, cause: str, m: ConsumerGroupMember | None, reason: str | None, before: int) -> list[Any]:
+    def _signal(
+        self, row: tuple, cause: str, m: ConsumerGroupMember | None, reason: str | None, before: int
+    ) -> list[Any]:
         s = [
             row[TS], cause, m.member_id if m else row[MID], m.group_instance_id if m else row[GIID],
             m.client_id if m else None, _int(row[COORD]), reason, before, False,
@@ -517,7 +535,12 @@ class ConsumerGroupReplay:
             r.reason = row[REASON] if row[KIND] == "group_epoch_bumped" else None
         self.reb = r
         self._join_epoch(signal, epoch)
-        if signal is not None and signal[1] in ("new_member", "static_member") and signal[2] in self.model.members and signal[2] in self.cid_map.values():
+        if (
+            signal is not None
+            and signal[1] in ("new_member", "static_member")
+            and signal[2] in self.model.members
+            and signal[2] in self.cid_map.values()
+        ):
             r.active[signal[2]] = False  # its client logs are here: it will show its reconciliation
 
     def _join_epoch(self, signal: list[Any] | None, epoch: int | None) -> None:
@@ -594,7 +617,10 @@ class ConsumerGroupReplay:
             return
         if self.broker_lines:
             e = r.new_generation
-            if all(m.state == "STABLE" and m.member_epoch is not None and (e is None or m.member_epoch >= e) for m in present):
+            if all(
+                m.state == "STABLE" and m.member_epoch is not None and (e is None or m.member_epoch >= e)
+                for m in present
+            ):
                 if e is not None and (g.target_assignment_epoch is None or g.target_assignment_epoch < e):
                     g.target_assignment_epoch = e
                 self._close(row, "completed", row[TS])
@@ -678,7 +704,11 @@ class ConsumerGroupReplay:
             if sep and p.isdigit():
                 by_topic.setdefault(topic, []).append(int(p))
         for topic in sorted(by_topic):
-            self._as.append(AssignmentRow(self.group_id, epoch, m.member_id, topic, tuple(sorted(by_topic[topic])), "member", ts))
+            self._as.append(
+                AssignmentRow(
+                    self.group_id, epoch, m.member_id, topic, tuple(sorted(by_topic[topic])), "member", ts
+                )
+            )
 
     # ------------------------------------------------------------------ broker evidence
     def _b_joined(self, row: tuple) -> None:
@@ -760,19 +790,27 @@ class ConsumerGroupReplay:
         if g.group_epoch is None:
             g.group_epoch = n
         elif n > g.group_epoch:
-            self._anom(row, "generation_gap", f"target assignment for epoch {n} ahead of group epoch {g.group_epoch}")
+            self._anom(
+                row, "generation_gap", f"target assignment for epoch {n} ahead of group epoch {g.group_epoch}"
+            )
             self._bump(row, n, self._find_signal(row))
         if g.target_assignment_epoch is not None and n < g.target_assignment_epoch:
-            self._anom(row, "generation_gap", f"target assignment epoch {n} before {g.target_assignment_epoch}")
+            self._anom(
+                row, "generation_gap", f"target assignment epoch {n} before {g.target_assignment_epoch}"
+            )
             return
         g.target_assignment_epoch = n
 
-    def _departure(self, row: tuple, m: ConsumerGroupMember | None, cause: str, end: str, reason: str | None) -> None:
+    def _departure(
+        self, row: tuple, m: ConsumerGroupMember | None, cause: str, end: str, reason: str | None
+    ) -> None:
         g = self.model
         before = self._present()
         tps: list[str] = []
         if m is not None:
-            tps = list(m.assigned_partitions) + [p for p in m.partitions_pending_revocation if p not in m.assigned_partitions]
+            tps = list(m.assigned_partitions) + [
+                p for p in m.partitions_pending_revocation if p not in m.assigned_partitions
+            ]
             self._remove(row, m, end)
         s = self._signal(row, cause, m, reason, before)
         s[8] = True
@@ -796,7 +834,9 @@ class ConsumerGroupReplay:
         if m is None and row[GIID]:
             m = g.static_member(row[GIID])
         epoch = _int(row[MEPOCH])
-        temporary = epoch == LEAVE_GROUP_STATIC_MEMBER_EPOCH or "temporarily" in str(row[REASON] or "").lower()
+        temporary = (
+            epoch == LEAVE_GROUP_STATIC_MEMBER_EPOCH or "temporarily" in str(row[REASON] or "").lower()
+        )
         if m is None:
             if self.known:
                 self._anom(row, "unknown_member", f"{row[KIND]} of member {mid} the model does not know")
@@ -836,7 +876,9 @@ class ConsumerGroupReplay:
         g = self.model
         epoch = _int(row[MEPOCH])
         if epoch is not None and m.member_epoch is not None and 0 <= epoch < m.member_epoch:
-            self._anom(row, "generation_gap", f"member {mid} epoch went back from {m.member_epoch} to {epoch}")
+            self._anom(
+                row, "generation_gap", f"member {mid} epoch went back from {m.member_epoch} to {epoch}"
+            )
         prev_epoch = _int(row[GEN])
         self._set_epoch(m, epoch)
         if prev_epoch is not None:
@@ -846,7 +888,9 @@ class ConsumerGroupReplay:
         if epoch is not None:
             if g.group_epoch is None or epoch > g.group_epoch:
                 if g.group_epoch is not None:
-                    self._anom(row, "generation_gap", f"member epoch {epoch} ahead of group epoch {g.group_epoch}")
+                    self._anom(
+                        row, "generation_gap", f"member epoch {epoch} ahead of group epoch {g.group_epoch}"
+                    )
                 g.group_epoch = epoch
             if g.target_assignment_epoch is None or epoch > g.target_assignment_epoch:
                 g.target_assignment_epoch = epoch
@@ -912,26 +956,39 @@ class ConsumerGroupReplay:
         if row[CID] and not m.client_id:
             m.client_id = row[CID]
         logged = _int(row[MEPOCH])
+        prev_epoch = g.group_epoch
         if logged is not None and logged > 0:
             if g.group_epoch is not None and logged > g.group_epoch and self.broker_seen:
-                self._anom(row, "generation_gap", f"client epoch {logged} ahead of group epoch {g.group_epoch}")
+                self._anom(
+                    row, "generation_gap", f"client epoch {logged} ahead of group epoch {g.group_epoch}"
+                )
             if not self.broker_seen and (g.group_epoch is None or logged > g.group_epoch):
-                g.group_epoch = logged  # client lines only: the best we know
+                # client lines only: the best we know (the broker gave the member that epoch, so
+                # the target assignment had reached it)
+                g.group_epoch = logged
+                if g.target_assignment_epoch is None or logged > g.target_assignment_epoch:
+                    g.target_assignment_epoch = logged
         r = self._in_reb(ts)
         if r is None and to in ("RECONCILING", "ACKNOWLEDGING"):
             r = self._reopen(row, m.member_id)
             if r is None and not self.broker_seen:
-                r = self._client_start(row, m, frm)
+                r = self._client_start(row, m, frm, prev_epoch)
         if r is None:
-            if to == "STABLE" and g.target_assignment_epoch is not None and logged is not None:
+            if to == "STABLE":
+                # no rebalance in progress: the member is at the target epoch ("with epoch N" may lag)
                 m.state = "STABLE"
-                self._set_epoch(m, max(logged, m.member_epoch or 0))
+                e = max(logged or 0, g.target_assignment_epoch or 0, m.member_epoch or 0)
+                if e > 0:
+                    self._set_epoch(m, e)
             return
         self._touch(r, ts)
-        if not self.broker_seen and logged is not None and logged > (r.old_generation or 0):
-            # client lines only: the epochs the members show are all we know of the group epoch
-            if r.new_generation is None or logged > r.new_generation:
-                r.new_generation = logged
+        if (
+            not self.broker_seen
+            and logged is not None
+            and logged > (r.old_generation or 0)
+            and (r.new_generation is None or logged > r.new_generation)
+        ):
+            r.new_generation = logged  # client lines only: the members' epochs are all we know
         if to in _ACTIVE:
             r.active[m.member_id] = False
         elif to == "STABLE":
@@ -949,11 +1006,13 @@ class ConsumerGroupReplay:
         if not self.broker_lines:
             self._check_end(row)
 
-    def _client_start(self, row: tuple, m: ConsumerGroupMember, frm: str) -> ConsumerRebalance:
+    def _client_start(
+        self, row: tuple, m: ConsumerGroupMember, frm: str, old: int | None
+    ) -> ConsumerRebalance:
         """Client lines only: reconciliation begins a rebalance nobody logged the start of."""
         g = self.model
         r = ConsumerRebalance(
-            self._unique_id(f"{self.group_id}:{row[TS]}:{g.group_epoch}"), row[TS], g.group_epoch, None,
+            self._unique_id(f"{self.group_id}:{row[TS]}:{old}"), row[TS], old, None,
             cause="new_member" if frm in ("JOINING", "UNSUBSCRIBED") else "unknown",
             culprit_member_id=m.member_id if frm in ("JOINING", "UNSUBSCRIBED") else None,
             members_before=self._present(), protocol_type=g.protocol_type, inferred=True, last_bump_ts=row[TS],
@@ -1027,5 +1086,11 @@ _HANDLERS: dict[str, Any] = {
 # a join is always followed by its bump in the same batch of records: the bump line derives the state
 _SELF_DERIVING = frozenset({"group_loaded", "group_unloaded", "group_dead", "consumer_member_joined"})
 _CLIENT_HANDLERS = frozenset(
-    {"member_state_changed", "reconciliation_started", "partitions_revoked", "partitions_lost", "partitions_assigned"}
+    {
+        "member_state_changed",
+        "reconciliation_started",
+        "partitions_revoked",
+        "partitions_lost",
+        "partitions_assigned",
+    }
 )

@@ -25,7 +25,9 @@ from coordinator_core.consumer.model import (
 
 
 def group(ge, te, *members):
-    return ConsumerGroupModel("g", group_epoch=ge, target_assignment_epoch=te, members={m.member_id: m for m in members})
+    return ConsumerGroupModel(
+        "g", group_epoch=ge, target_assignment_epoch=te, members={m.member_id: m for m in members}
+    )
 
 
 def test_states_are_kafkas():
@@ -63,5 +65,7 @@ def test_transition_table_one_lookup():
 
 
 def test_member_json_round_trip():
-    m = ConsumerGroupMember("a", "i-a", "c", 4, 3, "STABLE", "STABLE", "consumer", ["t-0"], [], True, 1, 2, 3, 4)
+    m = ConsumerGroupMember(
+        "a", "i-a", "c", 4, 3, "STABLE", "STABLE", "consumer", ["t-0"], [], True, 1, 2, 3, 4
+    )
     assert ConsumerGroupMember.from_json(m.to_json()) == m

@@ -42,7 +42,9 @@ def joined(ts, mid, giid=None):
 
 
 def replaced(ts, mid, old, giid):
-    return row("consumer_member_replaced", ts, member_id=mid, old_member_id=old, group_instance_id=giid, static=True)
+    return row(
+        "consumer_member_replaced", ts, member_id=mid, old_member_id=old, group_instance_id=giid, static=True
+    )
 
 
 def bumped(ts, n, hash_=None):
@@ -117,7 +119,12 @@ def test_first_member_creates_the_group():
     assert (r.old_generation, r.new_generation, r.join_rounds) == (0, 1, 1)
     assert (r.start_ts, r.end_ts, r.duration_ms, r.outcome) == (1000, 1000, 0, "completed")
     assert (r.cause, r.culprit_member_id, r.members_before, r.members_after) == ("new_member", "a", 0, 1)
-    assert (r.protocol_type, r.protocol, r.coordinator_broker, r.inferred) == ("consumer", "uniform", 1, False)
+    assert (r.protocol_type, r.protocol, r.coordinator_broker, r.inferred) == (
+        "consumer",
+        "uniform",
+        1,
+        False,
+    )
     assert [(t.from_state, t.to_state, t.generation, t.trigger) for t in out.transitions] == [
         (None, "Assigning", 1, "group_epoch_bumped"),
         ("Assigning", "Reconciling", 1, "target_assignment_computed"),
@@ -154,7 +161,12 @@ def test_join_storm_is_one_rebalance_with_rounds_and_paused_partitions():
     assert len(out.rebalances) == 2
     assert out.transitions[-1].to_state == "Stable" and out.transitions[-1].generation == 3
     s = sessions(out)
-    assert (s["b"].joined_ts, s["b"].first_generation, s["b"].last_generation, s["b"].end_reason) == (10_000, 2, 3, "open")
+    assert (s["b"].joined_ts, s["b"].first_generation, s["b"].last_generation, s["b"].end_reason) == (
+        10_000,
+        2,
+        3,
+        "open",
+    )
     assert not s["b"].inferred and s["b"].protocol_type == "consumer"
     assert anomalies(out) == []
 
@@ -180,12 +192,22 @@ def test_rolling_restart_without_static_members_two_rebalances():
     ]  # fmt: skip
     out = run(ev)
     leave, join = sorted(out.rebalances, key=lambda r: r.start_ts)
-    assert (leave.cause, leave.culprit_member_id, leave.old_generation, leave.new_generation) == ("member_leave", "a", 5, 6)
+    assert (leave.cause, leave.culprit_member_id, leave.old_generation, leave.new_generation) == (
+        "member_leave",
+        "a",
+        5,
+        6,
+    )
     assert (leave.start_ts, leave.end_ts, leave.duration_ms, leave.join_rounds) == (20_000, 20_100, 100, 1)
     assert (leave.members_before, leave.members_after) == (2, 1)
     # a's partitions stop at its leave and are b's at 20100
     assert (leave.partitions_revoked, leave.partitions_assigned, leave.paused_partition_ms) == (3, 3, 300)
-    assert (join.cause, join.culprit_member_id, join.old_generation, join.new_generation) == ("new_member", "a2", 6, 7)
+    assert (join.cause, join.culprit_member_id, join.old_generation, join.new_generation) == (
+        "new_member",
+        "a2",
+        6,
+        7,
+    )
     assert (join.duration_ms, join.paused_partition_ms, join.partitions_revoked) == (400, 3 * 390, 3)
     s = sessions(out)
     assert (s["a"].end_reason, s["a"].left_ts, s["a"].inferred) == ("leave", 20_000, True)
@@ -209,9 +231,20 @@ def test_rolling_restart_with_static_members_no_rebalance():
     s = sessions(out)
     assert (s["a"].end_reason, s["a"].left_ts, s["a"].group_instance_id) == ("replaced", 30_500, "i-a")
     assert (s["b"].end_reason, s["b"].left_ts) == ("replaced", 40_400)
-    assert (s["a2"].end_reason, s["a2"].joined_ts, s["a2"].group_instance_id, s["a2"].inferred) == ("open", 30_500, "i-a", False)
+    assert (s["a2"].end_reason, s["a2"].joined_ts, s["a2"].group_instance_id, s["a2"].inferred) == (
+        "open",
+        30_500,
+        "i-a",
+        False,
+    )
     assert "leave" not in [x.end_reason for x in out.sessions]
-    assert [t.to_state for t in out.transitions] == ["Stable", "Reconciling", "Stable", "Reconciling", "Stable"]
+    assert [t.to_state for t in out.transitions] == [
+        "Stable",
+        "Reconciling",
+        "Stable",
+        "Reconciling",
+        "Stable",
+    ]
     assert anomalies(out) == []
 
 
@@ -220,11 +253,18 @@ def test_static_member_away_does_not_block_a_rebalance_end():
         astate(0, "a", 5, 4, "STABLE", tps(0, 1, 2)),
         astate(0, "b", 5, 4, "STABLE", tps(3, 4, 5)),
         left(1000, "a", giid="i-a", epoch=-2),
-        bumped(2000, 6, hash_=42), target(2000, 6),
+        bumped(2000, 6, hash_=42),
+        target(2000, 6),
         astate(2100, "b", 6, 5, "STABLE", tps(3, 4, 5, 6)),
     ]
     r = one(run(ev))
-    assert (r.cause, r.reason, r.culprit_member_id, r.end_ts, r.members_before) == ("metadata_change", "metadata hash 42", None, 2100, 1)
+    assert (r.cause, r.reason, r.culprit_member_id, r.end_ts, r.members_before) == (
+        "metadata_change",
+        "metadata hash 42",
+        None,
+        2100,
+        1,
+    )
 
 
 def test_session_timeout_fence():
@@ -243,8 +283,14 @@ def test_session_timeout_fence():
 
 def test_fence_reasons():
     assert fence_cause("its session expired") == ("session_timeout", "session_timeout")
-    assert fence_cause("it failed to transition from epoch 5 within 300000ms") == ("rebalance_timeout", "fenced")
-    assert fence_cause("the classic member failed to join within the rebalance timeout") == ("rebalance_timeout", "fenced")
+    assert fence_cause("it failed to transition from epoch 5 within 300000ms") == (
+        "rebalance_timeout",
+        "fenced",
+    )
+    assert fence_cause("the classic member failed to join within the rebalance timeout") == (
+        "rebalance_timeout",
+        "fenced",
+    )
     assert fence_cause("the member failed to sync within timeout") == ("sync_timeout", "sync_timeout")
     assert "rebalance_timeout" in CAUSES and "fenced" in SESSION_ENDS
 
@@ -263,11 +309,19 @@ def test_rebalance_timeout_fence_during_reconciliation_is_a_round_of_it():
     ]  # fmt: skip
     out = run(ev)
     r = one(out)
-    assert (r.cause, r.culprit_member_id, r.join_rounds, r.old_generation, r.new_generation) == ("new_member", "c", 2, 5, 6 + 1)
+    assert (r.cause, r.culprit_member_id, r.join_rounds, r.old_generation, r.new_generation) == (
+        "new_member",
+        "c",
+        2,
+        5,
+        6 + 1,
+    )
     assert (r.end_ts, r.members_before, r.members_after) == (360_050, 2, 2)
     # t-2 and t-5 revoked at 60010/60020, t-3, t-4 with b's fence; all back at 360040/360050
     assert r.partitions_revoked == 4
-    assert r.paused_partition_ms == (360_050 - 60_010) + (360_050 - 60_020) + (360_040 - 360_020) + (360_050 - 360_020)
+    assert r.paused_partition_ms == (360_050 - 60_010) + (360_050 - 60_020) + (360_040 - 360_020) + (
+        360_050 - 360_020
+    )
     assert r.partitions_assigned == 4
     s = sessions(out)["b"]
     assert (s.end_reason, s.left_ts) == ("fenced", 360_020)
@@ -299,8 +353,19 @@ def test_metadata_only_bump():
         astate(70_200, "b", 6, 5, "STABLE", tps(3, 4, 5, 7)),
     ]  # fmt: skip
     r = one(run(ev))
-    assert (r.cause, r.reason, r.culprit_member_id, r.culprit_client_id) == ("metadata_change", "metadata hash 8812", None, None)
-    assert (r.old_generation, r.new_generation, r.duration_ms, r.members_before, r.members_after) == (5, 6, 200, 2, 2)
+    assert (r.cause, r.reason, r.culprit_member_id, r.culprit_client_id) == (
+        "metadata_change",
+        "metadata hash 8812",
+        None,
+        None,
+    )
+    assert (r.old_generation, r.new_generation, r.duration_ms, r.members_before, r.members_after) == (
+        5,
+        6,
+        200,
+        2,
+        2,
+    )
     assert (r.partitions_revoked, r.partitions_assigned, r.paused_partition_ms) == (0, 2, 0)
 
 
@@ -315,7 +380,10 @@ def test_broker_info_only_4x_open_then_inferred():
     ]  # fmt: skip
     out = run(ev)
     rb = sorted(out.rebalances, key=lambda r: r.start_ts)
-    assert [(r.old_generation, r.new_generation, r.join_rounds, r.outcome, r.end_ts, r.duration_ms, r.inferred) for r in rb] == [
+    assert [
+        (r.old_generation, r.new_generation, r.join_rounds, r.outcome, r.end_ts, r.duration_ms, r.inferred)
+        for r in rb
+    ] == [
         (0, 1, 1, "completed", None, None, True),
         (1, 3, 2, "completed", None, None, True),
         (3, 4, 1, "open", None, None, False),
@@ -353,7 +421,13 @@ def test_client_lines_lag_the_epoch_match_by_time():
     out = r.flush(final=True)
     rb = one(out)
     assert (rb.start_ts, rb.end_ts, rb.duration_ms, rb.outcome) == (1000, 1700, 700, "completed")
-    assert (rb.old_generation, rb.new_generation, rb.cause, rb.culprit_member_id, rb.culprit_client_id) == (4, 5, "new_member", "b", "cb")
+    assert (rb.old_generation, rb.new_generation, rb.cause, rb.culprit_member_id, rb.culprit_client_id) == (
+        4,
+        5,
+        "new_member",
+        "b",
+        "cb",
+    )
     assert (rb.partitions_revoked, rb.partitions_assigned, rb.paused_partition_ms) == (1, 1, 1610 - 1210)
     assert rb.inferred is False
     assert r.model.members["a"].member_epoch == 5  # by time, not the lagging "with epoch 4"
@@ -370,7 +444,12 @@ def test_local_epoch_is_not_a_member_epoch():
 
 
 def test_leave_with_bump_logged_after_is_one_bump():
-    ev = steady() + [left(1000, "a"), bumped(1000, 6), target(1000, 6), astate(1100, "b", 6, 5, "STABLE", tps(0, 1, 2, 3, 4, 5))]
+    ev = steady() + [
+        left(1000, "a"),
+        bumped(1000, 6),
+        target(1000, 6),
+        astate(1100, "b", 6, 5, "STABLE", tps(0, 1, 2, 3, 4, 5)),
+    ]
     out = run(ev)
     r = one(out)
     assert (r.cause, r.old_generation, r.new_generation, r.join_rounds) == ("member_leave", 5, 6, 1)
@@ -468,8 +547,52 @@ def test_leave_with_client_lines_late_reconciler_extends_the_rebalance():
     ]  # fmt: skip
     out = run(ev)
     r = one(out)
-    assert (r.cause, r.culprit_member_id, r.culprit_client_id, r.old_generation, r.new_generation) == ("member_leave", "c", "cc", 5, 6)
-    assert (r.start_ts, r.end_ts, r.duration_ms, r.outcome, r.inferred) == (10_000, 14_100, 4_100, "completed", False)
+    assert (r.cause, r.culprit_member_id, r.culprit_client_id, r.old_generation, r.new_generation) == (
+        "member_leave",
+        "c",
+        "cc",
+        5,
+        6,
+    )
+    assert (r.start_ts, r.end_ts, r.duration_ms, r.outcome, r.inferred) == (
+        10_000,
+        14_100,
+        4_100,
+        "completed",
+        False,
+    )
     assert (r.members_before, r.members_after, r.partitions_assigned, r.partitions_revoked) == (3, 2, 2, 0)
     s = sessions(out)
     assert (s["c"].end_reason, s["c"].client_id, s["a"].end_reason) == ("leave", "cc", "replaced")
+
+
+def test_client_lines_only():
+    """No broker logs at all: the rebalance is reconstructed from the members' own lines (inferred)."""
+    ev = [
+        transition(0, "a", 2, "ACKNOWLEDGING", "STABLE", "ca"),
+        transition(990, "b", 0, "UNSUBSCRIBED", "JOINING", "cb"),
+        transition(1000, "b", 3, "JOINING", "RECONCILING", "cb"),
+        transition(1010, "b", 3, "ACKNOWLEDGING", "STABLE", "cb"),
+        transition(1100, "a", 2, "STABLE", "RECONCILING", "ca"),
+        reconciling(1110, "ca", revoked=tps(2, 3)),
+        transition(1200, "a", 2, "ACKNOWLEDGING", "STABLE", "ca"),
+        transition(1300, "b", 3, "STABLE", "RECONCILING", "cb"),
+        reconciling(1310, "cb", added=tps(2, 3)),
+        transition(1400, "b", 3, "ACKNOWLEDGING", "STABLE", "cb"),
+    ]
+    out = run(ev)
+    r = one(out)
+    assert (r.start_ts, r.end_ts, r.duration_ms, r.outcome, r.inferred) == (
+        1000,
+        1400,
+        400,
+        "completed",
+        True,
+    )
+    assert (r.cause, r.culprit_member_id, r.culprit_client_id, r.old_generation, r.new_generation) == (
+        "new_member", "b", "cb", 2, 3,
+    )  # fmt: skip
+    assert (r.partitions_revoked, r.partitions_assigned, r.paused_partition_ms) == (2, 2, 2 * 200)
+    assert all(t.inferred for t in out.transitions)
+    assert out.transitions[-1].to_state == "Stable"
+    assert anomalies(out) == []

@@ -22,9 +22,15 @@ E. Here a *rebalance* is:
   every member seen reconciling after the bump has logged ``... transitioned from ... to STABLE``
   (matched **by time**: the client's ``with epoch N`` lags and shows the old epoch; members whose
   assignment did not change log nothing and are assumed reconciled, so ``inferred=True`` when some
-  member has no client lines). A participant reconciling again at the same epoch (partitions
-  released later by others) re-opens it (same ``rebalance_id``). ``ended_empty`` when the last
+  member has no client lines). A member that was in the group when it closed and reconciles at
+  the same epoch later (it heartbeated late, or gets partitions released by others) re-opens it
+  (same ``rebalance_id``, re-emitted); a member that joined since (a restarted static member)
+  does not. Should the end never show, the next bump more than ``STALE_MS`` (10 min) after the
+  last member line closes it ``inferred`` with null ``end_ts``. ``ended_empty`` when the last
   member leaves.
+* **client lines only** (no broker logs) — a member's ``-> RECONCILING`` starts an ``inferred``
+  rebalance (cause ``new_member`` when it comes from JOINING, else ``unknown``); epochs are the
+  largest ``with epoch N`` the members show.
 * **no member-level lines** (4.x broker INFO only) — the end cannot be seen: the rebalance is
   ``open``; bumps within ``signal_window_ms`` of the previous one are merged into it; the next bump
   after that closes it with ``outcome=completed``, ``inferred=True`` and null ``end_ts`` /

@@ -163,3 +163,40 @@ def test_unreadable_snapshot_starts_fresh():
     r = ConsumerGroupReplay.resume(G, '{"v": 1, "p": "classic"}')
     assert [a.kind for a in r.flush().anomalies] == ["replay_error"]
     assert ConsumerGroupReplay.resume(G, None).snapshot() == ConsumerGroupReplay(G).snapshot()
+
+
+def _scenarios() -> list[tuple[list[tuple], object]]:
+    """The event lists of every scenario test in test_consumer_replay (recorded through its ``run``)."""
+    import tests.core.test_consumer_replay as scen
+
+    seen: list[tuple[list[tuple], object]] = []
+    orig = scen.run
+
+    def spy(rows, settings=None, final=True):
+        seen.append((sorted(rows, key=lambda x: (x[0], 0 if x[3] == "broker" else 1)), settings))
+        return orig(rows, settings, final)
+
+    scen.run = spy
+    try:
+        for name in sorted(dir(scen)):
+            if name.startswith("test_"):
+                getattr(scen, name)()
+    finally:
+        scen.run = orig
+    return seen
+
+
+def test_every_scenario_cut_anywhere_equals_one_replay():
+    scenarios = _scenarios()
+    assert len(scenarios) >= 15
+    for rows, st_ in scenarios:
+        r = ConsumerGroupReplay(G, st_)
+        r.feed_rows(rows)
+        whole = merged([r.flush(final=True)])
+        for k in range(len(rows) + 1):
+            a = ConsumerGroupReplay(G, st_)
+            a.feed_rows(rows[:k])
+            first = a.flush()
+            b = ConsumerGroupReplay.resume(G, a.snapshot(), st_)
+            b.feed_rows(rows[k:])
+            assert merged([first, b.flush(final=True)]) == whole, (k, rows[k - 1] if k else None)

@@ -596,3 +596,24 @@ def test_client_lines_only():
     assert all(t.inferred for t in out.transitions)
     assert out.transitions[-1].to_state == "Stable"
     assert anomalies(out) == []
+
+
+def test_share_group_is_replayed_with_its_type():
+    """Share groups (KIP-932) log the per-member assignment state at INFO; no revocation step."""
+
+    def share(r):
+        i = EVENT_FIELDS.index("protocol_type")
+        return r[:i] + ("share",) + r[i + 1 :]
+
+    ev = [
+        share(joined(0, "a")), share(bumped(0, 1)), share(target(0, 1)),
+        share(astate(5, "a", 1, 0, "STABLE", tps(0, 1))),
+        share(joined(1000, "b")), share(bumped(1000, 2)), share(target(1000, 2)),
+        share(astate(1000, "b", 2, 0, "STABLE", tps(0, 1))),
+        share(astate(3000, "a", 2, 1, "STABLE", tps(0, 1))),
+    ]  # fmt: skip
+    out = run(ev)
+    r = one(out, start_ts=1000)
+    assert (r.protocol_type, r.cause, r.old_generation, r.new_generation, r.end_ts) == ("share", "new_member", 1, 2, 3000)
+    assert {s.protocol_type for s in out.sessions} == {"share"}
+    assert {t.protocol_type for t in out.transitions} == {"share"}

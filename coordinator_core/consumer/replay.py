@@ -150,7 +150,7 @@ _RECORD_FIELDS = {k: tuple(f.name for f in fields(c)) for k, c in _RECORD_TYPES.
 
 _STATE_ATTRS = (
     "known", "broker_seen", "broker_lines", "implicit", "signals", "cid_map", "files", "last_ts",
-    "events", "rids",
+    "events", "rids", "bumps",
 )  # fmt: skip
 
 
@@ -199,6 +199,8 @@ class ConsumerGroupReplay:
         self.last_ts: int | None = None
         self.events = 0
         self.rids: list[str] = []
+        #: group-epoch bumps seen (logged or implied)
+        self.bumps = 0
 
     # ------------------------------------------------------------------ persistence
     @classmethod
@@ -507,6 +509,7 @@ class ConsumerGroupReplay:
         if old is None and epoch is not None:
             old = epoch - 1  # every bump is +1
         g.group_epoch = epoch
+        self.bumps += 1
         r = self.reb
         if r is not None:
             if self.broker_lines or (
@@ -568,6 +571,8 @@ class ConsumerGroupReplay:
         if r is None:
             return
         self.reb = None
+        if r.new_generation is None and r.start_unknown:
+            r.new_generation = self.model.group_epoch
         r.outcome, r.end_ts, r.members_after = outcome, end_ts, self._present()
         r.inferred = r.inferred or inferred
         if r.protocol is None:
@@ -887,7 +892,7 @@ class ConsumerGroupReplay:
             m.state = str(row[STATE]).upper()
         if epoch is not None:
             if g.group_epoch is None or epoch > g.group_epoch:
-                if g.group_epoch is not None:
+                if g.group_epoch is not None and self.bumps:  # bumps are logged here: one is missing
                     self._anom(
                         row, "generation_gap", f"member epoch {epoch} ahead of group epoch {g.group_epoch}"
                     )
@@ -898,10 +903,22 @@ class ConsumerGroupReplay:
         revoked = _parts(row[REVOKED])
         old = set(m.assigned_partitions) if m.assignment_known else None
         r = self._in_reb(ts)
+        if r is None and self.bumps == 0 and self.last_reb is None and m.state != "STABLE":
+            # the logs begin while the group reconciles: a rebalance whose start is not in them
+            self._anom(
+                row, "rebalance_without_start", f"member {mid} reconciling ({m.state}) before any bump"
+            )
+            r = self.reb = ConsumerRebalance(
+                self._unique_id(f"{self.group_id}:unknown:None"), None, None, None, cause="unknown",
+                protocol_type=g.protocol_type, coordinator_broker=g.coordinator, start_unknown=True,
+            )  # fmt: skip
         if r is not None:
             self._touch(r, ts)
             self._revoke(r, revoked, ts)
-            self._assign(r, [tp for tp in assigned if old is None or tp not in old], ts)
+            # newly assigned: not owned before (when the member's assignment was unknown, only a
+            # partition revoked in this rebalance is known to be new to it)
+            new = [tp for tp in assigned if tp in r.revoked_at or (old is not None and tp not in old)]
+            self._assign(r, new, ts)
         m.assigned_partitions, m.partitions_pending_revocation, m.assignment_known = assigned, revoked, True
         if m.state == "STABLE":
             self._assignment_rows(m, epoch, ts)

@@ -614,6 +614,38 @@ def test_share_group_is_replayed_with_its_type():
     ]  # fmt: skip
     out = run(ev)
     r = one(out, start_ts=1000)
-    assert (r.protocol_type, r.cause, r.old_generation, r.new_generation, r.end_ts) == ("share", "new_member", 1, 2, 3000)
+    assert (r.protocol_type, r.cause, r.old_generation, r.new_generation, r.end_ts) == (
+        "share",
+        "new_member",
+        1,
+        2,
+        3000,
+    )
     assert {s.protocol_type for s in out.sessions} == {"share"}
     assert {t.protocol_type for t in out.transitions} == {"share"}
+
+
+def test_logs_beginning_mid_rebalance():
+    ev = [
+        astate(0, "a", 4, 4, "UNREVOKED_PARTITIONS", tps(0), revoked=tps(1)),
+        astate(10, "b", 5, 4, "UNRELEASED_PARTITIONS", tps(2)),
+        astate(300, "a", 5, 4, "STABLE", tps(0)),
+        astate(400, "b", 5, 5, "STABLE", tps(1, 2)),
+    ]
+    out = run(ev)
+    r = one(out)
+    assert (r.start_unknown, r.start_ts, r.end_ts, r.duration_ms, r.outcome) == (
+        True,
+        None,
+        400,
+        None,
+        "completed",
+    )
+    assert (r.old_generation, r.new_generation, r.cause, r.rebalance_id) == (
+        None,
+        5,
+        "unknown",
+        f"{G}:unknown:None",
+    )
+    assert (r.partitions_revoked, r.partitions_assigned, r.paused_partition_ms) == (1, 1, 400)
+    assert anomalies(out) == ["rebalance_without_start"]

@@ -208,9 +208,9 @@ ANSI = r"\x1b\[[0-9;]*[A-Za-z]"
 JSON_LINE = r"^\s*\{.*\}\s*$"
 _JSTR = r'"((?:[^"\\]|\\.)*)"'
 JSON_KEYS: dict[str, str] = {
-    "ts": r'"(?:@timestamp|timestamp|time|ts|@t|datetime|date)"\s*:\s*(?:"(?P<v>[^"]*)"|(?P<n>\d{9,13}(?:\.\d+)?))',
+    "ts": r'"(?:@timestamp|timestamp|time|ts|@t|t|datetime|date)"\s*:\s*(?:"(?P<v>[^"]*)"|(?P<n>\d{9,13}(?:\.\d+)?))',
     "message": r'"(?:message|msg|@m|log|text)"\s*:\s*"(?P<v>(?:[^"\\]|\\.)*)"',
-    "level": r'"(?:level|log\.level|severity|@l|levelname|loglevel)"\s*:\s*"(?P<v>[^"]*)"',
+    "level": r'"(?:level|log\.level|severity|@l|levelname|loglevel|lvl)"\s*:\s*"(?P<v>[^"]*)"',
     "logger": r'"(?:logger_name|logger|log\.logger|loggerName|logger\.name|name)"\s*:\s*"(?P<v>[^"]*)"',
     "thread": r'"(?:thread_name|thread|process\.thread\.name|threadName)"\s*:\s*"(?P<v>[^"]*)"',
     # structured fields of clients that log them as keys (kafkajs: groupId, memberId, generationId)
@@ -221,9 +221,9 @@ JSON_KEYS: dict[str, str] = {
 }
 #: the same families as column names of pyarrow's JSON reader (nested objects flattened with ".")
 JSON_NAMES: dict[str, tuple[str, ...]] = {
-    "ts": ("@timestamp", "timestamp", "time", "ts", "@t", "datetime", "date"),
+    "ts": ("@timestamp", "timestamp", "time", "ts", "@t", "t", "datetime", "date"),
     "message": ("message", "msg", "@m", "log", "text"),
-    "level": ("level", "log.level", "severity", "@l", "levelname", "loglevel"),
+    "level": ("level", "log.level", "severity", "@l", "levelname", "loglevel", "lvl"),
     "logger": ("logger_name", "logger", "log.logger", "loggerName", "logger.name", "name"),
     "thread": ("thread_name", "thread", "process.thread.name", "threadName"),
     "j_group": ("groupId", "group_id", "group.id", "groupID", "consumerGroup", "consumer_group"),

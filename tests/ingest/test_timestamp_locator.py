@@ -1,0 +1,90 @@
+"""The timestamp locator and the general reader's head fields (jobs/ingest/timestamps.py, general.py)."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+from jobs.ingest import general as G
+from jobs.ingest import timestamps as T
+from jobs.ingest.layouts import parse_timestamps
+from tests.ingest.helpers import parse_text
+
+LOC = re.compile(T.LOCATE)
+
+
+@pytest.mark.parametrize(
+    ("line", "ts"),
+    [
+        ("2024-05-01 10:00:00,123 INFO x", "2024-05-01 10:00:00,123"),
+        ("[2024-05-01T10:00:00.123456789+02:00] x", "2024-05-01T10:00:00.123456789+02:00"),
+        ("2024-05-01 10:00:00 UTC INFO x", "2024-05-01 10:00:00 UTC"),
+        ("[sarama]2018/01/18 04:38:29 client/coordinator", "2018/01/18 04:38:29"),
+        ("04 Mar 2021 10:00:00,123 INFO x", "04 Mar 2021 10:00:00,123"),
+        ("May 01, 2024 10:00:00 AM org.Foo bar", "May 01, 2024 10:00:00 AM"),
+        ("Mar  4 10:00:00 host app: x", "Mar  4 10:00:00"),
+        ("10:00:00.123 [main] INFO a - b", "10:00:00.123"),
+        ("%7|1714557600.123|CGRP|rdkafka#consumer-1| x", "1714557600.123"),
+        ("member consumer-1-1234567890123 joined", None),  # (an id is not an epoch)
+        ("generation 1714557600 is a number in a message", "1714557600"),
+        ("no timestamp here", None),
+    ],
+)
+def test_locator_finds_the_first_timestamp(line: str, ts: str | None) -> None:
+    m = LOC.match(line)
+    assert (m.group("ts") if m else None) == ts
+
+
+@pytest.mark.parametrize(
+    ("raw", "year", "date", "ms"),
+    [
+        ("04 Mar 2021 10:00:00,123", None, None, 1614852000123),
+        ("2024-05-01 10:00:00.123 UTC", None, None, 1714557600123),
+        ("Mar  4 10:00:00", 2021, None, 1614852000000),
+        ("10:00:00.123", None, "2024-05-01", 1714557600123),
+    ],
+)
+def test_to_iso_reads_the_other_forms(raw: str, year, date, ms: int) -> None:
+    iso = T.to_iso(raw, year=year, date=date)
+    assert parse_timestamps(pa.array([iso]), "UTC").to_pylist() == [ms]
+
+
+def test_forms_without_context_stay_unreadable() -> None:
+    assert T.to_iso("Mar  4 10:00:00") is None and T.to_iso("10:00:00.123") is None
+
+
+def test_general_reader_prefers_the_applications_timestamp_and_finds_level_and_logger() -> None:
+    text = pa.array([
+        "2024-05-01T10:00:09.000Z stdout F [2024-05-01 10:00:00,123] WARN hello (a.b.C)",
+        "INFO something without a time",
+        "    at a.b.C(C.java:1)",
+        "    2024-05-01 10:00:00,123 INFO indented entry",
+    ])  # fmt: skip
+    hint = np.array([False, False, False, False])
+    cont = np.array([False, False, True, True])
+    head, st = G.read_heads(text, hint, cont)
+    assert head.tolist() == [True, True, False, True]
+    assert st["ts"].to_pylist()[0] == "2024-05-01 10:00:00,123"
+    assert st["pts"].to_pylist()[0] == "2024-05-01T10:00:09.000Z"
+    assert st["level"].to_pylist()[:2] == ["WARN", "INFO"]
+    assert st["logger"].to_pylist()[0] == "a.b.C"
+    assert st["message"].to_pylist()[0] == "hello"
+
+
+def test_message_candidates_start_at_separators_and_cut_end_junk() -> None:
+    cands, owner, rank = G.message_candidates(["[a][INFO][t][][x.Y Line:5] uid[] Stabilized group g (x.y.Z) [main]"])
+    assert cands[-2:] == ["Stabilized group g", "Stabilized group g (x.y.Z) [main]"][::-1] or "Stabilized group g" in cands
+    assert owner == [0] * len(cands) and rank == sorted(rank)
+    assert cands.index("Stabilized group g") < len(cands)
+
+
+def test_syslog_year_comes_from_a_dated_line_of_the_file() -> None:
+    ev, q, _ = parse_text(
+        "2021-03-04 09:00:00,000 INFO warm-up\n"
+        "Mar  4 10:00:00 kafka-0 kafka: [GroupCoordinator 1]: Stabilized group g generation 4 (__consumer_offsets-1) with 2 members\n"
+    )
+    assert q.num_rows == 0
+    assert ev.column("ts_ms").to_pylist() == [1614852000000]

@@ -40,15 +40,58 @@ for _names, _rx in (
     (("c", "lo", "logger"), r"(?P<logger>\S+?)"),
     (("m", "msg", "message"), r"(?P<message>.*)"),
     (("C", "class", "M", "method", "F", "file", "marker"), r"\S*?"),
-    (("L", "line", "r", "relative", "pid", "processId", "sn", "sequenceNumber", "T", "tid", "threadId"), r"\d*"),
+    (
+        ("L", "line", "r", "relative", "pid", "processId", "sn", "sequenceNumber", "T", "tid", "threadId"),
+        r"\d*",
+    ),
     (("X", "mdc", "MDC", "x", "NDC", "ndc", "kvp", "K", "map", "u", "uuid", "equals"), r".*?"),
-    (("ex", "exception", "throwable", "xEx", "xException", "xThrowable", "rEx", "wEx", "wex", "n", "nopex"), ""),
+    (
+        (
+            "ex",
+            "exception",
+            "throwable",
+            "xEx",
+            "xException",
+            "xThrowable",
+            "rEx",
+            "wEx",
+            "wex",
+            "n",
+            "nopex",
+        ),
+        "",
+    ),
 ):
     for _n in _names:
         _WORDS[_n] = _rx
 _WRAPPERS = frozenset(
-    "highlight style clr green red blue yellow cyan magenta white black gray boldRed boldGreen boldBlue "
-    "boldYellow boldCyan boldMagenta boldWhite faint encode replace maxLen maxLength notEmpty".split()
+    [
+        "highlight",
+        "style",
+        "clr",
+        "green",
+        "red",
+        "blue",
+        "yellow",
+        "cyan",
+        "magenta",
+        "white",
+        "black",
+        "gray",
+        "boldRed",
+        "boldGreen",
+        "boldBlue",
+        "boldYellow",
+        "boldCyan",
+        "boldMagenta",
+        "boldWhite",
+        "faint",
+        "encode",
+        "replace",
+        "maxLen",
+        "maxLength",
+        "notEmpty",
+    ]
 )
 _PROP = re.compile(r"\$\{[^}:]*:-?([^}]*)\}")
 
@@ -71,8 +114,19 @@ def _group(text: str, i: int, open_: str, close: str) -> tuple[str, int]:
     raise DeclarationError(f"unbalanced {open_!r} in {text!r}")
 
 
-_NO_SPACE_DATES = frozenset(["ISO8601", "ISO8601_BASIC", "ISO8601_OFFSET_DATE_TIME_HHMM", "ABSOLUTE", "COMPACT",
-                             "UNIX", "UNIX_MILLIS", "ISO8601_PERIOD", "ABSOLUTE_PERIOD"])
+_NO_SPACE_DATES = frozenset(
+    [
+        "ISO8601",
+        "ISO8601_BASIC",
+        "ISO8601_OFFSET_DATE_TIME_HHMM",
+        "ABSOLUTE",
+        "COMPACT",
+        "UNIX",
+        "UNIX_MILLIS",
+        "ISO8601_PERIOD",
+        "ABSOLUTE_PERIOD",
+    ]
+)
 
 
 def _date_regex(fmt: str | None) -> str:
@@ -112,7 +166,7 @@ def _translate(pat: str, used: set[str]) -> str:
             continue
         m = re.compile(r"%(-?\d*(?:\.-?\d+)?)([A-Za-z]+)").match(pat, i)
         if not m:
-            raise DeclarationError(f"cannot read the conversion at {pat[i:i + 12]!r}")
+            raise DeclarationError(f"cannot read the conversion at {pat[i : i + 12]!r}")
         word = m.group(2)
         i = m.end()
         inner: str | None = None
@@ -167,7 +221,9 @@ def _check_regex(rx: str) -> None:
         raise DeclarationError("the regex has no (?P<message>...) group")
     unknown = set(compiled.groupindex) - {"ts", "level", "logger", "thread", "message"}
     if unknown:
-        raise DeclarationError(f"unknown named groups {sorted(unknown)} (use ts, level, logger, thread, message)")
+        raise DeclarationError(
+            f"unknown named groups {sorted(unknown)} (use ts, level, logger, thread, message)"
+        )
 
 
 def declared_layouts(entries: Any) -> tuple[Layout, ...]:
@@ -179,8 +235,14 @@ def declared_layouts(entries: Any) -> tuple[Layout, ...]:
     out: list[Layout] = []
     for k, e in enumerate(entries):
         key = f"ingest.layouts[{k}]"
-        if not isinstance(e, dict) or len({"pattern", "regex"} & set(e)) != 1 or set(e) - {"pattern", "regex", "name"}:
-            raise DeclarationError(f"{key} must have exactly one of 'pattern' or 'regex' (and optionally 'name')")
+        if (
+            not isinstance(e, dict)
+            or len({"pattern", "regex"} & set(e)) != 1
+            or set(e) - {"pattern", "regex", "name"}
+        ):
+            raise DeclarationError(
+                f"{key} must have exactly one of 'pattern' or 'regex' (and optionally 'name')"
+            )
         try:
             rx = pattern_regex(str(e["pattern"])) if "pattern" in e else str(e["regex"])
             _check_regex(rx)

@@ -44,6 +44,12 @@ STATE_COLOURS: dict[str, str] = {
     "CompletingRebalance": "#EEDD88",
     "Stable": "#BBCCEE",
     "Dead": "#222255",
+    # consumer-protocol (KIP-848) groups: Kafka's ConsumerGroupState
+    "EMPTY": "#DDDDDD",
+    "ASSIGNING": "#EE8866",
+    "RECONCILING": "#EEDD88",
+    "STABLE": "#BBCCEE",
+    "DEAD": "#222255",
 }
 #: member session lanes coloured by how the session ended
 END_COLOURS: dict[str, str] = {
@@ -371,232 +377,6 @@ def storm_timeline(
 
 
 # --------------------------------------------------------------------------------- one group
-def group_timeline(
-    transitions: pd.DataFrame,
-    sessions: pd.DataFrame,
-    rebalances: pd.DataFrame,
-    anomalies: pd.DataFrame | None = None,
-    group_id: str | None = None,
-    max_members: int = 20,
-    title: str | None = None,
-    start: object = None,
-    end: object = None,
-) -> Figure:
-    """One group over time, sharing the time axis:
-
-    * top panel, three lanes: ``state`` (coloured spans from group_transitions), ``rebalances`` (a bar
-      per rebalance from start to end, coloured by cause, labelled with its duration and generations)
-      and ``anomalies`` (markers);
-    * bottom panel: one lane per member session (joined → left, coloured by how it ended, a ✕ where it
-      left), at most ``max_members`` lanes then "+N more members".
-
-    ``start``/``end`` (timestamps or strings, UTC) zoom into a window: only what overlaps it is drawn.
-    """
-    anomalies = anomalies if anomalies is not None else pd.DataFrame(columns=["group_id", "ts", "kind"])
-    if group_id is None:
-        ids = pd.concat([transitions["group_id"], rebalances["group_id"], sessions["group_id"]]).dropna()
-        group_id = ids.iloc[0] if len(ids) else None
-    tr = transitions[transitions["group_id"] == group_id].copy()
-    rb = rebalances[rebalances["group_id"] == group_id].copy()
-    ss = sessions[sessions["group_id"] == group_id].copy()
-    an = anomalies[anomalies["group_id"] == group_id].copy()
-    title = title or f"Group {short(group_id, 60)}"
-    times = pd.concat(
-        [
-            _naive(tr["ts"]),
-            _naive(rb["start_ts"]),
-            _naive(rb["end_ts"]),
-            _naive(ss["joined_ts"]),
-            _naive(ss["left_ts"]),
-            _naive(an["ts"]),
-        ]
-    ).dropna()
-    fig = _figure(12, 4)
-    if not len(times):
-        return _empty(fig, title, "no events for this group")
-    t0, t1 = times.min(), times.max()
-    pad = max((t1 - t0) * 0.02, pd.Timedelta(seconds=1))
-    t0, t1 = t0 - pad, t1 + pad
-    if start is not None or end is not None:
-        t0 = _naive(pd.Series([start])).iloc[0] if start is not None else t0
-        t1 = _naive(pd.Series([end])).iloc[0] if end is not None else t1
-        ss = ss[
-            (_naive(ss["left_ts"]).isna() | (_naive(ss["left_ts"]) >= t0))
-            & (_naive(ss["joined_ts"]).isna() | (_naive(ss["joined_ts"]) <= t1))
-        ]
-        rb = rb[(_naive(rb["end_ts"]).isna() | (_naive(rb["end_ts"]) >= t0)) & (_naive(rb["start_ts"]) <= t1)]
-        an = an[(_naive(an["ts"]) >= t0) & (_naive(an["ts"]) <= t1)]
-    members = ss.sort_values(["joined_ts", "member_id"], na_position="first")
-    lanes, more = _cap(list(members.itertuples(index=False)), max_members)
-    n_member_lanes = max(1, len(lanes) + (1 if more else 0))
-    mem_h = 0.3 * n_member_lanes + 0.4  # inches: the state/rebalance panel keeps its height
-    fig.set_size_inches(12, 2.5 + mem_h + 1.1)
-    ax_top, ax_mem = fig.subplots(2, 1, sharex=True, height_ratios=[2.5, mem_h])
-    x0, x1 = mdates.date2num(t0), mdates.date2num(t1)
-    span_days = x1 - x0
-
-    # state lane (y=2)
-    tr = tr.assign(t=_naive(tr["ts"])).sort_values("t")
-    states_seen = []
-    rows = list(tr.itertuples(index=False))
-    for i, r in enumerate(rows):
-        if pd.isna(r.t):
-            continue
-        start = mdates.date2num(r.t)
-        end = mdates.date2num(rows[i + 1].t) if i + 1 < len(rows) and pd.notna(rows[i + 1].t) else x1
-        state = r.to_state
-        states_seen.append(state)
-        ax_top.barh(
-            LANE_STATE,
-            end - start,
-            left=start,
-            height=0.7,
-            color=STATE_COLOURS.get(state, "#BBBBBB"),
-            edgecolor="none",
-        )
-
-    # rebalance lane (y=1)
-    rb = rb.assign(s=_naive(rb["start_ts"]), e=_naive(rb["end_ts"])).sort_values("s")
-    causes_seen = []
-    min_w = span_days * 0.003
-    # generation/duration labels: greedy, on two levels, never closer than a label's width
-    label_gap = span_days * 0.06
-    last_label = [-math.inf, -math.inf]
-    hidden = 0
-    for r in rb.itertuples(index=False):
-        s = r.s if pd.notna(r.s) else r.e
-        if pd.isna(s):
-            continue
-        e = r.e if pd.notna(r.e) else t1
-        start = mdates.date2num(s)
-        width = max(mdates.date2num(e) - start, min_w)
-        cause = r.cause or "unknown"
-        causes_seen.append(cause)
-        ax_top.barh(
-            LANE_REBALANCE,
-            width,
-            left=start,
-            height=0.7,
-            color=cause_colour(cause),
-            edgecolor="#333333",
-            linewidth=0.5,
-            hatch="//" if r.outcome == "open" else None,
-        )
-        centre = start + width / 2
-        level = next((k for k in (0, 1) if centre - last_label[k] >= label_gap), None)
-        if level is None:
-            hidden += 1
-        else:
-            last_label[level] = centre
-            gen = f"g{_int(r.old_generation)}→{_int(r.new_generation)}"
-            dur = _human_short(r.duration_ms)
-            ax_top.text(
-                centre,
-                LANE_REBALANCE + 0.4 + 0.55 * level,
-                f"{gen}\n{dur}",
-                ha="center",
-                va="bottom",
-                fontsize=6.5,
-                linespacing=0.9,
-            )
-
-    # anomaly lane (y=0)
-    an_t = _naive(an["ts"]).dropna()
-    if len(an_t):
-        ax_top.plot(
-            an_t, np.zeros(len(an_t)), linestyle="none", marker="v", color=ANOMALY_COLOUR, markersize=7
-        )
-        kinds = an["kind"].value_counts()
-        ax_top.text(
-            x1,
-            -0.45,
-            "  "
-            + ", ".join(f"{short(k)}×{n}" for k, n in kinds.head(3).items())
-            + (f" +{len(kinds) - 3} kinds" if len(kinds) > 3 else ""),
-            ha="right",
-            va="top",
-            fontsize=7,
-            color=ANOMALY_COLOUR,
-        )
-    if hidden:
-        ax_top.text(
-            x0,
-            LANE_REBALANCE - 0.45,
-            f" {hidden} labels hidden (crowded); zoom with start/end",
-            ha="left",
-            va="top",
-            fontsize=7,
-            color="#555555",
-        )
-    ax_top.set_yticks([0, LANE_REBALANCE, LANE_STATE], ["anomalies", "rebalances", "state"])
-    ax_top.set_ylim(-0.9, LANE_STATE + 0.45)
-    ax_top.set_xlim(x0, x1)
-    ax_top.set_title(title, fontweight="bold")
-    handles = [
-        Patch(facecolor=STATE_COLOURS.get(s, "#BBBBBB"), label=s) for s in STATE_COLOURS if s in states_seen
-    ]
-    handles += [
-        Patch(facecolor=cause_colour(c), edgecolor="#333333", label=short(c))
-        for c in _cause_order(causes_seen)
-    ]
-    if (rb["outcome"] == "open").any():
-        handles.append(Patch(facecolor="white", edgecolor="#333333", hatch="//", label="open rebalance"))
-    if len(an_t):
-        handles.append(
-            matplotlib.lines.Line2D(
-                [], [], linestyle="none", marker="v", color=ANOMALY_COLOUR, label="anomaly"
-            )
-        )
-    ax_top.legend(
-        handles=handles,
-        fontsize=7,
-        loc="upper left",
-        bbox_to_anchor=(1.01, 1.0),
-        title="state / cause",
-        title_fontsize=7,
-        ncols=2 if len(handles) > 8 else 1,
-    )
-
-    # member lanes
-    ends_seen = []
-    for i, m in enumerate(lanes):
-        j = mdates.date2num(_naive(pd.Series([m.joined_ts])).iloc[0]) if pd.notna(m.joined_ts) else x0
-        left_known = pd.notna(m.left_ts)
-        lft = mdates.date2num(_naive(pd.Series([m.left_ts])).iloc[0]) if left_known else x1
-        end = m.end_reason or "open"
-        ends_seen.append(end)
-        ax_mem.barh(i, max(lft - j, min_w), left=j, height=0.6, color=END_COLOURS.get(end, "#BBBBBB"))
-        ax_mem.plot([j], [i], marker="|", color="#333333", markersize=8)
-        if left_known:
-            ax_mem.plot([lft], [i], marker="x", color="#333333", markersize=5)
-    labels = [short(m.group_instance_id or m.member_id, 34) for m in lanes]
-    if more:
-        labels.append(f"+{more} more members")
-    if not labels:
-        labels = ["(no member sessions)"]
-    ax_mem.set_yticks(np.arange(len(labels)), labels, fontsize=7)
-    ax_mem.set_ylim(len(labels) - 0.5, -0.5)
-    ax_mem.set_ylabel("members")
-    handles = [
-        Patch(facecolor=END_COLOURS.get(e, "#BBBBBB"), label=short(e)) for e in dict.fromkeys(ends_seen)
-    ]
-    handles += [
-        matplotlib.lines.Line2D([], [], linestyle="none", marker="|", color="#333333", label="joined"),
-        matplotlib.lines.Line2D([], [], linestyle="none", marker="x", color="#333333", label="left"),
-    ]
-    ax_mem.legend(
-        handles=handles,
-        fontsize=7,
-        loc="upper left",
-        bbox_to_anchor=(1.01, 1.0),
-        title="session end",
-        title_fontsize=7,
-    )
-    ax_mem.xaxis_date()
-    _date_axis(ax_mem)
-    return fig
-
-
 LANE_REBALANCE = 1.0
 LANE_STATE = 2.9  # room for the generation/duration labels above the rebalance bars
 
@@ -785,3 +565,7 @@ def _delta(v: float, base: float) -> str:
         return "+∞" if v > 0 else "±0"
     pct = (v - base) / base
     return f"{pct:+.0%}"
+
+
+# the group timeline has its own module; it stays importable from here
+from jobs.report.timeline import group_timeline  # noqa: E402,F401

@@ -185,3 +185,17 @@ def test_group_timeline_zoom_and_crowded_labels(tables):
     shown = [t for t in labels if t.startswith("g")]
     assert len(shown) == 2  # two label levels, the rest would overlap
     assert " 10 labels hidden (crowded); zoom with start/end" in labels
+
+
+def test_group_timeline_labels_consumer_protocol_rebalances_with_epochs(tables):
+    rb = tables["rebalances"][tables["rebalances"]["group_id"] == "orders"].copy()
+    rb["protocol_type"] = "consumer"
+    rb["partitions_revoked"] = [2, 0, None, 1, None][: len(rb)]
+    tr = tables["group_transitions"][tables["group_transitions"]["group_id"] == "orders"].copy()
+    tr["to_state"] = tr["to_state"].map({"Stable": "STABLE", "Empty": "EMPTY"}).fillna("RECONCILING")
+    fig = P.group_timeline(tr, tables["member_sessions"], rb, tables["anomalies"], "orders")
+    top = fig.axes[0]
+    labels = [t.get_text().split("\n")[0] for t in top.texts if t.get_text()[:1] in "ge"]
+    assert labels == ["e1→2 −2p", "e2→3", "e3→4", "e4→5 −1p", "e5→?"]
+    legend = [t.get_text() for t in top.get_legend().get_texts()]
+    assert "RECONCILING" in legend and "STABLE" in legend

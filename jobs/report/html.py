@@ -220,12 +220,20 @@ def render(
                 f"timeline of group {g} during its worst storm",
             ))  # fmt: skip
         grb = rb[rb["group_id"] == g].sort_values("start_ts")
-        parts.append(table_html(grb.tail(20), [
-            ("start_ts", "start (UTC)"), ("duration_ms", "paused"), ("old_generation", "from gen"),
-            ("new_generation", "to gen"), ("outcome", "outcome"), ("cause", "cause"),
-            ("culprit_member_id", "culprit"), ("reason", "reason (broker log)"),
-        ], numeric=("duration_ms", "old_generation", "new_generation"),
-            formats={"start_ts": _ts, "duration_ms": summary.human_ms}, empty="no rebalances"))  # fmt: skip
+        # classic groups count generations, consumer-protocol (KIP-848) groups group epochs; under
+        # KIP-848 only revoked partitions stop, so their partition-time paused is shown too
+        consumer = "protocol_type" in grb and (grb["protocol_type"].fillna("classic") != "classic").any()
+        unit = "epoch" if consumer else "gen"
+        cols = [("start_ts", "start (UTC)"), ("duration_ms", "paused"), ("old_generation", f"from {unit}"),
+                ("new_generation", f"to {unit}"), ("outcome", "outcome"), ("cause", "cause"),
+                ("culprit_member_id", "culprit"), ("reason", "reason (broker log)")]  # fmt: skip
+        if consumer:
+            cols[1:1] = [("protocol_type", "protocol"), ("partitions_revoked", "revoked"),
+                         ("paused_partition_ms", "partition-time paused")]  # fmt: skip
+        parts.append(table_html(grb.tail(20), cols,
+            numeric=("duration_ms", "old_generation", "new_generation", "partitions_revoked", "paused_partition_ms"),
+            formats={"start_ts": _ts, "duration_ms": summary.human_ms, "paused_partition_ms": summary.human_ms},
+            empty="no rebalances"))  # fmt: skip
         if len(grb) > 20:
             parts.append(f'<p class="muted">last 20 of {len(grb)} rebalances</p>')
         skew = summary.skew_table(tables["partition_skew"], g)

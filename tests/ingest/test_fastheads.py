@@ -11,7 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from jobs.ingest import arrowops as AO
 from jobs.ingest import fastheads as FH
+from jobs.ingest import fastpaths as FP
+from jobs.ingest import heads as HD
 from jobs.ingest import layouts as L
 from jobs.ingest import parse as P
 from jobs.ingest.rawbytes import Raw, pieces
@@ -82,13 +85,13 @@ def _fields(ok: np.ndarray, st_: dict[str, pa.Array]) -> dict[str, list]:
 @given(st.lists(_line(), min_size=1, max_size=30))
 def test_split_equals_string_kernels_and_regex(lines: list[str]) -> None:
     arr = pa.array(lines, pa.large_string())
-    want_ok = P._mask(pc.match_substring_regex(arr, L.FAST_LOG4J))
+    want_ok = AO._mask(pc.match_substring_regex(arr, L.FAST_LOG4J))
     sp = FH.split_log4j(arr)
     assert sp is not None
     assert sp.ok.tolist() == want_ok.tolist()
     for with_logger in (True, False):
-        got = P._fast_log4j(arr, with_logger)
-        want = P._fast_log4j_kernels(arr, with_logger)
+        got = FP._fast_log4j(arr, with_logger)
+        want = FP._fast_log4j_kernels(arr, with_logger)
         if want is None:
             assert got is None
             continue
@@ -102,7 +105,7 @@ def test_split_equals_string_kernels_and_regex(lines: list[str]) -> None:
                 assert fields[name].cast(pa.string()).to_pylist() == rx.field(name).to_pylist()
         # converted timestamps equal the parser's (UTC: the naive value)
         tsms = fields["tsms"]
-        pre = P._mask(pc.is_valid(tsms))
+        pre = AO._mask(pc.is_valid(tsms))
         if pre.any():
             ts = fields["ts"].filter(pa.array(pre))
             assert tsms.filter(pa.array(pre)).to_pylist() == L.parse_timestamps(ts).to_pylist()
@@ -166,9 +169,9 @@ def test_long_space_run_uses_the_string_kernels() -> None:
     ]
     arr = pa.array(lines, pa.large_string())
     assert FH.split_log4j(arr) is None
-    got = P._fast_log4j(arr, True)
+    got = FP._fast_log4j(arr, True)
     assert got is not None
-    assert _fields(*got) == _fields(*P._fast_log4j_kernels(arr, True))
+    assert _fields(*got) == _fields(*FP._fast_log4j_kernels(arr, True))
     assert got[1]["message"].to_pylist() == ["x", "y"]
 
 
@@ -186,9 +189,9 @@ def test_pieces_are_zero_copy_spans() -> None:
 
 def _heads(lines: list[str], order_ids: list[str] | None = None) -> pa.Table:
     text = pa.array(lines, pa.large_string())
-    heads = P._Heads()
-    order = P._layout_order(text) if order_ids is None else [L.LAYOUT_BY_ID[i] for i in order_ids]
-    left = P._match_layouts(text, np.arange(len(lines)), order, heads, "", None)
+    heads = HD._Heads()
+    order = HD._layout_order(text) if order_ids is None else [L.LAYOUT_BY_ID[i] for i in order_ids]
+    left = HD._match_layouts(text, np.arange(len(lines)), order, heads, "", None)
     t = heads.table()
     return t.append_column("_left", pa.array([left.tolist()] * len(t), pa.list_(pa.int64())))
 
@@ -213,12 +216,12 @@ def test_log4j_pass_taking_nologger_lines_equals_two_passes(lines: list[str], no
         ids.remove("log4j-nologger")
         ids.insert(0, "log4j-nologger")
     got = _heads(lines, ids)
-    real = P._fast_log4j_both
-    P._fast_log4j_both = lambda sub: P._fast_log4j(sub, True)
+    real = FP._fast_log4j_both
+    FP._fast_log4j_both = lambda sub: FP._fast_log4j(sub, True)
     try:
         want = _heads(lines, ids)
     finally:
-        P._fast_log4j_both = real
+        FP._fast_log4j_both = real
     assert got.to_pylist() == want.to_pylist()
 
 

@@ -17,8 +17,12 @@ import pyarrow.compute as pc
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from jobs.ingest import arrowops as AO
 from jobs.ingest import dialects as D
+from jobs.ingest import fields as FL
+from jobs.ingest import heads as HD
 from jobs.ingest import layouts as L
+from jobs.ingest import messages as MS
 from jobs.ingest import parse as P
 from tests.ingest.helpers import parse_text
 
@@ -51,7 +55,7 @@ def test_first_chars_are_necessary() -> None:
 
 
 def test_first_bytes_lookup() -> None:
-    fb = P._FirstBytes(pa.array(["[a", "1b", "", None, "\u00e9", "{", " {"], pa.large_string()))
+    fb = HD._FirstBytes(pa.array(["[a", "1b", "", None, "\u00e9", "{", " {"], pa.large_string()))
     assert fb.possible("[").tolist() == [True, False, False, False, False, False, False]
     assert fb.possible(L.FIRST_CHARS["json"]).tolist() == [False] * 5 + [True, True]
     assert fb.take(np.array([1, 0])).possible("0123456789").tolist() == [True, False]
@@ -59,14 +63,14 @@ def test_first_bytes_lookup() -> None:
 
 def _reference_candidate_events(cpos, message, head_t, layout_col):
     """The plain way: every candidate line through the dialects (no deduplication)."""
-    logger = P._take(head_t["logger"].combine_chunks(), cpos)
-    mt, unmatched = P._match_dialects(P._take(message, cpos), pc.fill_null(logger, ""))
+    logger = AO._take(head_t["logger"].combine_chunks(), cpos)
+    mt, unmatched = MS._match_dialects(AO._take(message, cpos), pc.fill_null(logger, ""))
     if not len(mt):
         return None, unmatched
-    r = P._np(mt["_row"])
-    ev = P._event_fields(mt, P._take(logger, r), P._take(P._take(layout_col, cpos), r))
+    r = AO._np(mt["_row"])
+    ev = FL._event_fields(mt, AO._take(logger, r), AO._take(AO._take(layout_col, cpos), r))
     ev = ev.set_column(ev.column_names.index("_row"), "_row", pa.array(cpos[r], pa.int64()))
-    ev = P._event_rows(ev, P._take(head_t["thread"].combine_chunks(), cpos[r]))
+    ev = FL._event_rows(ev, AO._take(head_t["thread"].combine_chunks(), cpos[r]))
     return ev.filter(pc.not_equal(ev["kind"], "")), unmatched
 
 
@@ -94,20 +98,20 @@ def test_dedup_dialects_equal_every_line(picks: list[tuple[int, int, int]]) -> N
     text = "".join(LINES[i].format(ms=k % 1000, c=c, g=g) + "\n" for k, (i, c, g) in enumerate(picks))
     lines = P._split_lines(text.encode())
     text_a = lines.cast(pa.large_string())
-    heads = P._Heads()
+    heads = HD._Heads()
     rows = np.arange(len(text_a))
-    order = P._layout_order(text_a)
-    P._match_layouts(text_a, rows, order, heads, "", None)
+    order = HD._layout_order(text_a)
+    HD._match_layouts(text_a, rows, order, heads, "", None)
     head_t = heads.table()
     message = pc.fill_null(head_t["message"].combine_chunks(), "")
     layout_col = head_t["layout"].combine_chunks()
     menc = pc.dictionary_encode(message)
-    mcodes = P._np(menc.indices).astype(np.int64)
-    cand = P._mask(pc.match_substring_regex(message, D.GROUP_PREFILTER))
+    mcodes = AO._np(menc.indices).astype(np.int64)
+    cand = AO._mask(pc.match_substring_regex(message, D.GROUP_PREFILTER))
     if not cand.any():
         return
     cpos = np.nonzero(cand)[0]
-    got, got_un = P._candidate_events(cpos, mcodes[cpos], message, head_t, layout_col)
+    got, got_un = MS._candidate_events(cpos, mcodes[cpos], message, head_t, layout_col)
     want, want_un = _reference_candidate_events(cpos, message, head_t, layout_col)
     assert got_un.tolist() == want_un.tolist()
     if want is None or not len(want):
@@ -141,7 +145,7 @@ def test_carry_groups_equals_line_by_line(rows: list[tuple]) -> None:
     gids = [r[0] for r in rows]
     other = [r[1] for r in rows]
     thread = [r[2] for r in rows]
-    got = P._carry_groups(pa.array(gids, pa.string()), np.array(other), pa.array(thread, pa.string()))
+    got = FL._carry_groups(pa.array(gids, pa.string()), np.array(other), pa.array(thread, pa.string()))
     assert got.to_pylist() == _carry_reference(gids, other, thread)
 
 
@@ -200,9 +204,9 @@ _PIECES = [
 def test_client_prefix_by_distinct_key_equals_extraction(msgs: list[str]) -> None:
     fixed = ["[Consumer clientId=c, groupId=g] x", "[Worker instanceId=i, clientId=c, groupId=g]] x"]
     arr = pa.array(fixed + msgs, pa.string())
-    want = pc.extract_regex(arr, P._CLIENT_PREFIX_RX)
+    want = pc.extract_regex(arr, MS._CLIENT_PREFIX_RX)
     assert want.is_valid().to_pylist()[:2] == [True, False]
-    got = P._extract_client_prefix(arr, P._CLIENT_PREFIX_RX)
+    got = MS._extract_client_prefix(arr, MS._CLIENT_PREFIX_RX)
     assert got.to_pylist() == want.to_pylist()
 
 
@@ -266,8 +270,8 @@ _ASSIGN_PIECES = st.sampled_from(
 def test_assignment_maps_equal_row_by_row(raw: list) -> None:
     """The leader's assignment maps split by Arrow kernels equal the row-by-row definition."""
     a = pa.array(raw, pa.string())
-    got = P._assignment(a)
-    want = P._assignment_reference(a)
+    got = FL._assignment(a)
+    want = FL._assignment_reference(a)
     assert got.type == want.type
     assert got.to_pylist() == want.to_pylist()
     assert got.equals(want)
@@ -279,14 +283,14 @@ def test_nullify_empty_equals_if_else(values: list, large: bool) -> None:
     """Empty strings become null; a column without any keeps its values (no kernel runs)."""
     a = pa.array(values, pa.large_string() if large else pa.string())
     want = pc.if_else(pc.equal(a, ""), pa.scalar(None, a.type), a)
-    got = P._nullify_empty(a)
+    got = AO._nullify_empty(a)
     assert got.type == want.type and got.to_pylist() == want.to_pylist()
     sliced = a.slice(1) if len(a) > 1 else a
-    assert P._nullify_empty(sliced).to_pylist() == [None if v == "" else v for v in sliced.to_pylist()]
+    assert AO._nullify_empty(sliced).to_pylist() == [None if v == "" else v for v in sliced.to_pylist()]
 
 
 def _reference_layout_order(text: pa.Array) -> list[str]:
-    sample = text.slice(0, P._COMPILED_ORDER_SAMPLE)
+    sample = text.slice(0, HD._COMPILED_ORDER_SAMPLE)
     hit = [bool(pc.any(pc.match_substring_regex(sample, lay.regex)).as_py()) for lay in L.LAYOUTS]
     return [lay.id for lay, h in zip(L.LAYOUTS, hit) if h] + [
         lay.id for lay, h in zip(L.LAYOUTS, hit) if not h
@@ -309,7 +313,7 @@ def test_layout_order_equals_every_regex_on_the_sample(lines: list[str]) -> None
     """The first-characters skip and the early answer from the first possible lines (Python's re)
     give the order of running every layout regex on the whole sample."""
     text = pa.array(lines, pa.large_string())
-    assert [lay.id for lay in P._layout_order(text)] == _reference_layout_order(text)
+    assert [lay.id for lay in HD._layout_order(text)] == _reference_layout_order(text)
 
 
 @settings(max_examples=100, deadline=None)
@@ -345,7 +349,7 @@ def test_head_timestamps_with_converted_values_equal_the_parser(rows: list, tz: 
             "tsms": pa.array(tsms, pa.int64()),
         }
     )
-    assert P._head_timestamps(head_t, tz).to_pylist() == want_all
+    assert HD._head_timestamps(head_t, tz).to_pylist() == want_all
 
 
 def test_first_words_of_keyless_dialects() -> None:
@@ -393,11 +397,11 @@ def test_keyless_first_word_filter_equals_every_row(bodies: list[str]) -> None:
                 assert body.split(" ")[0] in d.first_words, (d.id, body)
     msgs = pa.array(bodies, pa.string())
     logger = pa.array(["kafka.coordinator"] * len(bodies), pa.string())
-    got_t, got_u = P._match_dialects(msgs, logger)
+    got_t, got_u = MS._match_dialects(msgs, logger)
     real = D.Dialect.first_words
     D.Dialect.first_words = property(lambda self: None)  # type: ignore[assignment]
     try:
-        want_t, want_u = P._match_dialects(msgs, logger)
+        want_t, want_u = MS._match_dialects(msgs, logger)
     finally:
         D.Dialect.first_words = real  # type: ignore[assignment]
     assert got_u.tolist() == want_u.tolist()

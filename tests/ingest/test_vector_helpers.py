@@ -8,7 +8,8 @@ import pyarrow.compute as pc
 import pytest
 
 from jobs.ingest import dialects as D
-from jobs.ingest.parse import _elem, _mask, _prefix_fields, _strip_prefix
+from jobs.ingest.arrowops import _elem, _mask
+from jobs.ingest.messages import _prefix_fields, _strip_prefix
 
 MESSAGES = [
     "[GroupCoordinator 1]: Stabilized group g generation 4 (__consumer_offsets-12) with 2 members",

@@ -1,0 +1,134 @@
+"""Context attribution: a recognised event whose line names no group (Kafka logs some lines while
+handling one group's request without naming it) takes the group of the nearest preceding event line of
+the same file naming its member / instance id, else of the nearest preceding group line within
+:data:`ATTRIBUTION_WINDOW_MS` (same coordinator partition when the Java prefix gives one).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from jobs.ingest.arrowops import _mask, _np, _take
+
+# ------------------------------------------------------------------------------------ attribution
+#: how far back (ms) the time fallback of :func:`_attribute_groups` looks for a group line
+ATTRIBUTION_WINDOW_MS = 1000
+_ID_BOUNDARY = r"[^\w.\-]"
+
+
+def _partition_ok(opart: np.ndarray, cand: int, other: int) -> bool:
+    """Same coordinator partition when the candidate's prefix names one (Java ``partition=P``)."""
+    return opart[cand] < 0 or opart[other] == opart[cand]
+
+
+def _nearest_before(positions: list[int], pos: int, opart: np.ndarray) -> int:
+    """The last entry of the sorted ``positions`` before ``pos`` on the candidate's partition, or -1."""
+    k = bisect.bisect_left(positions, pos) - 1
+    while k >= 0:
+        if _partition_ok(opart, pos, positions[k]):
+            return positions[k]
+        k -= 1
+    return -1
+
+
+def _attribute_groups(ev: pa.Table, msg: pa.Array, ts: np.ndarray) -> tuple[pa.Array, np.ndarray]:
+    """Context attribution of events whose line names no group (``ev`` in line order of one file).
+
+    Kafka logs some lines while handling one group's request without naming the group (the static
+    "will not trigger a rebalance" line, fenced-instance lines, ``GroupMetadata``/``ClassicGroup``
+    leader re-election, the 2.3 static replacement). Such an event takes the ``group_id`` of
+
+    1. the nearest preceding event line of the file that names one of its ids: its
+       ``member_id``/``old_member_id`` first, else its ``group_instance_id`` (in an id field or as a
+       whole word of the message; an event attributed this way counts as naming its ids for later
+       lines), else
+    2. the nearest preceding line that names a group, if at most :data:`ATTRIBUTION_WINDOW_MS`
+       apart.
+
+    Both look only at lines of the same coordinator partition when the candidate's context prefix
+    names one (Java ``[GroupCoordinator id=B topic=__consumer_offsets partition=P]``). ``msg`` is the
+    message of each event, ``ts`` its epoch ms (-1 when missing). Returns the new ``group_id``
+    column and the mask of rows that got a group this way. The loop runs over the few group-less
+    rows only; the lines that mention their ids are found with one RE2 scan.
+    """
+    gid = ev["group_id"].combine_chunks()
+    n = len(gid)
+    nog = _mask(pc.is_null(gid))
+    attributed = np.zeros(n, dtype=bool)
+    if not nog.any() or nog.all():
+        return gid, attributed
+    cands = np.nonzero(nog)[0]
+    opart = _np(pc.fill_null(ev["offsets_partition"].combine_chunks().cast(pa.int64()), -1)).astype(np.int64)
+    cols = {c: ev[c].combine_chunks() for c in ("member_id", "old_member_id", "group_instance_id")}
+    cand_vals = {c: _take(a, cands).to_pylist() for c, a in cols.items()}
+    member_ids = [
+        {v for v in (m, o) if v} for m, o in zip(cand_vals["member_id"], cand_vals["old_member_id"])
+    ]
+    inst_ids = [{i} if i else set() for i in cand_vals["group_instance_id"]]
+    all_ids = sorted(set().union(*member_ids, *inst_ids))
+    # id -> sorted positions of named rows mentioning it (an id field or a whole word of the message)
+    where: dict[str, list[int]] = {}
+    if all_ids:
+        ida = pa.array(all_ids, pa.string())
+        hit = np.zeros(n, dtype=bool)
+        for a in cols.values():
+            hit |= _mask(pc.is_in(a, ida))
+        # whole-word mentions in the message text (ids in bounded alternations)
+        alts = ["|".join(re.escape(i) for i in all_ids[c : c + 256]) for c in range(0, len(all_ids), 256)]
+        for alt in alts:
+            rx = rf"(?:^|{_ID_BOUNDARY})(?:{alt})(?:$|{_ID_BOUNDARY})"
+            hit |= _mask(pc.match_substring_regex(msg, rx))
+        hit &= ~nog
+        if hit.any():
+            hrows = np.nonzero(hit)[0]
+            words = [re.compile(rf"(?<![\w.\-])(?:{alt})(?![\w.\-])") for alt in alts]
+            texts = _take(msg, hrows).to_pylist()
+            fields = [_take(a, hrows).to_pylist() for a in cols.values()]
+            idset = set(all_ids)
+            for k, r in enumerate(hrows.tolist()):
+                found = {f[k] for f in fields} & idset
+                for w in words:
+                    found.update(w.findall(texts[k] or ""))
+                for i in found:
+                    where.setdefault(i, []).append(r)
+    named = np.nonzero(~nog)[0]
+    named_by_part: dict[int, np.ndarray] = {}
+    cand_groups: list[str] = []
+    resolved: dict[int, str] = {}  # candidates attributed so far (their group for chained lines)
+
+    def group_at(r: int) -> str:
+        return resolved[r] if r in resolved else gid[r].as_py()
+
+    for k, p in enumerate(cands.tolist()):
+        src = -1
+        for ids in (member_ids[k], inst_ids[k]):
+            for i in ids:
+                src = max(src, _nearest_before(where.get(i, []), p, opart))
+            if src >= 0:
+                break
+        if src < 0 and ts[p] >= 0:
+            pool = named
+            if opart[p] >= 0:
+                if opart[p] not in named_by_part:
+                    named_by_part[opart[p]] = named[opart[named] == opart[p]]
+                pool = named_by_part[opart[p]]
+            j = int(np.searchsorted(pool, p)) - 1
+            if j >= 0 and ts[pool[j]] >= 0 and abs(int(ts[p]) - int(ts[pool[j]])) <= ATTRIBUTION_WINDOW_MS:
+                src = int(pool[j])
+        if src < 0:
+            continue
+        g = group_at(src)
+        resolved[p] = g
+        attributed[p] = True
+        cand_groups.append(g)
+        for i in member_ids[k] | inst_ids[k]:
+            bisect.insort(where.setdefault(i, []), p)
+    if not attributed.any():
+        return gid, attributed
+    out = pc.replace_with_mask(gid, pa.array(attributed), pa.array(cand_groups, pa.string()))
+    return out, attributed

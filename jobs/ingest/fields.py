@@ -1,0 +1,414 @@
+"""Event fields: the typed ``events`` columns of the dialect matches (partitions, members, the leader's
+assignment map, the coordinator broker from a client-side node id, error names, fixed fields, the
+side rules of Connect / kafka-python / librdkafka / Go clients), the steps that look at other lines
+(librdkafka group carry, one event per deleted group), JSON keys, and the final event rows
+(timestamps, continuation text, redaction).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from jobs.ingest import dialects as D
+from jobs.ingest import pyregex as PR
+from jobs.ingest import redaction as RD
+from jobs.ingest.arrowops import (
+    _coalesce,
+    _col,
+    _extract,
+    _int,
+    _mask,
+    _np,
+    _nullify_empty,
+    _repeat,
+    _split_list,
+    _take,
+)
+from jobs.ingest.model import (
+    EVENTS_ARROW,
+)
+
+MAX_INT = 2147483647
+_RDKAFKA_LEVELS = {
+    "0": "EMERG",
+    "1": "ALERT",
+    "2": "CRITICAL",
+    "3": "ERROR",
+    "4": "WARN",
+    "5": "NOTICE",
+    "6": "INFO",
+    "7": "DEBUG",
+}
+_FIELDS_STR = [
+    "group_id",
+    "member_id",
+    "group_instance_id",
+    "client_id",
+    "host",
+    "reason",
+    "state",
+    "protocol",
+    "error",
+    "old_member_id",
+    "operation",
+    "protocol_type",
+    "from_state",
+]
+#: kind / side of each dialect as codes into small vocabularies (columns are built with a take)
+_KIND_VOCAB = sorted({d.kind or "" for d in D.DIALECTS})
+_KIND_NAMES = pa.array(_KIND_VOCAB, pa.string())
+_KIND_CODES = np.array([_KIND_VOCAB.index(d.kind or "") for d in D.DIALECTS], dtype=np.int32)
+_SIDE_VOCAB = ["broker", "client", "connect", "other"]
+_SIDE_NAMES = pa.array(_SIDE_VOCAB, pa.string())
+_SIDE_CODES = np.array([_SIDE_VOCAB.index(d.side) for d in D.DIALECTS], dtype=np.int32)
+_CLIENT, _CONNECT, _OTHER = (_SIDE_VOCAB.index(x) for x in ("client", "connect", "other"))
+_IDS = pa.array([d.id for d in D.DIALECTS], pa.string())
+_FAIL_KINDS = ("join_failed", "sync_failed", "heartbeat_failed", "offset_commit_failed")
+_FAILING = np.array([d.kind in _FAIL_KINDS for d in D.DIALECTS], dtype=bool)
+
+
+_PART_STRIP = r"^\s*(?:Set|List|HashSet)?[\[({]+|[\])}]+\s*$|[\[\]{}]"
+_MEMBER_STRIP = r"^\s*(?:Set|List|HashSet)?[\[({]+|[\])}]+\s*\.?$"
+_TOPIC_PARTITION = r"TopicPartition\(topic=u?'([^']*)', partition=(\d+)\)"
+
+
+def _partitions(raw: pa.Array) -> pa.Array:
+    if pc.any(pc.match_substring(raw, "TopicPartition(")).as_py():
+        raw = pc.replace_substring_regex(raw, _TOPIC_PARTITION, r"\1-\2")
+    return _split_list(raw, _PART_STRIP)
+
+
+_ASSIGN_RX = re.compile(r"([^\s{},=]+)=Assignment\(partitions=\[([^\]]*)\]")
+
+
+_MAP_TYPE = pa.map_(pa.string(), pa.list_(pa.string()))
+_NOT_PRINTABLE_ASCII = r"[^\x20-\x7e]"
+
+
+def _assignment_reference(raw: pa.Array) -> pa.Array:
+    """The leader's ``{m=Assignment(partitions=[t-0, t-1]), ...}`` → map member → partitions
+    (the plain definition, row by row)."""
+    out: list[Any] = []
+    for s in raw.to_pylist():
+        if s is None:
+            out.append(None)
+            continue
+        out.append(
+            [(m, [p.strip() for p in parts.split(",") if p.strip()]) for m, parts in _ASSIGN_RX.findall(s)]
+        )
+    return pa.array(out, _MAP_TYPE)
+
+
+def _assignment(raw: pa.Array) -> pa.Array:
+    """:func:`_assignment_reference` with the partition lists split and trimmed by Arrow kernels
+    over all members at once (the regex still runs per row, with Python's whitespace class). Only printable
+    ASCII partition lists take this way (there ``str.strip`` and the ASCII trim agree)."""
+    strs = raw.to_pylist()
+    found = [_ASSIGN_RX.findall(s) if s is not None else () for s in strs]
+    counts = np.fromiter((len(f) for f in found), np.int64, len(found))
+    members = [m for f in found for m, _ in f]
+    lists = pa.array([p for f in found for _, p in f], pa.string())
+    if len(lists) and pc.any(PR.match(lists, _NOT_PRINTABLE_ASCII)).as_py():
+        return _assignment_reference(raw)
+    parts = pc.split_pattern(lists, ",")
+    flat = pc.ascii_trim_whitespace(pc.list_flatten(parts))
+    parents = _np(pc.list_parent_indices(parts)) if len(flat) else np.zeros(0, np.int64)
+    keep = _mask(pc.not_equal(flat, "")) if len(flat) else np.zeros(0, dtype=bool)
+    poffs = np.searchsorted(parents[keep], np.arange(len(lists) + 1)).astype(np.int32)
+    items = pa.ListArray.from_arrays(pa.array(poffs, pa.int32()), flat.filter(pa.array(keep)))
+    moffs = np.zeros(len(strs) + 1, np.int32)
+    np.cumsum(counts, out=moffs[1:])
+    null = np.fromiter((s is None for s in strs), bool, len(strs))
+    offsets = pa.array(moffs, pa.int32(), mask=np.append(null, False) if null.any() else None)
+    return pa.MapArray.from_arrays(offsets, pa.array(members, pa.string()), items, type=_MAP_TYPE)
+
+
+def _instance_id(a: pa.Array) -> pa.Array:
+    """Scala ``Some(i)``/``None``, Java ``null``/``Optional[i]``/``Optional.empty`` → i or null."""
+    a = pc.replace_substring_regex(a, r"^(?:Some\((.*)\)|Optional\[(.*)\])$", r"\1\2")
+    bad = pc.is_in(a, pa.array(["None", "null", "Optional.empty", ""]))
+    return pc.if_else(pc.fill_null(bad, False), pa.scalar(None, pa.string()), a)
+
+
+def _event_fields(t: pa.Table, logger: pa.Array, layout: pa.Array) -> pa.Table:
+    """Typed event columns (EVENTS fields) from the dialect matches ``t`` (``logger``/``layout``:
+    the head columns of its rows). A pure function of each row (it runs on distinct messages, see
+    :func:`_candidate_events`); the two steps that look at other rows are in :func:`_event_rows`,
+    which get the hidden columns ``_other`` (side ``other``) and ``_groups_raw``."""
+    n = len(t)
+    dia = _np(t["_dialect"]) if n else np.zeros(0, np.int32)
+    hrow = pa.array(_np(t["_row"]) if n else np.zeros(0, np.int64))
+    sides = _SIDE_CODES[dia]
+    out: dict[str, pa.Array] = {}
+    for f in _FIELDS_STR:
+        c = _col(t, f)
+        out[f] = c if c is not None else pa.nulls(n, pa.string())
+    gid_pfx = _col(t, "pfx_gid")
+    gid_pfx = pc.if_else(pc.equal(gid_pfx, "null"), pa.scalar(None, pa.string()), gid_pfx)
+    out["group_id"] = _coalesce(out["group_id"], gid_pfx)
+    out["client_id"] = _coalesce(out["client_id"], _col(t, "pfx_cid"))
+    out["group_instance_id"] = _coalesce(
+        _instance_id(out["group_instance_id"]), _nullify_empty(_col(t, "pfx_iid"))
+    )
+    node = _int(_col(t, "node_id"), pa.int64()) if "node_id" in t.column_names else pa.nulls(n, pa.int64())
+    node_broker = pc.if_else(pc.greater(node, 1 << 30), pc.subtract(MAX_INT, node), node)
+    out["coordinator"] = pc.cast(
+        _coalesce(
+            _int(_col(t, "coordinator"), pa.int64()) if "coordinator" in t.column_names else None,
+            _int(_col(t, "pfx_broker"), pa.int64()),
+            _int(_col(t, "pfx_broker2"), pa.int64()),
+            node_broker,
+        ),
+        pa.int32(),
+    )
+    out["offsets_partition"] = _coalesce(
+        _int(_col(t, "offsets_partition")) if "offsets_partition" in t.column_names else None,
+        _int(_col(t, "pfx_opart")),
+    )
+    for f in ("generation", "member_count", "static_count", "member_epoch"):
+        c = _col(t, f)
+        out[f] = _int(c) if c is not None else pa.nulls(n, pa.int32())
+    pr = _col(t, "partitions_raw")
+    out["partitions"] = _partitions(pr) if pr is not None else pa.nulls(n, pa.list_(pa.string()))
+    rr = _col(t, "revoked_raw")
+    out["revoked"] = _partitions(rr) if rr is not None else pa.nulls(n, pa.list_(pa.string()))
+    mr = _col(t, "members_raw")
+    out["members"] = _split_list(mr, _MEMBER_STRIP) if mr is not None else pa.nulls(n, pa.list_(pa.string()))
+    ar = _col(t, "assignment_raw")
+    out["assignment"] = (
+        _assignment(ar) if ar is not None else pa.nulls(n, pa.map_(pa.string(), pa.list_(pa.string())))
+    )
+    sw = _col(t, "static_word")
+    static = pc.equal(sw, "Static") if sw is not None else pa.nulls(n, pa.bool_())
+    pending = pa.nulls(n, pa.bool_())
+    unexpected = pa.nulls(n, pa.bool_())
+    # side: Connect worker prefix, kafka-python logger, librdkafka / Go layouts
+    ctype = _col(t, "pfx_ctype")
+    worker = _mask(pc.equal(ctype, "Worker"))
+    py = _mask(PR.match(logger, D.PYTHON_LOGGER))
+    foreign = _mask(PR.match(layout, r"(?:^|\+)(?:librdkafka|golog|python|python-basic)$"))
+    sides = np.where(worker & (sides == _CLIENT), _CONNECT, sides)
+    sides = np.where((py | foreign) & (sides == _CLIENT), _OTHER, sides)
+    # constant fields of dialects
+    bools = {"static": static, "pending": pending, "unexpected": unexpected}
+    for di in np.unique(dia):
+        d = D.DIALECTS[di]
+        if not d.fixed:
+            continue
+        sel = pa.array(dia == di)
+        for k, v in d.fixed.items():
+            if k in bools:
+                bools[k] = pc.if_else(sel, pa.scalar(v, pa.bool_()), bools[k])
+            else:
+                out[k] = pc.if_else(sel, pa.scalar(v, pa.string()), out[k])
+    out.update(bools)
+    # error names of failures
+    failing = _FAILING[dia]
+    if failing.any():
+        # only the failing rows are searched (the needles would otherwise scan every event body)
+        frows = np.nonzero(failing)[0]
+        body = _take(_col(t, "_body"), frows)
+        err = _nullify_empty(_extract(body, D.ERROR_NAME).field("error"))
+        for needle, name in D.ERROR_MESSAGES:
+            if not pc.any(pc.is_null(err)).as_py():
+                break
+            hit = pc.match_substring(body, needle)
+            err = pc.if_else(pc.and_(pc.is_null(err), hit), pa.scalar(name, pa.string()), err)
+        err = pc.coalesce(_take(out["error"], frows), err)
+        out["error"] = pc.replace_with_mask(out["error"], pa.array(failing), err.cast(out["error"].type))
+    # non-Java clients: generation / member id anywhere in the message
+    other = sides == _OTHER
+    if other.any():
+        body = _col(t, "_body")
+        g = _nullify_empty(_extract(body, r"[Gg]eneration(?:Id| id|_id)?:? ?=?(?P<g>-?\d+)").field("g"))
+        m = _nullify_empty(_extract(body, r"(?:MemberId|[Mm]ember[ _]id):? ?=?'?(?P<m>[\w.-]+)").field("m"))
+        sel = pa.array(other)
+        out["generation"] = pc.if_else(
+            sel, pc.coalesce(out["generation"], pc.cast(g, pa.int32(), safe=False)), out["generation"]
+        )
+        out["member_id"] = pc.if_else(sel, pc.coalesce(out["member_id"], m), out["member_id"])
+    out["kind"] = _KIND_NAMES.take(pa.array(_KIND_CODES[dia], pa.int32()))
+    out["side"] = _SIDE_NAMES.take(pa.array(sides, pa.int32()))
+    out["dialect"] = _IDS.take(pa.array(dia, pa.int32()))
+    out["_row"] = hrow
+    out["_other"] = pa.array(other)
+    gr = _col(t, "groups_raw")
+    out["_groups_raw"] = gr if gr is not None else pa.nulls(n, pa.string())
+    return pa.table(out)
+
+
+def _event_rows(res: pa.Table, thread: pa.Array) -> pa.Table:
+    """The steps of event building that look at other lines: librdkafka lines without a group name
+    take the group of the same client instance's (``thread``) last line; one event per group of
+    "The following groups were deleted: g1, g2". Drops the hidden columns of :func:`_event_fields`."""
+    other = _np(res["_other"]).astype(bool)
+    # librdkafka lines without a group name: the group of the same client instance's last line
+    if other.any() and pc.any(pc.and_(pc.is_null(res["group_id"]), pa.array(other))).as_py():
+        res = res.set_column(
+            res.column_names.index("group_id"), "group_id", _carry_groups(res["group_id"], other, thread)
+        )
+    # one event per group of "The following groups were deleted: g1, g2"
+    gr = res["_groups_raw"].combine_chunks()
+    res = res.drop_columns(["_other", "_groups_raw"])
+    if pc.any(pc.is_valid(gr)).as_py():
+        lst = _split_list(gr, _MEMBER_STRIP)
+        has = _mask(pc.is_valid(lst))
+        plain = res.filter(pa.array(~has))
+        ex = res.filter(pa.array(has))
+        lst = lst.filter(pa.array(has))
+        parents = _np(pc.list_parent_indices(lst))
+        ex = ex.take(pa.array(parents))
+        ex = ex.set_column(
+            ex.column_names.index("group_id"), "group_id", pc.list_flatten(lst).cast(pa.string())
+        )
+        res = pa.concat_tables([plain, ex]).combine_chunks()
+        res = res.take(pc.sort_indices(res["_row"]))
+    return res
+
+
+def _carry_groups(gid: pa.Array | pa.ChunkedArray, other: np.ndarray, thread: pa.Array) -> pa.Array:
+    """``gid`` with the null group ids of the ``other`` rows filled from the last ``other`` row of
+    the same ``thread`` (null threads are one key) that has one (a forward fill per thread)."""
+    if isinstance(gid, pa.ChunkedArray):
+        gid = gid.combine_chunks()
+    o = np.nonzero(other)[0]
+    key = _np(pc.dictionary_encode(_take(thread, o), null_encoding="encode").indices).astype(np.int64)
+    order = np.lexsort((o, key))  # by thread, then line
+    so = o[order]
+    valid = _mask(pc.is_valid(_take(gid, so)))
+    last = np.maximum.accumulate(np.where(valid, np.arange(len(so)), -1))
+    sk = key[order]
+    fill = ~valid & (last >= 0)
+    fill[fill] = sk[last[fill]] == sk[fill]
+    if not fill.any():
+        return gid
+    mask = np.zeros(len(gid), dtype=bool)
+    mask[so[fill]] = True
+    # replace_with_mask takes the replacements in row order
+    src = np.zeros(len(gid), dtype=np.int64)
+    src[so[fill]] = so[last[fill]]
+    return pc.replace_with_mask(gid, pa.array(mask), _take(gid, src[mask]))
+
+
+def _json_event_fields(ev: pa.Table, head_t: pa.Table, evh: np.ndarray) -> pa.Table:
+    """Event fields that a structured (JSON) line carries as keys of its own (kafkajs logs
+    ``groupId``, ``memberId``, ``generationId``, ``clientId`` beside its message): they fill the
+    fields the message does not state."""
+    idx = pa.array(evh, pa.int64())
+    for col, key, typ in (
+        ("group_id", "j_group", pa.string()),
+        ("member_id", "j_member", pa.string()),
+        ("generation", "j_gen", pa.int32()),
+        ("client_id", "j_client", pa.string()),
+    ):
+        extra = _nullify_empty(head_t[key].combine_chunks().take(idx))
+        if extra.null_count == len(extra):
+            continue
+        i = ev.column_names.index(col)
+        extra = pc.cast(extra, typ, safe=False)
+        ev = ev.set_column(i, col, pc.coalesce(ev[col].combine_chunks(), extra.cast(ev.schema.field(col).type)))
+    return ev
+
+
+def _finish_events(
+    ev: pa.Table,
+    evh: np.ndarray,
+    head_t: pa.Table,
+    head_rows: np.ndarray,
+    message: pa.Array,
+    level: pa.Array,
+    ts_ms: pa.Array,
+    text: pa.Array,
+    is_cont: np.ndarray,
+    cls: np.ndarray,
+    source_file: str,
+    cluster: str,
+    run_id: str | None,
+    inline_cont: pa.Array | None = None,
+    ev_ts: pa.Array | None = None,
+    ts_inferred: np.ndarray | None = None,
+    file_key: str | None = None,
+) -> pa.Table:
+    n = len(ev)
+    hidx = pa.array(evh, pa.int64())
+    line_rows = head_rows[evh]
+    ts = ts_ms.take(hidx) if ev_ts is None else ev_ts
+    ts_us = pc.cast(pc.multiply(ts, 1000), pa.int64()).cast(pa.timestamp("us", tz="UTC"))
+    lvl = pc.utf8_upper(level.take(hidx))
+    if pc.any(PR.match(lvl, r"^\d$")).as_py():
+        # librdkafka's syslog numbers → names (on the few distinct levels)
+        enc = pc.dictionary_encode(lvl)
+        names = pa.array([_RDKAFKA_LEVELS.get(x, x) for x in enc.dictionary.to_pylist()], pa.string())
+        lvl = names.take(enc.indices)
+    # continuation text of each event line
+    cont = pa.nulls(n, pa.string())
+    if is_cont.any():
+        cont_rows = np.nonzero(is_cont)[0]
+        last_non = np.maximum.accumulate(np.where(~is_cont, np.arange(len(is_cont)), -1))
+        head_of = last_non[cont_rows]
+        sel = np.isin(head_of, line_rows)
+        if sel.any():
+            cr, ho = cont_rows[sel], head_of[sel]
+            uh, starts = np.unique(ho, return_index=True)
+            offsets = np.append(starts, len(ho)).astype(np.int32)
+            lst = pa.ListArray.from_arrays(pa.array(offsets, pa.int32()), _take(text, cr).cast(pa.string()))
+            joined = pc.binary_join(lst, "\n")
+            pos = np.searchsorted(uh, line_rows)
+            pos_ok = (pos < len(uh)) & (uh[np.minimum(pos, len(uh) - 1)] == line_rows)
+            cont = pc.if_else(pa.array(pos_ok), joined.take(pa.array(np.minimum(pos, len(uh) - 1))), cont)
+    if inline_cont is not None:
+        cont = _coalesce(cont, inline_cont.take(hidx).cast(pa.string()))
+    partitions = ev["partitions"].combine_chunks()
+    # "Updating assignment with" + "\tAssigned partitions: [..]" block
+    dia = ev["dialect"].combine_chunks()
+    upd = _mask(pc.equal(dia, "client.updating_assignment"))
+    if upd.any():
+        # (on those lines only: the extraction and list split are per line)
+        ur = np.nonzero(upd)[0]
+        ap = _extract(pc.fill_null(_take(cont, ur), ""), r"(?s)Assigned partitions:\s*(?P<p>\[[^\]]*\])")
+        parts = _partitions(_nullify_empty(ap.field("p")))
+        pos = np.cumsum(upd) - 1
+        spread = parts.take(pa.array(np.maximum(pos, 0), pa.int64(), mask=~upd))
+        partitions = pc.if_else(pa.array(upd), spread, partitions)
+    ids = {"group_id": ev["group_id"].combine_chunks(), "member_id": ev["member_id"].combine_chunks()}
+    redacted = np.zeros(n, bool)
+    red = RD.placeholders(ids, file_key) if file_key is not None else None
+    if red is not None:
+        ids, redacted = red
+    cols = {
+        "cluster": _repeat(cluster, n),
+        "event_date": pc.cast(ts_us, pa.date32()),
+        "ts": ts_us,
+        "ts_ms": ts,
+        "group_id": ids["group_id"], "kind": ev["kind"], "side": ev["side"], "member_id": ids["member_id"],
+        "generation": ev["generation"], "group_instance_id": ev["group_instance_id"], "client_id": ev["client_id"],
+        "coordinator": ev["coordinator"], "host": ev["host"], "reason": ev["reason"], "state": ev["state"],
+        "protocol": ev["protocol"], "member_count": ev["member_count"], "static_count": ev["static_count"],
+        "error": ev["error"], "old_member_id": ev["old_member_id"], "members": ev["members"], "partitions": partitions,
+        "assignment": ev["assignment"], "static": ev["static"], "pending": ev["pending"], "unexpected": ev["unexpected"],
+        "operation": ev["operation"], "offsets_partition": ev["offsets_partition"],
+        "protocol_type": ev["protocol_type"], "member_epoch": ev["member_epoch"], "from_state": ev["from_state"],
+        "revoked": ev["revoked"],
+        "ts_inferred": pa.array(ts_inferred if ts_inferred is not None else np.zeros(n, bool), pa.bool_()),
+        "redacted": pa.array(redacted, pa.bool_()),
+        "level": lvl,
+        "logger": head_t["logger"].combine_chunks().take(hidx),
+        "dialect": dia,
+        "layout": head_t["layout"].combine_chunks().take(hidx),
+        "message": message.take(hidx).cast(pa.string()),
+        "continuation": cont,
+        "source_file": _repeat(source_file, n),
+        "line_no": pa.array(line_rows + 1, pa.int64()),
+        "run_id": _repeat(run_id, n),
+    }  # fmt: skip
+    arrays = [
+        pc.cast(cols[f.name], f.type) if cols[f.name].type != f.type else cols[f.name] for f in EVENTS_ARROW
+    ]
+    return pa.Table.from_arrays(
+        [a.combine_chunks() if isinstance(a, pa.ChunkedArray) else a for a in arrays], schema=EVENTS_ARROW
+    )

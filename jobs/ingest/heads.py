@@ -1,0 +1,430 @@
+"""Head lines of a file: the layouts (known ones, declared ones, JSON), the viewer/wrapping prefixes,
+the general reader for unknown layouts, pasted-text unwrapping and the heads' timestamps.
+
+A *head* is a log entry's first line; :class:`_Heads` accumulates them with their fields (ts, level,
+logger, thread, message, a viewer's timestamp ``pts``, the layout id).
+"""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+from pyarrow import json as pa_json
+
+from jobs.ingest import dialects as D
+from jobs.ingest import general as G
+from jobs.ingest import layouts as L
+from jobs.ingest import pyregex as PR
+from jobs.ingest import timestamps as TS
+from jobs.ingest.arrowops import _extract, _mask, _np, _nullify_empty, _take
+from jobs.ingest.fastpaths import _fast_log4j, _fast_log4j_both, _fast_springboot, _merge
+from jobs.ingest.model import (
+    IngestSettings,
+)
+from jobs.ingest.rawbytes import Raw
+
+# ------------------------------------------------------------------------------------ layouts
+_COMPILED_ORDER_SAMPLE = 400
+_FIRST_LOOK = 8
+
+
+class _FirstBytes:
+    """The first byte of each string of a column (256: empty or null): every layout regex is
+    anchored and can only start with a few characters (:data:`L.FIRST_CHARS`), so a cheap lookup
+    tells which lines a layout could match at all."""
+
+    def __init__(self, a: pa.Array | None, codes: np.ndarray | None = None) -> None:
+        if a is not None:
+            codes = Raw(a).first_bytes()
+        self.codes: np.ndarray = codes if codes is not None else np.zeros(0, np.int16)
+        self._cache: dict[str, np.ndarray] = {}
+
+    def possible(self, chars: str) -> np.ndarray:
+        """Mask of the strings whose first character is one of ``chars`` (ASCII)."""
+        m = self._cache.get(chars)
+        if m is None:
+            lut = np.zeros(257, dtype=bool)
+            lut[[ord(c) for c in chars if ord(c) < 256]] = True
+            m = lut[self.codes]
+            self._cache[chars] = m
+        return m
+
+    def take(self, idx: np.ndarray | slice) -> _FirstBytes:
+        return _FirstBytes(None, self.codes[idx])
+
+
+def _layout_order(text: pa.Array, fb: _FirstBytes | None = None) -> list[L.Layout]:
+    """The layout table with the layouts that match none of the file's first lines moved to the end
+    (table order otherwise: specific layouts before general ones). A layout none of whose sample
+    lines starts with one of its first characters cannot hit: its regex is not run."""
+    sample = text.slice(0, _COMPILED_ORDER_SAMPLE)
+    sfb = (fb or _FirstBytes(sample)).take(slice(0, _COMPILED_ORDER_SAMPLE))
+
+    def hits(lay: L.Layout) -> bool:
+        possible = np.nonzero(sfb.possible(L.FIRST_CHARS.get(lay.id, L.ALL_CHARS)))[0]
+        if not len(possible):
+            return False
+        # a hit among the first possible lines (Python's re, no RE2 compile) settles it
+        if _mask(PR.match(_take(sample, possible[:_FIRST_LOOK]), lay.regex)).any():
+            return True
+        return len(possible) > _FIRST_LOOK and bool(
+            pc.any(pc.match_substring_regex(sample, lay.regex)).as_py()
+        )
+
+    hit = [hits(lay) for lay in L.LAYOUTS]
+    return [lay for lay, h in zip(L.LAYOUTS, hit) if h] + [lay for lay, h in zip(L.LAYOUTS, hit) if not h]
+
+
+def _mostly_json(text: pa.Array, fb: _FirstBytes | None = None) -> bool:
+    sample = text.slice(0, _COMPILED_ORDER_SAMPLE)
+    sfb = (fb or _FirstBytes(sample)).take(slice(0, _COMPILED_ORDER_SAMPLE))
+    if sfb.possible(L.FIRST_CHARS["json"]).sum() * 2 <= len(sample):
+        return False
+    return (pc.sum(PR.match(sample, L.JSON_LINE)).as_py() or 0) * 2 > len(sample)
+
+
+class _Heads:
+    """Accumulates head-line chunks (row index + layout fields)."""
+
+    def __init__(self) -> None:
+        self.chunks: list[pa.Table] = []
+        #: whether a JSON head was added (only JSON messages can hold a newline: lines are split at them)
+        self.json = False
+
+    def add(
+        self, rows: np.ndarray, layout: str, st: dict[str, pa.Array | None], pts: pa.Array | None
+    ) -> None:
+        n = len(rows)
+        cols: dict[str, pa.Array] = {"_row": pa.array(rows, pa.int64())}
+        for name in ("ts", "level", "logger", "thread", "message", *L.JSON_EXTRA):
+            v = st.get(name)
+            cols[name] = v.cast(pa.string()) if v is not None else pa.nulls(n, pa.string())
+        cols["pts"] = pts.cast(pa.string()) if pts is not None else pa.nulls(n, pa.string())
+        # naive epoch ms of ts when a fast path converted it already (else null)
+        tsms = st.get("tsms")
+        cols["tsms"] = tsms if tsms is not None else pa.nulls(n, pa.int64())
+        nolog = st.get("_nologger")  # (log4j lines without a logger tail: layout "...log4j-nologger")
+        codes = nolog.astype(np.int32) if nolog is not None else np.zeros(n, np.int32)
+        names = [layout, layout + "-nologger"] if nolog is not None else [layout]
+        cols["layout"] = (
+            pa.array([names[c] for c in codes], pa.string())
+            if n < 64
+            else pc.cast(pa.DictionaryArray.from_arrays(pa.array(codes), pa.array(names)), pa.string())
+        )
+        self.chunks.append(pa.table(cols))
+
+    def table(self) -> pa.Table:
+        if not self.chunks:
+            return pa.table(
+                {
+                    "_row": pa.array([], pa.int64()),
+                    **{
+                        k: pa.array([], pa.string())
+                        for k in ("ts", "level", "logger", "thread", "message", "pts", "layout", *L.JSON_EXTRA)
+                    },
+                    "tsms": pa.array([], pa.int64()),
+                }
+            )
+        t = pa.concat_tables(self.chunks)
+        if len(self.chunks) > 1:
+            t = t.take(pc.sort_indices(t["_row"]))
+        return t.combine_chunks()
+
+
+def _match_one(
+    sub: pa.Array, lay: L.Layout, possible: np.ndarray | None = None
+) -> tuple[np.ndarray, dict[str, pa.Array]]:
+    """(matched mask, fields of the matched lines) of one layout on ``sub`` (``possible``: the lines
+    that start with one of the layout's first characters; no other line can match)."""
+    fast = None
+    if lay.id == "log4j":
+        fast = _fast_log4j_both(sub)
+    elif lay.id == "log4j-nologger":
+        fast = _fast_log4j(sub, False)
+    elif lay.id in ("springboot", "springboot3"):
+        fast = _fast_springboot(sub)
+    if fast is not None:
+        ok, st = fast
+        # lines the fast path does not accept still get the regex
+        rest = np.nonzero(~ok if possible is None else ~ok & possible)[0]
+        if len(rest) and lay.id != "log4j-nologger":
+            ok2, st2 = _match_one_regex(_take(sub, rest), lay)
+            if ok2.any():
+                nolog = st.pop("_nologger", None)
+                ok_m, st = _merge(ok, st, rest, ok2, st2)
+                if nolog is not None:
+                    # (the regex lines are log4j lines; merged rows are in line order)
+                    flags = np.concatenate([nolog, np.zeros(int(ok2.sum()), dtype=bool)])
+                    order = np.argsort(np.concatenate([np.nonzero(ok)[0], rest[ok2]]), kind="stable")
+                    st["_nologger"] = flags[order]
+                return ok_m, st
+        return ok, st
+    return _match_one_regex(sub, lay)
+
+
+def _match_one_regex(sub: pa.Array, lay: L.Layout) -> tuple[np.ndarray, dict[str, pa.Array]]:
+    if lay.head is None:
+        m = _extract(sub, lay.regex)
+        ok = _mask(m.is_valid())
+        mf = m.filter(pa.array(ok))
+        return ok, {f.name: mf.field(f.name) for f in m.type}
+    m = _extract(sub, lay.head)
+    ok = _mask(m.is_valid())
+    if not ok.any():
+        return ok, {}
+    okp = pa.array(ok)
+    mf = m.filter(okp)
+    st = {f.name: mf.field(f.name) for f in m.type}
+    rest = pc.replace_substring_regex(sub.filter(okp), lay.head, "", max_replacements=1)
+    if lay.tail is not None:
+        t = _extract(rest, lay.tail)
+        tok = _mask(t.is_valid())
+        pos = np.nonzero(ok)[0]
+        ok[pos[~tok]] = False
+        tp = pa.array(tok)
+        st = {k: v.filter(tp) for k, v in st.items()}
+        tf = t.filter(tp)
+        st.update({f.name: tf.field(f.name) for f in t.type})
+        rest = pc.replace_substring_regex(rest.filter(tp), lay.tail, "", max_replacements=1)
+    st["message"] = rest
+    return ok, st
+
+
+def _json_fields(js: pa.Array) -> dict[str, pa.Array | None]:
+    """Fields of JSON lines: pyarrow's JSON reader (fast); per-key regexes if a line is malformed."""
+    try:
+        nl = pc.binary_join_element_wise(
+            js.cast(pa.large_string()), pa.scalar("\n", pa.large_string()), pa.scalar("", pa.large_string())
+        )
+        offs = np.frombuffer(nl.buffers()[1], dtype=np.int64, count=len(nl) + 1, offset=nl.offset * 8)
+        block = nl.buffers()[2][int(offs[0]) : int(offs[-1])]
+        tbl = pa_json.read_json(
+            io.BytesIO(block), read_options=pa_json.ReadOptions(use_threads=False, block_size=1 << 26)
+        )
+        if tbl.num_rows != len(js):
+            raise ValueError("row count")
+        flat = tbl.flatten()
+        cols: dict[str, pa.Array] = {}
+        for i, c in enumerate(flat.column_names):
+            # a flat "log.level" key and a nested {"log": {"level": ...}} flatten to the same name
+            col = flat.column(i).combine_chunks()
+            cols[c] = col if c not in cols else pc.coalesce(cols[c], col.cast(cols[c].type))
+        st: dict[str, pa.Array | None] = {}
+        for key, names in L.JSON_NAMES.items():
+            v = None
+            for name in names:
+                c = cols.get(name)
+                if c is None:
+                    continue
+                c = (
+                    c.cast(pa.string())
+                    if not pa.types.is_timestamp(c.type)
+                    else pc.strftime(c, "%Y-%m-%dT%H:%M:%S.%fZ")
+                )
+                v = c if v is None else pc.coalesce(v, c)
+            st[key] = v
+        return st
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, ValueError, TypeError, KeyError):
+        pass  # the per-key regexes below
+    st = {}
+    for key, rx in L.JSON_KEYS.items():
+        m = _extract(js, rx)
+        v = m.field("v")
+        if key == "ts":
+            v = pc.if_else(pc.equal(v, ""), m.field("n"), v)
+        nested = L.JSON_NESTED.get(key)
+        if nested is not None:
+            v = pc.if_else(pc.equal(v, ""), _extract(js, nested).field("v"), v)
+        st[key] = _nullify_empty(v)
+    st["message"] = L.json_unescape(pc.fill_null(st["message"], ""))
+    return st
+
+
+def _match_layouts(
+    text: pa.Array,
+    rows: np.ndarray,
+    order: list[L.Layout],
+    heads: _Heads,
+    label: str,
+    pts: pa.Array | None,
+    fb: _FirstBytes | None = None,
+) -> np.ndarray:
+    """Match ``text`` (the lines ``rows``) against the layouts; returns the rows left unmatched.
+    JSON lines are tried first when most of the file's first lines are JSON, else last. A layout
+    runs only on the lines starting with one of its first characters (:data:`L.FIRST_CHARS`)."""
+    fb = fb or _FirstBytes(text)
+    left = np.ones(len(rows), dtype=bool)
+    if _mostly_json(text, fb):
+        left = _match_json(text, rows, left, heads, label, pts, fb)
+    nologger_taken = False
+    for lay in order:
+        pos = np.nonzero(left)[0]
+        if not len(pos):
+            break
+        if lay.id == "log4j-nologger" and nologger_taken:
+            # the log4j pass took this layout's FAST_LOG4J lines: the layout's own pass would have
+            # found them (and then not tried its regex on the other lines)
+            continue
+        poss = fb.possible(L.FIRST_CHARS.get(lay.id, L.ALL_CHARS))[pos]
+        if not poss.any():
+            continue
+        if len(pos) < len(text) and not poss.all():
+            pos, poss = pos[poss], None  # (no copy of the whole column for the narrowing)
+        sub = text if len(pos) == len(text) else _take(text, pos)
+        ok, st = _match_one(sub, lay, poss)
+        if not ok.any():
+            continue
+        nologger_taken |= bool(lay.id == "log4j" and "_nologger" in st and st["_nologger"].any())
+        heads.add(rows[pos[ok]], label + lay.id, st, _take(pts, pos[ok]) if pts is not None else None)
+        left[pos[ok]] = False
+    left = _match_json(text, rows, left, heads, label, pts, fb)
+    return rows[left]
+
+
+def _match_json(
+    text: pa.Array,
+    rows: np.ndarray,
+    left: np.ndarray,
+    heads: _Heads,
+    label: str,
+    pts: pa.Array | None,
+    fb: _FirstBytes,
+) -> np.ndarray:
+    pos = np.nonzero(left)[0]
+    if len(pos) and fb.possible(L.FIRST_CHARS["json"])[pos].any():
+        sub = text if len(pos) == len(text) else _take(text, pos)
+        isj = _mask(PR.match(sub, L.JSON_LINE))
+        if isj.any():
+            jp = pos[isj]
+            st = _json_fields(sub if isj.all() else _take(text, jp))
+            # a JSON line without a message field is still a head (message "")
+            st["message"] = pc.fill_null(st["message"], "") if st.get("message") is not None else None
+            heads.add(rows[jp], label + "json", st, _take(pts, jp) if pts is not None else None)
+            heads.json = True
+            left = left.copy()
+            left[jp] = False
+    return left
+
+
+_BOX = "\u2502\u2503\u2551"  # │ ┃ ║ (terminal UIs, e.g. k9s)
+
+
+def _unwrap_paste(text: pa.Array, data: bytes) -> pa.Array:
+    """Undo what surrounds every line of a pasted or captured log: the side borders of a terminal
+    UI box (``│ line │``), an e-mail quote (``> ``) on most lines, and an indentation shared by
+    every non-blank line (an indented code block). Cheap tests first: most files have none."""
+    sniff = data[:65536]  # (a capture has its borders on every line: the start tells)
+    if any(c.encode() in sniff for c in _BOX):
+        text = pc.replace_substring_regex(text, f"^[{_BOX}]+ ?|\\s*[{_BOX}]+\\s*$", "")
+    head = text.slice(0, 400)
+    nonblank = pc.filter(head, pc.greater(pc.utf8_length(pc.utf8_trim_whitespace(head)), 0))
+    if not len(nonblank):
+        return text
+    quoted = pc.sum(pc.starts_with(nonblank, ">")).as_py() or 0
+    if quoted * 2 > len(nonblank):
+        text = pc.replace_substring_regex(text, r"^>+ ?", "", max_replacements=1)
+        nonblank = pc.replace_substring_regex(nonblank, r"^>+ ?", "", max_replacements=1)
+    first = nonblank[0].as_py() or ""
+    if first[:1] in (" ", "\t"):
+        lead = pc.subtract(pc.utf8_length(nonblank), pc.utf8_length(pc.utf8_ltrim_whitespace(nonblank)))
+        k = pc.min(lead).as_py() or 0
+        if k > 0:
+            ws = pc.subtract(pc.utf8_length(text), pc.utf8_length(pc.utf8_ltrim_whitespace(text)))
+            # every non-blank line of the file must carry the indentation (else it is structure)
+            blank = pc.equal(pc.utf8_length(pc.utf8_trim_whitespace(text)), 0)
+            short = pc.and_(pc.invert(blank), pc.less(ws, k))
+            if not pc.any(short).as_py():
+                text = pc.utf8_slice_codeunits(text, k)
+    return text
+
+
+def _general_heads(text: pa.Array, left: np.ndarray, heads: _Heads, label: str) -> np.ndarray:
+    """Heads of the lines no known layout matched, read by :mod:`jobs.ingest.general` (layout
+    ``general``); returns the rows still left (continuations, lines with nothing to read). A line
+    that looks like the continuation of an entry (stack trace, indented block) is a head only when
+    it starts with a timestamp (an indented or commented log line); the message line of a JUL head
+    is not looked at."""
+    sub = _take(text, left)
+    skip = np.zeros(len(left), dtype=bool)
+    ht = heads.table()
+    if len(ht):
+        jul = _np(ht["_row"])[_mask(pc.ends_with(ht["layout"], "jul"))]
+        skip |= np.isin(left, jul + 1)
+    if skip.all():
+        return left
+    pos = np.nonzero(~skip)[0]
+    cand = sub if len(pos) == len(sub) else _take(sub, pos)
+    hint = _mask(PR.match(cand, D.GROUP_PREFILTER))
+    is_head, st = G.read_heads(cand, hint, _mask(PR.match(cand, L.CONTINUATION)))
+    if not is_head.any():
+        return left
+    hp = pa.array(is_head)
+    fields = {k: v.filter(hp) for k, v in st.items()}
+    pts = fields.pop("pts")
+    heads.add(left[pos[is_head]], label + "general", fields, pts)
+    keep = np.ones(len(left), dtype=bool)
+    keep[pos[is_head]] = False
+    return left[keep]
+
+
+def _head_timestamps(head_t: pa.Table, default_tz: str) -> pa.Array:
+    """Epoch ms of the heads' timestamps (``ts``, else the wrapping prefix's ``pts``): the values
+    a fast path converted already (``tsms``, naive) get the default zone, the others go through
+    :func:`L.parse_timestamps` (the same result: both are per value)."""
+    if not len(head_t):
+        return pa.array([], pa.int64())
+    ts_raw = pc.coalesce(_nullify_empty(head_t["ts"].combine_chunks()), head_t["pts"].combine_chunks())
+    tsms = head_t["tsms"].combine_chunks()
+    if tsms.null_count == len(tsms):
+        return L.parse_timestamps(ts_raw, default_tz)
+    pre = _mask(pc.is_valid(tsms))
+    out = np.zeros(len(tsms), np.int64)
+    out[pre] = L._apply_zone(
+        _np(tsms)[pre] if pre.all() else _np(tsms.filter(pa.array(pre))), pre[pre], default_tz
+    )
+    if pre.all():
+        return pa.array(out, pa.int64())
+    rest = np.nonzero(~pre)[0]
+    slow = L.parse_timestamps(_take(ts_raw, rest), default_tz)
+    valid = pre.copy()
+    valid[rest] = _mask(pc.is_valid(slow))
+    out[rest] = _np(pc.fill_null(slow, 0))
+    return pa.array(out, pa.int64(), mask=~valid)
+
+
+def _located_timestamps(head_t: pa.Table, ts_ms: pa.Array, settings: IngestSettings) -> pa.Array:
+    """Timestamps of the forms the plain conversion does not read (:func:`TS.to_iso`): log4j
+    ``DATE`` (``04 Mar 2021 10:00:00,123``), a zone word, syslog ``Mar  4 10:00:00`` (the year of
+    the file's dated lines, else ``ingest.default_year``) and a time of day alone (the date of the
+    previous dated line). Per line in file order, only on the heads the plain conversion left null."""
+    raw = pc.coalesce(_nullify_empty(head_t["ts"].combine_chunks()), head_t["pts"].combine_chunks())
+    miss = _mask(pc.and_(pc.is_null(ts_ms), pc.is_valid(raw)))
+    if not miss.any():
+        return ts_ms
+    raws = raw.to_pylist()
+    year = settings.default_year
+    dated = [TS.date_of(r) for r in raws]
+    if year is None:
+        year = next((int(d[:4]) for d in dated if d), None)
+    out = _np(pc.fill_null(ts_ms, 0)).copy()
+    ok = _mask(pc.is_valid(ts_ms))
+    last_date = None
+    fixed_rows, fixed_text = [], []
+    for i, r in enumerate(raws):
+        if miss[i]:
+            iso = TS.to_iso(r, year=year, date=last_date)
+            if iso is not None:
+                fixed_rows.append(i)
+                fixed_text.append(iso)
+        if dated[i]:
+            last_date = dated[i]
+    if fixed_rows:
+        conv = L.parse_timestamps(pa.array(fixed_text, pa.string()), settings.default_timezone)
+        cv = _mask(pc.is_valid(conv))
+        fr = np.array(fixed_rows)[cv]
+        out[fr] = _np(pc.fill_null(conv, 0))[cv]
+        ok[fr] = True
+    return pa.array(out, pa.int64(), mask=~ok)

@@ -1,0 +1,388 @@
+"""Messages → dialects: the context prefix, the dialect table on the distinct messages, message-first
+candidates for the messages no dialect matched where they were thought to start, and hard-wrapped
+entries joined with the lines after them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from jobs.ingest import dialects as D
+from jobs.ingest import general as G
+from jobs.ingest import pyregex as PR
+from jobs.ingest.arrowops import _dict_apply, _elem, _extract, _mask, _np, _nullify_empty, _take
+from jobs.ingest.fields import _carry_groups, _event_fields, _event_rows
+
+# ------------------------------------------------------------------------------------ dialects
+_CLIENT_PREFIX_RX = next(rx for lits, rx in D.BODY_PREFIXES if "[Consumer " in lits)
+
+
+def _extract_client_prefix(sub: pa.Array, rx: str) -> pa.StructArray:
+    """``extract_regex(sub, rx)`` of the client prefix alternative, once per distinct text before
+    the first ``"] "``: nothing the prefix matches before its closing ``"] "`` can be a ``]``, so a
+    match ends at the first ``"]"``, which must be followed by a space, and depends only on the
+    text up to there (lines without ``"] "`` cannot match). A file logs a few client prefixes."""
+    parts = pc.split_pattern(sub, "] ", max_splits=1)
+    has = _np(pc.equal(pc.list_value_length(parts), 2)).astype(bool)
+    enc = pc.dictionary_encode(_elem(parts, 0))
+    typ = enc.dictionary.type
+    keys = pc.binary_join_element_wise(enc.dictionary, pa.scalar("] ", typ), pa.scalar("", typ))
+    return _extract(keys, rx).take(pa.array(_np(enc.indices), pa.int32(), mask=~has))
+
+
+def _prefix_fields(message: pa.Array) -> tuple[np.ndarray, dict[str, pa.Array]]:
+    """Which messages start with a context prefix (:data:`D.BODY_PREFIX`) and its fields (``""``
+    when absent). Each alternative runs on the rows starting with its literal
+    (:data:`D.BODY_PREFIXES`); the other rows starting with ``[`` (e.g. an MDC block before a client
+    prefix) get the whole alternation. Same result as one ``extract_regex`` of ``BODY_PREFIX``."""
+    n = len(message)
+    typ = message.type
+    has_pre = np.zeros(n, dtype=bool)
+    empty = pc.fill_null(pa.nulls(n, typ), pa.scalar("", typ))
+    fields = dict.fromkeys(D.PREFIX_FIELDS, empty)
+    bracket = _mask(pc.starts_with(message, "["))
+    left = bracket.copy()  # rows not matched by a specific alternative yet
+
+    def run(sel: np.ndarray, rx: str) -> None:
+        rows = np.nonzero(sel)[0]
+        sub = message if len(rows) == n else _take(message, rows)
+        m = _extract_client_prefix(sub, rx) if rx == _CLIENT_PREFIX_RX else _extract(sub, rx)
+        ok = _mask(m.is_valid())
+        if not ok.any():
+            return
+        hit = np.zeros(n, dtype=bool)
+        hit[rows[ok]] = True
+        has_pre[hit] = True
+        left[hit] = False
+        mf = m.filter(pa.array(ok))
+        hp = pa.array(hit)
+        for f in m.type:
+            fields[f.name] = pc.replace_with_mask(fields[f.name], hp, mf.field(f.name).cast(typ))
+
+    for literals, rx in D.BODY_PREFIXES:
+        sel = np.zeros(n, dtype=bool)
+        for lit in literals:
+            sel |= _mask(pc.starts_with(message, lit))
+        sel &= left
+        if sel.any():
+            run(sel, rx)
+    if left.any():
+        run(left, D.BODY_PREFIX)
+    return has_pre, fields
+
+
+def _strip_prefix(message: pa.Array, has_pre: np.ndarray) -> pa.Array:
+    """``message`` without its context prefix (rows ``has_pre``). Every :data:`D.BODY_PREFIX`
+    alternative ends at its first ``"] "`` / ``"]: "``, so a split finds the body (much cheaper than
+    a regex replacement); only a client prefix behind an MDC block ``[a|b] `` needs the regex."""
+    parts = pc.split_pattern_regex(message, r"\]:? ", max_splits=1)
+    mdc = has_pre & _mask(PR.match(message, r"^\[[^\]|]*\|"))
+    simple = has_pre & ~mdc
+    body = pc.if_else(pa.array(simple), _elem(parts, 1), message)
+    if mdc.any():
+        rows = np.nonzero(mdc)[0]
+        stripped = pc.replace_substring_regex(_take(message, rows), D.BODY_PREFIX, "", max_replacements=1)
+        body = pc.replace_with_mask(body, pa.array(mdc), stripped.cast(body.type))
+    return body
+
+
+_DIALECTS_BY_KEY: dict[str, list[tuple[int, D.Dialect]]] = {}
+for _i, _d in enumerate(D.DIALECTS):
+    if _d.key is not None:
+        _DIALECTS_BY_KEY.setdefault(_d.key, []).append((_i, _d))
+_KEYLESS = [(i, d) for i, d in enumerate(D.DIALECTS) if d.key is None]
+_REPEAT_SAMPLE = 2048
+
+
+def _repetitive(message: pa.Array) -> bool:
+    """Whether at most half of the first messages are distinct (then per-distinct-message work
+    pays for the hashing of every message)."""
+    sample = message.slice(0, _REPEAT_SAMPLE)
+    return len(sample) > 0 and len(pc.unique(sample)) * 2 <= len(sample)
+
+
+def _match_dialects(message: pa.Array, logger: pa.Array) -> tuple[pa.Table, np.ndarray]:
+    """Run the dialect table on candidate messages. Returns (fields table with ``_row`` and
+    ``_dialect``, unmatched-row mask)."""
+    n = len(message)
+    if message.type != pa.string():
+        message = message.cast(pa.string())
+    has_pre, pre = _prefix_fields(message)
+    body = message
+    if has_pre.any():
+        body = _strip_prefix(message, has_pre)
+    first = _extract(body, r"^(?P<w>\S*)").field("w")
+    enc = pc.dictionary_encode(first)
+    codes = _np(enc.indices)
+    word_code = {w: i for i, w in enumerate(enc.dictionary.to_pylist())}
+    unmatched = np.ones(n, dtype=bool)
+    chunks: list[tuple[bool, int, pa.Table]] = []
+    logger_ok: dict[str, np.ndarray] = {}
+    # keyed dialects of the first words present (rows of different keys are disjoint: table order
+    # only matters within one key), then the keyless ones on every row left
+    work = [(code, di, d) for w, code in word_code.items() for di, d in _DIALECTS_BY_KEY.get(w, ())] + [
+        (None, di, d) for di, d in _KEYLESS
+    ]
+    for code, di, d in work:
+        if not unmatched.any():
+            break
+        if code is not None:
+            rows = np.nonzero(unmatched & (codes == code))[0]
+        elif d.first_words is not None:
+            # (a keyless dialect whose matches start with one of a few words: only those bodies)
+            wc = [word_code[w] for w in d.first_words if w in word_code]
+            if not wc:
+                continue
+            rows = np.nonzero(unmatched & np.isin(codes, wc))[0]
+        else:
+            rows = np.nonzero(unmatched)[0]
+        if d.logger and len(rows):
+            if d.logger not in logger_ok:
+                rx = d.logger
+                logger_ok[rx] = _mask(_dict_apply(logger, lambda u, rx=rx: PR.match(u, rx)))
+            rows = rows[logger_ok[d.logger][rows]]
+        if d.needs_prefix and len(rows):
+            rows = rows[has_pre[rows]]
+        if not len(rows):
+            continue
+        sub = _take(body, rows)
+        if len(d.literal) > len(d.key or "") + 1:
+            # every match starts with this text: a cheap test before the regex
+            lit = _mask(pc.starts_with(sub, d.literal))
+            if not lit.any():
+                continue
+            if not lit.all():
+                rows = rows[lit]
+                sub = _take(body, rows)
+        if d.groups:
+            m = _extract(sub, d.pattern)
+            ok = _np(m.is_valid()).astype(bool)
+        else:
+            m = None
+            ok = _mask(PR.match(sub, d.pattern))
+        if not ok.any():
+            continue
+        r = rows[ok]
+        unmatched[r] = False
+        cols: dict[str, pa.Array] = {
+            "_row": pa.array(r, pa.int64()),
+            "_dialect": pa.array(np.full(len(r), di, np.int32)),
+        }
+        if m is not None:
+            mf = m.filter(pa.array(ok)) if not ok.all() else m
+            for f in m.type:
+                cols[f.name] = mf.field(f.name)
+        chunks.append((d.key is None, di, pa.table(cols)))
+    # (keyed then keyless, each in table order: the column order of the result follows the first
+    # chunk with each field)
+    chunks = [c for _, _, c in sorted(chunks, key=lambda x: x[:2])]
+    if chunks:
+        t = pa.concat_tables(chunks, promote_options="default")
+        t = t.take(pc.sort_indices(t["_row"])).combine_chunks()
+        # empty sub-matches are null (once per column, not per dialect); an empty partition list is
+        # a fact ("Adding newly assigned partitions: ")
+        for i, name in enumerate(t.column_names):
+            if name not in ("_row", "_dialect", "partitions_raw"):
+                t = t.set_column(i, name, _nullify_empty(t[name].combine_chunks()))
+    else:
+        t = pa.table({"_row": pa.array([], pa.int64()), "_dialect": pa.array([], pa.int32())})
+    rows = pa.array(_np(t["_row"]) if len(t) else np.zeros(0, np.int64))
+    # prefix fields for the matched rows
+    for name in ("pfx_broker", "pfx_broker2", "pfx_opart", "pfx_ctype", "pfx_iid", "pfx_cid", "pfx_gid"):
+        t = t.append_column(name, _nullify_empty(pc.fill_null(pre[name], "").take(rows)).cast(pa.string()))
+    t = t.append_column("_body", body.take(rows).cast(pa.string()))
+    return t, unmatched
+
+
+def _candidate_events(
+    cpos: np.ndarray, ccodes: np.ndarray, message: pa.Array, head_t: pa.Table, layout_col: pa.Array
+) -> tuple[pa.Table | None, np.ndarray]:
+    """Events of the candidate heads ``cpos`` (``ccodes``: dictionary codes of their messages) and
+    the mask of the candidates no dialect matches.
+
+    Dialect matching and field conversion are pure functions of (message, logger, layout), and the
+    messages of a file repeat a lot (a consumer logs the same heartbeat line for a whole
+    generation), so they run once per distinct triple and are spread back to the lines with one
+    ``take``."""
+    logger = _take(head_t["logger"].combine_chunks(), cpos)
+    layout = _take(layout_col, cpos)
+    lc = _np(pc.dictionary_encode(logger, null_encoding="encode").indices).astype(np.int64)
+    yc = _np(pc.dictionary_encode(layout).indices).astype(np.int64)
+    key = (ccodes.astype(np.int64) * (int(lc.max()) + 1) + lc) * (int(yc.max()) + 1) + yc
+    inv = _np(pc.dictionary_encode(pa.array(key, pa.int64())).indices).astype(np.int64)
+    nu = int(inv.max()) + 1
+    rep = np.empty(nu, dtype=np.int64)
+    rep[inv] = np.arange(len(cpos))  # any line of each distinct triple
+    ulog = _take(logger, rep)
+    umsg = _take(message, cpos[rep])
+    mt, unmatched_u = _match_dialects(umsg, pc.fill_null(ulog, ""))
+    if unmatched_u.any():
+        mt = _message_first(umsg, pc.fill_null(ulog, ""), mt, unmatched_u)
+    unmatched = unmatched_u[inv]
+    if not len(mt):
+        return None, unmatched
+    urow = _np(mt["_row"])
+    fields = _event_fields(mt, _take(ulog, urow), _take(layout, rep[urow]))
+    if "_msg" in mt.column_names:
+        fields = fields.append_column("_msg", mt["_msg"])
+    j = np.full(nu, -1, dtype=np.int64)
+    j[urow] = np.arange(len(urow))
+    jr = j[inv][~unmatched]
+    hrow = cpos[~unmatched]
+    thread = _take(head_t["thread"].combine_chunks(), hrow)
+    if pc.any(pc.is_valid(fields["_groups_raw"])).as_py():
+        # (rare) lines listing several groups: every line's event first, then the explosion
+        ev = fields.take(pa.array(jr, pa.int64()))
+        ev = ev.set_column(ev.column_names.index("_row"), "_row", pa.array(hrow, pa.int64()))
+        return _event_rows(ev, thread), unmatched
+    # the same as _event_rows without materialising the recognised non-events: only the group
+    # carry of librdkafka lines looks at them
+    gid = None
+    other = _np(fields["_other"]).astype(bool)[jr]
+    if other.any():
+        gid = _take(fields["group_id"].combine_chunks(), jr)
+        if pc.any(pc.and_(pc.is_null(gid), pa.array(other))).as_py():
+            gid = _carry_groups(gid, other, thread)
+        else:
+            gid = None
+    keep = _np(pc.not_equal(fields["kind"], "")).astype(bool)[jr]
+    if not keep.all():
+        jr, hrow = jr[keep], hrow[keep]
+        gid = gid.filter(pa.array(keep)) if gid is not None else None
+    # (columns without a value in the file, e.g. assignment maps, are not gathered)
+    jra = pa.array(jr, pa.int64())
+    ev = pa.table(
+        {
+            c: pa.array(hrow, pa.int64())
+            if c == "_row"
+            else pa.nulls(len(jr), fields.schema.field(c).type)
+            if fields[c].null_count == len(fields)
+            else fields[c].take(jra)
+            for c in fields.column_names
+            if c not in ("_other", "_groups_raw")
+        }
+    )
+    if gid is not None:
+        ev = ev.set_column(ev.column_names.index("group_id"), "group_id", gid)
+    return ev, unmatched
+
+
+#: catch-all dialects (``(?P<reason>.*`` ...): message-first prefers any specific dialect to them
+_CATCHALL = np.array([d.regex.startswith("(?P<reason>.*") for d in D.DIALECTS], dtype=bool)
+
+
+def _message_first(umsg: pa.Array, ulog: pa.Array, mt: pa.Table, unmatched: np.ndarray) -> pa.Table:
+    """Second look at the distinct messages no dialect matched (``unmatched``, updated in place):
+    the message may start later in the text (extra layout fields, a viewer's columns) or carry junk
+    at its end. The dialect table runs on the candidates of :func:`G.message_candidates`; per
+    message the first candidate a specific dialect matches wins (a catch-all only when no specific
+    one does). The winner's rows join ``mt`` with its text in ``_msg`` (the event's message)."""
+    idx = np.nonzero(unmatched)[0]
+    cands, owner_l, rank_l = G.message_candidates(_take(umsg, idx).cast(pa.string()).to_pylist())
+    if not cands:
+        return mt
+    owner = np.array(owner_l, np.int64)
+    m2, _ = _match_dialects(pa.array(cands, pa.string()), _take(ulog, idx[owner]))
+    if not len(m2):
+        return mt
+    crow = _np(m2["_row"])
+    own = owner[crow]
+    key = np.array(rank_l, np.int64)[crow] + _CATCHALL[_np(m2["_dialect"])] * (1 << 20)
+    order = np.lexsort((key, own))
+    first = order[np.r_[True, own[order][1:] != own[order][:-1]]]
+    best = m2.take(pa.array(first, pa.int64()))
+    rows = idx[own[first]]
+    unmatched[rows] = False
+    best = best.set_column(best.column_names.index("_row"), "_row", pa.array(rows, pa.int64()))
+    best = best.append_column("_msg", pa.array([cands[i] for i in crow[first]], pa.string()))
+    if "_msg" not in mt.column_names:
+        mt = mt.append_column("_msg", pa.nulls(len(mt), pa.string()))
+    t = pa.concat_tables([mt, best], promote_options="default")
+    return t.take(pc.sort_indices(t["_row"])).combine_chunks()
+
+
+#: a hard-wrapped entry (a mailing-list paste, a terminal box) continues on at most this many lines
+WRAP_MAX = 3
+
+
+def _wrapped_lines(
+    cpos: np.ndarray,
+    unmatched: np.ndarray,
+    ev: pa.Table | None,
+    message: pa.Array,
+    head_t: pa.Table,
+    layout_col: pa.Array,
+    text: pa.Array,
+    cls: np.ndarray,
+    is_cont: np.ndarray,
+    qreason: np.ndarray,
+    qdetail: np.ndarray,
+) -> tuple[pa.Table | None, pa.Array]:
+    """Group lines no dialect matched, joined with the lines that follow them when those are no
+    log entry of their own (no layout, not a stack trace): pasted text is often hard-wrapped. The
+    joins are tried in order (1, 2, 3 following lines; with a space, then without one: a terminal
+    box cuts words); the first a dialect matches makes the event, whose message is the joined text,
+    and the joined lines become its continuations. ``unmatched`` (per candidate) is updated."""
+    n = len(text)
+    head_rows = _np(head_t["_row"])
+    # a line that can be the wrapped rest of the line before it: no entry of its own (no layout;
+    # or read by the general reader without a timestamp or level) and not matched by a dialect
+    bare = _mask(pc.and_(pc.equal(layout_col, "general"),
+                         pc.and_(pc.is_null(head_t["ts"].combine_chunks()), pc.is_null(head_t["level"].combine_chunks()))))  # fmt: skip
+    joinable = (cls == 3) & (qreason == "unparsable_layout")
+    joinable[head_rows[bare]] = True
+    if ev is not None and len(ev):
+        joinable[head_rows[_np(ev["_row"])]] = False
+    cand_of = dict(zip(head_rows[cpos].tolist(), range(len(cpos))))
+    un = np.nonzero(unmatched)[0]
+    rows = head_rows[cpos[un]]
+    jul = _mask(pc.ends_with(_take(layout_col, cpos[un]), "jul"))
+    orphan_of: list[list[int]] = []
+    for r, j in zip(rows, jul):
+        nxt: list[int] = []
+        k = int(r) + 1
+        while not j and k < n and len(nxt) < WRAP_MAX and joinable[k]:
+            nxt.append(k)
+            k += 1
+        orphan_of.append(nxt)
+    if not any(orphan_of):
+        return ev, message
+    texts = {k: t for k, t in zip(sorted({k for o in orphan_of for k in o}), _take(text, np.array(sorted({k for o in orphan_of for k in o}))).to_pylist())}
+    msgs = _take(message, cpos[un]).to_pylist()
+    found: list[pa.Table] = [] if ev is None else [ev]
+    open_ = np.array([bool(o) for o in orphan_of])
+    for lines in range(1, WRAP_MAX + 1):
+        for sep in (" ", ""):
+            todo = np.nonzero(open_ & np.array([len(o) >= lines for o in orphan_of]))[0]
+            if not len(todo):
+                continue
+            joined = [
+                G.cut_logger_tail(msgs[i].rstrip() + sep + sep.join(texts[k].strip() for k in orphan_of[i][:lines]))
+                for i in todo
+            ]
+            mask = np.zeros(len(message), dtype=bool)
+            mask[cpos[un[todo]]] = True
+            msg2 = pc.replace_with_mask(message, pa.array(mask), pa.array(joined, message.type))
+            pos = cpos[un[todo]]
+            codes = _np(pc.dictionary_encode(_take(msg2, pos)).indices)
+            ev2, un2 = _candidate_events(pos, codes, msg2, head_t, layout_col)
+            hit = todo[~un2]
+            if not len(hit):
+                continue
+            found.append(ev2)
+            hm = np.zeros(len(message), dtype=bool)
+            hm[cpos[un[hit]]] = True
+            message = pc.replace_with_mask(message, pa.array(hm), pa.array([j for j, u in zip(joined, un2) if not u], message.type))
+            for i in hit:
+                for k in orphan_of[i][:lines]:
+                    is_cont[k], cls[k], qreason[k], qdetail[k] = True, 0, None, None
+                    if k in cand_of:  # (a bare line that was a candidate of its own)
+                        unmatched[cand_of[k]] = False
+                open_[i] = False
+                unmatched[un[i]] = False
+    if len(found) <= 1:
+        return (found[0] if found else None), message
+    t = pa.concat_tables(found, promote_options="default")
+    return t.take(pc.sort_indices(t["_row"])).combine_chunks(), message

@@ -5,6 +5,14 @@ single-process benchmark. Everything is vectorised over whole Arrow columns (RE2
 ``pyarrow.compute``, numpy over the offsets of string columns); only the regex of the rare leader
 assignment maps and invalid-UTF-8 files are looked at line by line.
 
+This is the fast reader. What a line becomes is specified, line by line with Python's ``re``, by
+:mod:`jobs.ingest.reference` (tested equal). The steps of :func:`_parse_text` live in modules by
+purpose: :mod:`~jobs.ingest.heads` (layouts, declared layouts, JSON, the general reader of unknown
+layouts, pasted-text unwrapping, head timestamps), :mod:`~jobs.ingest.fastpaths` (the byte-position
+paths of Kafka's log4j and Spring Boot heads), :mod:`~jobs.ingest.messages` (context prefix, the
+dialect table, message-first candidates, hard-wrapped lines), :mod:`~jobs.ingest.fields` (typed event
+columns, final event rows), :mod:`~jobs.ingest.attribution` (the group of lines that name none).
+
 Speed (every shortcut gives exactly the result of the plain way; ``tests/ingest/
 test_parse_speed_equivalence.py``, ``test_fastheads.py``, ``test_pyregex.py``): pyarrow compiles a
 regex on every call (~0.1-0.2 ms, the largest fixed cost of a small file), so the parser avoids
@@ -58,6 +66,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import zlib
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -188,6 +197,54 @@ def _split_lines(data: bytes) -> pa.Array:
     return lines
 
 
+@dataclass
+class _File:
+    """The per-line state of one file being read: its lines, their text and each line's class
+    (0 unrelated, 1 event, 2 continuation, 3 quarantined) with the quarantine reason and detail."""
+
+    data: bytes
+    lines: pa.Array
+    text: pa.Array
+    bad: np.ndarray
+    cls: np.ndarray
+    qreason: np.ndarray
+    qdetail: np.ndarray
+    qgroup: dict[int, str | None] = field(default_factory=dict)
+    is_cont: np.ndarray | None = None
+
+    @property
+    def n(self) -> int:
+        return len(self.lines)
+
+    def quarantine(self, rows: np.ndarray, reason: str, detail: str | None = None) -> None:
+        self.cls[rows] = 3
+        self.qreason[rows] = reason
+        if detail is not None:
+            self.qdetail[rows] = detail
+
+
+@dataclass
+class _HeadColumns:
+    """The heads of a file as columns (one value per head; ``rows``: their line index)."""
+
+    table: pa.Table
+    rows: np.ndarray
+    is_head: np.ndarray
+    message: pa.Array
+    level: pa.Array
+    layout: pa.Array
+    json: bool
+
+
+@dataclass
+class _Times:
+    """Epoch ms of each head (``ts_ms``; ``ts_np`` with -1 for none, ``has_ts``)."""
+
+    ts_ms: pa.Array
+    ts_np: np.ndarray
+    has_ts: np.ndarray
+
+
 def _parse_text(
     data: bytes,
     source_file: str,
@@ -196,146 +253,191 @@ def _parse_text(
     run_id: str | None,
     audit: dict[str, Any],
 ) -> tuple[pa.Table, pa.Table, dict[str, Any]]:
+    """The steps of one file, in order (see the module docstring)."""
+    f = _decoded_lines(data, settings)
+    audit["total_lines"] = f.n
+    f.text = _unwrap_paste(f.text, data)
+    f.text, wrap_label = _wrapping_prefix(f.text)
+    heads, left = _read_heads(f, settings, wrap_label)
+    h = _head_columns(heads, f.n)
+    f.is_cont = np.zeros(f.n, dtype=bool)
+    left = _jul_messages(f, h, left)
+    inline_cont = _inline_continuations(h)
+    _continuations_and_unreadable(f, left)
+    times = _timestamps(h, settings, audit)
+    events = _group_events(f, h, times, inline_cont, source_file, cluster, run_id, audit)
+    _continuation_classes(f)
+    for c, name in ((1, "events"), (2, "continuations"), (0, "unrelated"), (3, "quarantined")):
+        audit[name] = int((f.cls == c).sum())
+    quarantine = _quarantine_rows(f, h, settings, source_file, cluster, run_id, audit)
+    return (events if events is not None else empty_events()), quarantine, audit
+
+
+def _decoded_lines(data: bytes, settings: IngestSettings) -> _File:
+    """Lines as text; too long, NUL-byte, invalid UTF-8 lines quarantined (their text empty);
+    ``\\r`` and ANSI colours removed."""
     lines = _split_lines(data)
     n = len(lines)
-    audit["total_lines"] = n
-    cls = np.zeros(n, dtype=np.int8)  # 0 unrelated, 1 event, 2 continuation, 3 quarantined
-    qreason = np.full(n, None, dtype=object)
-    qdetail = np.full(n, None, dtype=object)
-    qgroup: dict[int, str | None] = {}
-    # ---- malformed lines
-    bad = np.zeros(n, dtype=bool)
+    f = _File(data, lines, lines, np.zeros(n, dtype=bool), np.zeros(n, dtype=np.int8),
+              np.full(n, None, dtype=object), np.full(n, None, dtype=object))  # fmt: skip
     lengths = _np(pc.binary_length(lines))
     too_long = lengths > settings.max_line_bytes
     if too_long.any():
-        bad |= too_long
-        qreason[too_long] = "line_too_long"
+        f.bad |= too_long
+        f.qreason[too_long] = "line_too_long"
         for i in np.nonzero(too_long)[0]:
-            qdetail[i] = f"{int(lengths[i])} bytes > {settings.max_line_bytes}"
+            f.qdetail[i] = f"{int(lengths[i])} bytes > {settings.max_line_bytes}"
     if b"\x00" in data:
-        nul = _mask(pc.match_substring(lines, b"\x00")) & ~bad
-        bad |= nul
-        qreason[nul] = "binary"
-        qdetail[nul] = "NUL bytes"
+        nul = _mask(pc.match_substring(lines, b"\x00")) & ~f.bad
+        f.bad |= nul
+        f.qreason[nul] = "binary"
+        f.qdetail[nul] = "NUL bytes"
     try:
         text = pc.cast(
-            lines if not bad.any() else pc.if_else(pa.array(bad), pa.scalar(b"", pa.large_binary()), lines),
+            lines if not f.bad.any() else pc.if_else(pa.array(f.bad), pa.scalar(b"", pa.large_binary()), lines),
             pa.large_string(),
         )
     except pa.ArrowInvalid:
-        vals = lines.to_pylist()
-        for i, v in enumerate(vals):
-            if bad[i]:
-                continue
-            try:
-                v.decode("utf-8")
-            except UnicodeDecodeError:
-                bad[i] = True
-                ctrl = sum(1 for ch in v if ch < 9 or 13 < ch < 32 or ch == 127)
-                nontext = ctrl + sum(1 for ch in v if ch >= 128)
-                if ctrl >= 2 or nontext > 0.3 * max(1, len(v)):
-                    qreason[i], qdetail[i] = "binary", "non-text bytes"
-                else:
-                    qreason[i], qdetail[i] = "invalid_utf8", "invalid UTF-8 byte sequence"
-        text = pc.cast(pc.if_else(pa.array(bad), pa.scalar(b"", pa.large_binary()), lines), pa.large_string())
-    cls[bad] = 3
+        _invalid_utf8(f)
+        text = pc.cast(pc.if_else(pa.array(f.bad), pa.scalar(b"", pa.large_binary()), lines), pa.large_string())
+    f.cls[f.bad] = 3
     if b"\r" in data:
         text = pc.utf8_rtrim(text, characters="\r")
     if b"\x1b" in data and b"\x1b[" in data:  # (memchr first: the 2-byte search is slow)
         text = pc.replace_substring_regex(text, L.ANSI, "")
-    # ---- what a paste or a screen capture puts around every line
-    text = _unwrap_paste(text, data)
-    # ---- wrapping prefixes (docker-compose, kubectl --prefix)
-    wrap_label = ""
-    if pc.any(PR.match(text.slice(0, 400), r"^[\w.-]+\s+\| |^\[pod/[^\]\s]+\] ")).as_py():
-        w = _extract(text, r"^(?:(?P<svc>[\w.-]+)\s+\| |\[(?P<pod>pod/[^\]\s]+)\] )?(?P<rest>.*)$")
-        wrap_label = "kubectl+" if pc.any(pc.not_equal(w.field("pod"), "")).as_py() else "docker+"
-        text = w.field("rest")
-    blank = _np(pc.binary_length(text)) == 0
-    # ---- layouts
+    f.text = text
+    return f
+
+
+def _invalid_utf8(f: _File) -> None:
+    """Mark the lines that are not UTF-8: ``binary`` when mostly control/non-text bytes, else
+    ``invalid_utf8`` (line by line: only files with such lines come here)."""
+    for i, v in enumerate(f.lines.to_pylist()):
+        if f.bad[i]:
+            continue
+        try:
+            v.decode("utf-8")
+        except UnicodeDecodeError:
+            f.bad[i] = True
+            ctrl = sum(1 for ch in v if ch < 9 or 13 < ch < 32 or ch == 127)
+            nontext = ctrl + sum(1 for ch in v if ch >= 128)
+            if ctrl >= 2 or nontext > 0.3 * max(1, len(v)):
+                f.qreason[i], f.qdetail[i] = "binary", "non-text bytes"
+            else:
+                f.qreason[i], f.qdetail[i] = "invalid_utf8", "invalid UTF-8 byte sequence"
+
+
+def _wrapping_prefix(text: pa.Array) -> tuple[pa.Array, str]:
+    """Strip a docker-compose ``svc | `` or ``kubectl logs --prefix`` ``[pod/…] `` prefix (decided on
+    the file's first lines); returns the text and the label for the layout column."""
+    if not pc.any(PR.match(text.slice(0, 400), r"^[\w.-]+\s+\| |^\[pod/[^\]\s]+\] ")).as_py():
+        return text, ""
+    w = _extract(text, r"^(?:(?P<svc>[\w.-]+)\s+\| |\[(?P<pod>pod/[^\]\s]+)\] )?(?P<rest>.*)$")
+    label = "kubectl+" if pc.any(pc.not_equal(w.field("pod"), "")).as_py() else "docker+"
+    return w.field("rest"), label
+
+
+def _read_heads(f: _File, settings: IngestSettings, wrap_label: str) -> tuple[_Heads, np.ndarray]:
+    """Heads by layout: declared layouts, then the table (JSON first when most lines are JSON);
+    lines behind a viewer's timestamp (``ts+``); then the general reader. Returns the heads and the
+    lines still left (continuations and lines with nothing to read)."""
     heads = _Heads()
-    rows = np.nonzero(~bad & ~blank)[0]
-    sub = text if len(rows) == n else _take(text, rows)
+    blank = _np(pc.binary_length(f.text)) == 0
+    rows = np.nonzero(~f.bad & ~blank)[0]
+    sub = f.text if len(rows) == f.n else _take(f.text, rows)
     fb = _FirstBytes(sub)
     order = _layout_order(sub, fb)
     if settings.layouts:
         order = list(settings.layouts) + order  # (the user's own layouts first)
     left = _match_layouts(sub, rows, order, heads, wrap_label, None, fb)
     if len(left) and fb.take(np.searchsorted(rows, left)).possible(L.FIRST_CHARS["ts"]).any():
-        sub = _take(text, left)
+        sub = _take(f.text, left)
         m = _extract(sub, L.TS_PREFIX)
         ok = _mask(m.is_valid())
         if ok.any():
             okp = pa.array(ok)
-            inner = m.field("rest").filter(okp)
-            pts = m.field("pts").filter(okp)
-            prow = left[ok]
-            still = _match_layouts(inner, prow, order, heads, wrap_label + "ts+", pts)
+            still = _match_layouts(m.field("rest").filter(okp), left[ok], order, heads, wrap_label + "ts+",
+                                   m.field("pts").filter(okp))  # fmt: skip
             # lines that are a timestamp + continuation text stay for the continuation check
             keep = np.ones(len(left), dtype=bool)
             keep[ok] = False
             left = np.union1d(left[keep], still)
-    # ---- lines of unknown layouts: the general reader (timestamp locator, message-first)
     if len(left):
-        left = _general_heads(text, left, heads, wrap_label)
-    head_t = heads.table()
-    head_rows = _np(head_t["_row"]) if len(head_t) else np.zeros(0, np.int64)
+        left = _general_heads(f.text, left, heads, wrap_label)
+    return heads, left
+
+
+def _head_columns(heads: _Heads, n: int) -> _HeadColumns:
+    t = heads.table()
+    rows = _np(t["_row"]) if len(t) else np.zeros(0, np.int64)
     is_head = np.zeros(n, dtype=bool)
-    is_head[head_rows] = True
-    # ---- JUL message lines (line after a `jul` head)
-    is_cont = np.zeros(n, dtype=bool)
-    message = head_t["message"].combine_chunks()
-    level = head_t["level"].combine_chunks()
-    layout_col = head_t["layout"].combine_chunks()
-    jul = _mask(pc.ends_with(layout_col, "jul"))
+    is_head[rows] = True
+    return _HeadColumns(t, rows, is_head, t["message"].combine_chunks(), t["level"].combine_chunks(),
+                        t["layout"].combine_chunks(), heads.json)  # fmt: skip
+
+
+def _jul_messages(f: _File, h: _HeadColumns, left: np.ndarray) -> np.ndarray:
+    """java.util.logging writes an entry on two lines: the line after a ``jul`` head holding
+    ``LEVEL: message`` gives the head its message and level and is its continuation."""
+    jul = _mask(pc.ends_with(h.layout, "jul"))
     if jul.any():
         jpos = np.nonzero(jul)[0]
-        nxt = head_rows[jpos] + 1
-        okn = nxt < n
+        nxt = h.rows[jpos] + 1
+        okn = nxt < f.n
         jpos, nxt = jpos[okn], nxt[okn]
-        cand = ~is_head[nxt] & ~bad[nxt]
+        cand = ~h.is_head[nxt] & ~f.bad[nxt]
         jpos, nxt = jpos[cand], nxt[cand]
-        mm = _extract(_take(text, nxt), L.JUL_MESSAGE)
+        mm = _extract(_take(f.text, nxt), L.JUL_MESSAGE)
         ok = _mask(mm.is_valid())
         jpos, nxt = jpos[ok], nxt[ok]
         mm = mm.filter(pa.array(ok))
         if len(jpos):
-            jm = np.zeros(len(message), dtype=bool)
+            jm = np.zeros(len(h.message), dtype=bool)
             jm[jpos] = True
             jm = pa.array(jm)
-            message = pc.replace_with_mask(message, jm, mm.field("message").cast(message.type))
-            level = pc.replace_with_mask(level, jm, mm.field("level").cast(level.type))
-        is_cont[nxt] = True
+            h.message = pc.replace_with_mask(h.message, jm, mm.field("message").cast(h.message.type))
+            h.level = pc.replace_with_mask(h.level, jm, mm.field("level").cast(h.level.type))
+        f.is_cont[nxt] = True
         left = np.setdiff1d(left, nxt)
-    message = pc.fill_null(message, "")
-    # ---- multi-line messages inside one line (JSON layouts: "message": "head\n\tmore\n"): the
-    # first line is the head message, the rest its continuation text (like a multi-line entry)
-    inline_cont = None
-    if heads.json and len(message) and pc.any(pc.match_substring(message, "\n")).as_py():
-        sp = _extract(message, r"(?s)^(?P<h>[^\n]*)\n(?P<c>.*)$")
-        multi = sp.is_valid()
-        inline_cont = _nullify_empty(
-            pc.if_else(multi, pc.utf8_rtrim(sp.field("c"), characters="\r\n"), pa.scalar(None, message.type))
-        )
-        message = pc.if_else(multi, pc.utf8_rtrim(sp.field("h"), characters="\r"), message)
-    # ---- continuations and unparsable lines
-    if len(left):
-        sub = _take(text, left)
-        c = _mask(PR.match(sub, L.CONTINUATION))
-        if (~c).any():
-            # a continuation-looking line behind a k8s/viewer timestamp
-            m = _extract(_take(sub, np.nonzero(~c)[0]), L.TS_PREFIX)
-            inner_c = _mask(PR.match(pc.fill_null(m.field("rest"), ""), L.CONTINUATION)) & _mask(m.is_valid())
-            c[np.nonzero(~c)[0][inner_c]] = True
-        is_cont[left[c]] = True
-        un = left[~c]
-        cls[un] = 3
-        qreason[un] = "unparsable_layout"
-        qdetail[un] = "no known layout matches"
-    # ---- timestamps of heads
-    ts_ms = _head_timestamps(head_t, settings.default_timezone)
-    if ts_ms.null_count and len(head_t):
-        ts_ms = _located_timestamps(head_t, ts_ms, settings)
+    h.message = pc.fill_null(h.message, "")
+    return left
+
+
+def _inline_continuations(h: _HeadColumns) -> pa.Array | None:
+    """Multi-line messages inside one line (JSON layouts: ``"message": "head\\n\\tmore\\n"``): the
+    first line is the head's message, the rest its continuation text (like a multi-line entry)."""
+    if not (h.json and len(h.message) and pc.any(pc.match_substring(h.message, "\n")).as_py()):
+        return None
+    sp = _extract(h.message, r"(?s)^(?P<h>[^\n]*)\n(?P<c>.*)$")
+    multi = sp.is_valid()
+    inline = _nullify_empty(
+        pc.if_else(multi, pc.utf8_rtrim(sp.field("c"), characters="\r\n"), pa.scalar(None, h.message.type))
+    )
+    h.message = pc.if_else(multi, pc.utf8_rtrim(sp.field("h"), characters="\r"), h.message)
+    return inline
+
+
+def _continuations_and_unreadable(f: _File, left: np.ndarray) -> None:
+    """Lines left after the layouts: continuations (stack traces, indented blocks, also behind a
+    viewer's timestamp) or ``unparsable_layout``."""
+    if not len(left):
+        return
+    sub = _take(f.text, left)
+    c = _mask(PR.match(sub, L.CONTINUATION))
+    if (~c).any():
+        m = _extract(_take(sub, np.nonzero(~c)[0]), L.TS_PREFIX)
+        inner_c = _mask(PR.match(pc.fill_null(m.field("rest"), ""), L.CONTINUATION)) & _mask(m.is_valid())
+        c[np.nonzero(~c)[0][inner_c]] = True
+    f.is_cont[left[c]] = True
+    f.quarantine(left[~c], "unparsable_layout", "no known layout matches")
+
+
+def _timestamps(h: _HeadColumns, settings: IngestSettings, audit: dict[str, Any]) -> _Times:
+    """Epoch ms of the heads (the plain conversion, then the located forms) and the audit's
+    first/last times and out-of-order count."""
+    ts_ms = _head_timestamps(h.table, settings.default_timezone)
+    if ts_ms.null_count and len(h.table):
+        ts_ms = _located_timestamps(h.table, ts_ms, settings)
     ts_np = _np(pc.fill_null(ts_ms, -1)) if len(ts_ms) else np.zeros(0, np.int64)
     has_ts = ts_np >= 0
     if has_ts.any():
@@ -344,9 +446,14 @@ def _parse_text(
         audit["last_ts"] = datetime.fromtimestamp(int(tv.max()) / 1000, tz=UTC)
         prev_max = np.maximum.accumulate(tv)
         audit["out_of_order_lines"] = int((tv[1:] < prev_max[:-1]).sum())
-    audit["layouts"] = sorted(set(pc.unique(layout_col).to_pylist())) if len(head_t) else []
-    # ---- group candidates → dialects
-    # (once per distinct message when the file repeats its messages a lot, as clients do)
+    audit["layouts"] = sorted(set(pc.unique(h.layout).to_pylist())) if len(h.table) else []
+    return _Times(ts_ms, ts_np, has_ts)
+
+
+def _group_events(f: _File, h: _HeadColumns, times: _Times, inline_cont, source_file, cluster, run_id, audit):
+    """Group candidates (the prefilter, per distinct message when the file repeats its messages a
+    lot) → dialects → events; unmatched candidates are ``group_line_not_understood``."""
+    message = h.message
     if _repetitive(message):
         menc = pc.dictionary_encode(message)
         mcodes = _np(menc.indices)
@@ -355,151 +462,133 @@ def _parse_text(
     else:
         cand = _mask(PR.match(message, D.GROUP_PREFILTER))
         ccodes = None
-    events = None
-    if cand.any():
-        cpos = np.nonzero(cand)[0]
-        if ccodes is None:
-            ccodes = _np(pc.dictionary_encode(_take(message, cpos)).indices)
-        ev, unmatched = _candidate_events(cpos, ccodes, message, head_t, layout_col)
-        if unmatched.any():
-            ev, message = _wrapped_lines(cpos, unmatched, ev, message, head_t, layout_col, text, cls, is_cont, qreason, qdetail)
-        un_h = cpos[unmatched]
-        line_un = head_rows[un_h]
-        cls[line_un] = 3
-        qreason[line_un] = "group_line_not_understood"
-        qdetail[line_un] = "no dialect matches this group-related message"
-        if len(un_h):
-            gq = _extract(_take(message, un_h), r"(?:groupId=|[Gg]roup[ =]\"?)(?P<g>[\w.\-]+)").field("g")
-            for r, g in zip(line_un, gq.to_pylist()):
-                qgroup[int(r)] = g or None
-        if ev is not None and len(ev):
-            evh = _np(ev["_row"])
-            kind = ev["kind"].combine_chunks()
-            notevent = _mask(pc.equal(kind, ""))
-            # recognised non-events count as unrelated (cls stays 0)
-            if notevent.any():
-                ev = ev.filter(pa.array(~notevent))
-                evh = evh[~notevent]
-            if heads.json:
-                ev = _json_event_fields(ev, head_t, evh)
-            # lines that name no group take it from their context (same file), see _attribute_groups
-            if 0 < ev["group_id"].null_count < len(ev):
-                gids, _ = _attribute_groups(ev, _take(message, evh), np.where(has_ts[evh], ts_np[evh], -1))
-                ev = ev.set_column(ev.column_names.index("group_id"), "group_id", gids)
-            nogroup = _mask(pc.is_null(ev["group_id"]))
-            if nogroup.any():
-                lr = head_rows[evh[nogroup]]
-                cls[lr] = 3
-                qreason[lr] = "group_unknown"
-                for r, dname in zip(lr, ev["dialect"].filter(pa.array(nogroup)).to_pylist()):
-                    qdetail[r] = f"recognised ({dname}) but neither the line nor its context names the group"
-            okm = ~nogroup
-            if not okm.all():
-                ev = ev.filter(pa.array(okm))
-                evh = evh[okm]
-            # several events of one line (deleted groups) count once
-            cls[head_rows[evh]] = 1
-            if "_msg" in ev.column_names:
-                # (message-first: the message a dialect matched, without what wrapped it)
-                alt = ev["_msg"].combine_chunks()
-                has_alt = _mask(pc.is_valid(alt))
-                if has_alt.any():
-                    mm = np.zeros(len(message), dtype=bool)
-                    mm[evh[has_alt]] = True
-                    message = pc.replace_with_mask(
-                        message, pa.array(mm), alt.filter(pa.array(has_alt)).cast(message.type)
-                    )
-                ev = ev.drop_columns(["_msg"])
-            # a line without a timestamp of its own keeps its place in the file: it takes the
-            # time of the nearest earlier line that has one (null when none has), flagged
-            ts_inferred = ~has_ts
-            if ts_inferred[evh].any():
-                last = np.maximum.accumulate(np.where(has_ts, np.arange(len(has_ts)), -1))
-                src = last[evh]
-                fill = np.where(src >= 0, ts_np[np.maximum(src, 0)], 0)
-                ev_ts = pa.array(np.where(has_ts[evh], ts_np[evh], fill), pa.int64(), mask=src < 0)
-            else:
-                ev_ts = None
-            events = _finish_events(
-                ev,
-                evh,
-                head_t,
-                head_rows,
-                message,
-                level,
-                ts_ms,
-                text,
-                is_cont,
-                cls,
-                source_file,
-                cluster,
-                run_id,
-                inline_cont,
-                ev_ts,
-                ts_inferred[evh],
-                audit.get("content_sha256"),
-            )
-    # ---- continuation classes
-    if is_cont.any():
-        cont_rows = np.nonzero(is_cont)[0]
-        last_non = np.maximum.accumulate(np.where(~is_cont, np.arange(n), -1))
-        head_of = last_non[cont_rows]
-        orphan = head_of < 0
-        if orphan.any():
-            o = cont_rows[orphan]
-            cls[o] = 3
-            qreason[o] = "unparsable_layout"
-            qdetail[o] = "continuation line without a head line"
-        cr, ho = cont_rows[~orphan], head_of[~orphan]
-        hc = cls[ho]
-        cls[cr[hc == 1]] = 2
-        cls[cr[hc == 0]] = 0
-        qc = hc == 3
-        if qc.any():
-            q_rows = cr[qc]
-            cls[q_rows] = 3
-            qreason[q_rows] = qreason[ho[qc]]
-            for r, h in zip(q_rows, ho[qc]):
-                qdetail[r] = f"continuation of line {int(h) + 1}"
-                if int(h) in qgroup:
-                    qgroup[int(r)] = qgroup[int(h)]
-    audit["events"] = int((cls == 1).sum())
-    audit["continuations"] = int((cls == 2).sum())
-    audit["unrelated"] = int((cls == 0).sum())
-    audit["quarantined"] = int((cls == 3).sum())
-    # ---- quarantine rows
-    qrows = np.nonzero(cls == 3)[0]
-    if len(qrows):
-        reasons, counts = np.unique(qreason[qrows].astype(str), return_counts=True)
-        audit["quarantine_reasons"] = {str(r): int(c) for r, c in zip(reasons, counts)}
-        unread = qrows[qreason[qrows] == "unparsable_layout"]
-        if len(unread):
-            audit["unreadable_example"] = _decode_lossy(
-                text[int(unread[0])].as_py().encode("utf-8", "replace"), 300
-            )
-    quarantine = empty_quarantine()
-    if len(qrows):
-        # layout of the quarantined lines that are heads (null for the others)
-        hp = np.minimum(np.searchsorted(head_rows, qrows), max(len(head_rows) - 1, 0))
-        is_h = (head_rows[hp] == qrows) if len(head_rows) else np.zeros(len(qrows), dtype=bool)
-        q_layout = layout_col.take(pa.array(hp, pa.int64(), mask=~is_h)) if len(head_rows) else None
-        raw_txt = _take(text, qrows).to_pylist()
-        badset = bad[qrows]
-        if badset.any():
-            braw = _take(lines, qrows[badset]).to_pylist()
-            bi = iter(braw)
-            raw_txt = [
-                _decode_lossy(next(bi), settings.raw_keep_bytes) if b else t for t, b in zip(raw_txt, badset)
-            ]
-        quarantine = pa.table({
-            "cluster": _repeat(cluster, len(qrows)),
-            "source_file": _repeat(source_file, len(qrows)),
-            "line_no": pa.array(qrows + 1, pa.int64()),
-            "reason": pa.array(qreason[qrows].tolist(), pa.string()),
-            "detail": pa.array(qdetail[qrows].tolist(), pa.string()),
-            "layout": q_layout if q_layout is not None else pa.nulls(len(qrows), pa.string()),
-            "group_id": pa.array([qgroup.get(int(r)) for r in qrows], pa.string()),
-            "raw": pa.array(raw_txt, pa.string()),
-            "run_id": _repeat(run_id, len(qrows)),
-        }, schema=QUARANTINE_ARROW)  # fmt: skip
-    return (events if events is not None else empty_events()), quarantine, audit
+    if not cand.any():
+        return None
+    cpos = np.nonzero(cand)[0]
+    if ccodes is None:
+        ccodes = _np(pc.dictionary_encode(_take(message, cpos)).indices)
+    ev, unmatched = _candidate_events(cpos, ccodes, message, h.table, h.layout)
+    if unmatched.any():
+        ev, h.message = _wrapped_lines(cpos, unmatched, ev, message, h.table, h.layout, f.text, f.cls, f.is_cont,
+                                       f.qreason, f.qdetail)  # fmt: skip
+    un_h = cpos[unmatched]
+    line_un = h.rows[un_h]
+    f.quarantine(line_un, "group_line_not_understood", "no dialect matches this group-related message")
+    if len(un_h):
+        gq = _extract(_take(h.message, un_h), r"(?:groupId=|[Gg]roup[ =]\"?)(?P<g>[\w.\-]+)").field("g")
+        for r, g in zip(line_un, gq.to_pylist()):
+            f.qgroup[int(r)] = g or None
+    if ev is None or not len(ev):
+        return None
+    ev, evh = _events_with_groups(f, h, times, ev)
+    if not len(ev):
+        return None
+    f.cls[h.rows[evh]] = 1  # (several events of one line - deleted groups - count once)
+    if "_msg" in ev.column_names:
+        # (message-first: the message a dialect matched, without what wrapped it)
+        alt = ev["_msg"].combine_chunks()
+        has_alt = _mask(pc.is_valid(alt))
+        if has_alt.any():
+            mm = np.zeros(len(h.message), dtype=bool)
+            mm[evh[has_alt]] = True
+            h.message = pc.replace_with_mask(h.message, pa.array(mm), alt.filter(pa.array(has_alt)).cast(h.message.type))
+        ev = ev.drop_columns(["_msg"])
+    ev_ts, ts_inferred = _inherited_times(times, evh)
+    return _finish_events(ev, evh, h.table, h.rows, h.message, h.level, times.ts_ms, f.text, f.is_cont, f.cls,
+                          source_file, cluster, run_id, inline_cont, ev_ts, ts_inferred,
+                          audit.get("content_sha256"))  # fmt: skip
+
+
+def _events_with_groups(f: _File, h: _HeadColumns, times: _Times, ev: pa.Table) -> tuple[pa.Table, np.ndarray]:
+    """Recognised non-events dropped (they count as unrelated); JSON keys; the group of lines that
+    name none from their context (:func:`_attribute_groups`), else ``group_unknown``."""
+    evh = _np(ev["_row"])
+    notevent = _mask(pc.equal(ev["kind"].combine_chunks(), ""))
+    if notevent.any():
+        ev = ev.filter(pa.array(~notevent))
+        evh = evh[~notevent]
+    if h.json:
+        ev = _json_event_fields(ev, h.table, evh)
+    if 0 < ev["group_id"].null_count < len(ev):
+        gids, _ = _attribute_groups(ev, _take(h.message, evh), np.where(times.has_ts[evh], times.ts_np[evh], -1))
+        ev = ev.set_column(ev.column_names.index("group_id"), "group_id", gids)
+    nogroup = _mask(pc.is_null(ev["group_id"]))
+    if nogroup.any():
+        lr = h.rows[evh[nogroup]]
+        f.quarantine(lr, "group_unknown")
+        for r, dname in zip(lr, ev["dialect"].filter(pa.array(nogroup)).to_pylist()):
+            f.qdetail[r] = f"recognised ({dname}) but neither the line nor its context names the group"
+        ev = ev.filter(pa.array(~nogroup))
+        evh = evh[~nogroup]
+    return ev, evh
+
+
+def _inherited_times(times: _Times, evh: np.ndarray) -> tuple[pa.Array | None, np.ndarray]:
+    """A line without a timestamp of its own keeps its place in the file: it takes the time of the
+    nearest earlier head that has one (null when none has), flagged ``ts_inferred``."""
+    inferred = ~times.has_ts[evh]
+    if not inferred.any():
+        return None, inferred
+    last = np.maximum.accumulate(np.where(times.has_ts, np.arange(len(times.has_ts)), -1))
+    src = last[evh]
+    fill = np.where(src >= 0, times.ts_np[np.maximum(src, 0)], 0)
+    return pa.array(np.where(times.has_ts[evh], times.ts_np[evh], fill), pa.int64(), mask=src < 0), inferred
+
+
+def _continuation_classes(f: _File) -> None:
+    """A continuation takes its head's class (events' continuations count as continuations; of an
+    unrelated head as unrelated; of a quarantined head as quarantined with ``continuation of line
+    N``); one with no head before it is ``unparsable_layout``."""
+    if not f.is_cont.any():
+        return
+    cont_rows = np.nonzero(f.is_cont)[0]
+    last_non = np.maximum.accumulate(np.where(~f.is_cont, np.arange(f.n), -1))
+    head_of = last_non[cont_rows]
+    orphan = head_of < 0
+    if orphan.any():
+        f.quarantine(cont_rows[orphan], "unparsable_layout", "continuation line without a head line")
+    cr, ho = cont_rows[~orphan], head_of[~orphan]
+    hc = f.cls[ho]
+    f.cls[cr[hc == 1]] = 2
+    f.cls[cr[hc == 0]] = 0
+    qc = hc == 3
+    if qc.any():
+        q_rows = cr[qc]
+        f.cls[q_rows] = 3
+        f.qreason[q_rows] = f.qreason[ho[qc]]
+        for r, hd in zip(q_rows, ho[qc]):
+            f.qdetail[r] = f"continuation of line {int(hd) + 1}"
+            if int(hd) in f.qgroup:
+                f.qgroup[int(r)] = f.qgroup[int(hd)]
+
+
+def _quarantine_rows(f: _File, h: _HeadColumns, settings, source_file, cluster, run_id, audit) -> pa.Table:
+    """One quarantine row per quarantined line (its raw text; the layout when it is a head) and the
+    audit's count per reason and first unreadable line."""
+    qrows = np.nonzero(f.cls == 3)[0]
+    if not len(qrows):
+        return empty_quarantine()
+    reasons, counts = np.unique(f.qreason[qrows].astype(str), return_counts=True)
+    audit["quarantine_reasons"] = {str(r): int(c) for r, c in zip(reasons, counts)}
+    unread = qrows[f.qreason[qrows] == "unparsable_layout"]
+    if len(unread):
+        audit["unreadable_example"] = _decode_lossy(f.text[int(unread[0])].as_py().encode("utf-8", "replace"), 300)
+    hp = np.minimum(np.searchsorted(h.rows, qrows), max(len(h.rows) - 1, 0))
+    is_h = (h.rows[hp] == qrows) if len(h.rows) else np.zeros(len(qrows), dtype=bool)
+    q_layout = h.layout.take(pa.array(hp, pa.int64(), mask=~is_h)) if len(h.rows) else None
+    raw_txt = _take(f.text, qrows).to_pylist()
+    badset = f.bad[qrows]
+    if badset.any():
+        bi = iter(_take(f.lines, qrows[badset]).to_pylist())
+        raw_txt = [_decode_lossy(next(bi), settings.raw_keep_bytes) if b else t for t, b in zip(raw_txt, badset)]
+    return pa.table({
+        "cluster": _repeat(cluster, len(qrows)),
+        "source_file": _repeat(source_file, len(qrows)),
+        "line_no": pa.array(qrows + 1, pa.int64()),
+        "reason": pa.array(f.qreason[qrows].tolist(), pa.string()),
+        "detail": pa.array(f.qdetail[qrows].tolist(), pa.string()),
+        "layout": q_layout if q_layout is not None else pa.nulls(len(qrows), pa.string()),
+        "group_id": pa.array([f.qgroup.get(int(r)) for r in qrows], pa.string()),
+        "raw": pa.array(raw_txt, pa.string()),
+        "run_id": _repeat(run_id, len(qrows)),
+    }, schema=QUARANTINE_ARROW)  # fmt: skip

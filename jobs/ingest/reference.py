@@ -1,0 +1,495 @@
+"""The reference reader: what one line of a log file becomes, line by line, in plain Python.
+
+This module is the *specification* of ingestion. :func:`read_bytes` returns exactly what the
+vectorised :func:`jobs.ingest.parse.parse_bytes` returns (``tests/ingest/
+test_reference_equivalence.py`` checks it on every fixture, sample and simulated corpus, and on
+files Hypothesis builds), but it reads one line at a time with Python's ``re`` and the same tables:
+:mod:`~jobs.ingest.layouts` (``LAYOUTS``, ``CONTINUATION``, ``JUL_MESSAGE``, ``TS_PREFIX``, the
+docker/kubectl prefixes, ``JSON_KEYS``), :mod:`~jobs.ingest.dialects` (``DIALECTS``,
+``BODY_PREFIX``, ``GROUP_PREFILTER``, ``ERROR_MESSAGES``), :mod:`~jobs.ingest.timestamps`,
+:mod:`~jobs.ingest.general` and :mod:`~jobs.ingest.redaction`. The table regexes are RE2; they run
+here through :func:`rx` with RE2's meaning (ASCII ``\\d \\w \\b``, ``\\s`` without ``\\v``, ``$``
+only at the end). Read it top to bottom; the steps of one file, in order:
+
+1. **Bytes** (:func:`read_bytes`). Gunzip when the file starts with the gzip magic (a ``.gz`` name
+   without it, or a broken stream: ``corrupt_gzip``, an error unless ``on_corrupt: quarantine``);
+   sha256 of the content; an empty file is an audit row with 0 lines; a file whose first 8 KiB are
+   ≥ 5 % control bytes is ``binary``: one quarantine row for the file.
+2. **Lines** (:func:`_decode`). Split at ``\\n`` (line numbers from 1). A line longer than
+   ``max_line_bytes`` is ``line_too_long``; one with a NUL byte ``binary``; one that is not UTF-8
+   ``binary`` (≥ 2 control bytes or > 30 % non-text bytes) or ``invalid_utf8``. Trailing ``\\r``
+   and ANSI colours are removed.
+3. **Paste** (:func:`_unwrap_paste`): terminal box borders (when the first 64 KiB hold one), an
+   e-mail quote ``>`` (when most of the first 400 non-blank lines have it) and an indentation every
+   non-blank line shares are removed.
+4. **Wrapping prefixes**: when one of the first 400 lines starts with ``svc  | `` (docker compose)
+   or ``[pod/name/container] `` (kubectl), every line loses it; the layouts are named
+   ``docker+…`` / ``kubectl+…`` (``kubectl+`` when any line had a pod).
+5. **Layouts** (:func:`_read_heads`). A blank line is unrelated. Each other line is a *head* of the
+   first layout whose regex matches it: the declared layouts (``settings.layouts``), then
+   :data:`~jobs.ingest.layouts.LAYOUTS` in table order with the layouts that match none of the
+   file's first 400 non-blank lines moved to the end; ``json`` (``JSON_LINE``) is tried first when
+   more than half of those lines are JSON, else last. A line none matches but that starts with a
+   viewer's timestamp (``TS_PREFIX``) is tried again without it (layout ``ts+…``; the timestamp is
+   kept as ``pts``). JSON fields come from the key families of ``JSON_NAMES`` (first key present).
+6. **General reader** (:func:`_general_head`): a line still unread (except the line after a
+   ``jul`` head) is a head of layout ``general`` when it has a timestamp (``timestamps.LOCATE``;
+   within its first 48 characters, two leading timestamps: the second is the application's), or a
+   level word, or passes the group prefilter; a continuation-shaped line only when a timestamp
+   leads it. The level, a ``(logger)`` tail or logger word and the message are found around it.
+7. **JUL**: the ``LEVEL: message`` line after a ``jul`` head gives the head its message and level,
+   and is that head's continuation. **Multi-line JSON messages**: the first line of a JSON
+   ``message`` holding newlines is the message, the rest the event's continuation text.
+8. **Continuations**: a line left that matches ``CONTINUATION`` (stack traces, indented blocks),
+   also behind a ``TS_PREFIX`` timestamp, continues the entry above it; any other line is
+   ``unparsable_layout``.
+9. **Timestamps** (:func:`_timestamps`): the head's ``ts`` (else ``pts``) through
+   ``layouts.parse_timestamps``; the forms it does not read through ``timestamps.to_iso`` (log4j
+   ``DATE``, zone words, syslog with the year of the file's first dated line or
+   ``default_year``, a time of day with the date of the previous dated head).
+10. **Group prefilter**: a head whose message does not match ``GROUP_PREFILTER`` is unrelated.
+11. **Dialects and events**: :mod:`jobs.ingest.reference_events` (context prefix, dialect
+    precedence, message-first candidates, hard-wrapped lines, event fields, librdkafka group
+    carry, deleted-groups explosion, JSON keys, context attribution, inferred timestamps,
+    redaction).
+12. **Accounting** (:func:`_account`): every line is exactly one of event, continuation (of an
+    event), unrelated, quarantined; a continuation takes the class of the head above it (a
+    quarantined head's continuations are quarantined, detail ``continuation of line N``); one with
+    no head above it is ``unparsable_layout``. Quarantine rows keep the text (the first
+    ``raw_keep_bytes`` bytes of a bad line). The audit row counts them all.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import re
+import zlib
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from functools import cache
+from typing import Any
+
+import pyarrow as pa
+
+from jobs.ingest import dialects as D
+from jobs.ingest import general as G
+from jobs.ingest import layouts as L
+from jobs.ingest import timestamps as TS
+from jobs.ingest.model import QUARANTINE_ARROW, IngestError, IngestSettings
+from jobs.ingest.pyregex import Untranslatable, translate
+
+
+@cache
+def rx(pattern: str) -> re.Pattern[str]:
+    """A table's RE2 regex as a Python regex with RE2's meaning (:func:`jobs.ingest.pyregex.translate`;
+    a pattern it does not translate, e.g. with ``(?i)``, as it stands)."""
+    try:
+        return re.compile(translate(pattern), re.ASCII)
+    except Untranslatable:
+        return re.compile(pattern)
+
+
+SAMPLE = 400  # lines of a file looked at to order the layouts / spot prefixes and pastes
+_BOX = "\u2502\u2503\u2551"  # │ ┃ ║
+
+
+@dataclass
+class Head:
+    """A log entry's first line: where its fields are (``ts``/``level``/... as the layout found
+    them: "" when the layout's group took no text, None when the layout has no such group)."""
+
+    row: int
+    layout: str
+    ts: str | None = None
+    level: str | None = None
+    logger: str | None = None
+    thread: str | None = None
+    message: str | None = None
+    pts: str | None = None  # a viewer's timestamp in front of the entry
+    json: dict[str, str | None] = field(default_factory=dict)  # j_group, j_member, j_gen, j_client
+    inline_cont: str | None = None  # the rest of a multi-line JSON message
+    ts_ms: int | None = None
+
+
+@dataclass
+class File:
+    """One file's lines and what each became (``cls``: unrelated/event/continuation/quarantined)."""
+
+    raw: list[bytes]
+    text: list[str]
+    bad: list[bool]
+    cls: list[str]
+    reason: list[str | None]
+    detail: list[str | None]
+    qgroup: dict[int, str | None] = field(default_factory=dict)
+    heads: dict[int, Head] = field(default_factory=dict)
+    is_cont: list[bool] = field(default_factory=list)
+
+    def quarantine(self, i: int, reason: str, detail: str) -> None:
+        self.cls[i], self.reason[i], self.detail[i] = "quarantined", reason, detail
+
+
+# ------------------------------------------------------------------------------ 1. bytes
+def _audit(source_file: str, cluster: str, run_id: str | None, data: bytes) -> dict[str, Any]:
+    return {
+        "cluster": cluster, "run_id": run_id, "source_file": source_file, "content_sha256": None,
+        "bytes": len(data), "compressed": False, "total_lines": 0, "events": 0, "continuations": 0,
+        "unrelated": 0, "quarantined": 0, "duplicate_of": None, "error": None, "first_ts": None,
+        "last_ts": None, "out_of_order_lines": 0, "layouts": [], "quarantine_reasons": {},
+        "unreadable_example": None,
+    }  # fmt: skip
+
+
+def _file_row(source_file: str, cluster: str, run_id: str | None, reason: str, detail: str) -> pa.Table:
+    row = {"cluster": cluster, "source_file": source_file, "line_no": None, "reason": reason,
+           "detail": detail, "layout": None, "group_id": None, "raw": None, "run_id": run_id}  # fmt: skip
+    return pa.Table.from_pylist([row], schema=QUARANTINE_ARROW)
+
+
+def _is_binary(data: bytes) -> bool:
+    head = data[:8192]
+    ctrl = sum(1 for b in head if b < 9 or 14 <= b < 32 or b == 127)
+    return ctrl >= 0.05 * len(head)
+
+
+def read_bytes(
+    data: bytes,
+    source_file: str,
+    cluster: str = "default",
+    settings: IngestSettings | None = None,
+    run_id: str | None = None,
+) -> tuple[pa.Table, pa.Table, dict[str, Any]]:
+    """``(events, quarantine, audit)`` of one file's content, as :func:`jobs.ingest.parse.parse_bytes`."""
+    from jobs.ingest import reference_events as RE
+
+    settings = settings or IngestSettings()
+    audit = _audit(source_file, cluster, run_id, data)
+    no_events = RE.events_table([])
+    magic = data[:2] == b"\x1f\x8b"
+    audit["compressed"] = magic or source_file.endswith(".gz")
+    if audit["compressed"]:
+        try:
+            if not magic:
+                raise OSError("not a gzip file (no gzip magic bytes)")
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as e:
+            msg = f"corrupt_gzip: {source_file}: {e}"
+            if settings.on_corrupt == "error":
+                raise IngestError(msg) from e
+            audit["error"], audit["quarantine_reasons"] = msg, {"corrupt_gzip": 1}
+            return no_events, _file_row(source_file, cluster, run_id, "corrupt_gzip", str(e)), audit
+    audit["content_sha256"] = hashlib.sha256(data).hexdigest()
+    if not data:
+        return no_events, QUARANTINE_ARROW.empty_table(), audit
+    if _is_binary(data):
+        audit["error"] = f"binary: {source_file}: not a text log ({len(data):,} bytes)"
+        audit["quarantine_reasons"] = {"binary": 1}
+        return no_events, _file_row(source_file, cluster, run_id, "binary", "binary file, not read"), audit
+    f = _decode(data, settings)
+    audit["total_lines"] = len(f.raw)
+    label = _unwrap(f, data)
+    _read_heads(f, settings, label)
+    _timestamps(f, settings, audit)
+    events = RE.read_events(f, settings, source_file, cluster, run_id, audit["content_sha256"])
+    _account(f)
+    return RE.events_table(events), _quarantine_rows(f, settings, source_file, cluster, run_id, audit), audit
+
+
+# ------------------------------------------------------------------------------ 2. lines
+def _bad_line(raw: bytes, settings: IngestSettings) -> tuple[str, str] | None:
+    if len(raw) > settings.max_line_bytes:
+        return "line_too_long", f"{len(raw)} bytes > {settings.max_line_bytes}"
+    if b"\x00" in raw:
+        return "binary", "NUL bytes"
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        ctrl = sum(1 for ch in raw if ch < 9 or 13 < ch < 32 or ch == 127)
+        if ctrl >= 2 or ctrl + sum(1 for ch in raw if ch >= 128) > 0.3 * max(1, len(raw)):
+            return "binary", "non-text bytes"
+        return "invalid_utf8", "invalid UTF-8 byte sequence"
+    return None
+
+
+def _decode(data: bytes, settings: IngestSettings) -> File:
+    raw = data.split(b"\n")
+    if data.endswith(b"\n"):
+        raw.pop()
+    n = len(raw)
+    f = File(raw, [""] * n, [False] * n, ["unrelated"] * n, [None] * n, [None] * n, is_cont=[False] * n)
+    for i, b in enumerate(raw):
+        bad = _bad_line(b, settings)
+        if bad:
+            f.bad[i] = True
+            f.quarantine(i, *bad)
+        else:
+            f.text[i] = rx(L.ANSI).sub("", b.decode("utf-8").rstrip("\r"))
+    return f
+
+
+# ------------------------------------------------------------------------------ 3-4. paste, prefixes
+def _unwrap_paste(text: list[str], data: bytes) -> list[str]:
+    if any(c.encode() in data[:65536] for c in _BOX):
+        text = [rx(f"^[{_BOX}]+ ?|\\s*[{_BOX}]+\\s*$").sub("", t) for t in text]
+    nonblank = [t for t in text[:SAMPLE] if t.strip()]
+    if not nonblank:
+        return text
+    if sum(t.startswith(">") for t in nonblank) * 2 > len(nonblank):
+        text = [rx(r"^>+ ?").sub("", t, count=1) for t in text]
+        nonblank = [rx(r"^>+ ?").sub("", t, count=1) for t in nonblank]
+    if nonblank[0][:1] in (" ", "\t"):
+        k = min(len(t) - len(t.lstrip()) for t in nonblank)
+        if k > 0 and all(not t.strip() or len(t) - len(t.lstrip()) >= k for t in text):
+            text = [t[k:] for t in text]
+    return text
+
+
+def _unwrap(f: File, data: bytes) -> str:
+    """Steps 3-4; returns the wrapping prefix label ("", "docker+" or "kubectl+")."""
+    f.text = _unwrap_paste(f.text, data)
+    docker, kubectl = rx(L.DOCKER_PREFIX), rx(L.KUBECTL_PREFIX)
+    if not any(docker.search(t) or kubectl.search(t) for t in f.text[:SAMPLE]):
+        return ""
+    pods = False
+    for i, t in enumerate(f.text):
+        m = docker.search(t) or kubectl.search(t)
+        if m:
+            pods |= "pod" in m.groupdict()
+            f.text[i] = m.group("rest")
+    return "kubectl+" if pods else "docker+"
+
+
+# ------------------------------------------------------------------------------ 5. layouts
+def _json_value(v: Any) -> str | None:
+    if v is None or isinstance(v, str):
+        return v
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return str(v)
+    raise TypeError("not a scalar")
+
+
+def _flatten(obj: dict, prefix: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in obj.items():
+        if isinstance(v, dict):
+            for k2, v2 in _flatten(v, f"{prefix}{k}.").items():
+                if out.get(k2) is None:
+                    out[k2] = v2
+        elif out.get(prefix + k) is None:
+            out[prefix + k] = v
+    return out
+
+
+def _json_fields(line: str) -> dict[str, str | None]:
+    """The key families of a JSON line (first key of ``JSON_NAMES`` with a value); a line that
+    does not parse as an object of scalars: the per-key regexes ``JSON_KEYS``."""
+    try:
+        flat = _flatten(json.loads(line))
+        return {key: next((_json_value(flat[n]) for n in names if flat.get(n) is not None), None)
+                for key, names in L.JSON_NAMES.items()}  # fmt: skip
+    except (ValueError, TypeError, AttributeError):
+        pass
+    out: dict[str, str | None] = {}
+    for key, pattern in L.JSON_KEYS.items():
+        m = rx(pattern).search(line)
+        v = (m.group("v") or (m.groupdict().get("n") or "")) if m else ""
+        if not v and key in L.JSON_NESTED:
+            m2 = rx(L.JSON_NESTED[key]).search(line)
+            v = m2.group("v") if m2 else ""
+        out[key] = v or None
+    msg = out["message"] or ""
+    for a, b in (("\\n", "\n"), ("\\t", "\t"), ("\\r", ""), ('\\"', '"'), ("\\/", "/"), ("\\\\", "\\")):
+        msg = msg.replace(a, b)
+    out["message"] = msg
+    return out
+
+
+def _match_layout(row: int, text: str, order: list[L.Layout], json_first: bool, label: str) -> Head | None:
+    """The head of the first layout of ``order`` (JSON first or last) that matches ``text``."""
+    is_json = bool(rx(L.JSON_LINE).search(text))
+    if json_first and is_json:
+        return _json_head(row, text, label)
+    for lay in order:
+        m = rx(lay.regex).search(text)
+        if m:
+            g = m.groupdict()
+            vals = {k: (g[k] or "") if k in g else None for k in ("ts", "level", "logger", "thread", "message")}
+            return Head(row, label + lay.id, **vals)
+    return _json_head(row, text, label) if is_json else None
+
+
+def _json_head(row: int, text: str, label: str) -> Head:
+    js = _json_fields(text)
+    return Head(row, label + "json", js["ts"], js["level"], js["logger"], js["thread"], js["message"] or "",
+                json={k: js[k] for k in L.JSON_EXTRA})  # fmt: skip
+
+
+def _layout_order(sample: list[str], settings: IngestSettings) -> list[L.Layout]:
+    hit = [any(rx(lay.regex).search(t) for t in sample) for lay in L.LAYOUTS]
+    table = [lay for lay, h in zip(L.LAYOUTS, hit) if h] + [lay for lay, h in zip(L.LAYOUTS, hit) if not h]
+    return list(settings.layouts) + table
+
+
+def _mostly_json(sample: list[str]) -> bool:
+    return sum(bool(rx(L.JSON_LINE).search(t)) for t in sample) * 2 > len(sample)
+
+
+def _read_heads(f: File, settings: IngestSettings, label: str) -> None:
+    """Steps 5-8: heads (layouts, viewer timestamp, general reader, JUL), continuations and
+    unparsable lines."""
+    rows = [i for i, t in enumerate(f.text) if not f.bad[i] and t]
+    sample = [f.text[i] for i in rows[:SAMPLE]]
+    order = _layout_order(sample, settings)
+    json_first = _mostly_json(sample)
+    left = []
+    for i in rows:
+        h = _match_layout(i, f.text[i], order, json_first, label)
+        if h:
+            f.heads[i] = h
+        else:
+            left.append(i)
+    inner = {i: m for i in left if (m := rx(L.TS_PREFIX).search(f.text[i]))}
+    json_first = _mostly_json([m.group("rest") for m in inner.values()][:SAMPLE])
+    for i, m in inner.items():
+        h = _match_layout(i, m.group("rest"), order, json_first, label + "ts+")
+        if h:
+            h.pts = m.group("pts")
+            f.heads[i] = h
+    left = [i for i in left if i not in f.heads]
+    after_jul = {r + 1 for r, h in f.heads.items() if h.layout.endswith("jul")}
+    for i in left:
+        if i not in after_jul and (h := _general_head(i, f.text[i], label)):
+            f.heads[i] = h
+    for r in sorted(f.heads):
+        h = f.heads[r]
+        if h.layout.endswith("jul") and r + 1 < len(f.text) and r + 1 not in f.heads and not f.bad[r + 1]:
+            m = rx(L.JUL_MESSAGE).search(f.text[r + 1])
+            if m:
+                h.message, h.level = m.group("message"), m.group("level")
+                f.is_cont[r + 1] = True
+    for h in f.heads.values():
+        h.message = h.message or ""
+        if h.layout.endswith("json") and "\n" in h.message:
+            first, rest = h.message.split("\n", 1)
+            h.message, h.inline_cont = first.rstrip("\r"), rest.rstrip("\r\n") or None
+    for i in left:
+        if i in f.heads or f.is_cont[i]:
+            continue
+        m = rx(L.TS_PREFIX).search(f.text[i])
+        if rx(L.CONTINUATION).search(f.text[i]) or (m and rx(L.CONTINUATION).search(m.group("rest"))):
+            f.is_cont[i] = True
+        else:
+            f.quarantine(i, "unparsable_layout", "no known layout matches")
+
+
+# ------------------------------------------------------------------------------ 6. general reader
+_LEVEL_WORD = rf"^[\s\[\]|:>-]{{0,4}}(?:{L.LEVELS})\]?(?:[\s|:>-]+|$)"
+
+
+def _general_head(row: int, text: str, label: str) -> Head | None:
+    """A line of unknown layout read message-first (:mod:`jobs.ingest.general`), or None when it
+    is no entry of its own."""
+    loc = rx(TS.LOCATE).search(text)
+    leading = bool(loc) and len(loc.group("pre")) <= G.LEADING_MAX
+    ts = loc.group("ts") if loc else None
+    pts = None
+    if leading:
+        region = loc.group("rest")
+        sec = rx(TS.LOCATE).search(region)
+        if sec and len(sec.group("pre")) <= G.SECOND_MAX:  # a viewer's column, then the application's
+            pts, ts, region = ts, sec.group("ts"), sec.group("rest")
+    else:
+        region = loc.group("pre") + " " + loc.group("rest") if loc else text
+    lv = rx(G._LEVEL).search(region)
+    lg = rx(G._LOGGER_TAIL).search(region)
+    logger = lg.group("lg") if lg else None
+    if lg:
+        region = rx(r"\s*" + G._LOGGER_TAIL).sub("", region, count=1)
+    else:
+        w = rx(G._LOGGER_WORD).search(text[:160])
+        logger = w.group("lg") if w else None
+    message = rx(_LEVEL_WORD).sub("", region, count=1).lstrip(" \t-:|>#")
+    cont = bool(rx(L.CONTINUATION).search(text))
+    hint = bool(rx(D.GROUP_PREFILTER).search(text))
+    if not ((loc and not cont) or (leading and cont) or ((lv or hint) and not cont)):
+        return None
+    return Head(row, label + "general", ts, lv.group("level") if lv else None, logger, None, message, pts)
+
+
+# ------------------------------------------------------------------------------ 9. timestamps
+def _timestamps(f: File, settings: IngestSettings, audit: dict[str, Any]) -> None:
+    heads = [f.heads[r] for r in sorted(f.heads)]
+    raw = [h.ts or h.pts for h in heads]
+    ms = L.parse_timestamps(pa.array(raw, pa.string()), settings.default_timezone).to_pylist()
+    year = settings.default_year
+    dated = [TS.date_of(r) for r in raw]
+    if year is None:
+        year = next((int(d[:4]) for d in dated if d), None)
+    last_date = None
+    for k, h in enumerate(heads):
+        h.ts_ms = ms[k]
+        if h.ts_ms is None and raw[k] is not None:
+            iso = TS.to_iso(raw[k], year=year, date=last_date)
+            if iso is not None:
+                h.ts_ms = L.parse_timestamps(pa.array([iso], pa.string()), settings.default_timezone)[0].as_py()
+        last_date = dated[k] or last_date
+    times = [h.ts_ms for h in heads if h.ts_ms is not None]
+    if times:
+        audit["first_ts"] = datetime.fromtimestamp(min(times) / 1000, tz=UTC)
+        audit["last_ts"] = datetime.fromtimestamp(max(times) / 1000, tz=UTC)
+        top, late = times[0], 0
+        for t in times[1:]:
+            late += t < top
+            top = max(top, t)
+        audit["out_of_order_lines"] = late
+    audit["layouts"] = sorted({h.layout for h in heads})
+
+
+# ------------------------------------------------------------------------------ 12. accounting
+def _account(f: File) -> None:
+    """A continuation takes the class of the nearest line above it that is no continuation."""
+    head = -1
+    for i in range(len(f.raw)):
+        if not f.is_cont[i]:
+            head = i
+            continue
+        if head < 0:
+            f.quarantine(i, "unparsable_layout", "continuation line without a head line")
+        elif f.cls[head] == "event":
+            f.cls[i] = "continuation"
+        elif f.cls[head] == "quarantined":
+            f.quarantine(i, f.reason[head], f"continuation of line {head + 1}")
+            if head in f.qgroup:
+                f.qgroup[i] = f.qgroup[head]
+        else:
+            f.cls[i] = "unrelated"
+
+
+def _quarantine_rows(
+    f: File, settings: IngestSettings, source_file: str, cluster: str, run_id: str | None, audit: dict
+) -> pa.Table:
+    for c, key in (("event", "events"), ("continuation", "continuations"), ("unrelated", "unrelated"),
+                   ("quarantined", "quarantined")):  # fmt: skip
+        audit[key] = f.cls.count(c)
+    rows = []
+    for i, c in enumerate(f.cls):
+        if c != "quarantined":
+            continue
+        raw = f.raw[i][: settings.raw_keep_bytes].decode("utf-8", "backslashreplace") if f.bad[i] else f.text[i]
+        rows.append({
+            "cluster": cluster, "source_file": source_file, "line_no": i + 1, "reason": f.reason[i],
+            "detail": f.detail[i], "layout": f.heads[i].layout if i in f.heads else None,
+            "group_id": f.qgroup.get(i), "raw": raw, "run_id": run_id,
+        })  # fmt: skip
+    reasons = sorted({r["reason"] for r in rows})
+    if rows:
+        audit["quarantine_reasons"] = {r: sum(q["reason"] == r for q in rows) for r in reasons}
+    unread = [r for r in rows if r["reason"] == "unparsable_layout"]
+    if unread:
+        ex = f.text[unread[0]["line_no"] - 1]
+        audit["unreadable_example"] = ex.encode("utf-8", "replace")[:300].decode("utf-8", "backslashreplace")
+    return pa.Table.from_pylist(rows, schema=QUARANTINE_ARROW)

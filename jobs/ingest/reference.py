@@ -317,7 +317,9 @@ def _match_layout(row: int, text: str, order: list[L.Layout], json_first: bool, 
         m = rx(lay.regex).search(text)
         if m:
             g = m.groupdict()
-            vals = {k: (g[k] or "") if k in g else None for k in ("ts", "level", "logger", "thread", "message")}
+            vals = {
+                k: (g[k] or "") if k in g else None for k in ("ts", "level", "logger", "thread", "message")
+            }
             return Head(row, label + lay.id, **vals)
     return _json_head(row, text, label) if is_json else None
 
@@ -435,7 +437,9 @@ def _timestamps(f: File, settings: IngestSettings, audit: dict[str, Any]) -> Non
         if h.ts_ms is None and raw[k] is not None:
             iso = TS.to_iso(raw[k], year=year, date=last_date)
             if iso is not None:
-                h.ts_ms = L.parse_timestamps(pa.array([iso], pa.string()), settings.default_timezone)[0].as_py()
+                h.ts_ms = L.parse_timestamps(pa.array([iso], pa.string()), settings.default_timezone)[
+                    0
+                ].as_py()
         last_date = dated[k] or last_date
     times = [h.ts_ms for h in heads if h.ts_ms is not None]
     if times:
@@ -479,7 +483,9 @@ def _quarantine_rows(
     for i, c in enumerate(f.cls):
         if c != "quarantined":
             continue
-        raw = f.raw[i][: settings.raw_keep_bytes].decode("utf-8", "backslashreplace") if f.bad[i] else f.text[i]
+        raw = (
+            f.raw[i][: settings.raw_keep_bytes].decode("utf-8", "backslashreplace") if f.bad[i] else f.text[i]
+        )
         rows.append({
             "cluster": cluster, "source_file": source_file, "line_no": i + 1, "reason": f.reason[i],
             "detail": f.detail[i], "layout": f.heads[i].layout if i in f.heads else None,

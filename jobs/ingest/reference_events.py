@@ -57,7 +57,9 @@ _FAIL_KINDS = ("join_failed", "sync_failed", "heartbeat_failed", "offset_commit_
 _STR_FIELDS = ("group_id", "member_id", "group_instance_id", "client_id", "host", "reason", "state", "protocol",
                "error", "old_member_id", "operation", "protocol_type", "from_state")  # fmt: skip
 _FOREIGN_LAYOUT = r"(?:^|\+)(?:librdkafka|golog|python|python-basic)$"
-_RDKAFKA_LEVELS = dict(zip("01234567", ("EMERG", "ALERT", "CRITICAL", "ERROR", "WARN", "NOTICE", "INFO", "DEBUG")))
+_RDKAFKA_LEVELS = dict(
+    zip("01234567", ("EMERG", "ALERT", "CRITICAL", "ERROR", "WARN", "NOTICE", "INFO", "DEBUG"))
+)
 MAX_INT = 2147483647
 ATTRIBUTION_WINDOW_MS = 1000
 WRAP_MAX = 3
@@ -171,7 +173,9 @@ def event_fields(mt: Match, logger: str | None, layout: str) -> dict[str, Any]:
     ev["group_instance_id"] = _first(instance_id(ev["group_instance_id"]), p["pfx_iid"])
     node = _int(g.get("node_id"))
     node = MAX_INT - node if node is not None and node > 1 << 30 else node
-    ev["coordinator"] = _first(_int(g.get("coordinator")), _int(p["pfx_broker"]), _int(p["pfx_broker2"]), node)
+    ev["coordinator"] = _first(
+        _int(g.get("coordinator")), _int(p["pfx_broker"]), _int(p["pfx_broker2"]), node
+    )
     ev["offsets_partition"] = _first(_int(g.get("offsets_partition")), _int(p["pfx_opart"]))
     for f in ("generation", "member_count", "static_count", "member_epoch"):
         ev[f] = _int(g.get(f))
@@ -201,6 +205,7 @@ def event_fields(mt: Match, logger: str | None, layout: str) -> dict[str, Any]:
 # ------------------------------------------------------------------------------ d. wrapped lines
 def _join_wrapped(f: File, cands: list[Head], matches: dict[int, Match]) -> None:
     """Group lines not understood, joined with the following lines that are no entry of their own."""
+
     def joinable(k: int) -> bool:
         h = f.heads.get(k)
         bare = h is not None and h.layout == "general" and h.ts is None and h.level is None
@@ -224,7 +229,9 @@ def _join_wrapped(f: File, cands: list[Head], matches: dict[int, Match]) -> None
                 if r in matches or r in absorbed or len(rows) < lines:
                     continue
                 h = f.heads[r]
-                joined = G.cut_logger_tail(h.message.rstrip() + sep + sep.join(f.text[k].strip() for k in rows[:lines]))
+                joined = G.cut_logger_tail(
+                    h.message.rstrip() + sep + sep.join(f.text[k].strip() for k in rows[:lines])
+                )
                 m = understand(joined, h.logger)
                 if m is None:
                     continue
@@ -235,7 +242,9 @@ def _join_wrapped(f: File, cands: list[Head], matches: dict[int, Match]) -> None
 
 
 # ------------------------------------------------------------------------------ f. events
-def read_events(f: File, settings: Any, source_file: str, cluster: str, run_id: str | None, sha: str) -> list[dict]:
+def read_events(
+    f: File, settings: Any, source_file: str, cluster: str, run_id: str | None, sha: str
+) -> list[dict]:
     heads = [f.heads[r] for r in sorted(f.heads)]
     cands = [h for h in heads if rx(D.GROUP_PREFILTER).search(h.message)]
     matches = {h.row: m for h in cands if (m := understand(h.message, h.logger)) is not None}
@@ -245,7 +254,9 @@ def read_events(f: File, settings: Any, source_file: str, cluster: str, run_id: 
     for h in cands:
         if h.row not in matches:
             if not f.is_cont[h.row]:
-                f.quarantine(h.row, "group_line_not_understood", "no dialect matches this group-related message")
+                f.quarantine(
+                    h.row, "group_line_not_understood", "no dialect matches this group-related message"
+                )
                 g = rx(r"(?:groupId=|[Gg]roup[ =]\"?)(?P<g>[\w.\-]+)").search(h.message)
                 f.qgroup[h.row] = g.group("g") if g else None
             continue
@@ -266,7 +277,10 @@ def read_events(f: File, settings: Any, source_file: str, cluster: str, run_id: 
         if j:
             e["group_id"] = _first(e["group_id"], j.get("j_group") or None)
             e["member_id"] = _first(e["member_id"], j.get("j_member") or None)
-            e["generation"] = _first(e["generation"], _int(j.get("j_gen")))
+            gen = j.get("j_gen")  # (a whole number, as JSON_KEYS reads it)
+            e["generation"] = _first(
+                e["generation"], int(gen) if gen and rx(r"^-?\d+$").search(gen) else None
+            )
             e["client_id"] = _first(e["client_id"], j.get("j_client") or None)
     _attribute(evs)
     for e in evs:
@@ -306,7 +320,14 @@ def _attribute(evs: list[dict[str, Any]]) -> None:
         same = [q for q in range(p) if part is None or evs[q]["offsets_partition"] == part]
         src = None
         for ids in ({e["member_id"], e["old_member_id"]} - {None, ""}, {e["group_instance_id"]} - {None, ""}):
-            src = next((q for q in reversed(same) if (named[q] or q in resolved) and any(mentions(q, i) for i in ids)), None)
+            src = next(
+                (
+                    q
+                    for q in reversed(same)
+                    if (named[q] or q in resolved) and any(mentions(q, i) for i in ids)
+                ),
+                None,
+            )
             if src is not None:
                 break
         ts = e["_head"].ts_ms
@@ -361,7 +382,9 @@ def _finish(f: File, evs: list[dict], heads: list[Head], source_file: str, clust
             m = rx(r"(?s)Assigned partitions:\s*(?P<p>\[[^\]]*\])").search(cont or "")
             parts = partitions(m.group("p") or None) if m else None
         level = _upper(h.level)
-        level = _RDKAFKA_LEVELS.get(level, level) if level is not None and rx(r"^\d$").search(level) else level
+        level = (
+            _RDKAFKA_LEVELS.get(level, level) if level is not None and rx(r"^\d$").search(level) else level
+        )
         row = {k2: v for k2, v in e.items() if not k2.startswith("_") and k2 != "groups_raw"}
         row.update(
             cluster=cluster, ts_ms=ms, ts=None if ms is None else ms * 1000,

@@ -82,7 +82,9 @@ def test_fixture_files(pattern: str) -> None:
         assert_same(("\n".join(lines) + "\n").encode(), f)
 
 
-@pytest.mark.parametrize("pattern", ["tests/fixtures/real/*.log", "jobs/samples/**/*.log", "tests/fixtures/bad/*"])
+@pytest.mark.parametrize(
+    "pattern", ["tests/fixtures/real/*.log", "jobs/samples/**/*.log", "tests/fixtures/bad/*"]
+)
 def test_corpus_files(pattern: str) -> None:
     files = sorted(glob.glob(os.path.join(ROOT, pattern), recursive=True))
     assert files
@@ -113,6 +115,14 @@ def test_simulated_corpora(simulated: list[str]) -> None:
             assert_same(fh.read(), f)
 
 
+@pytest.mark.parametrize("data,name", [
+    (b"", "empty.log"), (b"\n\n", "blank.log"), (b"\x00\x01\x02" * 100, "segment.log"), (b"not gzip", "x.log.gz"),
+    (gzip.compress(b"abc")[:-6], "cut.log.gz"), (gzip.compress(b""), "empty.log.gz"),
+])  # fmt: skip
+def test_file_level_cases(data: bytes, name: str) -> None:
+    assert_same(data, name, IngestSettings(on_corrupt="quarantine"))
+
+
 # ------------------------------------------------------------------------------ 3. known differences
 #: (name, file, what differs) — each a difference between the fast path and the reference, reported
 #: to the lead; the generator below does not build these shapes
@@ -140,6 +150,13 @@ _KNOWN = [
      "[2024-05-01 10:00:00,123] INFO [GroupCoordinator 1]: Stabilized group g generation 4 /\n",
      "line 2: fast path message = line 1's text (a line with several events, found message-first: the "
      "message replacement takes one replacement per event, not per line); reference: its own message"),
+    ("json-timestamp-without-fraction",
+     '{"@timestamp":"2024-05-01T10:00:00Z","level":"INFO","message":"[Consumer clientId=c, groupId=g] (Re-)joining group"}\n',
+     "fast path: no timestamp (ts_inferred, ts null; pyarrow's JSON reader infers timestamp[s] and "
+     "strftime's %f gives '2024-05-01T10:00:00.%fZ'); reference: 2024-05-01 10:00:00 UTC"),
+    ("json-generation-not-a-number",
+     '{"@timestamp":"2024-05-01T10:00:00.123Z","message":"[Consumer clientId=c, groupId=g] (Re-)joining group","generation":"x"}\n',
+     "fast path raises ArrowInvalid (the whole file fails); reference: no generation from the key"),
     ("wrapped-rest-is-a-group-line",
      "[2024-05-01 10:00:00,123] INFO [GroupCoordinator 1]: Preparing to rebalance group g in state PreparingRebalance with old generation 3 (__consumer_offsets-12) (reason: removing member m1 on\n"
      "heartbeat expiration)\n"
@@ -151,14 +168,40 @@ _KNOWN = [
 ]  # fmt: skip
 
 
+_DECLARED = IngestSettings(
+    layouts=declared_layouts([{"pattern": "%d{ISO8601} [%t] %-5level %logger{36} - %msg%n"}])
+)
+#: (name, file, settings, what differs)
+_KNOWN_WITH_SETTINGS = [
+    ("declared-layout-trailing-space",
+     "2024-05-01T10:00:00.123 [main] INFO  x.Y - [Consumer clientId=c, groupId=g] (Re-)joining group \n", _DECLARED,
+     "fast path: message without the trailing space (a layout regex is run as head, then its tail "
+     "'\\s*$' removed), event client.joining; reference (the whole regex, greedy message): message "
+     "with the space, no dialect matches: group_line_not_understood"),
+]  # fmt: skip
+
+
 @pytest.mark.parametrize("name,text,what", _KNOWN, ids=[k[0] for k in _KNOWN])
 @pytest.mark.xfail(strict=True, reason="known difference, reported to the lead")
 def test_known_difference(name: str, text: str, what: str) -> None:
     assert_same(text.encode(), name)
 
 
+@pytest.mark.parametrize(
+    "name,text,config,what", _KNOWN_WITH_SETTINGS, ids=[k[0] for k in _KNOWN_WITH_SETTINGS]
+)
+@pytest.mark.xfail(strict=True, reason="known difference, reported to the lead")
+def test_known_difference_with_settings(name: str, text: str, config: IngestSettings, what: str) -> None:
+    assert_same(text.encode(), name, config)
+
+
 # ------------------------------------------------------------------------------ 2. generated files
-_TS = ["2024-05-01 10:00:00,123", "2024-05-01 10:00:01,500", "2024-05-01 09:59:59,999", "2024-05-01 10:00:00.777"]
+_TS = [
+    "2024-05-01 10:00:00,123",
+    "2024-05-01 10:00:01,500",
+    "2024-05-01 09:59:59,999",
+    "2024-05-01 10:00:00.777",
+]
 _LOGGERS = ["kafka.coordinator.group.GroupCoordinator", "org.apache.kafka.clients.consumer.internals.ConsumerCoordinator",
             "o.a.k.c.c.i.AbstractCoordinator", "kafka.coordinator", "sarama"]  # fmt: skip
 _PREFIXES = {"broker": ["[GroupCoordinator 1]: ", "[GroupCoordinator id=2 topic=__consumer_offsets partition=7] ", ""],
@@ -170,6 +213,7 @@ _JUNK = ["", "\tat org.apache.kafka.Foo.bar(Foo.java:12)", "Caused by: java.lang
          "2024-05-01 10:00:02 something happened", "   ", "#### header ####", "\tAssigned partitions: [t-0, t-1]",
          "==== group g ====", "Heartbeat thread started"]  # fmt: skip
 _TAILS = ["", ",2023-08-01 05:17:46.000", " /", " [main]", " (kafka.coordinator.group.GroupCoordinator)"]
+_CHARS = st.characters(codec="utf-8", exclude_characters="\n", max_codepoint=0x3000)
 _REDACT = ["***", "xxx", "<my_group>", "[REDACTED]"]
 
 
@@ -221,6 +265,8 @@ def _message(draw) -> str:
     msg = draw(st.sampled_from(_PREFIXES[d.side])) + d.example
     if draw(st.booleans()) and " g " in f" {msg} ":
         msg = f" {msg} ".replace(" g ", f" {draw(st.sampled_from(_REDACT))} ", 1).strip()
+    if draw(st.integers(0, 7)) == 0:
+        msg += " " + draw(st.text(_CHARS, max_size=12))
     return msg + draw(st.sampled_from(_TAILS))
 
 
@@ -228,17 +274,26 @@ def _message(draw) -> str:
 def _entry(draw, family: str) -> list[str]:
     kind = draw(st.sampled_from(["layout", "layout", "layout", "fixture", "junk", "context"]))
     if kind == "context":  # a line naming no group after lines naming its member / group (attribution)
-        pfx = draw(st.sampled_from(["[GroupCoordinator 1]: ", "[GroupCoordinator id=1 topic=__consumer_offsets partition=3] ",
-                                    "[GroupCoordinator id=1 topic=__consumer_offsets partition=4] "]))
+        pfx = draw(
+            st.sampled_from(
+                [
+                    "[GroupCoordinator 1]: ",
+                    "[GroupCoordinator id=1 topic=__consumer_offsets partition=3] ",
+                    "[GroupCoordinator id=1 topic=__consumer_offsets partition=4] ",
+                ]
+            )
+        )
         first = pfx + draw(st.sampled_from(_NAMING)).example
         second = pfx + draw(st.sampled_from(_NO_GROUP)).example
         t2 = draw(st.sampled_from(["10:00:00,500", "10:00:02,000", "09:59:59,000"]))
-        return [f"[2024-05-01 10:00:00,123] INFO {first} (kafka.coordinator.group.GroupCoordinator)",
-                f"[2024-05-01 {t2}] INFO {second} (kafka.coordinator.group.GroupCoordinator)"]
+        return [
+            f"[2024-05-01 10:00:00,123] INFO {first} (kafka.coordinator.group.GroupCoordinator)",
+            f"[2024-05-01 {t2}] INFO {second} (kafka.coordinator.group.GroupCoordinator)",
+        ]
     if kind == "fixture":
         return [draw(st.sampled_from(DIALECT_LINES + LAYOUT_LINES))]
     if kind == "junk":
-        return [draw(st.sampled_from(_JUNK))]
+        return [draw(st.sampled_from(_JUNK) | st.text(_CHARS, max_size=40))]
     lines = _known_layout(draw(st.sampled_from(family)), draw(st.sampled_from(_TS)),
                           draw(st.sampled_from(["INFO", "WARN", "DEBUG", "ERROR"])), draw(_message()),
                           draw(st.sampled_from(_LOGGERS)))  # fmt: skip
@@ -267,7 +322,8 @@ def _no_known_difference(text: str) -> bool:
     """None of the shapes of ``_KNOWN`` (after the wrapping the file was built with is undone):
     default log4j heads beside other bracketed-date heads; Spring Boot 2 and 3 lines in one file; a
     malformed JSON line beside other JSON lines; a log4j line whose message is empty."""
-    lines = [re.sub(r"^(?:svc-1  \| |\[pod/a-1/c\] |2024-05-01T10:00:00.123456789Z |> |    )", "", x.rstrip("\r"))
+    lines = [re.sub(r"^(?:svc-1  \| |\[pod/a-1/c\] |2024-05-01T10:00:00.123456789Z |> |    |\t|\u2502 )", "",
+                    x.rstrip("\r"))
              for x in text.split("\n")]  # fmt: skip
     has = lambda rx: any(rx.search(x) for x in lines)  # noqa: E731
     js = [x for x in lines if x.lstrip().startswith("{") and x.rstrip().endswith("}")]
@@ -283,9 +339,10 @@ def _no_known_difference(text: str) -> bool:
 def log_files(draw) -> bytes:
     family = draw(st.lists(st.sampled_from(_LAYOUT_NAMES), min_size=1, max_size=3, unique=True))
     lines = [x for e in draw(st.lists(_entry(family), min_size=1, max_size=14)) for x in e]
-    wrap = draw(st.sampled_from(["", "", "", "docker", "kubectl", "ts", "quote", "indent"]))
+    wrap = draw(st.sampled_from(["", "", "", "docker", "kubectl", "ts", "quote", "indent", "box", "tab"]))
     lines = [{"": x, "docker": f"svc-1  | {x}", "kubectl": f"[pod/a-1/c] {x}",
-              "ts": f"2024-05-01T10:00:00.123456789Z {x}", "quote": f"> {x}", "indent": f"    {x}"}[wrap]
+              "ts": f"2024-05-01T10:00:00.123456789Z {x}", "quote": f"> {x}", "indent": f"    {x}",
+              "box": f"\u2502 {x} \u2502", "tab": f"\t{x}"}[wrap]
              for x in lines]  # fmt: skip
     data = "\n".join(lines).encode()
     if draw(st.booleans()):
@@ -302,13 +359,19 @@ def log_files(draw) -> bytes:
 
 _SETTINGS = [
     None,
-    IngestSettings(default_timezone="Europe/Berlin", default_year=2023, max_line_bytes=160, raw_keep_bytes=40),
-    IngestSettings(layouts=declared_layouts([{"pattern": "%d{ISO8601} [%t] %-5level %logger{36} - %msg%n"}])),
+    IngestSettings(
+        default_timezone="Europe/Berlin", default_year=2023, max_line_bytes=160, raw_keep_bytes=40
+    ),
+    _DECLARED,
 ]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
+)
 @given(data=log_files(), gz=st.booleans(), config=st.sampled_from(_SETTINGS))
 def test_generated_files(data: bytes, gz: bool, config: IngestSettings | None) -> None:
     assume(_no_known_difference(data.decode("utf-8", "replace")))
+    # (_KNOWN_WITH_SETTINGS "declared-layout-trailing-space")
+    assume(config is not _DECLARED or not re.search(rb"\s\r?(?:\n|$)", data))
     assert_same(gzip.compress(data) if gz else data, "gen.log.gz" if gz else "gen.log", config)

@@ -178,6 +178,12 @@ _KNOWN_WITH_SETTINGS = [
      "fast path: message without the trailing space (a layout regex is run as head, then its tail "
      "'\\s*$' removed), event client.joining; reference (the whole regex, greedy message): message "
      "with the space, no dialect matches: group_line_not_understood"),
+    ("declared-regex-tail-leftmost",
+     "2024-05-01 10:00:00.123 [Consumer clientId=c, groupId=g] (Re-)joining group - a - x.Y\n",
+     IngestSettings(layouts=declared_layouts([{"regex": r"^(?P<ts>\S+ \S+) (?P<message>.*) - (?P<logger>.*)$"}])),
+     "same cause: fast path splits at the leftmost ' - ' (message '... joining group', logger 'a - x.Y', "
+     "event client.joining); the regex's greedy message ends at the last one (message '... joining "
+     "group - a', group_line_not_understood)"),
 ]  # fmt: skip
 
 

@@ -37,7 +37,7 @@ only at the end). Read it top to bottom; the steps of one file, in order:
    within its first 48 characters, two leading timestamps: the second is the application's), or a
    level word, or passes the group prefilter; a continuation-shaped line only when a timestamp
    leads it. The level, a ``(logger)`` tail or logger word and the message are found around it.
-7. **JUL**: the ``LEVEL: message`` line after a ``jul`` head gives the head its message and level,
+7. **JUL** (:func:`_messages_and_continuations`): the ``LEVEL: message`` line after a ``jul`` head gives the head its message and level,
    and is that head's continuation. **Multi-line JSON messages**: the first line of a JSON
    ``message`` holding newlines is the message, the rest the event's continuation text.
 8. **Continuations**: a line left that matches ``CONTINUATION`` (stack traces, indented blocks),
@@ -191,6 +191,7 @@ def read_bytes(
     audit["total_lines"] = len(f.raw)
     label = _unwrap(f, data)
     _read_heads(f, settings, label)
+    _messages_and_continuations(f)
     _timestamps(f, settings, audit)
     events = RE.read_events(f, settings, source_file, cluster, run_id, audit["content_sha256"])
     _account(f)
@@ -341,48 +342,45 @@ def _mostly_json(sample: list[str]) -> bool:
 
 
 def _read_heads(f: File, settings: IngestSettings, label: str) -> None:
-    """Steps 5-8: heads (layouts, viewer timestamp, general reader, JUL), continuations and
-    unparsable lines."""
-    rows = [i for i, t in enumerate(f.text) if not f.bad[i] and t]
+    """Step 5-6: the head of every line a layout, a layout behind a viewer's timestamp or the
+    general reader reads."""
+    rows = [i for i, t in enumerate(f.text) if not f.bad[i] and t]  # (blank lines: unrelated)
     sample = [f.text[i] for i in rows[:SAMPLE]]
     order = _layout_order(sample, settings)
     json_first = _mostly_json(sample)
-    left = []
     for i in rows:
-        h = _match_layout(i, f.text[i], order, json_first, label)
-        if h:
+        if h := _match_layout(i, f.text[i], order, json_first, label):
             f.heads[i] = h
-        else:
-            left.append(i)
-    inner = {i: m for i in left if (m := rx(L.TS_PREFIX).search(f.text[i]))}
-    json_first = _mostly_json([m.group("rest") for m in inner.values()][:SAMPLE])
-    for i, m in inner.items():
-        h = _match_layout(i, m.group("rest"), order, json_first, label + "ts+")
-        if h:
+    behind_ts = {i: m for i in rows if i not in f.heads and (m := rx(L.TS_PREFIX).search(f.text[i]))}
+    json_first = _mostly_json([m.group("rest") for m in behind_ts.values()][:SAMPLE])
+    for i, m in behind_ts.items():
+        if h := _match_layout(i, m.group("rest"), order, json_first, label + "ts+"):
             h.pts = m.group("pts")
             f.heads[i] = h
-    left = [i for i in left if i not in f.heads]
     after_jul = {r + 1 for r, h in f.heads.items() if h.layout.endswith("jul")}
-    for i in left:
-        if i not in after_jul and (h := _general_head(i, f.text[i], label)):
+    for i in [i for i in rows if i not in f.heads and i not in after_jul]:
+        if h := _general_head(i, f.text[i], label):
             f.heads[i] = h
+
+
+def _messages_and_continuations(f: File) -> None:
+    """Steps 7-8: JUL message lines, multi-line JSON messages, continuations, unparsable lines."""
     for r in sorted(f.heads):
-        h = f.heads[r]
-        if h.layout.endswith("jul") and r + 1 < len(f.text) and r + 1 not in f.heads and not f.bad[r + 1]:
-            m = rx(L.JUL_MESSAGE).search(f.text[r + 1])
-            if m:
-                h.message, h.level = m.group("message"), m.group("level")
-                f.is_cont[r + 1] = True
+        h, nxt = f.heads[r], r + 1
+        jul = h.layout.endswith("jul") and nxt < len(f.text) and nxt not in f.heads and not f.bad[nxt]
+        if jul and (m := rx(L.JUL_MESSAGE).search(f.text[nxt])):
+            h.message, h.level = m.group("message"), m.group("level")
+            f.is_cont[nxt] = True
     for h in f.heads.values():
         h.message = h.message or ""
         if h.layout.endswith("json") and "\n" in h.message:
             first, rest = h.message.split("\n", 1)
             h.message, h.inline_cont = first.rstrip("\r"), rest.rstrip("\r\n") or None
-    for i in left:
-        if i in f.heads or f.is_cont[i]:
+    for i, t in enumerate(f.text):
+        if f.bad[i] or not t or i in f.heads or f.is_cont[i]:
             continue
-        m = rx(L.TS_PREFIX).search(f.text[i])
-        if rx(L.CONTINUATION).search(f.text[i]) or (m and rx(L.CONTINUATION).search(m.group("rest"))):
+        m = rx(L.TS_PREFIX).search(t)
+        if rx(L.CONTINUATION).search(t) or (m and rx(L.CONTINUATION).search(m.group("rest"))):
             f.is_cont[i] = True
         else:
             f.quarantine(i, "unparsable_layout", "no known layout matches")

@@ -373,7 +373,7 @@ _SETTINGS = [
 
 
 @settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
 )
 @given(data=log_files(), gz=st.booleans(), config=st.sampled_from(_SETTINGS))
 def test_generated_files(data: bytes, gz: bool, config: IngestSettings | None) -> None:

@@ -67,8 +67,10 @@ def _fast_log4j_kernels(sub: pa.Array, with_logger: bool) -> tuple[np.ndarray, d
     return ok, {"ts": ts.filter(kp), "level": level.filter(kp), "message": head, "logger": logger}
 
 
-def _fast_springboot(sub: pa.Array) -> tuple[np.ndarray, dict[str, pa.Array]] | None:
-    """Spring Boot 2/3 console lines by splitting (no sub-matches); same result as the regexes."""
+def _fast_springboot(sub: pa.Array, iso_t: bool) -> tuple[np.ndarray, dict[str, pa.Array]] | None:
+    """Spring Boot 2/3 console lines by splitting (no sub-matches); same result as the regexes:
+    ``iso_t`` False takes the ``springboot`` lines (``yyyy-MM-dd HH:mm:ss.SSS``), True the
+    ``springboot3`` ones (ISO ``T`` timestamp)."""
     ok = _mask(PR.match(sub, L.FAST_SPRINGBOOT))
     if not ok.any():
         return None
@@ -94,6 +96,11 @@ def _fast_springboot(sub: pa.Array) -> tuple[np.ndarray, dict[str, pa.Array]] | 
     g = pa.array(good)
     t0 = _elem(left, 0)
     spaced = pc.equal(pc.utf8_length(t0), 10)  # "2024-05-01 10:00:00.123" (Spring Boot 2) vs ISO "...T..."
+    # (each layout takes its own timestamp form: the other's lines are left to its own pass)
+    want = _mask(spaced) != iso_t
+    ok[pos[good][~want[good]]] = False
+    good = good & want
+    g = pa.array(good)
     ts = pc.if_else(spaced, pc.binary_join_element_wise(t0, _elem(left, 1), pa.scalar(" ", t0.type)), t0)
     level = pc.if_else(spaced, _elem(left, 2), _elem(left, 1))
     return ok, {

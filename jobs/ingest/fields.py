@@ -310,6 +310,9 @@ def _json_event_fields(ev: pa.Table, head_t: pa.Table, evh: np.ndarray) -> pa.Ta
         if extra.null_count == len(extra):
             continue
         i = ev.column_names.index(col)
+        if pa.types.is_integer(typ):
+            # (a key of the family that holds no whole number gives nothing)
+            extra = pc.if_else(pc.match_substring_regex(extra, r"^-?\d{1,9}$"), extra, pa.scalar(None, extra.type))
         extra = pc.cast(extra, typ, safe=False)
         ev = ev.set_column(i, col, pc.coalesce(ev[col].combine_chunks(), extra.cast(ev.schema.field(col).type)))
     return ev

@@ -145,12 +145,12 @@ def _match_one(
     elif lay.id == "log4j-nologger":
         fast = _fast_log4j(sub, False)
     elif lay.id in ("springboot", "springboot3"):
-        fast = _fast_springboot(sub)
+        fast = _fast_springboot(sub, lay.id == "springboot3")
     if fast is not None:
         ok, st = fast
         # lines the fast path does not accept still get the regex
         rest = np.nonzero(~ok if possible is None else ~ok & possible)[0]
-        if len(rest) and lay.id != "log4j-nologger":
+        if len(rest):
             ok2, st2 = _match_one_regex(_take(sub, rest), lay)
             if ok2.any():
                 nolog = st.pop("_nologger", None)
@@ -166,7 +166,9 @@ def _match_one(
 
 
 def _match_one_regex(sub: pa.Array, lay: L.Layout) -> tuple[np.ndarray, dict[str, pa.Array]]:
-    if lay.head is None:
+    # (the head/tail split is exact for the built-in layouts, whose tails are anchored literals;
+    # a declared layout is read by its whole regex)
+    if lay.head is None or lay.id not in L.LAYOUT_BY_ID:
         m = _extract(sub, lay.regex)
         ok = _mask(m.is_valid())
         mf = m.filter(pa.array(ok))
@@ -222,7 +224,7 @@ def _json_fields(js: pa.Array) -> dict[str, pa.Array | None]:
                 c = (
                     c.cast(pa.string())
                     if not pa.types.is_timestamp(c.type)
-                    else pc.strftime(c, "%Y-%m-%dT%H:%M:%S.%fZ")
+                    else pc.strftime(c, "%Y-%m-%dT%H:%M:%SZ")  # (%S has the fraction of sub-second units)
                 )
                 v = c if v is None else pc.coalesce(v, c)
             st[key] = v
@@ -259,15 +261,10 @@ def _match_layouts(
     left = np.ones(len(rows), dtype=bool)
     if _mostly_json(text, fb):
         left = _match_json(text, rows, left, heads, label, pts, fb)
-    nologger_taken = False
     for lay in order:
         pos = np.nonzero(left)[0]
         if not len(pos):
             break
-        if lay.id == "log4j-nologger" and nologger_taken:
-            # the log4j pass took this layout's FAST_LOG4J lines: the layout's own pass would have
-            # found them (and then not tried its regex on the other lines)
-            continue
         poss = fb.possible(L.FIRST_CHARS.get(lay.id, L.ALL_CHARS))[pos]
         if not poss.any():
             continue
@@ -277,7 +274,6 @@ def _match_layouts(
         ok, st = _match_one(sub, lay, poss)
         if not ok.any():
             continue
-        nologger_taken |= bool(lay.id == "log4j" and "_nologger" in st and st["_nologger"].any())
         heads.add(rows[pos[ok]], label + lay.id, st, _take(pts, pos[ok]) if pts is not None else None)
         left[pos[ok]] = False
     left = _match_json(text, rows, left, heads, label, pts, fb)

@@ -23,6 +23,7 @@ Adding a layout: append a :class:`Layout` with a regex and an example line, add 
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 import numpy as np
@@ -241,15 +242,24 @@ JSON_NESTED = {
 
 
 def json_unescape(arr: pa.Array) -> pa.Array:
-    """Undo JSON string escapes in a column (vectorised; \\uXXXX is left as is)."""
-    if not pc.any(pc.match_substring(arr, "\\")).as_py():
+    """Undo JSON string escapes in a column of raw JSON string contents (the values with a
+    backslash are decoded as JSON strings, ``\\uXXXX`` included; a value that is not a valid JSON
+    string keeps the common escapes undone)."""
+    has = pc.fill_null(pc.match_substring(arr, "\\"), False)
+    if not pc.any(has).as_py():
         return arr
-    out = pc.replace_substring(arr, "\\n", "\n")
-    out = pc.replace_substring(out, "\\t", "\t")
-    out = pc.replace_substring(out, "\\r", "")
-    out = pc.replace_substring(out, '\\"', '"')
-    out = pc.replace_substring(out, "\\/", "/")
-    return pc.replace_substring(out, "\\\\", "\\")
+    idx = np.nonzero(has.to_numpy(zero_copy_only=False))[0]
+    out = []
+    for v in arr.take(pa.array(idx)).to_pylist():
+        try:
+            out.append(json.loads('"' + v + '"'))
+        except ValueError:
+            for a, b in (("\\n", "\n"), ("\\t", "\t"), ("\\r", ""), ('\\"', '"'), ("\\/", "/"), ("\\\\", "\\")):
+                v = v.replace(a, b)
+            out.append(v)
+    mask = np.zeros(len(arr), dtype=bool)
+    mask[idx] = True
+    return pc.replace_with_mask(arr, pa.array(mask), pa.array(out, arr.type))
 
 
 # ----------------------------------------------------------------------------------- timestamps

@@ -353,6 +353,7 @@ def _wrapped_lines(
     msgs = _take(message, cpos[un]).to_pylist()
     found: list[pa.Table] = [] if ev is None else [ev]
     open_ = np.array([bool(o) for o in orphan_of])
+    absorbed: set[int] = set()
     for lines in range(1, WRAP_MAX + 1):
         for sep in (" ", ""):
             todo = np.nonzero(open_ & np.array([len(o) >= lines for o in orphan_of]))[0]
@@ -371,17 +372,30 @@ def _wrapped_lines(
             hit = todo[~un2]
             if not len(hit):
                 continue
-            found.append(ev2)
-            hm = np.zeros(len(message), dtype=bool)
-            hm[cpos[un[hit]]] = True
-            message = pc.replace_with_mask(message, pa.array(hm), pa.array([j for j, u in zip(joined, un2) if not u], message.type))
-            for i in hit:
+            joined_of = dict(zip(todo.tolist(), joined))
+            kept: list[int] = []
+            for i in sorted(hit.tolist(), key=lambda i: rows[i]):
+                if int(rows[i]) in absorbed:
+                    continue  # (already the wrapped rest of an earlier line: no entry of its own)
+                kept.append(i)
                 for k in orphan_of[i][:lines]:
+                    absorbed.add(k)
                     is_cont[k], cls[k], qreason[k], qdetail[k] = True, 0, None, None
                     if k in cand_of:  # (a bare line that was a candidate of its own)
                         unmatched[cand_of[k]] = False
                 open_[i] = False
                 unmatched[un[i]] = False
+            for i in np.nonzero(open_)[0]:
+                if int(rows[i]) in absorbed:
+                    open_[i] = False
+            if not kept:
+                continue
+            keep_rows = set(cpos[un[kept]].tolist())
+            ev2 = ev2.filter(pa.array([r in keep_rows for r in _np(ev2["_row"]).tolist()], pa.bool_()))
+            found.append(ev2)
+            hm = np.zeros(len(message), dtype=bool)
+            hm[cpos[un[kept]]] = True
+            message = pc.replace_with_mask(message, pa.array(hm), pa.array([joined_of[i] for i in kept], message.type))
     if len(found) <= 1:
         return (found[0] if found else None), message
     t = pa.concat_tables(found, promote_options="default")

@@ -489,9 +489,12 @@ def _group_events(f: _File, h: _HeadColumns, times: _Times, inline_cont, source_
         alt = ev["_msg"].combine_chunks()
         has_alt = _mask(pc.is_valid(alt))
         if has_alt.any():
+            # (one message per line: a line with several events - deleted groups - has one)
+            heads_alt, first = np.unique(evh[has_alt], return_index=True)
             mm = np.zeros(len(h.message), dtype=bool)
-            mm[evh[has_alt]] = True
-            h.message = pc.replace_with_mask(h.message, pa.array(mm), alt.filter(pa.array(has_alt)).cast(h.message.type))
+            mm[heads_alt] = True
+            vals = alt.filter(pa.array(has_alt)).take(pa.array(first))
+            h.message = pc.replace_with_mask(h.message, pa.array(mm), vals.cast(h.message.type))
         ev = ev.drop_columns(["_msg"])
     ev_ts, ts_inferred = _inherited_times(times, evh)
     return _finish_events(ev, evh, h.table, h.rows, h.message, h.level, times.ts_ms, f.text, f.is_cont, f.cls,

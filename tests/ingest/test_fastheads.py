@@ -225,13 +225,14 @@ def test_log4j_pass_taking_nologger_lines_equals_two_passes(lines: list[str], no
     assert got.to_pylist() == want.to_pylist()
 
 
-def test_nologger_regex_only_runs_when_no_line_is_a_fast_nologger_line() -> None:
-    """(kept as it was) A ``[ts] LEVEL `` line with an empty message is not FAST_LOG4J; the
-    nologger layout's regex takes it only when no FAST_LOG4J line without a tail is left."""
+def test_nologger_regex_takes_the_lines_the_fast_path_does_not() -> None:
+    """A ``[ts] LEVEL `` line with an empty message is not FAST_LOG4J; the nologger layout's regex
+    takes it whether or not other lines of the file went through the fast path (the reference
+    reader's rule: each line gets the layout regexes in order)."""
     lone = ["[2024-05-01 10:00:00,000] TRACE "]
     with_fast = lone + ["[2024-05-01 10:00:00,000] TRACE (kafka.server.KafkaApis)"]
     t1 = _heads(lone, [lay.id for lay in L.LAYOUTS])
     assert t1["layout"].to_pylist() == ["log4j-nologger"] and t1["message"].to_pylist() == [""]
     t2 = _heads(with_fast, [lay.id for lay in L.LAYOUTS])
-    assert t2["_row"].to_pylist() == [1] and t2["_left"].to_pylist() == [[0]]
-    assert t2["message"].to_pylist() == ["(kafka.server.KafkaApis)"]
+    assert t2["_row"].to_pylist() == [0, 1] and t2["layout"].to_pylist() == ["log4j-nologger"] * 2
+    assert t2["message"].to_pylist() == ["", "(kafka.server.KafkaApis)"]

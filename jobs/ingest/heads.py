@@ -353,8 +353,16 @@ def _general_heads(text: pa.Array, left: np.ndarray, heads: _Heads, label: str) 
         return left
     pos = np.nonzero(~skip)[0]
     cand = sub if len(pos) == len(sub) else _take(sub, pos)
+    cont = _mask(PR.match(cand, L.CONTINUATION))
+    # (a stack frame or an indented block line is read only when a timestamp may lead it)
+    maybe = ~cont | _mask(PR.match(cand, r"^\s*[#>\[(]*\s*\d"))
+    if not maybe.all():
+        pos = pos[maybe]
+        if not len(pos):
+            return left
+        cand, cont = _take(sub, pos), cont[maybe]
     hint = _mask(PR.match(cand, D.GROUP_PREFILTER))
-    is_head, st = G.read_heads(cand, hint, _mask(PR.match(cand, L.CONTINUATION)))
+    is_head, st = G.read_heads(cand, hint, cont)
     if not is_head.any():
         return left
     hp = pa.array(is_head)

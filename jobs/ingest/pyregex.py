@@ -108,6 +108,7 @@ def top_level_alternation(rx: str) -> bool:
     return False
 
 
+@cache
 def _anchored(pattern: str) -> bool:
     """Whether every match must start at the text's start (``^`` first, no top-level ``|``): then
     Python tries one position per value; an unanchored search is slower than RE2 at any size."""

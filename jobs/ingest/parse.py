@@ -480,7 +480,7 @@ def _group_events(f: _File, h: _HeadColumns, times: _Times, inline_cont, source_
             f.qgroup[int(r)] = g or None
     if ev is None or not len(ev):
         return None
-    ev, evh = _events_with_groups(f, h, times, ev)
+    ev, evh = _events_with_groups(f, h, times, ev, audit.get("content_sha256"))
     if not len(ev):
         return None
     f.cls[h.rows[evh]] = 1  # (several events of one line - deleted groups - count once)
@@ -502,7 +502,23 @@ def _group_events(f: _File, h: _HeadColumns, times: _Times, inline_cont, source_
                           audit.get("content_sha256"))  # fmt: skip
 
 
-def _events_with_groups(f: _File, h: _HeadColumns, times: _Times, ev: pa.Table) -> tuple[pa.Table, np.ndarray]:
+def _file_group(ev: pa.Table, sha: str | None) -> pa.Table:
+    """A client line that names no group after attribution: the file's one named group, else the
+    file's unnamed group ``unnamed-<sha8>`` (never merged across files); broker lines stay without
+    (``group_unknown``). See ``reference_events._file_group``."""
+    gid = ev["group_id"].combine_chunks()
+    fill = _mask(pc.and_(pc.is_null(gid), pc.not_equal(ev["side"].combine_chunks(), "broker")))
+    if not fill.any():
+        return ev
+    named = pc.unique(gid.drop_null()).to_pylist()
+    group = named[0] if len(named) == 1 else f"unnamed-{(sha or '')[:8]}"
+    gid = pc.if_else(pa.array(fill), pa.scalar(group, gid.type), gid)
+    return ev.set_column(ev.column_names.index("group_id"), "group_id", gid)
+
+
+def _events_with_groups(
+    f: _File, h: _HeadColumns, times: _Times, ev: pa.Table, sha: str | None = None
+) -> tuple[pa.Table, np.ndarray]:
     """Recognised non-events dropped (they count as unrelated); JSON keys; the group of lines that
     name none from their context (:func:`_attribute_groups`), else ``group_unknown``."""
     evh = _np(ev["_row"])
@@ -515,6 +531,8 @@ def _events_with_groups(f: _File, h: _HeadColumns, times: _Times, ev: pa.Table) 
     if 0 < ev["group_id"].null_count < len(ev):
         gids, _ = _attribute_groups(ev, _take(h.message, evh), np.where(times.has_ts[evh], times.ts_np[evh], -1))
         ev = ev.set_column(ev.column_names.index("group_id"), "group_id", gids)
+    if ev["group_id"].null_count:
+        ev = _file_group(ev, sha)
     nogroup = _mask(pc.is_null(ev["group_id"]))
     if nogroup.any():
         lr = h.rows[evh[nogroup]]

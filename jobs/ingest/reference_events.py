@@ -283,6 +283,7 @@ def read_events(
             )
             e["client_id"] = _first(e["client_id"], j.get("j_client") or None)
     _attribute(evs)
+    _file_group(evs, sha)
     for e in evs:
         if e["group_id"] is None:
             f.quarantine(e["_head"].row, "group_unknown",
@@ -294,6 +295,20 @@ def read_events(
         if msg is not None:
             e["_head"].message = msg
     return _finish(f, evs, heads, source_file, cluster, run_id, sha)
+
+
+def _file_group(evs: list[dict[str, Any]], sha: str | None) -> None:
+    """A client line that names no group (a pre-2.3 client, a bare pasted message, a client of
+    another language) after attribution: in a file whose lines name exactly one group, it is that
+    group's; otherwise it belongs to the file's unnamed group ``unnamed-<sha8>`` (one client's view,
+    kept and replayed, never merged across files). Broker lines stay ``group_unknown``."""
+    missing = [e for e in evs if e["group_id"] is None and e["side"] != "broker"]
+    if not missing:
+        return
+    named = {e["group_id"] for e in evs if e["group_id"] is not None}
+    group = next(iter(named)) if len(named) == 1 else f"unnamed-{(sha or '')[:8]}"
+    for e in missing:
+        e["group_id"] = group
 
 
 def _attribute(evs: list[dict[str, Any]]) -> None:

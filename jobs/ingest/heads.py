@@ -357,7 +357,7 @@ def _general_heads(text: pa.Array, left: np.ndarray, heads: _Heads, label: str) 
     # (a stack frame or an indented block line is read only when a timestamp may lead it: the
     # general reader's leading timestamp starts within G.LEADING_MAX characters and has a digit
     # within its first 6, so a line without a digit that early cannot have one)
-    maybe = ~cont | _mask(PR.match(cand, r"^.{0,%d}\d" % (G.LEADING_MAX + 6)))
+    maybe = ~cont | _mask(PR.match(cand, "^.{0,%d}\\d" % (G.LEADING_MAX + 6)))  # noqa: UP031
     if not maybe.all():
         pos = pos[maybe]
         if not len(pos):

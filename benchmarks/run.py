@@ -36,9 +36,9 @@ from typing import Any
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-SIZES = {"20k": 20_000, "1M": 1_000_000, "3M": 3_000_000, "10M": 10_000_000, "100M": 100_000_000}
+SIZES = {"20k": 20_000, "1M": 1_000_000, "2M": 2_000_000, "3M": 3_000_000, "10M": 10_000_000, "100M": 100_000_000}
 #: simulator shape per size (groups, members); hours is an upper bound, --target-lines stops it
-SHAPES = {"20k": (4, 3), "1M": (40, 5), "3M": (80, 5), "10M": (120, 6), "100M": (400, 8)}
+SHAPES = {"20k": (4, 3), "1M": (40, 5), "2M": (60, 5), "3M": (80, 5), "10M": (120, 6), "100M": (400, 8)}
 TARGETS = {
     "core_events_per_s_per_core": 500_000,
     "ingest_vs_floor": 2.0,

@@ -39,7 +39,7 @@ LEADING_MAX = 48
 SECOND_MAX = 48
 
 _LEVEL = rf"^.{{0,60}}?(?:^|[^\w])(?P<level>{LEVELS})(?:[^\w]|$)"
-_LOGGER_TAIL = r"\((?P<lg>[\w$-]+(?:\.[\w$-]+)+)(?::\d+)?\)\W{0,3}$"
+_LOGGER_TAIL = r"\((?P<lg>[A-Za-z_$][\w$-]*(?:\.[\w$-]+)+)(?::\d+)?\)\W{0,3}$"  # (not a host:port)
 _LOGGER_WORD = r"(?:^|[\s\[(])(?P<lg>[a-z][\w$]*(?:\.[\w$]+){1,}|sarama)(?:[\s\]):]|$)"
 
 
@@ -108,7 +108,7 @@ def read_heads(
 
 # ------------------------------------------------------------------------------ message-first
 _STARTS = re.compile(rf"(?:\]:?[ \t]+|:[ \t]+|\s-[ \t]+|\|[ \t]*|>[ \t]+|\t|\b(?:{LEVELS})\b:?[ \t]+)")
-_TAIL_LOGGER = re.compile(r"\s*\((?:[\w$-]+\.)+[\w$-]+(?::\d+)?\)\s*$")
+_TAIL_LOGGER = re.compile(r"\s*\([A-Za-z_$][\w$-]*(?:\.[\w$-]+)+(?::\d+)?\)\s*$")
 _TAIL_CSV = re.compile(rf"\s*[,;|]\s*\"?(?:{T.ISO}|{T.SLASH}|{T.EPOCH}).*$")
 _TAIL_PUNCT = re.compile(r"\s+[/\\]\s*$|\s*[,;|]\s*$|\"\s*$")
 _TAIL_THREAD = re.compile(r"\s+\[[^\],]*\]\s*$")

@@ -215,7 +215,7 @@ JSON_KEYS: dict[str, str] = {
     "logger": r'"(?:logger_name|logger|log\.logger|loggerName|logger\.name|name)"\s*:\s*"(?P<v>[^"]*)"',
     "thread": r'"(?:thread_name|thread|process\.thread\.name|threadName)"\s*:\s*"(?P<v>[^"]*)"',
     # structured fields of clients that log them as keys (kafkajs: groupId, memberId, generationId)
-    "j_group": r'"(?:groupId|group_id|group\.id|groupID|consumerGroup|consumer_group)"\s*:\s*"(?P<v>[^"]*)"',
+    "j_group": r'"(?:groupId|group_id|group\.id|groupID|consumerGroup|consumer_group|group)"\s*:\s*"(?P<v>[^"]*)"',
     "j_member": r'"(?:memberId|member_id|member\.id)"\s*:\s*"(?P<v>[^"]*)"',
     "j_gen": r'"(?:generationId|generation_id|generation)"\s*:\s*(?P<v>-?\d+)',
     "j_client": r'"(?:clientId|client_id|client\.id)"\s*:\s*"(?P<v>[^"]*)"',
@@ -227,7 +227,7 @@ JSON_NAMES: dict[str, tuple[str, ...]] = {
     "level": ("level", "log.level", "severity", "@l", "levelname", "loglevel", "lvl"),
     "logger": ("logger_name", "logger", "log.logger", "loggerName", "logger.name", "name"),
     "thread": ("thread_name", "thread", "process.thread.name", "threadName"),
-    "j_group": ("groupId", "group_id", "group.id", "groupID", "consumerGroup", "consumer_group"),
+    "j_group": ("groupId", "group_id", "group.id", "groupID", "consumerGroup", "consumer_group", "group"),
     "j_member": ("memberId", "member_id", "member.id"),
     "j_gen": ("generationId", "generation_id", "generation"),
     "j_client": ("clientId", "client_id", "client.id"),

@@ -218,8 +218,12 @@ def _candidate_events(
     ulog = _take(logger, rep)
     umsg = _take(message, cpos[rep])
     mt, unmatched_u = _match_dialects(umsg, pc.fill_null(ulog, ""))
-    if unmatched_u.any():
-        mt = _message_first(umsg, pc.fill_null(ulog, ""), mt, unmatched_u)
+    # a catch-all match is provisional: a specific dialect found message-first is preferred
+    provisional = np.zeros(len(unmatched_u), dtype=bool)
+    if len(mt):
+        provisional[_np(mt["_row"])[_CATCHALL[_np(mt["_dialect"])]]] = True
+    if unmatched_u.any() or provisional.any():
+        mt = _message_first(umsg, pc.fill_null(ulog, ""), mt, unmatched_u, provisional)
     unmatched = unmatched_u[inv]
     if not len(mt):
         return None, unmatched
@@ -273,13 +277,17 @@ def _candidate_events(
 _CATCHALL = np.array([d.regex.startswith("(?P<reason>.*") for d in D.DIALECTS], dtype=bool)
 
 
-def _message_first(umsg: pa.Array, ulog: pa.Array, mt: pa.Table, unmatched: np.ndarray) -> pa.Table:
+def _message_first(
+    umsg: pa.Array, ulog: pa.Array, mt: pa.Table, unmatched: np.ndarray, provisional: np.ndarray
+) -> pa.Table:
     """Second look at the distinct messages no dialect matched (``unmatched``, updated in place):
     the message may start later in the text (extra layout fields, a viewer's columns) or carry junk
     at its end. The dialect table runs on the candidates of :func:`G.message_candidates`; per
     message the first candidate a specific dialect matches wins (a catch-all only when no specific
-    one does). The winner's rows join ``mt`` with its text in ``_msg`` (the event's message)."""
-    idx = np.nonzero(unmatched)[0]
+    one does). The winner's rows join ``mt`` with its text in ``_msg`` (the event's message). A
+    ``provisional`` message (a catch-all matched it where it was thought to start) is replaced only
+    by a specific dialect."""
+    idx = np.nonzero(unmatched | provisional)[0]
     cands, owner_l, rank_l = G.message_candidates(_take(umsg, idx).cast(pa.string()).to_pylist())
     if not cands:
         return mt
@@ -292,9 +300,17 @@ def _message_first(umsg: pa.Array, ulog: pa.Array, mt: pa.Table, unmatched: np.n
     key = np.array(rank_l, np.int64)[crow] + _CATCHALL[_np(m2["_dialect"])] * (1 << 20)
     order = np.lexsort((key, own))
     first = order[np.r_[True, own[order][1:] != own[order][:-1]]]
+    # (a provisional message keeps its catch-all match unless a specific dialect wins)
+    first = first[~(provisional[idx[own[first]]] & _CATCHALL[_np(m2["_dialect"])[first]])]
+    if not len(first):
+        return mt
     best = m2.take(pa.array(first, pa.int64()))
     rows = idx[own[first]]
     unmatched[rows] = False
+    replaced = provisional[rows]
+    if replaced.any():
+        drop = np.isin(_np(mt["_row"]), rows[replaced])
+        mt = mt.filter(pa.array(~drop))
     best = best.set_column(best.column_names.index("_row"), "_row", pa.array(rows, pa.int64()))
     best = best.append_column("_msg", pa.array([cands[i] for i in crow[first]], pa.string()))
     if "_msg" not in mt.column_names:

@@ -113,7 +113,15 @@ def message_first(message: str, logger: str) -> Match | None:
 
 
 def understand(message: str, logger: str | None) -> Match | None:
-    return match_dialect(message, logger or "") or message_first(message, logger or "")
+    """The dialect of a message where the layout found it; else (or when that is a catch-all) the
+    message-first match, a catch-all only when no specific dialect matches any candidate."""
+    m = match_dialect(message, logger or "")
+    if m is not None and not _CATCHALL[m.dialect]:
+        return m
+    alt = message_first(message, logger or "")
+    if m is None:
+        return alt
+    return alt if alt is not None and not _CATCHALL[alt.dialect] else m
 
 
 # ------------------------------------------------------------------------------ e. fields

@@ -50,6 +50,7 @@ ANOMALY_KINDS: tuple[str, ...] = (
     "unknown_kind",  # an event kind the replay does not know
     "clock_skew",  # client line contradicts broker ordering by more than tolerance
     "replay_error",  # the replay of this group failed; the job went on
+    "no_timestamp",  # an event whose file gave it no time at all: kept in events, not replayed (yet)
 )
 
 

@@ -433,10 +433,14 @@ class GroupReplay:
                             if cur_rec is None:
                                 cur_rec = files[sf] = [ts, -1]
                         ln = row[LN]
-                        if ts < cur_rec[0] or (ln is not None and ln < cur_rec[1]):
+                        # (a line without any time of its own - ts None - is ordered by its line)
+                        if (ts is not None and cur_rec[0] is not None and ts < cur_rec[0]) or (
+                            ln is not None and ln < cur_rec[1]
+                        ):
                             self._out_of_order(row, cur_rec)
                         else:
-                            cur_rec[0] = ts
+                            if ts is not None:
+                                cur_rec[0] = ts
                             if ln is not None:
                                 cur_rec[1] = ln
                     slow(row)
@@ -516,7 +520,7 @@ class GroupReplay:
         if not isinstance(ts, int) or isinstance(ts, bool):
             ts = _int(ts)
             if ts is None:
-                self._anom(row, "replay_error", "event without a timestamp")
+                self._anom(row, "no_timestamp", "event without any time in its file: kept in events, not replayed")
                 return
             row = (ts,) + row[1:]
         if self.last_ts is None or ts > self.last_ts:
@@ -1127,7 +1131,7 @@ class GroupReplay:
         if not isinstance(ts, int):
             ts = _int(ts)
             if ts is None:
-                self._anom(row, "replay_error", "event without a timestamp")
+                self._anom(row, "no_timestamp", "event without any time in its file: kept in events, not replayed")
                 return
         if self.last_ts is None or ts > self.last_ts:
             self.last_ts = ts

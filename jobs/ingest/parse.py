@@ -63,9 +63,6 @@ nor its context gives) and ``no_timestamp``.
 
 from __future__ import annotations
 
-import gzip
-import hashlib
-import zlib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -80,6 +77,7 @@ from jobs.ingest import pyregex as PR
 from jobs.ingest.arrowops import _decode_lossy, _extract, _mask, _np, _nullify_empty, _repeat, _take
 from jobs.ingest.attribution import _attribute_groups
 from jobs.ingest.fields import _finish_events, _json_event_fields
+from jobs.ingest.files import open_file
 from jobs.ingest.heads import (
     _FirstBytes,
     _general_heads,
@@ -95,7 +93,6 @@ from jobs.ingest.model import (
     AUDIT_ARROW,
     EVENTS_ARROW,
     QUARANTINE_ARROW,
-    IngestError,
     IngestSettings,
 )
 
@@ -108,20 +105,6 @@ def _empty_audit(source_file: str, cluster: str, run_id: str | None) -> dict[str
         "duplicate_of": None, "error": None, "first_ts": None, "last_ts": None, "out_of_order_lines": 0,
         "layouts": [], "quarantine_reasons": {}, "unreadable_example": None,
     }  # fmt: skip
-
-
-#: a file whose first bytes hold a NUL or are mostly not text is binary: one quarantine row for
-#: the file, not one per "line" of garbage
-BINARY_SNIFF = 8192
-
-
-def _is_binary(data: bytes) -> bool:
-    """Control bytes (NUL included; not tab/newline/CR/FF/VT) are at least 5 % of the file's first
-    8 KiB: a Kafka segment, an archive, an image. A text log with a few corrupt lines is not
-    binary (its bad lines are quarantined one by one)."""
-    head = data[:BINARY_SNIFF]
-    ctrl = sum(head.count(bytes([c])) for c in (*range(0, 9), *range(14, 32), 127))
-    return ctrl >= 0.05 * len(head)
 
 
 def _file_quarantine(source_file, cluster, run_id, reason: str, detail: str) -> pa.Table:
@@ -162,27 +145,14 @@ def parse_bytes(
     settings = settings or IngestSettings()
     audit = _empty_audit(source_file, cluster, run_id)
     audit["bytes"] = len(data)
-    gz_magic = data[:2] == b"\x1f\x8b"
-    audit["compressed"] = gz_magic or source_file.endswith(".gz")
-    if audit["compressed"]:
-        try:
-            if not gz_magic:
-                raise OSError("not a gzip file (no gzip magic bytes)")
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as e:
-            msg = f"corrupt_gzip: {source_file}: {e}"
-            if settings.on_corrupt == "error":
-                raise IngestError(msg) from e
-            audit["error"] = msg
-            audit["quarantine_reasons"] = {"corrupt_gzip": 1}
-            return empty_events(), _file_quarantine(source_file, cluster, run_id, "corrupt_gzip", str(e)), audit
-    audit["content_sha256"] = hashlib.sha256(data).hexdigest()
+    opened = open_file(data, source_file, settings.on_corrupt)
+    audit["compressed"], audit["content_sha256"] = opened.compressed, opened.sha256
+    if opened.reason is not None:
+        audit["error"], audit["quarantine_reasons"] = opened.error, {opened.reason: 1}
+        return empty_events(), _file_quarantine(source_file, cluster, run_id, opened.reason, opened.detail), audit
+    data = opened.data
     if not data:
         return empty_events(), empty_quarantine(), audit
-    if _is_binary(data):
-        audit["error"] = f"binary: {source_file}: not a text log ({len(data):,} bytes)"
-        audit["quarantine_reasons"] = {"binary": 1}
-        return empty_events(), _file_quarantine(source_file, cluster, run_id, "binary", "binary file, not read"), audit
     return _parse_text(data, source_file, cluster, settings, run_id, audit)
 
 

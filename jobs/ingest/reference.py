@@ -61,11 +61,8 @@ only at the end). Read it top to bottom; the steps of one file, in order:
 
 from __future__ import annotations
 
-import gzip
-import hashlib
 import json
 import re
-import zlib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cache
@@ -77,7 +74,8 @@ from jobs.ingest import dialects as D
 from jobs.ingest import general as G
 from jobs.ingest import layouts as L
 from jobs.ingest import timestamps as TS
-from jobs.ingest.model import QUARANTINE_ARROW, IngestError, IngestSettings
+from jobs.ingest.files import open_file
+from jobs.ingest.model import QUARANTINE_ARROW, IngestSettings
 from jobs.ingest.pyregex import Untranslatable, translate
 
 
@@ -148,12 +146,6 @@ def _file_row(source_file: str, cluster: str, run_id: str | None, reason: str, d
     return pa.Table.from_pylist([row], schema=QUARANTINE_ARROW)
 
 
-def _is_binary(data: bytes) -> bool:
-    head = data[:8192]
-    ctrl = sum(1 for b in head if b < 9 or 14 <= b < 32 or b == 127)
-    return ctrl >= 0.05 * len(head)
-
-
 def read_bytes(
     data: bytes,
     source_file: str,
@@ -167,26 +159,14 @@ def read_bytes(
     settings = settings or IngestSettings()
     audit = _audit(source_file, cluster, run_id, data)
     no_events = RE.events_table([])
-    magic = data[:2] == b"\x1f\x8b"
-    audit["compressed"] = magic or source_file.endswith(".gz")
-    if audit["compressed"]:
-        try:
-            if not magic:
-                raise OSError("not a gzip file (no gzip magic bytes)")
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as e:
-            msg = f"corrupt_gzip: {source_file}: {e}"
-            if settings.on_corrupt == "error":
-                raise IngestError(msg) from e
-            audit["error"], audit["quarantine_reasons"] = msg, {"corrupt_gzip": 1}
-            return no_events, _file_row(source_file, cluster, run_id, "corrupt_gzip", str(e)), audit
-    audit["content_sha256"] = hashlib.sha256(data).hexdigest()
+    opened = open_file(data, source_file, settings.on_corrupt)  # (gunzip, sha256, binary: one rule)
+    audit["compressed"], audit["content_sha256"] = opened.compressed, opened.sha256
+    if opened.reason is not None:
+        audit["error"], audit["quarantine_reasons"] = opened.error, {opened.reason: 1}
+        return no_events, _file_row(source_file, cluster, run_id, opened.reason, opened.detail), audit
+    data = opened.data
     if not data:
         return no_events, QUARANTINE_ARROW.empty_table(), audit
-    if _is_binary(data):
-        audit["error"] = f"binary: {source_file}: not a text log ({len(data):,} bytes)"
-        audit["quarantine_reasons"] = {"binary": 1}
-        return no_events, _file_row(source_file, cluster, run_id, "binary", "binary file, not read"), audit
     f = _decode(data, settings)
     audit["total_lines"] = len(f.raw)
     label = _unwrap(f, data)

@@ -85,6 +85,7 @@ from jobs.ingest.heads import (
     _Heads,
     _layout_order,
     _located_timestamps,
+    _match_json,
     _match_layouts,
     _unwrap_paste,
 )
@@ -333,8 +334,27 @@ def _read_heads(f: _File, settings: IngestSettings, wrap_label: str) -> tuple[_H
             keep[ok] = False
             left = np.union1d(left[keep], still)
     if len(left):
+        left = _json_behind_columns(f.text, left, heads, wrap_label)
+    if len(left):
         left = _general_heads(f.text, left, heads, wrap_label)
     return heads, left
+
+
+def _json_behind_columns(text: pa.Array, left: np.ndarray, heads: _Heads, wrap_label: str) -> np.ndarray:
+    """A JSON object behind a log viewer's columns (layout ``col+json``): the object is the line."""
+    sub = _take(text, left)
+    maybe = _mask(pc.match_substring(sub, "{\""))
+    if not maybe.any():
+        return left
+    m = _extract(_take(sub, np.nonzero(maybe)[0]), L.JSON_BEHIND)
+    ok = _mask(m.is_valid())
+    ok[ok] &= _mask(PR.match(m.field("rest").filter(pa.array(ok)), L.JSON_LINE))
+    if not ok.any():
+        return left
+    rows = left[np.nonzero(maybe)[0][ok]]
+    inner = m.field("rest").filter(pa.array(ok))
+    lm = _match_json(inner, rows, np.ones(len(rows), dtype=bool), heads, wrap_label + "col+", None, _FirstBytes(inner))
+    return np.setdiff1d(left, rows[~lm])
 
 
 def _head_columns(heads: _Heads, n: int) -> _HeadColumns:

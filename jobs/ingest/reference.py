@@ -337,6 +337,11 @@ def _read_heads(f: File, settings: IngestSettings, label: str) -> None:
         if h := _match_layout(i, m.group("rest"), order, json_first, label + "ts+"):
             h.pts = m.group("pts")
             f.heads[i] = h
+    # a JSON object behind a log viewer's columns: the object is the line (layout col+json)
+    for i in [i for i in rows if i not in f.heads]:
+        m = rx(L.JSON_BEHIND).search(f.text[i]) if '{"' in f.text[i] else None
+        if m and rx(L.JSON_LINE).search(m.group("rest")) and (h := _match_layout(i, m.group("rest"), [], True, label + "col+")):
+            f.heads[i] = h
     after_jul = {r + 1 for r, h in f.heads.items() if h.layout.endswith("jul")}
     for i in [i for i in rows if i not in f.heads and i not in after_jul]:
         if h := _general_head(i, f.text[i], label):

@@ -63,3 +63,12 @@ def test_category_reads(what: str, line: str, want: dict) -> None:
         assert row["group_id"].startswith("redacted-")
     else:
         assert row["group_id"] == "orders"
+
+
+def test_json_behind_a_viewers_columns_is_read_as_the_object() -> None:
+    """A Kibana/Loki tab export: the viewer's columns, then the application's JSON line."""
+    line = '\tFeb 21, 2023 @ 15:17:51.398\t{"level":"info","ts":1676981871.397773,"msg":"joining group","group":"orders"}'
+    ev, q, audit = parse_text(line + "\n")
+    check_invariant(audit)
+    (row,) = ev.to_pylist()
+    assert (row["kind"], row["group_id"], row["layout"], row["ts_ms"]) == ("join_sent", "orders", "col+json", 1676981871397)

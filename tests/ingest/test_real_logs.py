@@ -23,15 +23,15 @@ LABEL_RX = re.compile(r"^(?:unrelated|continuation|quarantine)$")
 #: at least 80 excerpts. Not met yet (README "Real logs"): the assertions below are the measured
 #: floors of this commit (a regression fails them); raise them as the readers improve.
 TARGET_RECALL, TARGET_FALSE, TARGET_FACTS, TARGET_EXCERPTS = 0.98, 0.01, 0.95, 80
-RECALL_MIN = 0.88
+RECALL_MIN = 0.90
 FALSE_MAX = 0.01
-FACTS_MIN = 0.87
+FACTS_MIN = 0.88
 EXCERPTS_MIN = 76
 #: every excerpt on its own: most of its coordinator lines and facts ...
 FILE_RECALL_MIN = 0.75
 FILE_FACTS_MIN = 0.70
 #: ... except these (recall, facts floors): what they need is listed in the README's "Real logs"
-#: (JSON behind a viewer's column, pretty-printed JSON arrays, kafkajs response lines whose outcome is
+#: (pretty-printed JSON arrays, kafkajs response lines whose outcome is
 #: a JSON key, KIP-848 lines not replayed yet, app-specific wordings, screen captures cut mid-line)
 KNOWN_LOW = {
     "b-exporter-v010-trace-wrapped-nots": (0.0, 0.0),
@@ -41,7 +41,6 @@ KNOWN_LOW = {
     "c-alpakka1408-json-array-redacted-dots": (0.33, 0.22),
     "c-atleon422-csv-quoted-reverse": (0.99, 0.49),
     "c-benthos-franzgo186-compose-json": (0.49, 0.42),
-    "c-franzgo366-kibana-tab-json": (0.0, 0.0),
     "c-kafkajs1361-json-sorted-keys-double-brace": (0.66, 0.8),
     "c-kafkajs1371-json-debug-heartbeat": (0.49, 0.45),
     "c-kafkajs375-json-redacted-xxx": (0.0, 0.0),

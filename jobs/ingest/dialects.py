@@ -562,7 +562,7 @@ DIALECTS: tuple[Dialect, ...] = (
        r"\[GroupId {G}\] Member {M} fenced from the group because (?P<reason>.*?)\.*",
        "[GroupId g] Member m1 fenced from the group because the member session expired.."),
     _d("kip848.assignment_state", "member_assignment_state", B, "3.8-4.x",
-       r"\[GroupId {G}\] Member {M} new assignment state: epoch=(?P<member_epoch>-?\d+), previousEpoch={N}, state=(?P<state>[A-Za-z_]+), assignedPartitions=(?P<partitions_raw>\[.*?\])(?: and revokedPartitions=(?P<revoked_raw>\[.*?\]))?\.?",
+       r"\[GroupId {G}\] Member {M} new assignment state: epoch=(?P<member_epoch>-?\d+), previousEpoch={N}, state=(?P<state>[A-Za-z_]+), assignedPartitions=(?P<partitions_raw>\[.*?\])(?: and revokedPartitions=(?P<revoked_raw>\[.*?\]))?\.?\s*",
        "[GroupId g] Member m1 new assignment state: epoch=5, previousEpoch=4, state=STABLE, assignedPartitions=[t-0] and revokedPartitions=[]."),
     _d("kip848.assignment_transition", "member_assignment_state", B, "3.7",
        r"\[GroupId {G}\] Member {M} transitioned from CurrentAssignment\(.*?\) to CurrentAssignment\(memberEpoch=(?P<member_epoch>-?\d+), previousMemberEpoch={N}, targetMemberEpoch=-?\d+, state=(?P<state>[A-Za-z_]+), assignedPartitions=(?P<partitions_raw>\{.*?\}), partitionsPendingRevocation=(?P<revoked_raw>\{.*?\}), partitionsPendingAssignment=\{.*?\}\)\.",

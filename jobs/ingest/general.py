@@ -107,7 +107,7 @@ def read_heads(
 
 
 # ------------------------------------------------------------------------------ message-first
-_STARTS = re.compile(rf"(?:\]:?[ \t]+|:[ \t]+\"?|\s-[ \t]+|\|[ \t]*|>[ \t]+|\t|\b(?:{LEVELS})\b:?[ \t]+)")
+_STARTS = re.compile(rf"(?:[ \t]{{2,}}|\]:?[ \t]+|:[ \t]+\"?|\s-[ \t]+|\|[ \t]*|>[ \t]+|\t|\b(?:{LEVELS})\b:?[ \t]+)")
 _TAIL_LOGGER = re.compile(r"\s*\([A-Za-z_$][\w$-]*(?:\.[\w$-]+)+(?::\d+)?\)\s*$")
 _TAIL_CSV = re.compile(rf"\s*[,;|]\s*\"?(?:{T.ISO}|{T.SLASH}|{T.EPOCH}).*$")
 _TAIL_PUNCT = re.compile(r"\s+[/\\]\s*$|\s*[,;|]\s*$|\"\s*$")

@@ -18,7 +18,10 @@ Definitions:
   durations, ``coordinator_broker`` the most frequent coordinator (ties: the lowest id),
   ``concurrent_groups`` the other groups of the same cluster whose storms on the same coordinator
   overlap in time, and ``coordinator_wide`` is true when there is at least one such group (a
-  broker-side cause is likely).
+  broker-side cause is likely). ``protocol_types`` lists the protocols of its rebalances (a group
+  converted during a storm has both); ``paused_partition_ms`` sums the partition-time paused of
+  the rebalances that know it (consumer-protocol rebalances: only revoked partitions stop), null
+  when none does.
 * **Frequency**: per group and hour / day window (UTC): rebalances, completed and open started in the
   window, their join rounds, ``paused_ms`` = the time of all rebalances clipped to the window, and
   ``storm`` = the window overlaps a storm of the group.
@@ -39,7 +42,7 @@ from jobs.ingest.model import arrow_schema
 #: the rebalances columns the roll-ups read
 INPUT_COLUMNS = (
     "cluster", "group_id", "start_ts", "end_ts", "duration_ms", "outcome", "join_rounds", "cause",
-    "culprit_member_id", "coordinator_broker",
+    "culprit_member_id", "coordinator_broker", "protocol_type", "paused_partition_ms",
 )  # fmt: skip
 STORMS_ARROW = arrow_schema(schemas.STORMS)
 FREQUENCY_ARROW = arrow_schema(schemas.REBALANCE_FREQUENCY)
@@ -75,6 +78,8 @@ def _intervals(t: pa.Table) -> dict[str, Any]:
         "cause": np.asarray(t["cause"].to_pylist(), dtype=object)[keep],
         "culprit": np.asarray(t["culprit_member_id"].to_pylist(), dtype=object)[keep],
         "coord": _ms(t["coordinator_broker"])[keep],
+        "ptype": np.asarray(t["protocol_type"].to_pylist(), dtype=object)[keep],
+        "ppart": _ms(t["paused_partition_ms"])[keep],
     }
     order = np.lexsort((cols["s"], cols["group_id"].astype(str)))
     return {k: v[order] for k, v in cols.items()}
@@ -129,6 +134,8 @@ def _storm_rows(cluster: str, iv: dict[str, Any], n: int, w_ms: int) -> list[dic
                 "culprit_members": sorted({c for c in iv["culprit"][idx] if c is not None}),
                 "paused_ms": int(iv["dur"][idx].sum()),
                 "coordinator_broker": _most_common(coords, lambda c: c),
+                "protocol_types": sorted({p or "classic" for p in iv["ptype"][idx]}),
+                "paused_partition_ms": int(pp[pp != _NULL].sum()) if ((pp := iv["ppart"][idx]) != _NULL).any() else None,
             })  # fmt: skip
     for r in rows:
         r["concurrent_groups"] = sorted({

@@ -116,6 +116,7 @@ STORMS = _s(
     ("cluster", S), ("group_id", S), ("storm_id", S), ("start_ts", TS), ("end_ts", TS),
     ("rebalances", INT), ("dominant_cause", S), ("culprit_members", STRINGS), ("paused_ms", L),
     ("coordinator_broker", INT), ("concurrent_groups", STRINGS), ("coordinator_wide", B),
+    ("protocol_types", STRINGS), ("paused_partition_ms", L),
 )  # fmt: skip
 
 TABLES: dict[str, StructType] = {

@@ -35,3 +35,24 @@ def test_every_table_starts_with_cluster_and_names_are_unique():
         cols = schema.fieldNames()
         assert cols[0] == "cluster", name
         assert len(cols) == len(set(cols)), name
+
+
+def _readme_tables() -> dict[str, list[str]]:
+    """The README's "## Tables" rows: table -> column names (parenthesised notes dropped)."""
+    import pathlib
+    import re
+
+    text = (pathlib.Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = text.split("\n## Tables", 1)[1].split("\n## ", 1)[0]
+    out = {}
+    for m in re.finditer(r"^\| `(\w+)` \| ([^|]*(?:\\\|[^|]*)*) \|", section, re.M):
+        cols = re.sub(r"\([^()]*\)", "", m.group(2))
+        out[m.group(1)] = [c.strip() for c in cols.split(",") if c.strip()]
+    return out
+
+
+def test_the_readme_documents_every_table_with_its_columns():
+    documented = _readme_tables()
+    assert set(documented) == set(schemas.TABLES)
+    for name, schema in schemas.TABLES.items():
+        assert documented[name] == schema.fieldNames(), name

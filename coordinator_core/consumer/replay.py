@@ -367,7 +367,7 @@ class ConsumerGroupReplay:
     def _one(self, row: tuple) -> None:
         ts = _int(row[TS])
         if ts is None:
-            self._anom((None,) + tuple(row[1:]), "replay_error", "event without a timestamp")
+            self._anom((None,) + tuple(row[1:]), "no_timestamp", "event without any time in its file: kept in events, not replayed")
             return
         if ts != row[TS]:
             row = (ts,) + row[1:]

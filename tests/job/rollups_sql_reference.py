@@ -83,6 +83,8 @@ def storms(rebalances: DataFrame, min_rebalances: int, window_minutes: int) -> D
             F.count(F.lit(1)).cast("int").alias("rebalances"),
             F.array_sort(F.collect_set("culprit_member_id")).alias("culprit_members"),
             F.sum(F.coalesce(F.col("duration_ms"), F.lit(0))).cast("long").alias("paused_ms"),
+            F.array_sort(F.collect_set(F.coalesce(F.col("protocol_type"), F.lit("classic")))).alias("protocol_types"),
+            F.sum("paused_partition_ms").cast("long").alias("paused_partition_ms"),
         )
         .join(dominant, keys, "left")
         .join(coordinator, keys, "left")
@@ -117,6 +119,8 @@ def storms(rebalances: DataFrame, min_rebalances: int, window_minutes: int) -> D
         F.col("coordinator_broker").cast("int").alias("coordinator_broker"),
         "concurrent_groups",
         (F.size("concurrent_groups") > 0).alias("coordinator_wide"),
+        "protocol_types",
+        "paused_partition_ms",
     )
 
 

@@ -15,7 +15,8 @@ pytestmark = pytest.mark.spark
 T0 = dt.datetime(2024, 3, 1, 9, 50)  # naive UTC, as Spark returns (session time zone UTC)
 
 
-def _rb(group, minute, dur_ms, cause="session_timeout", culprit="m1", coord=1, outcome="completed", rounds=1):
+def _rb(group, minute, dur_ms, cause="session_timeout", culprit="m1", coord=1, outcome="completed", rounds=1,
+        protocol_type=None, paused_partition_ms=None):  # fmt: skip
     start = T0 + dt.timedelta(minutes=minute)
     end = None if outcome == "open" else start + dt.timedelta(milliseconds=dur_ms)
     row = dict.fromkeys(schemas.REBALANCES.fieldNames())
@@ -32,6 +33,8 @@ def _rb(group, minute, dur_ms, cause="session_timeout", culprit="m1", coord=1, o
         coordinator_broker=coord,
         join_rounds=rounds,
         inferred=False,
+        protocol_type=protocol_type,
+        paused_partition_ms=paused_partition_ms,
     )
     return row
 
@@ -48,6 +51,10 @@ def rebalances(spark):
         _rb("g3", 3, 1000, coord=2), _rb("g3", 4, 1000, coord=2), _rb("g3", 5, 1000, coord=2, outcome="open"),
         # g4: 3 rebalances but 20 minutes apart - no storm
         _rb("g4", 0, 1000), _rb("g4", 20, 1000), _rb("g4", 40, 1000),
+        # g5: converted to the consumer protocol during its storm (classic, then two epoch episodes)
+        _rb("g5", 0, 2000, "new_member", "k", coord=3, protocol_type="classic"),
+        _rb("g5", 1, 4000, "new_member", "k", coord=3, protocol_type="consumer", paused_partition_ms=1500),
+        _rb("g5", 2, 3000, "session_timeout", "k", coord=3, protocol_type="consumer", paused_partition_ms=700),
     ]  # fmt: skip
     return spark.createDataFrame(rows, schemas.REBALANCES)
 
@@ -56,7 +63,7 @@ def test_storm_episodes(rebalances):
     out = rollups.compute(rebalances, min_rebalances=3, window_minutes=10)
     st = {r.group_id: r for r in out["storms"].collect()}
     assert fields_of(out["storms"].schema) == fields_of(schemas.STORMS)
-    assert set(st) == {"g1", "g2", "g3"}
+    assert set(st) == {"g1", "g2", "g3", "g5"}
     g1 = st["g1"]
     assert g1.rebalances == 4
     assert g1.start_ts == T0 and g1.end_ts == T0 + dt.timedelta(minutes=6, seconds=6)
@@ -68,13 +75,18 @@ def test_storm_episodes(rebalances):
     assert st["g2"].concurrent_groups == ["g1"]
     assert st["g3"].concurrent_groups == [] and st["g3"].coordinator_wide is False
     assert st["g1"].storm_id == f"c:g1:{int(T0.replace(tzinfo=dt.UTC).timestamp() * 1000)}"
+    # both protocols in one storm; partition-time paused only where the rebalances know it
+    assert g1.protocol_types == ["classic"] and g1.paused_partition_ms is None
+    g5 = st["g5"]
+    assert g5.protocol_types == ["classic", "consumer"] and g5.paused_partition_ms == 2200
+    assert (g5.rebalances, g5.paused_ms, g5.dominant_cause) == (3, 9000, "new_member")
 
 
 def test_min_rebalances_threshold(rebalances):
     st = rollups.compute(rebalances, min_rebalances=4, window_minutes=10)["storms"].collect()
-    assert [(r.group_id, r.rebalances) for r in st] == [("g1", 4)]
+    assert sorted((r.group_id, r.rebalances) for r in st) == [("g1", 4)]
     wide = rollups.compute(rebalances, min_rebalances=3, window_minutes=45)["storms"].collect()
-    assert {r.group_id for r in wide} == {"g1", "g2", "g3", "g4"}
+    assert {r.group_id for r in wide} == {"g1", "g2", "g3", "g4", "g5"}
 
 
 def test_frequency_hour_and_day(rebalances):

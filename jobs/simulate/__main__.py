@@ -8,6 +8,7 @@ import sys
 from jobs.simulate import SCENARIOS, SimConfig, simulate
 from jobs.simulate.render_broker import DIALECTS
 from jobs.simulate.render_client import LAYOUTS
+from jobs.simulate.render_consumer import CONSUMER_FLAVOURS
 
 
 def parse_args(argv: list[str] | None = None) -> SimConfig:
@@ -32,6 +33,13 @@ def parse_args(argv: list[str] | None = None) -> SimConfig:
     p.add_argument(
         "--incident-gap-min", type=float, default=15.0, help="mean minutes between incidents per group"
     )
+    p.add_argument(
+        "--protocol", choices=("classic", "consumer", "mixed"), default="classic",
+        help="group protocol: classic, consumer (KIP-848) or mixed (one classic group converted mid-run)",
+    )  # fmt: skip
+    p.add_argument("--consumer-flavour", choices=CONSUMER_FLAVOURS, default="4.0",
+                   help="consumer-protocol broker lines: 4.0 or 4.1 (metadata hash, conversion line)")  # fmt: skip
+    p.add_argument("--broker-debug", action="store_true", help="broker DEBUG lines (new assignment state)")
     a = p.parse_args(argv)
     if a.groups < 1 or a.members < 1 or a.brokers < 1:
         p.error("--groups, --members and --brokers must be >= 1")
@@ -42,7 +50,8 @@ def parse_args(argv: list[str] | None = None) -> SimConfig:
         target_lines=a.target_lines, dialect=a.dialect, layout=a.layout,
         debug_heartbeats=a.debug_heartbeats, gzip=a.gzip, brokers=a.brokers, noise_ratio=a.noise_ratio,
         scenarios=tuple(s.strip() for s in a.scenarios.split(",")) if a.scenarios else None,
-        incident_gap_ms=int(a.incident_gap_min * 60_000),
+        incident_gap_ms=int(a.incident_gap_min * 60_000), protocol=a.protocol,
+        consumer_flavour=a.consumer_flavour, broker_debug=a.broker_debug,
     )  # fmt: skip
 
 

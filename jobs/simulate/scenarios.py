@@ -61,6 +61,8 @@ class ScenarioDriver:
         sim, r = self.sim, self.rng
         t0 = sim.cfg.start_ms
         for grp in sim.groups:
+            if grp.protocol != "classic":
+                continue  # consumer-protocol groups: jobs.simulate.consumer_scenarios
             base = t0 + r.randint(0, 5000)
             for c in grp.clients:
                 sim.at(base + r.randint(0, 15000), c.start)
@@ -93,6 +95,8 @@ class ScenarioDriver:
 
     def incident(self, grp: GroupSim, _b=None) -> None:
         sim = self.sim
+        if grp.protocol != "classic":
+            return  # converted to the consumer protocol
         if not self._quiet(grp):
             sim.later(15_000, self.incident, grp)
             return

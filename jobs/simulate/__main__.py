@@ -19,7 +19,10 @@ def parse_args(argv: list[str] | None = None) -> SimConfig:
     p.add_argument("--hours", type=float, default=1.0, help="simulated time")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--target-lines", type=int, default=None, help="stop once this many lines are written")
-    p.add_argument("--dialect", choices=DIALECTS, default="scala3", help="broker coordinator dialect")
+    p.add_argument(
+        "--dialect", choices=DIALECTS, default=None,
+        help="broker coordinator dialect (default scala3; java4 with --protocol consumer/mixed)",
+    )  # fmt: skip
     p.add_argument("--layout", choices=LAYOUTS, default="log4j", help="client log layout")
     p.add_argument("--debug-heartbeats", action="store_true", help="client DEBUG lines (heartbeats)")
     p.add_argument("--gzip", action="store_true", help="compress every log to .gz")
@@ -47,7 +50,7 @@ def parse_args(argv: list[str] | None = None) -> SimConfig:
         p.error("--noise-ratio must be within 0..0.95")
     return SimConfig(
         out=a.out, groups=a.groups, members=a.members, hours=a.hours, seed=a.seed,
-        target_lines=a.target_lines, dialect=a.dialect, layout=a.layout,
+        target_lines=a.target_lines, dialect=a.dialect or ("scala3" if a.protocol == "classic" else "java4"), layout=a.layout,
         debug_heartbeats=a.debug_heartbeats, gzip=a.gzip, brokers=a.brokers, noise_ratio=a.noise_ratio,
         scenarios=tuple(s.strip() for s in a.scenarios.split(",")) if a.scenarios else None,
         incident_gap_ms=int(a.incident_gap_min * 60_000), protocol=a.protocol,

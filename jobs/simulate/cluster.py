@@ -882,6 +882,8 @@ class Simulation:
 
         if self.cfg.protocol not in ("consumer", "mixed"):
             raise ValueError(f"unknown protocol {self.cfg.protocol!r}; expected classic, consumer or mixed")
+        if self.cfg.dialect != "java4":
+            raise ValueError("consumer-protocol groups run on a 4.x broker: use dialect java4")
         drv = ConsumerDriver(self)
         for g in self.groups:
             if self.cfg.protocol == "consumer" or g.index % 2 == 1:

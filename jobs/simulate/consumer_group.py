@@ -113,7 +113,9 @@ def metadata_hash(topics: dict[str, int]) -> int:
     return int.from_bytes(hashlib.sha256(raw).digest()[:8], "big") >> 1
 
 
-def uniform_assign(members: list[str], partitions: list[str], current: dict[str, set[str]]) -> dict[str, set[str]]:
+def uniform_assign(
+    members: list[str], partitions: list[str], current: dict[str, set[str]]
+) -> dict[str, set[str]]:
     """Server-side 'uniform' assignor, sticky: quotas differ by at most one; a member keeps what it
     has up to its quota; the rest is dealt to members under quota (sorted, deterministic)."""
     if not members:
@@ -218,7 +220,9 @@ class ConsumerGroup:
         """One ConsumerGroupHeartbeat request. ``member_epoch`` 0 joins, -1 leaves, -2 leaves
         temporarily (static); otherwise the member reports the partitions it owns."""
         if member_epoch in (LEAVE_EPOCH, TEMP_LEAVE_EPOCH):
-            return HeartbeatReply("NONE", member_id, member_epoch, None, self._leave(now, member_id, member_epoch))
+            return HeartbeatReply(
+                "NONE", member_id, member_epoch, None, self._leave(now, member_id, member_epoch)
+            )
         facts: list[Fact] = []
         m = self.members.get(member_id)
         if member_epoch == 0:
@@ -270,7 +274,9 @@ class ConsumerGroup:
             m.away = True
             m.rebalance_deadline = None
             return [Fact(STATIC_TEMP_LEFT, now, member_id, gii)]
-        fact = Fact(STATIC_LEFT if gii else LEFT, now, member_id, gii, revoked=sorted_tps(m.assigned | m.revoking))
+        fact = Fact(
+            STATIC_LEFT if gii else LEFT, now, member_id, gii, revoked=sorted_tps(m.assigned | m.revoking)
+        )
         self._remove(m)
         self.target.pop(member_id, None)
         return [fact, self._bump(now, "member_leave", member_id, False)]

@@ -136,7 +136,9 @@ class ConsumerScenarios:
         if c is None:
             return 0
         c.close()
-        back = SESSION_MS + self.rng.randint(10_000, 40_000) if c.instance else self.rng.randint(20_000, 90_000)
+        back = (
+            SESSION_MS + self.rng.randint(10_000, 40_000) if c.instance else self.rng.randint(20_000, 90_000)
+        )
         self.sim.later(back, c.start)
         return back + 30_000
 

@@ -48,10 +48,17 @@ class ScenarioDriver:
         self.sim = sim
         self.rng = sim.rng
         names = sim.cfg.scenarios
+        known = SCENARIOS
+        if names is not None and sim.cfg.protocol != "classic":
+            from jobs.simulate.consumer_scenarios import CONSUMER_SCENARIOS
+
+            known = tuple(dict.fromkeys(SCENARIOS + CONSUMER_SCENARIOS))
+            # classic groups of a mixed run play the classic ones (or stay steady)
+            names = tuple(n for n in names if n in SCENARIOS or n not in known) or ("steady",)
         if names is not None:
-            bad = [n for n in names if n not in SCENARIOS]
+            bad = [n for n in names if n not in known]
             if bad:
-                raise ValueError(f"unknown scenario(s) {bad}; expected some of {SCENARIOS}")
+                raise ValueError(f"unknown scenario(s) {bad}; expected some of {known}")
         self.names = list(names) if names else None
         self._weights = list(SCENARIO_WEIGHTS.items())
         self._epochs: dict[int, int] = {}
@@ -233,7 +240,7 @@ class ScenarioDriver:
         p = grp.partition
         if p in sim.loading:
             return 0
-        same = [g for g in sim.groups if g.partition == p]
+        same = [g for g in sim.groups if g.partition == p and g.protocol == "classic"]
         if any(sim.truth.is_open(g.name) for g in same):
             return 0
         old = sim.brokers[sim.leader_of[p]]

@@ -1,5 +1,5 @@
 """Single-process pure-Python pipeline: the same dialect table (``jobs.ingest.parse.parse_bytes``)
-and the same core replay (``coordinator_core.replay.GroupReplay``), without Spark.
+and the same core replay (``coordinator_core.history.GroupHistory``), without Spark.
 
 Used by the benchmark (what Spark's parallelism buys over one Python process) and by the simulator
 round-trip tests (parse + replay of simulated logs compared with the simulator's ground truth).
@@ -17,7 +17,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from coordinator_core.events import EVENT_FIELDS, SIDE_ORDER
-from coordinator_core.replay import GroupReplay, ReplayOutput, ReplaySettings
+from coordinator_core.history import GroupHistory
+from coordinator_core.replay import ReplayOutput, ReplaySettings
 from jobs.ingest.parse import parse_bytes
 
 
@@ -100,7 +101,7 @@ def replay_events(
             g = groups[start]
             chunk = rows[start:i]
             t0 = time.perf_counter()
-            r = GroupReplay(g, settings)
+            r = GroupHistory(g, settings)
             r.feed_rows(chunk)
             out[g] = r.flush(final=True)
             if timing is not None:

@@ -254,6 +254,124 @@ class GroupDead(Event):
 
 
 # --------------------------------------------------------------------------------------------------
+# Broker side, consumer-protocol groups (KIP-848; share groups KIP-932, streams groups KIP-1071):
+# Java GroupMetadataManager 3.7+, prefix "[GroupId g] "
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ConsumerMemberJoined(Event):
+    """"Member m joins the consumer group [using the consumer|classic protocol]." / "Static member m
+    with instance id i joins ..." / "... joins the share group using the share protocol." -
+    ``protocol`` is the protocol the member speaks (``consumer``, ``classic``, ``share``, ``streams``),
+    ``protocol_type`` the group's type."""
+
+    kind: ClassVar[str] = "consumer_member_joined"
+    static: bool = False
+    protocol: str | None = None
+    protocol_type: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ConsumerMemberReplaced(Event):
+    """"Static member with instance id i re-joins the consumer group [using the P protocol]. Created a
+    new member m to replace the existing member old." (3.8+; 3.7: "Static member m with instance id i
+    re-joins the consumer group.")."""
+
+    kind: ClassVar[str] = "consumer_member_replaced"
+    old_member_id: str | None = None
+    static: bool = True
+    protocol: str | None = None
+    protocol_type: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GroupEpochBumped(Event):
+    """"Bumped group epoch to N." (3.7-4.0) / "... to N with metadata hash H." (4.1+) / streams
+    "Bumped streams group epoch to N with metadata hash H and validated topic epoch E.": the start of a
+    consumer-protocol rebalance. ``generation`` is the new group epoch; ``reason`` ``metadata hash H``."""
+
+    kind: ClassVar[str] = "group_epoch_bumped"
+    reason: str | None = None
+    protocol_type: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TargetAssignmentComputed(Event):
+    """"Computed a new target assignment for epoch N with 'uniform' assignor [in Tms][: {...}]." -
+    ``generation`` is the epoch, ``protocol`` the assignor."""
+
+    kind: ClassVar[str] = "target_assignment_computed"
+    protocol: str | None = None
+    protocol_type: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ConsumerSubscriptionChanged(Event):
+    """"Member m updated its subscribed topics to: [...]." / "... subscribed regex to: r." (INFO
+    3.7-3.9, DEBUG 4.x): the member line behind a metadata bump. ``reason`` holds the new subscription."""
+
+    kind: ClassVar[str] = "consumer_subscription_changed"
+    reason: str | None = None
+    protocol_type: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ConsumerMemberLeft(Event):
+    """"Member m left the consumer group." / "Static Member m with instance id i [temporarily] left the
+    consumer group." (``member_epoch`` -2 for a temporary static leave, which bumps nothing, else -1) /
+    classic members of a consumer group: "[Group g] Dynamic|Static Member m has left group through
+    explicit `LeaveGroup` request; client reason: r"."""
+
+    kind: ClassVar[str] = "consumer_member_left"
+    static: bool = False
+    member_epoch: int | None = None
+    reason: str | None = None
+    protocol: str | None = None
+    protocol_type: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ConsumerMemberFenced(Event):
+    """"Member m fenced from the group because R." - R (``reason``, without its final period(s)) is
+    "the member session expired" (3.8+, logged with a doubled period), "its session expired" (3.7),
+    "it failed to transition from epoch N within Tms" (3.8+; ``member_epoch`` = N) or "it failed to
+    revoke partitions within Tms" (3.7)."""
+
+    kind: ClassVar[str] = "consumer_member_fenced"
+    reason: str | None = None
+    member_epoch: int | None = None
+    protocol_type: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MemberAssignmentState(Event):
+    """"Member m new assignment state: epoch=E, previousEpoch=P, state=S, assignedPartitions=[...] and
+    revokedPartitions=[...]." (INFO 3.8-3.9 and share groups, DEBUG 4.x) and 3.7's "Member m
+    transitioned from CurrentAssignment(memberEpoch=E, previousMemberEpoch=P, ...) to
+    CurrentAssignment(...)." - ``member_epoch`` E, ``generation`` P, ``state`` S, ``partitions`` the
+    assigned, ``revoked`` the revoked partitions."""
+
+    kind: ClassVar[str] = "member_assignment_state"
+    member_epoch: int | None = None
+    state: str | None = None
+    partitions: tuple[str, ...] = ()
+    revoked: tuple[str, ...] = ()
+    protocol_type: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GroupConverted(Event):
+    """"Converted the classic group to a consumer group." / "Converted the consumer group to a classic
+    group." (4.1+): the group continues as one history under the other protocol; ``protocol_type`` is
+    the new type."""
+
+    kind: ClassVar[str] = "group_converted"
+    protocol_type: str | None = None
+    reason: str | None = None
+
+
+# --------------------------------------------------------------------------------------------------
 # Client side (AbstractCoordinator / ConsumerCoordinator, and Connect's WorkerCoordinator)
 # --------------------------------------------------------------------------------------------------
 
@@ -425,11 +543,29 @@ class OffsetCommitFailed(ClientEvent):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ConsumerGroupEpoch(ClientEvent):
-    """KIP-848 consumer-group lines (``[GroupId g] ... epoch ...``); kept, not replayed."""
+class MemberStateChanged(ClientEvent):
+    """The new consumer's "Member m with epoch N transitioned from S1 to S2." (INFO 3.9+, TRACE before).
+    ``member_epoch`` N is the member's epoch when it logged, which lags the group epoch during
+    reconciliation (match by time, not by epoch)."""
 
-    kind: ClassVar[str] = "kip848"
+    kind: ClassVar[str] = "member_state_changed"
+    member_epoch: int | None = None
+    from_state: str | None = None
+    state: str | None = None
+    protocol_type: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReconciliationStarted(ClientEvent):
+    """"Reconciling assignment with local epoch N" (3.8+) with its tab-indented block (Member, Assigned,
+    Current owned, Added, Revoked partitions): ``partitions`` the added, ``revoked`` the revoked ones.
+    The local epoch is a client counter, not the member epoch: it is kept in ``reason`` only."""
+
+    kind: ClassVar[str] = "reconciliation_started"
+    partitions: tuple[str, ...] = ()
+    revoked: tuple[str, ...] = ()
     reason: str | None = None
+    protocol_type: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -446,11 +582,12 @@ EVENT_CLASSES: tuple[type[Event], ...] = (
     MembersRemovedNotJoined, LeaderReelected, NoMemberRejoined, AssignmentReceived, GroupStable,
     MemberLeft, MemberSessionExpired, PendingMemberExpired, SyncExpired, StaticMemberReplaced,
     StaticMemberNoRebalance, StaticMemberFenced, RejoinUnexpectedState, GroupLoaded, GroupUnloaded,
-    GroupDead,
+    GroupDead, ConsumerMemberJoined, ConsumerMemberReplaced, GroupEpochBumped, TargetAssignmentComputed,
+    ConsumerSubscriptionChanged, ConsumerMemberLeft, ConsumerMemberFenced, MemberAssignmentState, GroupConverted,
     CoordinatorDiscovered, CoordinatorLost, RejoinRequested, JoinSent, Joined, JoinFailed,
     LeaderAssigned, Synced, SyncFailed, AssignmentNotified, PartitionsAssigned, PartitionsRevoked,
     PartitionsLost, HeartbeatSent, HeartbeatFailed, PollTimeout, LeaveSent, GenerationReset,
-    OffsetCommitFailed, ConsumerGroupEpoch, OtherGroupEvent,
+    OffsetCommitFailed, MemberStateChanged, ReconciliationStarted, OtherGroupEvent,
 )  # fmt: skip
 
 #: kind -> event class

@@ -51,6 +51,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from coordinator_core.causes import CauseInfo, classify_client_reason, classify_reason, client_id_of
+from coordinator_core.conversion import HandedOverMember
 from coordinator_core.events import BROKER_KINDS, EVENT_FIELDS, Event
 from coordinator_core.records import Anomaly, AssignmentRow, MemberSession, Rebalance, Transition
 from coordinator_core.transitions import LOADED, STATE_KINDS, STAY, target
@@ -371,6 +372,48 @@ class GroupReplay:
                 )
             )  # fmt: skip
         return out
+
+    # ------------------------------------------------------------------ protocol conversion
+    def hand_over(self, row: Any) -> tuple[int | None, list[HandedOverMember]]:
+        """The group converts to the consumer protocol at ``row`` (:mod:`coordinator_core.conversion`):
+        an open rebalance ends there (``inferred``: the conversion takes over), the group goes Dead in
+        this model, and its members leave it WITHOUT a session end: returned with their partitions
+        (the current generation's assignment when known) for the consumer model to continue."""
+        row = self._normalise(row)
+        if self.reb is not None:
+            self.reb["inf"] = True
+            self._close(row, "completed", len(self.members) or None)
+        masg = self.masg if self.masg is not None and self.masg.get("g") == self.gen else None
+        table = dict(masg["a"] or {}) if masg is not None else {}
+        if masg is not None:
+            table.update(masg["m"])
+        out = [
+            HandedOverMember(
+                mid, m[M_GIID], m[M_CID], _joined(m), bool(m[M_INF]),
+                tuple(f"{t}-{p}" for t, p in table[mid]) if mid in table else None, m[M_HOST],
+            )
+            for mid, m in self.members.items()
+        ]  # fmt: skip
+        gen = self.gen
+        self.members, self.pending, self.leader, self.stable_members = {}, {}, None, None
+        self._set_state(row, D)
+        return gen, out
+
+    def take_over(self, row: Any, generation: int | None, members: Iterable[HandedOverMember]) -> None:
+        """The group converts back to the classic protocol at ``row``: Kafka's classic group starts
+        Stable at generation = the consumer group's epoch, with the handed-over members (their
+        sessions continue: same ``joined_ts``)."""
+        row = self._normalise(row)
+        if generation is not None:
+            self.gen = generation if self.gen is None else max(self.gen, generation)
+        for h in members:
+            m = self._add_member(h.member_id, h.joined_ts, cid=h.client_id, host=h.host, giid=h.group_instance_id,
+                                 inferred=h.inferred)  # fmt: skip
+            m[M_JOINED], m[M_SEEN] = h.joined_ts, row[TS]
+            m[M_CGEN] = m[M_FIRST] = m[M_LAST] = self.gen
+        self.known = self.broker_seen = True
+        self.stable_members = len(self.members)
+        self._set_state(row, S if self.members else E)
 
     # ------------------------------------------------------------------ input
     def feed(self, event: Event) -> None:

@@ -1,4 +1,5 @@
-"""Replay every consumer group inside Spark: one :class:`coordinator_core.replay.GroupReplay` per
+"""Replay every consumer group inside Spark: one :class:`coordinator_core.history.GroupHistory` (the
+classic or the consumer-protocol model, chosen from the evidence) per
 (``cluster``, ``group_id``), mapGroupsWithState style.
 
 The pandas/Arrow UDFs here receive all new events of one group (any order), sort them by the total
@@ -9,7 +10,7 @@ discriminator column plus the union of the replay tables' columns (timestamps as
 
 State travels as an *envelope* (the ``state_json`` column of ``group_state``)::
 
-    {"v": 1, "replay": <GroupReplay.snapshot()>, "last_key": [ts, side, file, line],
+    {"v": 1, "replay": <GroupHistory.snapshot()>, "last_key": [ts, side, file, line],
      "run_id": "...", "events": n, "last_ts": ms, "prev": <the envelope before this run>}
 
 ``prev`` makes a crashed run harmless: a state written by a run that never committed (its run id is
@@ -425,11 +426,11 @@ def replay_parts(
     if not rows:
         return out, None
     try:
-        from coordinator_core.replay import GroupReplay
+        from coordinator_core.history import GroupHistory
 
-        replay = GroupReplay.resume(group_id, envelope["replay"] if envelope else None, _settings(options))
+        replay = GroupHistory.resume(group_id, envelope["replay"] if envelope else None, _settings(options))
         replay.feed_rows(rows)
-        replay.events += fed - len(rows)  # the heartbeats compact_heartbeats left out count as fed
+        replay.count_skipped(fed - len(rows))  # the heartbeats compact_heartbeats left out count as fed
         result = replay.flush(final=False)
         snapshot = replay.snapshot()
     except Exception as exc:  # noqa: BLE001 - one group's failure must not stop the job

@@ -33,6 +33,7 @@ from coordinator_core.consumer.model import (
     condition,
     next_state,
 )
+from coordinator_core.conversion import HandedOverMember
 from coordinator_core.events import EVENT_FIELDS, EVENT_KINDS, Event
 from coordinator_core.records import Anomaly, AssignmentRow, MemberSession, Rebalance, Transition
 from coordinator_core.replay import ReplayOutput, ReplaySettings
@@ -55,7 +56,7 @@ NFIELDS = len(EVENT_FIELDS)
 CONSUMER_KINDS = frozenset(
     {
         "consumer_member_joined", "consumer_member_replaced", "group_epoch_bumped",
-        "target_assignment_computed", "consumer_member_left", "consumer_member_fenced",
+        "consumer_subscription_changed", "target_assignment_computed", "consumer_member_left", "consumer_member_fenced",
         "member_assignment_state", "group_converted", "member_state_changed", "reconciliation_started",
     }
 )  # fmt: skip
@@ -272,7 +273,7 @@ class ConsumerGroupReplay:
         out = ReplayOutput(self._tr, self._rb, self._ss, self._as, self._an, [])
         self._tr, self._rb, self._ss, self._as, self._an = [], [], [], [], []
         r = self.reb
-        if r is not None:
+        if r is not None and not (not final and self._downgrade_may_follow(r)):
             # a re-opened rebalance replaces its earlier report
             out.rebalances = [x for x in out.rebalances if x.rebalance_id != r.rebalance_id]
             out.rebalances.append(self._record(r, "open", None, None))
@@ -287,6 +288,17 @@ class ConsumerGroupReplay:
         for m in self.model.members.values():
             out.sessions.append(self._session(m, None, "open"))
         return out
+
+    def _downgrade_may_follow(self, r: ConsumerRebalance) -> bool:
+        """The open rebalance is only the implied bump of the last line, a departure that left
+        classic-protocol members alone: Kafka may convert the group to classic at that very time
+        instead (:meth:`hand_over` then drops it), so it is reported once a later line shows which."""
+        g = self.model
+        present = [m for m in g.members.values() if m.present]
+        return (
+            self.implicit is not None and self.implicit == g.group_epoch and r.join_rounds == 1
+            and r.start_ts == self.last_ts and bool(present) and all(m.protocol == "classic" for m in present)
+        )  # fmt: skip
 
     # ------------------------------------------------------------------ input
     def feed(self, event: Event) -> None:
@@ -737,6 +749,15 @@ class ConsumerGroupReplay:
             m.group_instance_id = row[GIID]
         self._signal(row, "new_member", m, None, before)
 
+    def _b_subscription(self, row: tuple) -> None:
+        """"Member m updated its subscribed topics to: [...]." (INFO 3.7-3.9): the member behind the
+        metadata bump that follows (cause ``metadata_change``, culprit the member, reason the line)."""
+        mid = row[MID]
+        m = self.model.members.get(mid) if mid else None
+        if m is not None:
+            m.last_seen_ts = row[TS]
+        self._signal(row, "metadata_change", m, row[REASON], self._present())
+
     def _b_replaced(self, row: tuple) -> None:
         mid, old = row[MID], row[OLDMID]
         if not mid:
@@ -929,6 +950,67 @@ class ConsumerGroupReplay:
         if pt:
             self.model.protocol_type = pt
 
+    # ------------------------------------------------------------------ protocol conversion
+    def hand_over(self, row: Any) -> tuple[int | None, list[HandedOverMember]]:
+        """The group converts to the classic protocol at ``row`` (:mod:`coordinator_core.conversion`):
+        an open rebalance ends there (``inferred``), the group is Dead in this model, and its members
+        leave it without a session end, returned for the classic model to continue."""
+        row = self._normalise(row)
+        g = self.model
+        r = self.reb
+        if (
+            r is not None and self.implicit is not None and self.implicit == g.group_epoch
+            and r.start_ts == row[TS] and r.join_rounds == 1
+        ):  # fmt: skip
+            # the departure that triggers the downgrade bumps nothing: Kafka converts instead (the
+            # classic group keeps the epoch as its generation and rebalances classically)
+            self.reb, self.implicit = None, None
+            g.group_epoch = g.target_assignment_epoch = self.implicit_base(g.group_epoch)
+        elif r is not None:
+            self._close(row, "completed", row[TS], inferred=True)
+        out = [
+            HandedOverMember(
+                m.member_id, m.group_instance_id, m.client_id, m.joined_ts, m.inferred,
+                tuple(m.assigned_partitions) if m.assignment_known else None,
+            )
+            for m in g.members.values()
+            if m.present
+        ]  # fmt: skip
+        epoch = g.group_epoch
+        g.members = {}
+        self._derive(row, C_DEAD)
+        return epoch, out
+
+    @staticmethod
+    def implicit_base(epoch: int | None) -> int | None:
+        """The group epoch before an implied bump."""
+        return epoch - 1 if epoch is not None else None
+
+    def take_over(self, row: Any, generation: int | None, members: Iterable[HandedOverMember]) -> None:
+        """The group converts to the consumer protocol at ``row``: Kafka's consumer group starts with
+        group epoch = target assignment epoch = the classic generation, every member at that epoch
+        with its partitions (classic-protocol members until they rejoin with the consumer protocol)."""
+        row = self._normalise(row)
+        g = self.model
+        if generation is not None:
+            g.group_epoch = generation if g.group_epoch is None else max(g.group_epoch, generation)
+            g.target_assignment_epoch = g.group_epoch
+        for h in members:
+            m = ConsumerGroupMember(
+                h.member_id, h.group_instance_id, h.client_id, member_epoch=g.group_epoch, state="STABLE",
+                protocol="classic", joined_ts=h.joined_ts, last_seen_ts=row[TS], inferred=h.inferred,
+                coordinator=g.coordinator,
+            )  # fmt: skip
+            if h.partitions is not None:
+                m.assigned_partitions, m.assignment_known = list(h.partitions), True
+            g.members[h.member_id] = m
+            if h.client_id:
+                self.cid_map[h.client_id] = h.member_id
+        self.known = self.broker_seen = True
+        pt = row[PTYPE]
+        g.protocol_type = pt if pt in ("consumer", "share", "streams") else "consumer"
+        self._derive(row, C_LOADED)
+
     def _b_loaded(self, row: tuple) -> None:
         if _int(row[MCOUNT]) == 0 and not self.model.members:
             self.known = True
@@ -1086,6 +1168,7 @@ _HANDLERS: dict[str, Any] = {
     "consumer_member_joined": ConsumerGroupReplay._b_joined,
     "consumer_member_replaced": ConsumerGroupReplay._b_replaced,
     "group_epoch_bumped": ConsumerGroupReplay._b_bumped,
+    "consumer_subscription_changed": ConsumerGroupReplay._b_subscription,
     "target_assignment_computed": ConsumerGroupReplay._b_target,
     "consumer_member_left": ConsumerGroupReplay._b_left,
     "consumer_member_fenced": ConsumerGroupReplay._b_fenced,

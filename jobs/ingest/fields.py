@@ -205,7 +205,7 @@ def _event_fields(t: pa.Table, logger: pa.Array, layout: pa.Array) -> pa.Table:
             if k in bools:
                 bools[k] = pc.if_else(sel, pa.scalar(v, pa.bool_()), bools[k])
             else:
-                out[k] = pc.if_else(sel, pa.scalar(v, pa.string()), out[k])
+                out[k] = pc.if_else(sel, pa.scalar(v, out[k].type), out[k])
     out.update(bools)
     # error names of failures
     failing = _FAILING[dia]
@@ -366,19 +366,10 @@ def _finish_events(
             cont = pc.if_else(pa.array(pos_ok), joined.take(pa.array(np.minimum(pos, len(uh) - 1))), cont)
     if inline_cont is not None:
         cont = _coalesce(cont, inline_cont.take(hidx).cast(pa.string()))
-    partitions = ev["partitions"].combine_chunks()
-    # "Updating assignment with" + "\tAssigned partitions: [..]" block
+    block = _block_fields(ev, cont)
     dia = ev["dialect"].combine_chunks()
-    upd = _mask(pc.equal(dia, "client.updating_assignment"))
-    if upd.any():
-        # (on those lines only: the extraction and list split are per line)
-        ur = np.nonzero(upd)[0]
-        ap = _extract(pc.fill_null(_take(cont, ur), ""), r"(?s)Assigned partitions:\s*(?P<p>\[[^\]]*\])")
-        parts = _partitions(_nullify_empty(ap.field("p")))
-        pos = np.cumsum(upd) - 1
-        spread = parts.take(pa.array(np.maximum(pos, 0), pa.int64(), mask=~upd))
-        partitions = pc.if_else(pa.array(upd), spread, partitions)
-    ids = {"group_id": ev["group_id"].combine_chunks(), "member_id": ev["member_id"].combine_chunks()}
+    partitions = block["partitions"]
+    ids = {"group_id": ev["group_id"].combine_chunks(), "member_id": block["member_id"]}
     redacted = np.zeros(n, bool)
     red = RD.placeholders(ids, file_key) if file_key is not None else None
     if red is not None:
@@ -396,7 +387,7 @@ def _finish_events(
         "assignment": ev["assignment"], "static": ev["static"], "pending": ev["pending"], "unexpected": ev["unexpected"],
         "operation": ev["operation"], "offsets_partition": ev["offsets_partition"],
         "protocol_type": ev["protocol_type"], "member_epoch": ev["member_epoch"], "from_state": ev["from_state"],
-        "revoked": ev["revoked"],
+        "revoked": block["revoked"],
         "ts_inferred": pa.array(ts_inferred if ts_inferred is not None else np.zeros(n, bool), pa.bool_()),
         "redacted": pa.array(redacted, pa.bool_()),
         "level": lvl,
@@ -415,3 +406,27 @@ def _finish_events(
     return pa.Table.from_arrays(
         [a.combine_chunks() if isinstance(a, pa.ChunkedArray) else a for a in arrays], schema=EVENTS_ARROW
     )
+
+
+def _block_fields(ev: pa.Table, cont: pa.Array) -> dict[str, pa.Array]:
+    """``partitions``, ``revoked`` and ``member_id`` with the fields of :data:`dialects.BLOCK_FIELDS`
+    read from the continuation block of the dialects that have one (on those lines only: extraction
+    and list split are per line); a value the head line gave wins for ``member_id``."""
+    out = {k: ev[k].combine_chunks() for k in ("partitions", "revoked", "member_id")}
+    dia = ev["dialect"].combine_chunks()
+    for did, specs in D.BLOCK_FIELDS.items():
+        hit = _mask(pc.equal(dia, did))
+        if not hit.any():
+            continue
+        rows = np.nonzero(hit)[0]
+        text = pc.fill_null(_take(cont, rows), "")
+        pos = pa.array(np.maximum(np.cumsum(hit) - 1, 0), pa.int64(), mask=~hit)
+        for field_name, rx in specs:
+            v = _nullify_empty(_extract(text, rx).field("v"))
+            if field_name == "member_id":
+                spread = v.take(pos).cast(out[field_name].type)
+                out[field_name] = pc.if_else(pa.array(hit), pc.coalesce(out[field_name], spread), out[field_name])
+            else:
+                spread = _partitions(v).take(pos)
+                out[field_name] = pc.if_else(pa.array(hit), spread, out[field_name])
+    return out

@@ -390,6 +390,16 @@ def _finish(f: File, evs: list[dict], heads: list[Head], source_file: str, clust
         seen.setdefault(v, f"redacted-{sha[:8]}-{len(seen) + 1}")
         return seen[v], True
 
+    for e in evs:  # fields of the tab-indented block after the head line (dialects.BLOCK_FIELDS)
+        h = e["_head"]
+        block = "\n".join(conts[h.row]) if h.row in conts else h.inline_cont
+        for name, pattern in D.BLOCK_FIELDS.get(e["dialect"], ()):
+            m = rx(pattern).search(block or "")
+            v = (m.group("v") or None) if m else None
+            if name == "member_id":
+                e[name] = _first(e[name], v)
+            else:
+                e[name] = partitions(v)
     red = [False] * len(evs)
     for col in ("group_id", "member_id"):
         for k, e in enumerate(evs):
@@ -401,9 +411,6 @@ def _finish(f: File, evs: list[dict], heads: list[Head], source_file: str, clust
         ms = inferred[h.row]
         cont = "\n".join(conts[h.row]) if h.row in conts else h.inline_cont
         parts = e["partitions"]
-        if e["dialect"] == "client.updating_assignment":
-            m = rx(r"(?s)Assigned partitions:\s*(?P<p>\[[^\]]*\])").search(cont or "")
-            parts = partitions(m.group("p") or None) if m else None
         level = _upper(h.level)
         level = (
             _RDKAFKA_LEVELS.get(level, level) if level is not None and rx(r"^\d$").search(level) else level

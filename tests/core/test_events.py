@@ -10,10 +10,26 @@ from coordinator_core import events as ev
 
 
 def test_kinds_are_unique_and_cover_every_class():
-    assert len(ev.EVENT_KINDS) == len(ev.EVENT_CLASSES) == 42
+    assert len(ev.EVENT_KINDS) == len(ev.EVENT_CLASSES) == 52
     assert ev.EVENT_TYPES["rebalance_prepared"] is ev.RebalancePrepared
     assert ev.BROKER_KINDS.isdisjoint(ev.CLIENT_KINDS)
     assert "heartbeat_sent" in ev.CLIENT_KINDS and "join_completed" in ev.BROKER_KINDS
+    # KIP-848: nine broker kinds, two client kinds, no catch-all
+    assert {"group_epoch_bumped", "consumer_member_fenced", "group_converted"} <= ev.BROKER_KINDS
+    assert {"member_state_changed", "reconciliation_started"} <= ev.CLIENT_KINDS
+    assert "kip848" not in ev.EVENT_KINDS
+
+
+def test_kip848_events_round_trip():
+    e = ev.MemberAssignmentState(
+        ts=5, group_id="g", member_id="m1", member_epoch=5, generation=4, state="STABLE",
+        partitions=("t-0",), revoked=("t-1",), protocol_type="consumer",
+    )  # fmt: skip
+    row = e.to_row()
+    assert row["kind"] == "member_assignment_state" and row["side"] == "broker" and row["revoked"] == ("t-1",)
+    assert ev.event_from_row(dict(row, revoked=["t-1"])) == e
+    c = ev.ReconciliationStarted(ts=6, group_id="g", partitions=("t-2",), reason="local epoch 3")
+    assert c.to_row()["side"] == "client" and c.to_row()["member_epoch"] is None
 
 
 def test_every_field_of_every_event_is_a_flat_column():

@@ -43,6 +43,7 @@ def parse_args(argv: list[str] | None = None) -> SimConfig:
     p.add_argument("--consumer-flavour", choices=CONSUMER_FLAVOURS, default="4.0",
                    help="consumer-protocol broker lines: 4.0 or 4.1 (metadata hash, conversion line)")  # fmt: skip
     p.add_argument("--broker-debug", action="store_true", help="broker DEBUG lines (new assignment state)")
+    p.add_argument("--static-share", type=float, default=0.25, help="share of groups with static membership")
     a = p.parse_args(argv)
     if a.groups < 1 or a.members < 1 or a.brokers < 1:
         p.error("--groups, --members and --brokers must be >= 1")
@@ -54,7 +55,7 @@ def parse_args(argv: list[str] | None = None) -> SimConfig:
         debug_heartbeats=a.debug_heartbeats, gzip=a.gzip, brokers=a.brokers, noise_ratio=a.noise_ratio,
         scenarios=tuple(s.strip() for s in a.scenarios.split(",")) if a.scenarios else None,
         incident_gap_ms=int(a.incident_gap_min * 60_000), protocol=a.protocol,
-        consumer_flavour=a.consumer_flavour, broker_debug=a.broker_debug,
+        consumer_flavour=a.consumer_flavour, broker_debug=a.broker_debug, static_share=a.static_share,
     )  # fmt: skip
 
 

@@ -85,6 +85,8 @@ class Member:
     rebalance_from_epoch: int = 0
     #: left with epoch -2: away, keeps its assignment until its session expires
     away: bool = False
+    #: subscribed topic names (sorted)
+    subscribed: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -143,7 +145,7 @@ class ConsumerGroup:
     """One consumer group on its coordinator (``ConsumerGroup`` + the heartbeat handling)."""
 
     __slots__ = ("group_id", "topics", "group_epoch", "target_epoch", "target", "members",
-                 "static_members", "metadata_stale", "session_ms", "rebalance_ms", "bump_pending")  # fmt: skip
+                 "static_members", "session_ms", "rebalance_ms", "bump_pending")  # fmt: skip
 
     def __init__(self, group_id: str, topics: dict[str, int], session_ms: int = 45_000,
                  rebalance_ms: int = 300_000) -> None:  # fmt: skip
@@ -154,7 +156,6 @@ class ConsumerGroup:
         self.target: dict[str, set[str]] = {}
         self.members: dict[str, Member] = {}
         self.static_members: dict[str, str] = {}
-        self.metadata_stale = False
         self.session_ms = session_ms
         self.rebalance_ms = rebalance_ms
         #: a bump is owed to the next heartbeat (partitions added)
@@ -170,7 +171,9 @@ class ConsumerGroup:
         g = cls(group_id, topics, session_ms)
         g.group_epoch = g.target_epoch = generation
         for mid, gii, cid, owned in members:
-            m = Member(mid, gii, cid, generation, generation, STABLE, set(owned))
+            m = Member(
+                mid, gii, cid, generation, generation, STABLE, set(owned), subscribed=tuple(sorted(topics))
+            )
             m.session_deadline = now + session_ms
             g.members[mid] = m
             g.target[mid] = set(owned)
@@ -179,8 +182,14 @@ class ConsumerGroup:
         return g
 
     # ------------------------------------------------------------------ helpers
-    def partitions(self) -> list[str]:
-        return [f"{t}-{p}" for t, n in sorted(self.topics.items()) for p in range(n)]
+    def subscribed_topics(self) -> dict[str, int]:
+        """The topics some member subscribes to, with their partition counts."""
+        names = {t for m in self.members.values() for t in m.subscribed}
+        return {t: n for t, n in sorted(self.topics.items()) if t in names}
+
+    def partitions(self, topics=None) -> list[str]:
+        return [f"{t}-{p}" for t, n in self.subscribed_topics().items() if topics is None or t in topics
+                for p in range(n)]  # fmt: skip
 
     def present(self) -> list[Member]:
         """Members that must reach the group epoch (not away with epoch -2)."""
@@ -207,7 +216,7 @@ class ConsumerGroup:
     def _bump(self, now: int, cause: str, member_id: str | None, logged: bool) -> Fact:
         self.group_epoch += 1
         return Fact(BUMPED, now, member_id=member_id, epoch=self.group_epoch, logged=logged, cause=cause,
-                    metadata_hash=metadata_hash(self.topics))  # fmt: skip
+                    metadata_hash=metadata_hash(self.subscribed_topics()))  # fmt: skip
 
     def _remove(self, m: Member) -> None:
         del self.members[m.member_id]
@@ -216,9 +225,10 @@ class ConsumerGroup:
 
     # ------------------------------------------------------------------ heartbeat
     def heartbeat(self, now: int, member_id: str, member_epoch: int, instance_id: str | None,
-                  client_id: str, owned: set[str]) -> HeartbeatReply:  # fmt: skip
+                  client_id: str, owned: set[str], subscribed: tuple[str, ...] | None = None) -> HeartbeatReply:  # fmt: skip
         """One ConsumerGroupHeartbeat request. ``member_epoch`` 0 joins, -1 leaves, -2 leaves
-        temporarily (static); otherwise the member reports the partitions it owns."""
+        temporarily (static); otherwise the member reports the partitions it owns. ``subscribed``:
+        the member's topics (a joining member without it subscribes to every known topic)."""
         if member_epoch in (LEAVE_EPOCH, TEMP_LEAVE_EPOCH):
             return HeartbeatReply(
                 "NONE", member_id, member_epoch, None, self._leave(now, member_id, member_epoch)
@@ -226,7 +236,8 @@ class ConsumerGroup:
         facts: list[Fact] = []
         m = self.members.get(member_id)
         if member_epoch == 0:
-            m = self._join(now, member_id, instance_id, client_id, facts)
+            subs = tuple(sorted(subscribed if subscribed is not None else self.topics))
+            m = self._join(now, member_id, instance_id, client_id, subs, facts)
             if m is None:
                 return HeartbeatReply("UNRELEASED_INSTANCE_ID", member_id, -1, None, facts)
         elif m is None or m.away:
@@ -243,21 +254,23 @@ class ConsumerGroup:
         return HeartbeatReply("NONE", member_id, m.member_epoch, sorted_tps(m.assigned), facts)
 
     def _join(self, now: int, member_id: str, instance_id: str | None, client_id: str,
-              facts: list[Fact]) -> Member | None:  # fmt: skip
+              subscribed: tuple[str, ...], facts: list[Fact]) -> Member | None:  # fmt: skip
         old_id = self.static_members.get(instance_id) if instance_id else None
         if old_id is not None:
             old = self.members[old_id]
             if not old.away:
                 return None  # the instance id is held by a live member
             m = Member(member_id, instance_id, client_id, old.member_epoch, old.previous_epoch, old.state,
-                       set(old.assigned), set(old.revoking))  # fmt: skip
+                       set(old.assigned), set(old.revoking), subscribed=subscribed)  # fmt: skip
             self._remove(old)
             self.members[member_id] = m
             self.static_members[instance_id] = member_id
             self.target[member_id] = self.target.pop(old_id, set())
             facts.append(Fact(STATIC_REPLACED, now, member_id, instance_id, old_member_id=old_id))
+            if subscribed != old.subscribed:  # a replacement with another subscription bumps
+                facts.append(self._bump(now, "static_member", member_id, True))
             return m
-        m = Member(member_id, instance_id, client_id)
+        m = Member(member_id, instance_id, client_id, subscribed=subscribed)
         self.members[member_id] = m
         if instance_id:
             self.static_members[instance_id] = member_id
@@ -287,7 +300,15 @@ class ConsumerGroup:
             if mid in current and not current[mid]:
                 current[mid] = set(tps)
         parts = self.partitions()
-        self.target = uniform_assign(sorted(self.members), parts, current)
+        mids = sorted(self.members)
+        if len({self.members[mid].subscribed for mid in mids}) <= 1:
+            self.target = uniform_assign(mids, parts, current)
+        else:  # heterogeneous subscriptions: each topic spread over its own subscribers
+            self.target = {mid: set() for mid in mids}
+            for t in self.subscribed_topics():
+                subs = [mid for mid in mids if t in self.members[mid].subscribed]
+                for mid, tps in uniform_assign(subs, self.partitions({t}), current).items():
+                    self.target[mid] |= tps
         self.target_epoch = self.group_epoch
         took = 1 + len(parts) * max(1, len(self.members)) // 64
         return Fact(TARGET, now, epoch=self.group_epoch, took_ms=took)

@@ -17,6 +17,9 @@ rolling_restart    every consumer restarts in turn: dynamic members leave and jo
                    timeout are replaced without any rebalance
 static_restart     one static member restarts within the session timeout (no rebalance)
 partitions_added   a subscribed topic gains partitions (``metadata_change``, no culprit)
+rolling_upgrade    a new application version subscribes to one more topic; every consumer
+                   restarts in turn: static members are replaced with another subscription
+                   (``static_member``, one bump each), dynamic ones leave and join
 =================  ==========================================================================
 
 The conversion (``--protocol mixed``): one classic group is upgraded mid-run. When it is quiet,
@@ -40,11 +43,11 @@ if TYPE_CHECKING:
 
 CONSUMER_SCENARIOS = (
     "steady", "scale_out", "graceful_leave", "crash", "slow_revocation", "rolling_restart",
-    "static_restart", "partitions_added",
+    "static_restart", "partitions_added", "rolling_upgrade",
 )  # fmt: skip
 CONSUMER_WEIGHTS = {
     "steady": 15, "scale_out": 14, "graceful_leave": 14, "crash": 12, "slow_revocation": 6,
-    "rolling_restart": 8, "static_restart": 10, "partitions_added": 8,
+    "rolling_restart": 8, "static_restart": 10, "partitions_added": 8, "rolling_upgrade": 4,
 }  # fmt: skip
 
 
@@ -184,6 +187,13 @@ class ConsumerScenarios:
         g.model.add_partitions(topic, self.rng.choice((2, 4, 6, 8)))
         g.grp.topics[topic] = g.model.topics[topic]
         return 30_000
+
+    def _rolling_upgrade(self, g: ConsumerGroupSim) -> int:
+        extra = f"{g.grp.app}-retry-{sum(t.startswith(g.grp.app + '-retry') for t in g.model.topics) + 1}"
+        g.model.topics[extra] = self.rng.choice((3, 6, 12))
+        g.grp.topics[extra] = g.model.topics[extra]
+        g.subscription = tuple(sorted((*g.subscription, extra)))
+        return self._rolling_restart(g)
 
     # ------------------------------------------------------------------ classic -> consumer
     def convert(self, grp: GroupSim, _b=None) -> None:

@@ -33,7 +33,7 @@ class ConsumerClient:
 
     __slots__ = ("drv", "cg", "slot", "host", "skew", "instance", "client_id", "path", "layout", "prefix",
                  "incarnation", "alive", "member_id", "epoch", "state", "owned", "latest", "local_epoch",
-                 "hb_token", "busy", "quiet")  # fmt: skip
+                 "hb_token", "busy", "quiet", "topics")  # fmt: skip
 
     def __init__(self, drv: ConsumerDriver, group: ConsumerGroupSim, slot: int, quiet: bool = False) -> None:
         sim = drv.sim
@@ -60,6 +60,8 @@ class ConsumerClient:
         self.busy = False
         #: an adopted classic-protocol member (conversion): heartbeats, writes no client lines
         self.quiet = quiet
+        #: subscribed topics (taken from the group's subscription at each start)
+        self.topics: tuple[str, ...] = group.subscription
 
     # ------------------------------------------------------------------ logging
     def log(self, level: str, msg: str, logger: str = rcon.CMM, plain: bool = False) -> None:
@@ -87,8 +89,9 @@ class ConsumerClient:
         self.latest = None
         self.busy = False
         self.state = "UNSUBSCRIBED"
+        self.topics = self.cg.subscription
         self.log("INFO", f"Kafka version: {self.drv.client_version}", rc.APPINFO, plain=True)
-        self.log("INFO", f"Subscribed to topic(s): {', '.join(self.cg.grp.topics)}", ASYNC_CONSUMER)
+        self.log("INFO", f"Subscribed to topic(s): {', '.join(self.topics)}", ASYNC_CONSUMER)
         self.transition("JOINING")
         self.schedule_hb(sim.rng.randint(50, 400))
 
@@ -197,7 +200,7 @@ def _uuid(rng) -> str:
 class ConsumerGroupSim:
     """A consumer-protocol group: its model, clients, truth and timer."""
 
-    __slots__ = ("grp", "model", "clients", "truth", "wake_at", "slow_ms")
+    __slots__ = ("grp", "model", "clients", "truth", "wake_at", "slow_ms", "subscription")
 
     def __init__(self, grp: GroupSim, model: cg.ConsumerGroup, truth: ConsumerTruth) -> None:
         self.grp = grp
@@ -207,6 +210,8 @@ class ConsumerGroupSim:
         self.wake_at: int | None = None
         #: the next revocation callback of any member takes this long (slow_revocation scenario)
         self.slow_ms = 0
+        #: the topics a consumer (re)started now subscribes to (rolling_upgrade adds one)
+        self.subscription: tuple[str, ...] = tuple(sorted(grp.topics))
 
 
 class ConsumerDriver:
@@ -239,7 +244,7 @@ class ConsumerDriver:
         g = c.cg
         if sim.coordinator_of(g.grp) is None:
             return None
-        reply = g.model.heartbeat(sim.now, c.member_id, epoch, c.instance, c.client_id, owned)
+        reply = g.model.heartbeat(sim.now, c.member_id, epoch, c.instance, c.client_id, owned, c.topics)
         self.apply(g, reply.facts)
         return reply
 

@@ -162,6 +162,8 @@ def check_invariants(out: str) -> list[dict]:
         ("rolling_restart", 0.0, {"member_leave", "new_member"}),
         ("partitions_added", 0.0, {"metadata_change"}),
         ("graceful_leave", 1.0, {"session_timeout", "new_member"}),
+        ("rolling_upgrade", 1.0, {"static_member"}),
+        ("rolling_upgrade", 0.0, {"member_leave", "new_member"}),
     ],
 )
 def test_causes_per_scenario(tmp_path, scenario, static, causes):
@@ -170,6 +172,18 @@ def test_causes_per_scenario(tmp_path, scenario, static, causes):
     got = {r["cause"] for r in rebs if r["scenario"] == scenario}
     assert got == causes
     assert all(r["outcome"] in ("completed", "open") for r in rebs)
+    if scenario == "rolling_upgrade" and static:
+        replaced = {
+            m[2]: m[1]
+            for x in broker_lines(out)
+            if (
+                m := re.search(
+                    r"\[GroupId (\S+)\] Static member with instance id \S+ re-joins .* new member (\S+) to", x
+                )
+            )
+        }
+        mine = [r for r in rebs if r["scenario"] == scenario]
+        assert all(replaced.get(r["culprit_member_id"]) == r["group_id"] for r in mine)
     if scenario == "partitions_added":
         mine = [r for r in rebs if r["scenario"] == scenario]
         assert all(r["culprit_member_id"] is None and r["partitions_assigned"] > 0 for r in mine)

@@ -74,6 +74,12 @@ class SimConfig:
     cooperative_share: float = 0.25
     stack_rate: float = 0.002
     start_ms: int = START_MS
+    #: group protocol: classic, consumer (KIP-848) or mixed (some of each, one group converted)
+    protocol: str = "classic"
+    #: consumer-protocol line flavour ("4.0" or "4.1", see jobs.simulate.render_consumer)
+    consumer_flavour: str = "4.0"
+    #: brokers log at DEBUG (consumer groups' "new assignment state" lines)
+    broker_debug: bool = False
     #: extra fields written into truth/summary.json
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -147,6 +153,8 @@ class GroupSim:
         self.busy_until = 0
         self.scenario_i = 0
         self.scenario: str | None = None
+        #: "classic" or "consumer" (KIP-848, run by jobs.simulate.consumer_sim)
+        self.protocol = "classic"
 
 
 class Client:
@@ -837,6 +845,7 @@ class Simulation:
         self._make_groups()
         self._parked: dict[int, tuple[Client, int]] = {}
         self._group_by_name: dict[str, GroupSim] = {}
+        self.consumer = self._consumer_groups() if cfg.protocol != "classic" else None
 
     # ------------------------------------------------------------------ setup
     def _make_groups(self) -> None:
@@ -865,6 +874,21 @@ class Simulation:
             for slot in range(cfg.members):
                 g.clients.append(Client(self, g, slot))
             self.groups.append(g)
+
+    def _consumer_groups(self):
+        """Hand the consumer-protocol groups to the KIP-848 driver: every group for ``consumer``;
+        for ``mixed`` the odd ones, and group 0 (classic) is converted at a third of the run."""
+        from jobs.simulate.consumer_sim import ConsumerDriver
+
+        if self.cfg.protocol not in ("consumer", "mixed"):
+            raise ValueError(f"unknown protocol {self.cfg.protocol!r}; expected classic, consumer or mixed")
+        if self.cfg.dialect != "java4":
+            raise ValueError("consumer-protocol groups run on a 4.x broker: use dialect java4")
+        drv = ConsumerDriver(self)
+        for g in self.groups:
+            if self.cfg.protocol == "consumer" or g.index % 2 == 1:
+                drv.add_group(g)
+        return drv
 
     def _member_info(self, member_id: str) -> MemberInfo | None:
         c = self.by_member.get(member_id)
@@ -1113,6 +1137,8 @@ class Simulation:
         self._group_by_name = {g.name: g for g in self.groups}
         self.scenarios = ScenarioDriver(self)
         self.scenarios.bootstrap()
+        if self.consumer is not None:
+            self._bootstrap_consumer()
         heap = self._heap
         pop = heapq.heappop
         end = self.end_ms
@@ -1128,9 +1154,21 @@ class Simulation:
             checks += 1
             if target is not None and (checks & 255) == 0 and sink.lines >= target:
                 break
+        if self.consumer is not None:
+            self.consumer.finish()
         self.truth.close()
         files = self.sink.finish(self.cfg.gzip)
         return SimResult(self.sink.lines, self.sink.bytes, files, dict(self.truth.counts), self.now)
+
+
+    def _bootstrap_consumer(self) -> None:
+        from jobs.simulate.consumer_scenarios import ConsumerScenarios
+
+        self.consumer_scenarios = ConsumerScenarios(self.consumer)
+        self.consumer_scenarios.bootstrap()
+        if self.cfg.protocol == "mixed" and self.groups[0].protocol == "classic":
+            at = self.cfg.start_ms + max(120_000, (self.end_ms - self.cfg.start_ms) // 3)
+            self.at(at, self.consumer_scenarios.convert, self.groups[0])
 
 
 def _send_join_again(c: Client, _b=None) -> None:

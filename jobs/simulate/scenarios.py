@@ -48,10 +48,17 @@ class ScenarioDriver:
         self.sim = sim
         self.rng = sim.rng
         names = sim.cfg.scenarios
+        known = SCENARIOS
+        if names is not None and sim.cfg.protocol != "classic":
+            from jobs.simulate.consumer_scenarios import CONSUMER_SCENARIOS
+
+            known = tuple(dict.fromkeys(SCENARIOS + CONSUMER_SCENARIOS))
+            # classic groups of a mixed run play the classic ones (or stay steady)
+            names = tuple(n for n in names if n in SCENARIOS or n not in known) or ("steady",)
         if names is not None:
-            bad = [n for n in names if n not in SCENARIOS]
+            bad = [n for n in names if n not in known]
             if bad:
-                raise ValueError(f"unknown scenario(s) {bad}; expected some of {SCENARIOS}")
+                raise ValueError(f"unknown scenario(s) {bad}; expected some of {known}")
         self.names = list(names) if names else None
         self._weights = list(SCENARIO_WEIGHTS.items())
         self._epochs: dict[int, int] = {}
@@ -61,6 +68,8 @@ class ScenarioDriver:
         sim, r = self.sim, self.rng
         t0 = sim.cfg.start_ms
         for grp in sim.groups:
+            if grp.protocol != "classic":
+                continue  # consumer-protocol groups: jobs.simulate.consumer_scenarios
             base = t0 + r.randint(0, 5000)
             for c in grp.clients:
                 sim.at(base + r.randint(0, 15000), c.start)
@@ -93,6 +102,8 @@ class ScenarioDriver:
 
     def incident(self, grp: GroupSim, _b=None) -> None:
         sim = self.sim
+        if grp.protocol != "classic":
+            return  # converted to the consumer protocol
         if not self._quiet(grp):
             sim.later(15_000, self.incident, grp)
             return
@@ -229,7 +240,7 @@ class ScenarioDriver:
         p = grp.partition
         if p in sim.loading:
             return 0
-        same = [g for g in sim.groups if g.partition == p]
+        same = [g for g in sim.groups if g.partition == p and g.protocol == "classic"]
         if any(sim.truth.is_open(g.name) for g in same):
             return 0
         old = sim.brokers[sim.leader_of[p]]

@@ -30,6 +30,10 @@ class TruthRecorder:
         #: group -> active storm episode (scenario tag) collecting rebalances
         self.episodes: dict[str, dict[str, Any]] = {}
 
+    def write_record(self, name: str, rec: dict[str, Any]) -> None:
+        """Write a record built elsewhere (consumer-protocol rebalances: jobs.simulate.consumer_truth)."""
+        self._write(name, rec)
+
     def _write(self, name: str, rec: dict[str, Any]) -> None:
         self._files[name].write(json.dumps(rec, sort_keys=True) + "\n")
         self.counts[name] += 1

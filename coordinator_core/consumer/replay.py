@@ -791,6 +791,8 @@ class ConsumerGroupReplay:
         ge = g.group_epoch
         if n is None:
             n = ge + 1 if ge is not None else None
+        if (ge is None or (n is not None and n >= ge)) and self._adopt_client_start(row, n):
+            return  # (a client line may have shown the epoch first)
         if ge is not None and n is not None and n <= ge:
             if n == ge and self.implicit == ge:
                 self.implicit = None  # the leave/fence bump, logged after all
@@ -803,6 +805,30 @@ class ConsumerGroupReplay:
             self.known = True  # the group is created in these logs: its membership is complete
         self.implicit = None
         self._bump(row, n, self._find_signal(row))
+
+    def _adopt_client_start(self, row: tuple, n: int | None) -> bool:
+        """The first bump of a group whose rebalance a member's client line began just before it
+        (``JOINING -> RECONCILING`` logged by a client whose clock runs ahead, within
+        ``clock_skew_tolerance_ms``): it is that rebalance, timed and numbered by the broker."""
+        r = self.reb
+        lr = self.last_reb
+        if r is None and lr is not None and lr.inferred and lr.end_ts is not None:
+            r = lr  # closed by the client's own STABLE before the broker's line: re-opened here
+        if (
+            r is None or not r.inferred or r.old_generation is not None or r.join_rounds != 1
+            or r.start_ts is None or r.last_bump_ts != r.start_ts or n is None
+            or not 0 <= row[TS] - r.start_ts <= self.settings.clock_skew_tolerance_ms
+        ):  # fmt: skip
+            return False
+        g = self.model
+        if r is not self.reb:
+            r.outcome, r.end_ts, r.members_after = None, None, None
+            self.reb = r
+        r.old_generation, r.new_generation, r.start_ts, r.last_bump_ts = n - 1, n, row[TS], row[TS]
+        r.inferred, r.coordinator_broker = False, g.coordinator
+        g.group_epoch = n
+        self.bumps += 1
+        return True
 
     def _b_target(self, row: tuple) -> None:
         n = _int(row[GEN])
@@ -1073,7 +1099,7 @@ class ConsumerGroupReplay:
             if r is None and not self.broker_seen:
                 r = self._client_start(row, m, frm, prev_epoch)
         if r is None:
-            if to == "STABLE":
+            if to == "STABLE" and not self.broker_lines:
                 # no rebalance in progress: the member is at the target epoch ("with epoch N" may lag)
                 m.state = "STABLE"
                 e = max(logged or 0, g.target_assignment_epoch or 0, m.member_epoch or 0)
@@ -1093,13 +1119,17 @@ class ConsumerGroupReplay:
         elif to == "STABLE":
             # "with epoch N" lags during reconciliation: the line counts by time, not by epoch
             r.active[m.member_id] = True
-            m.state = "STABLE"
-            if r.new_generation is not None:
-                self._set_epoch(m, r.new_generation)
-            elif logged is not None:
-                self._set_epoch(m, logged)
-            if m.assignment_known and not self.broker_lines:
-                self._assignment_rows(m, m.member_epoch, ts)
+            if not self.broker_lines:
+                # the client's STABLE is the broker's only when the broker shows no member state: a
+                # member waiting for partitions others still revoke (broker UNRELEASED_PARTITIONS)
+                # is STABLE on its side with what it has
+                m.state = "STABLE"
+                if r.new_generation is not None:
+                    self._set_epoch(m, r.new_generation)
+                elif logged is not None:
+                    self._set_epoch(m, logged)
+                if m.assignment_known:
+                    self._assignment_rows(m, m.member_epoch, ts)
         elif to in _GONE:
             r.active.pop(m.member_id, None)
         if not self.broker_lines:

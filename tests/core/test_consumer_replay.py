@@ -476,7 +476,7 @@ def test_anomalies_never_exceptions():
     r.feed_rows(ev + [row("group_epoch_bumped", "bad")])
     out = r.flush(final=True)
     assert anomalies(out) == [
-        "generation_gap", "unknown_member", "generation_gap", "generation_gap", "unknown_kind", "replay_error",
+        "generation_gap", "unknown_member", "generation_gap", "generation_gap", "unknown_kind", "no_timestamp",
         "rebalance_without_end",
     ]  # fmt: skip
     assert [a.ts for a in out.anomalies] == [2000, 2100, 2200, 2300, 2400, None, 2300]

@@ -143,3 +143,17 @@ def test_a_classic_snapshot_resumes_as_a_classic_history() -> None:
     h.feed_rows(rows[half:])
     classic.feed_rows(rows[half:])
     assert h.flush(final=True) == classic.flush(final=True)
+
+
+def test_share_groups_replay_as_epoch_episodes() -> None:
+    """KIP-932 share groups (3.9+ logs, assignment state at INFO, no revoked list): recognised by
+    their own wordings, replayed by the epoch model, every row ``protocol_type = share``."""
+    out = run(rows_of(KIP848 / "share-group-3.9.log"), "shares")
+    assert rebs(out) == [
+        ("share", 0, 1, "new_member", "s1", 2, "completed", False),
+        ("share", 1, 2, "new_member", "s2", 3999, "completed", False),
+        ("share", 2, 3, "member_leave", "s2", 3000, "completed", False),
+    ]
+    assert {t.protocol_type for t in out.transitions} == {"share"}
+    assert sorted((s.member_id, s.end_reason) for s in out.sessions) == [("s1", "open"), ("s2", "leave")]
+    assert out.anomalies == []

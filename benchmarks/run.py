@@ -36,7 +36,14 @@ from typing import Any
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-SIZES = {"20k": 20_000, "1M": 1_000_000, "2M": 2_000_000, "3M": 3_000_000, "10M": 10_000_000, "100M": 100_000_000}
+SIZES = {
+    "20k": 20_000,
+    "1M": 1_000_000,
+    "2M": 2_000_000,
+    "3M": 3_000_000,
+    "10M": 10_000_000,
+    "100M": 100_000_000,
+}
 #: simulator shape per size (groups, members); hours is an upper bound, --target-lines stops it
 SHAPES = {"20k": (4, 3), "1M": (40, 5), "2M": (60, 5), "3M": (80, 5), "10M": (120, 6), "100M": (400, 8)}
 TARGETS = {
@@ -50,10 +57,12 @@ TS_REGEX = r"^\[?(\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d[,.]\d{3})"
 
 
 # ----------------------------------------------------------------------------------- corpus
-def corpus(size: str, reuse: bool, seed: int = 42) -> tuple[str, dict[str, Any]]:
+def corpus(size: str, reuse: bool, seed: int = 42, protocol: str = "classic") -> tuple[str, dict[str, Any]]:
+    """The simulated corpus of ``size`` lines; ``protocol`` ``mixed`` / ``consumer`` adds / makes
+    KIP-848 groups (Java 4.x broker lines, brokers at DEBUG) in ``corpus/<size>-<protocol>``."""
     from jobs.simulate import SimConfig, simulate
 
-    out = os.path.join(HERE, "corpus", size)
+    out = os.path.join(HERE, "corpus", size if protocol == "classic" else f"{size}-{protocol}")
     summary_path = os.path.join(out, "truth", "summary.json")
     if reuse and os.path.exists(summary_path):
         with open(summary_path, encoding="utf-8") as fh:
@@ -63,9 +72,11 @@ def corpus(size: str, reuse: bool, seed: int = 42) -> tuple[str, dict[str, Any]]
     shutil.rmtree(out, ignore_errors=True)
     groups, members = SHAPES[size]
     t0 = time.perf_counter()
+    kip848 = {} if protocol == "classic" else {"protocol": protocol, "dialect": "java4", "broker_debug": True}
+    cfg = {"dialect": "scala3", **kip848}
     res = simulate(SimConfig(out=out, groups=groups, members=members, hours=10_000, seed=seed,
-                             target_lines=SIZES[size], dialect="scala3", layout="log4j",
-                             debug_heartbeats=True, noise_ratio=0.1, incident_gap_ms=20 * 60_000))  # fmt: skip
+                             target_lines=SIZES[size], layout="log4j", debug_heartbeats=True, noise_ratio=0.1,
+                             incident_gap_ms=20 * 60_000, **cfg))  # fmt: skip
     secs = time.perf_counter() - t0
     with open(summary_path, encoding="utf-8") as fh:
         s = json.load(fh)
@@ -488,7 +499,7 @@ def _scale_row(r: dict[str, Any]) -> dict[str, Any]:
 
 def write_report(results: dict[str, Any], out_dir: str) -> str:
     lines = results["corpus"]["lines"]
-    md = [f"# rebalance-lens benchmark report ({results['size']})", "",
+    md = [f"# rebalance-lens benchmark report ({results['size']}, {results.get('protocol', 'classic')} groups)", "",
           f"Code measured: commit `{results.get('commit')}` (committed tree only).", ""]  # fmt: skip
     m = results["machine"]
     md += [f"Machine: {m['cpus']} CPUs ({m['cpu']}), {_fmt(m['mem_mb'])} MiB RAM, Python {m['python']}, "
@@ -573,7 +584,9 @@ def write_report(results: dict[str, Any], out_dir: str) -> str:
     md += ["", "Reproduce: `python -m benchmarks.run --size 1M` (add `--reuse` to keep the corpus); "
            "corpora live in `benchmarks/corpus/` (git-ignored).", ""]  # fmt: skip
     text = "\n".join(md)
-    for name in ("report.md", f"report-{results['size']}.md"):
+    proto = results.get("protocol", "classic")
+    tag = results["size"] if proto == "classic" else f"{results['size']}-{proto}"
+    for name in ("report.md", f"report-{tag}.md"):
         with open(os.path.join(out_dir, name), "w", encoding="utf-8") as fh:
             fh.write(text)
     return text
@@ -605,6 +618,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip-core", action="store_true", help="skip bench_core")
     ap.add_argument("--out", default=os.path.join(HERE, "out"))
     ap.add_argument(
+        "--protocol",
+        choices=("classic", "mixed", "consumer"),
+        default="classic",
+        help="groups' protocol in the corpus (mixed: classic and KIP-848 groups, one converted)",
+    )
+    ap.add_argument(
         "--rewrite-report", action="store_true", help="only re-render report.md from out/results-<size>.json"
     )
     a = ap.parse_args(argv)
@@ -619,13 +638,17 @@ def main(argv: list[str] | None = None) -> int:
         print(write_report(stored, a.out))
         return 0
     os.makedirs(a.out, exist_ok=True)
-    results: dict[str, Any] = {"size": a.size, "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+    results: dict[str, Any] = {
+        "size": a.size,
+        "protocol": a.protocol,
+        "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+    }
     results["machine"] = machine()
     results["loadavg_start"] = os.getloadavg()
     results["cpu_scaling"] = cpu_scaling()
     print(f"cpu scaling: {results['cpu_scaling']}", flush=True)
     results["commit"] = os.environ.get("BENCH_COMMIT") or _git_head()
-    root, results["corpus"] = corpus(a.size, a.reuse)
+    root, results["corpus"] = corpus(a.size, a.reuse, protocol=a.protocol)
     print(f"corpus: {results['corpus']}", flush=True)
     results["core"] = {"available": False, "error": "skipped (--skip-core)"} if a.skip_core else core_bench()
     print("core done", flush=True)
@@ -647,7 +670,8 @@ def main(argv: list[str] | None = None) -> int:
     results["scale"] = _scale_table(earlier, a.size, results)
     results["loadavg_end"] = os.getloadavg()
     results["checks"] = evaluate(results, earlier)
-    with open(os.path.join(a.out, f"results-{a.size}.json"), "w", encoding="utf-8") as fh:
+    tag = a.size if a.protocol == "classic" else f"{a.size}-{a.protocol}"
+    with open(os.path.join(a.out, f"results-{tag}.json"), "w", encoding="utf-8") as fh:
         json.dump(results, fh, indent=1, default=str)
     with open(os.path.join(a.out, "report.json"), "w", encoding="utf-8") as fh:
         json.dump(results, fh, indent=1, default=str)

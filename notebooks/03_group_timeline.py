@@ -3,6 +3,9 @@
 # MAGIC # 03 · One group's timeline
 # MAGIC State lanes over time (from `group_transitions`), member sessions (joins and leaves, with how they
 # MAGIC ended), each rebalance as a bar with its duration and generations, and the evidence anomalies.
+# MAGIC Consumer-protocol (KIP-848) groups show group epochs (`e3→4`) instead of generations, their
+# MAGIC Assigning / Reconciling states, and the partitions each rebalance revoked: under KIP-848 only those
+# MAGIC stop, so `paused_partition_ms` says more than `duration_ms`. A converted group shows both protocols.
 # MAGIC Leave **group** empty to pick the group with the most rebalances; **start**/**end** zoom into a
 # MAGIC window (a storm).
 
@@ -53,9 +56,10 @@ nb.show(plots.group_timeline(tables["group_transitions"], tables["member_session
 
 # COMMAND ----------
 
-rb_cols = ["start_ts", "duration_ms", "old_generation", "new_generation", "outcome", "cause", "culprit_member_id",
-           "reason"]
-nb.show(tables["rebalances"].sort_values("start_ts")[rb_cols], "rebalances", rows=50)
+rb_cols = ["start_ts", "protocol_type", "duration_ms", "old_generation", "new_generation", "outcome", "cause",
+           "culprit_member_id", "reason", "partitions_revoked", "partitions_assigned", "paused_partition_ms"]
+rb = tables["rebalances"]
+nb.show(rb.sort_values("start_ts")[[c for c in rb_cols if c in rb.columns]], "rebalances", rows=50)
 nb.show(summary.member_events(tables["member_sessions"], tables["rebalances"], GROUP), "member joins and leaves",
         rows=50)
 nb.show(summary.anomaly_counts(tables["anomalies"]), "anomalies")

@@ -152,13 +152,19 @@ def render(
 
     parts.append("<h3>Worst storms</h3>")
     ws = summary.worst_storms(storms)
-    parts.append(table_html(ws, [
+    storm_cols = [
         ("group_id", "group"), ("start_ts", "start (UTC)"), ("duration_ms", "lasted"), ("rebalances", "rebalances"),
         ("paused_ms", "paused"), ("dominant_cause", "dominant cause"), ("culprit_members", "culprits"),
         ("coordinator_broker", "coordinator"), ("concurrent_groups", "stormed together with"),
-    ], numeric=("rebalances", "paused_ms", "duration_ms", "coordinator_broker"),
+    ]  # fmt: skip
+    if "protocol_types" in ws and ws["protocol_types"].map(lambda v: list(v or []) not in ([], ["classic"])).any():
+        # consumer-protocol storms: which protocol, and the partition-time that really stopped
+        storm_cols[1:1] = [("protocol_types", "protocol")]
+        storm_cols[6:6] = [("paused_partition_ms", "partition-time paused")]
+    parts.append(table_html(ws, storm_cols, numeric=("rebalances", "paused_ms", "duration_ms", "coordinator_broker"),
         formats={"start_ts": _ts, "duration_ms": summary.human_ms, "paused_ms": summary.human_ms,
-                 "culprit_members": _few, "concurrent_groups": _few}, empty="no storms"))  # fmt: skip
+                 "paused_partition_ms": summary.human_ms, "culprit_members": _few, "protocol_types": _few,
+                 "concurrent_groups": _few}, empty="no storms"))  # fmt: skip
 
     parts.append("<h3>Top causes</h3>")
     parts.append(_causes_table(causes))

@@ -96,3 +96,22 @@ def test_long_culprit_lists_are_capped(tables):
     text = render(t)
     assert "<td>member-0, member-1, member-2 +4 more</td>" in text
     assert "member-3" not in text
+
+
+def test_storms_of_both_protocols_show_protocol_and_partition_time(tables):
+    t = {k: v.copy() for k, v in tables.items()}
+    st = t["storms"]
+    assert len(st)
+    st["protocol_types"] = [["classic", "consumer"]] + [["classic"]] * (len(st) - 1)
+    st["paused_partition_ms"] = [125_000] + [None] * (len(st) - 1)
+    text = render(t)
+    worst = text.split("<h3>Worst storms</h3>", 1)[1].split("<h3>", 1)[0]
+    assert "<th>protocol</th>" in worst and "<th>partition-time paused</th>" in worst
+    assert "<td>classic, consumer</td>" in worst and "2 min 05 s" in worst
+
+
+def test_classic_only_storms_keep_their_columns(tables):
+    t = {k: v.copy() for k, v in tables.items()}
+    t["storms"]["protocol_types"] = [["classic"]] * len(t["storms"])
+    worst = render(t).split("<h3>Worst storms</h3>", 1)[1].split("<h3>", 1)[0]
+    assert "<th>protocol</th>" not in worst and "partition-time" not in worst

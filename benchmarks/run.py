@@ -513,7 +513,10 @@ def write_report(results: dict[str, Any], out_dir: str) -> str:
               if results.get("cpu_scaling") else ""), ""]  # fmt: skip
     c = results["corpus"]
     md += ["## Corpus", "",
-           f"`python -m jobs.simulate` (scala3 broker, log4j clients, DEBUG heartbeats, noise 10%): "
+           "`python -m jobs.simulate` ("
+           + ("scala3 broker" if results.get("protocol", "classic") == "classic" else
+              f"--protocol {results['protocol']}: classic and KIP-848 groups, Java 4.x broker at DEBUG")
+           + ", log4j clients, DEBUG heartbeats, noise 10%): "
            f"{_fmt(c['lines'])} lines, {_fmt(c['bytes'] / 1e6, 1)} MB, {c['files']} files"
            + (" (reused)" if c.get("reused") else f", generated in {_fmt(c.get('seconds'))} s "
               f"({_fmt(c['lines'] / c['seconds'] if c.get('seconds') else None)} lines/s)") + ".", ""]  # fmt: skip
@@ -581,7 +584,8 @@ def write_report(results: dict[str, Any], out_dir: str) -> str:
         if len({v.get("commit") for v in results["scale"].values()}) > 1:
             md += ["", "The sizes were measured at different commits (ingestion changed in between), so "
                    "for scale compare the *after ingestion* column (replay, Delta merges, roll-ups)."]  # fmt: skip
-    md += ["", "Reproduce: `python -m benchmarks.run --size 1M` (add `--reuse` to keep the corpus); "
+    proto_arg = "" if results.get("protocol", "classic") == "classic" else f" --protocol {results['protocol']}"
+    md += ["", f"Reproduce: `python -m benchmarks.run --size {results['size']}{proto_arg}` (add `--reuse` to keep the corpus); "
            "corpora live in `benchmarks/corpus/` (git-ignored).", ""]  # fmt: skip
     text = "\n".join(md)
     proto = results.get("protocol", "classic")

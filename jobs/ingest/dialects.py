@@ -587,6 +587,12 @@ DIALECTS: tuple[Dialect, ...] = (
        r"\[Group {G}\] (?P<static_word>Dynamic|Static) Member {M}(?: with instance id (?P<group_instance_id>\S+?))? has left group through explicit " + LEAVE + r" request(?:; client reason: {R})?",
        "[Group g] Dynamic Member m1 has left group through explicit `LeaveGroup` request; client reason: the consumer is being closed",
        fixed={"protocol": "classic", "member_epoch": -1}),
+    _d("kip848.streams.member_metadata", "consumer_subscription_changed", B, "4.1-4.x",
+       r"\[GroupId {G}\]\[MemberId {M}\] Member (?P<reason>updated its member (?:metadata|metdata) to .*?)\.?",
+       "[GroupId app][MemberId m1] Member updated its member metadata to StreamsGroupMember(memberId=m1).",
+       fixed={"protocol_type": "streams"}),
+    _d("kip848.streams.any", "other", B, "4.1-4.x", r"\[GroupId {G}\]\[MemberId {M}\] {R}",
+       "[GroupId app][MemberId m1] Computed new metadata hash: 42.", fixed={"protocol_type": "streams"}),
     _d("kip848.broker.any", "other", B, "3.7-4.x", r"\[GroupId {G}\] {R}", "[GroupId g] Computed new subscription metadata: {t=1}."),
     # the new consumer (AbstractMembershipManager; ConsumerMembershipManager 4.x, MembershipManagerImpl
     # 3.7-3.9): the member's state machine (INFO 3.9+, TRACE before) and its reconciliations

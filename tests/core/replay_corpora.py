@@ -40,7 +40,9 @@ def _by_group(files: list[tuple[Path, str, str]]) -> dict[str, list[tuple]]:
 
 
 def sample_groups() -> Iterator[tuple[str, str, list[tuple]]]:
-    files = [(p, str(p.relative_to(SAMPLE)), p.relative_to(SAMPLE).parts[0]) for p in sorted(SAMPLE.rglob("*"))]
+    files = [
+        (p, str(p.relative_to(SAMPLE)), p.relative_to(SAMPLE).parts[0]) for p in sorted(SAMPLE.rglob("*"))
+    ]
     for g, rows in _by_group([f for f in files if f[0].is_file()]).items():
         yield f"sample/{g}", g, rows
 

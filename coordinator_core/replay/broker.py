@@ -56,16 +56,7 @@ class BrokerEvidence(ReplayCore):
         kind = row[KIND]
         self._new_incarnation(row, kind)
         to = self._next_state(row, kind)
-        self.broker_seen = True
-        if self.client_inferred_state and kind in _STATE_FACTS:
-            self.client_inferred_state = False  # the broker's state facts replace the client-inferred state
-        if row[COORD] is not None and kind not in ("group_unloaded", "group_dead"):
-            self.coordinator = to_int(row[COORD])
-        if kind == "rebalance_prepared" and self.state is None and to_int(row[GEN]) == 0:
-            # a brand-new group: Empty (0.10.1+), Stable before Empty existed
-            self.state = S if (self._v is not None and self._v < _OLD_EMPTY) else E
-            self.membership_known = True
-            self.generation = 0
+        self._note_broker_line(row, kind)
         if to == LOADED:
             to = self._loaded_state(row)
         BROKER_HANDLERS[kind](self, row, to)
@@ -86,7 +77,7 @@ class BrokerEvidence(ReplayCore):
             return natural
         to = target(st, kind)
         if to is None:
-            self._anom(row, "impossible_transition", f"{kind} is impossible in state {st}; adopted")
+            self._anomaly(row, "impossible_transition", f"{kind} is impossible in state {st}; adopted")
             return natural
         return to
 
@@ -101,6 +92,20 @@ class BrokerEvidence(ReplayCore):
         self.stable_member_count = 0
         self._set_state(row, S if (self._v is not None and self._v < _OLD_EMPTY) else E, inferred=True)
 
+    def _note_broker_line(self, row: tuple, kind: str) -> None:
+        """What any broker line tells besides its fact: the broker logs this group (its state facts
+        replace a state inferred from client lines), the coordinator, and a brand-new group."""
+        self.broker_seen = True
+        if self.client_inferred_state and kind in _STATE_FACTS:
+            self.client_inferred_state = False
+        if row[COORD] is not None and kind not in ("group_unloaded", "group_dead"):
+            self.coordinator = to_int(row[COORD])
+        if kind == "rebalance_prepared" and self.state is None and to_int(row[GEN]) == 0:
+            # a brand-new group: Empty (0.10.1+), Stable before Empty existed; not a transition
+            self.state = S if (self._v is not None and self._v < _OLD_EMPTY) else E
+            self.membership_known = True
+            self.generation = 0
+
     def _loaded_count(self, row: tuple) -> int:
         n = to_int(row[MCOUNT])
         return n if n is not None else len(self.members)
@@ -110,35 +115,35 @@ class BrokerEvidence(ReplayCore):
         return S if self._loaded_count(row) > 0 else E
 
     # ------------------------------------------------------------------ rebalance ends
-    def _end_completed(self, row: tuple) -> None:
+    def _close_completed(self, row: tuple) -> None:
         if self.rebalance is not None:
-            self._close(row, "completed", self._members_after(row[MCOUNT]))
+            self._close_rebalance(row, "completed", self._members_after(row[MCOUNT]))
 
-    def _end_assigned(self, row: tuple) -> None:
+    def _close_assigned(self, row: tuple) -> None:
         if self.rebalance is not None:
-            self._close(row, "completed", self._members_after(row[MCOUNT]))
+            self._close_rebalance(row, "completed", self._members_after(row[MCOUNT]))
             self._maybe_member_skew(row)
 
-    def _end_empty(self, row: tuple) -> None:
-        self._close(row, "ended_empty", 0)
+    def _close_ended_empty(self, row: tuple) -> None:
+        self._close_rebalance(row, "ended_empty", 0)
 
-    def _end_loaded_empty(self, row: tuple) -> None:
+    def _close_if_loaded_empty(self, row: tuple) -> None:
         if self.state == E:
-            self._close(row, "ended_empty", 0)
+            self._close_rebalance(row, "ended_empty", 0)
 
     # ------------------------------------------------------------------ handlers
-    def _b_prepared(self, row: tuple, to: str) -> None:
+    def _on_rebalance_prepared(self, row: tuple, to: str) -> None:
         ts = row[TS]
         g = to_int(row[GEN])
         if g is not None:
-            self._adopt_gen(row, g, self.generation)
+            self._adopt_generation(row, g, self.generation)
         info = classify_reason(row[REASON])
         if info.cause == "new_member" and info.member_id and info.member_id not in self.members:
             self._add_member(info.member_id, ts, giid=info.group_instance_id)
         cause, culprit, giid = self._resolve_cause(row, info)
         r = self.rebalance
         if r is None:
-            r = self._reb_new(ts, self.generation, start_unknown=False, inferred=False)
+            r = self._start_rebalance(ts, self.generation, start_unknown=False, inferred=False)
             if self.state == E:
                 r.members_before = 0
             r.reason = row[REASON]
@@ -196,14 +201,14 @@ class BrokerEvidence(ReplayCore):
         self.signal = None
         return cause, culprit, giid
 
-    def _b_join_completed(self, row: tuple, to: str) -> None:
+    def _on_join_completed(self, row: tuple, to: str) -> None:
         g = to_int(row[GEN])
         if self.rebalance is None:
-            self._start_unknown(row, g - 1 if g is not None else self.generation, inferred=False)
+            self._rebalance_without_start(row, g - 1 if g is not None else self.generation, inferred=False)
         r = self.rebalance
         assert r is not None
         expected = self.generation + 1 if self.generation is not None else None
-        self._adopt_gen(row, g, expected)
+        self._adopt_generation(row, g, expected)
         self._check_client_ahead(row)
         r.join_rounds += 1
         r.new_generation = self.generation
@@ -246,85 +251,85 @@ class BrokerEvidence(ReplayCore):
                 self.members.items(), key=lambda kv: (kv[1].last_seen is not None, kv[1].last_seen or 0)
             )
             for mid, _ in order[: have - n]:
-                self._end(row, mid, "not_rejoined", inferred=True)
+                self._end_session(row, mid, "not_rejoined", inferred=True)
             self.membership_known = True
         elif n > have:
             self.membership_known = False
         else:
             self.membership_known = True
 
-    def _b_group_empty(self, row: tuple, to: str) -> None:
+    def _on_group_empty(self, row: tuple, to: str) -> None:
         g = to_int(row[GEN])
         if self.rebalance is None:
-            self._start_unknown(row, g - 1 if g is not None else self.generation, inferred=False)
+            self._rebalance_without_start(row, g - 1 if g is not None else self.generation, inferred=False)
         r = self.rebalance
         assert r is not None
-        self._adopt_gen(row, g, self.generation + 1 if self.generation is not None else None)
+        self._adopt_generation(row, g, self.generation + 1 if self.generation is not None else None)
         r.join_rounds += 1
         r.inferred = False
-        self._end_all(row, "not_rejoined")
+        self._end_all_sessions(row, "not_rejoined")
         self.membership_known = True
 
-    def _b_assignment(self, row: tuple, to: str) -> None:
+    def _on_assignment_received(self, row: tuple, to: str) -> None:
         g = to_int(row[GEN])
-        self._adopt_gen(row, g, self.generation)
+        self._adopt_generation(row, g, self.generation)
         leader = row[MID]
         if leader:
             if leader not in self.members:
                 if self.membership_known:
-                    self._anom(row, "unknown_member", f"leader {leader} is not a known member")
+                    self._anomaly(row, "unknown_member", f"leader {leader} is not a known member")
                 m = self._add_member(leader, row[TS], inferred=True, joined=False)
                 if self.generation is not None:  # the leader of generation N is a member of it
                     m.first_generation = m.last_generation = m.client_generation = self.generation
             self.leader = leader
         if self.rebalance is None and self.state != S:
-            self._start_unknown(row, g - 1 if g is not None else None, inferred=False)
+            self._rebalance_without_start(row, g - 1 if g is not None else None, inferred=False)
         r = self.rebalance
         if r is not None:
             r.leader_id = leader or r.leader_id
             r.inferred = False
 
-    def _b_group_stable(self, row: tuple, to: str) -> None:
-        self._adopt_gen(row, to_int(row[GEN]), self.generation)
+    def _on_group_stable(self, row: tuple, to: str) -> None:
+        self._adopt_generation(row, to_int(row[GEN]), self.generation)
 
-    def _b_loaded(self, row: tuple, to: str) -> None:
+    def _on_group_loaded(self, row: tuple, to: str) -> None:
         """``to``: Stable, or Empty when the loaded group has no members (:meth:`_loaded_state`)."""
         g = to_int(row[GEN])
         gen = self.generation
-        self._adopt_gen(row, g, gen if gen is not None and g is not None and g < gen else None)
+        self._adopt_generation(row, g, gen if gen is not None and g is not None and g < gen else None)
         self.loaded_ts = row[TS]
         self.removed = False
         if self.rebalance is None:
             self.stable_member_count = self._loaded_count(row)
         if to == E:
-            self._end_all(row, "not_rejoined")
+            self._end_all_sessions(row, "not_rejoined")
             self.membership_known = True
 
-    def _b_unloaded(self, row: tuple, to: str) -> None:
-        self._adopt_gen(row, to_int(row[GEN]), None)
+    def _on_group_unloaded(self, row: tuple, to: str) -> None:
+        self._adopt_generation(row, to_int(row[GEN]), None)
 
-    def _b_dead(self, row: tuple, to: str) -> None:
-        self._adopt_gen(row, to_int(row[GEN]), None)
-        self._end_all(row, "group_dead")
+    def _on_group_dead(self, row: tuple, to: str) -> None:
+        self._adopt_generation(row, to_int(row[GEN]), None)
+        self._end_all_sessions(row, "group_dead")
         self.pending.clear()
         self.membership_known = True
         self.removed = True
         if self.rebalance is not None:
             self.rebalance.inferred = False
 
-    def _b_member_id_required(self, row: tuple, to: str) -> None:
+    def _on_member_id_required(self, row: tuple, to: str) -> None:
         mid = row[MID]
         if mid:
             self.pending[mid] = PendingMember(row[CID] or client_id_of(mid, row[GIID]), row[HOST], row[TS])
 
-    def _b_member_added(self, row: tuple, to: str) -> None:
+    def _on_member_added(self, row: tuple, to: str) -> None:
         mid = row[MID]
         if not mid:
             return
         self._add_member(mid, row[TS], cid=row[CID], host=row[HOST], giid=row[GIID])
         self._signal(row[TS], "new_member", mid)
 
-    def _b_member_left(self, row: tuple, to: str) -> None:
+    def _on_member_left(self, row: tuple, to: str) -> None:
         mid = row[MID]
         if not mid:
             return
@@ -340,95 +345,95 @@ class BrokerEvidence(ReplayCore):
         ):
             cause = "poll_timeout_leave"
         self._hint(row[TS], mid, cause)
-        self._end(row, mid, "poll_timeout_leave" if cause == "poll_timeout_leave" else "leave")
+        self._end_session(row, mid, "poll_timeout_leave" if cause == "poll_timeout_leave" else "leave")
         self._signal(row[TS], cause, mid)
 
-    def _b_expired(self, row: tuple, to: str) -> None:
+    def _on_member_session_expired(self, row: tuple, to: str) -> None:
         mid = row[MID]
         if mid:
-            self._end(row, mid, "session_timeout")
+            self._end_session(row, mid, "session_timeout")
             self._signal(row[TS], "session_timeout", mid)
 
-    def _b_pending_expired(self, row: tuple, to: str) -> None:
+    def _on_pending_member_expired(self, row: tuple, to: str) -> None:
         mid = row[MID]
         if not mid:
             return
         if self.pending.pop(mid, None) is None and mid in self.members:
-            self._end(row, mid, "pending_expired")
+            self._end_session(row, mid, "pending_expired")
 
-    def _b_sync_expired(self, row: tuple, to: str) -> None:
+    def _on_sync_expired(self, row: tuple, to: str) -> None:
         if row[UNEXP]:
             return
         removed = [m for m in (row[MEMBERS] or ()) if m]
         for mid in removed:
-            self._end(row, mid, "sync_timeout")
+            self._end_session(row, mid, "sync_timeout")
         if removed:
             self._signal(row[TS], "sync_timeout", removed[0])
 
-    def _b_not_joined(self, row: tuple, to: str) -> None:
+    def _on_members_removed_not_joined(self, row: tuple, to: str) -> None:
         for mid in row[MEMBERS] or ():
             if mid:
-                self._end(row, mid, "not_rejoined")
+                self._end_session(row, mid, "not_rejoined")
 
-    def _b_static_replaced(self, row: tuple, to: str) -> None:
+    def _on_static_member_replaced(self, row: tuple, to: str) -> None:
         new, old = row[MID], row[OLDMID]
         cid = host = None
         if old and old in self.members:
             cid, host = self.members[old].client_id, self.members[old].client_host
             was_leader = self.leader == old
-            self._end(row, old, "replaced")
+            self._end_session(row, old, "replaced")
             if was_leader and new:
                 self.leader = new
         if new:
             self._add_member(new, row[TS], cid=row[CID] or cid, host=row[HOST] or host, giid=row[GIID])
             self._signal(row[TS], "static_member", new)
 
-    def _b_fenced(self, row: tuple, to: str) -> None:
+    def _on_static_member_fenced(self, row: tuple, to: str) -> None:
         mid, owner = row[MID], row[OLDMID]
         if mid and mid != owner and mid in self.members:
-            self._end(row, mid, "fenced")
+            self._end_session(row, mid, "fenced")
 
-    def _b_leader(self, row: tuple, to: str) -> None:
+    def _on_leader_reelected(self, row: tuple, to: str) -> None:
         if row[MID]:
             self.leader = row[MID]
             if self.rebalance is not None:
                 self.rebalance.leader_id = row[MID]
 
-    def _b_noop(self, row: tuple, to: str) -> None:
+    def _on_member_fact_only(self, row: tuple, to: str) -> None:
         return
 
 
 #: broker kind -> handler(replay, row, target state): what the line adds
 BROKER_HANDLERS: dict[str, Callable[[Any, tuple, str], None]] = {
-    "rebalance_prepared": BrokerEvidence._b_prepared,
-    "join_completed": BrokerEvidence._b_join_completed,
-    "group_empty": BrokerEvidence._b_group_empty,
-    "assignment_received": BrokerEvidence._b_assignment,
-    "group_stable": BrokerEvidence._b_group_stable,
-    "group_loaded": BrokerEvidence._b_loaded,
-    "group_unloaded": BrokerEvidence._b_unloaded,
-    "group_dead": BrokerEvidence._b_dead,
-    "member_id_required": BrokerEvidence._b_member_id_required,
-    "member_added": BrokerEvidence._b_member_added,
-    "member_left": BrokerEvidence._b_member_left,
-    "member_session_expired": BrokerEvidence._b_expired,
-    "pending_member_expired": BrokerEvidence._b_pending_expired,
-    "sync_expired": BrokerEvidence._b_sync_expired,
-    "members_removed_not_joined": BrokerEvidence._b_not_joined,
-    "static_member_replaced": BrokerEvidence._b_static_replaced,
-    "static_member_fenced": BrokerEvidence._b_fenced,
-    "static_member_no_rebalance": BrokerEvidence._b_noop,
-    "leader_reelected": BrokerEvidence._b_leader,
-    "no_member_rejoined": BrokerEvidence._b_noop,
-    "rejoin_unexpected_state": BrokerEvidence._b_noop,
+    "rebalance_prepared": BrokerEvidence._on_rebalance_prepared,
+    "join_completed": BrokerEvidence._on_join_completed,
+    "group_empty": BrokerEvidence._on_group_empty,
+    "assignment_received": BrokerEvidence._on_assignment_received,
+    "group_stable": BrokerEvidence._on_group_stable,
+    "group_loaded": BrokerEvidence._on_group_loaded,
+    "group_unloaded": BrokerEvidence._on_group_unloaded,
+    "group_dead": BrokerEvidence._on_group_dead,
+    "member_id_required": BrokerEvidence._on_member_id_required,
+    "member_added": BrokerEvidence._on_member_added,
+    "member_left": BrokerEvidence._on_member_left,
+    "member_session_expired": BrokerEvidence._on_member_session_expired,
+    "pending_member_expired": BrokerEvidence._on_pending_member_expired,
+    "sync_expired": BrokerEvidence._on_sync_expired,
+    "members_removed_not_joined": BrokerEvidence._on_members_removed_not_joined,
+    "static_member_replaced": BrokerEvidence._on_static_member_replaced,
+    "static_member_fenced": BrokerEvidence._on_static_member_fenced,
+    "static_member_no_rebalance": BrokerEvidence._on_member_fact_only,
+    "leader_reelected": BrokerEvidence._on_leader_reelected,
+    "no_member_rejoined": BrokerEvidence._on_member_fact_only,
+    "rejoin_unexpected_state": BrokerEvidence._on_member_fact_only,
 }
 
 #: broker kinds that end the open rebalance once the state change is applied (the project's
 #: definition: Stable again - completed - or Empty/Dead - ended_empty)
 REBALANCE_ENDS: dict[str, Callable[[Any, tuple], None]] = {
-    "assignment_received": BrokerEvidence._end_assigned,
-    "group_stable": BrokerEvidence._end_completed,
-    "group_empty": BrokerEvidence._end_empty,
-    "group_dead": BrokerEvidence._end_empty,
-    "group_loaded": BrokerEvidence._end_loaded_empty,
+    "assignment_received": BrokerEvidence._close_assigned,
+    "group_stable": BrokerEvidence._close_completed,
+    "group_empty": BrokerEvidence._close_ended_empty,
+    "group_dead": BrokerEvidence._close_ended_empty,
+    "group_loaded": BrokerEvidence._close_if_loaded_empty,
 }

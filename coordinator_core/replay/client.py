@@ -76,7 +76,7 @@ class ClientEvidence(ReplayCore):
         if not isinstance(ts, int):
             ts = to_int(ts)
             if ts is None:
-                self._anom(
+                self._anomaly(
                     row, "no_timestamp", "event without any time in its file: kept in events, not replayed"
                 )
                 return
@@ -97,7 +97,7 @@ class ClientEvidence(ReplayCore):
                 self.warned_members.append(mid)
                 if len(self.warned_members) > HINT_MAX:
                     del self.warned_members[0]
-                self._anom(row, "unknown_member", f"heartbeat of member {mid} the model does not know")
+                self._anomaly(row, "unknown_member", f"heartbeat of member {mid} the model does not know")
             m = self._add_member(mid, ts, cid=row[CID], inferred=True, joined=False)
             if g is not None and m.client_generation is None:
                 m.client_generation = g
@@ -109,7 +109,7 @@ class ClientEvidence(ReplayCore):
             and g > self.heartbeat_gap_generation
         ):
             self.heartbeat_gap_generation = g
-            self._anom(
+            self._anomaly(
                 row, "generation_gap", f"heartbeat with generation {g} ahead of the model's {self.generation}"
             )
 
@@ -163,9 +163,9 @@ class ClientEvidence(ReplayCore):
                 r.culprit_client_id = cid
                 if r is self.last_rebalance and r.outcome:
                     # the culprit's client logged after the rebalance ended: report it again (same id)
-                    self._reemit(r)
+                    self._reemit_rebalance(r)
 
-    def _c_coordinator(self, row: tuple) -> None:
+    def _on_coordinator_discovered(self, row: tuple) -> None:
         c = to_int(row[COORD])
         if c is not None:
             self.coordinator = c
@@ -200,7 +200,7 @@ class ClientEvidence(ReplayCore):
             info = classify_client_reason(reason, mid)
         return info
 
-    def _c_trigger(self, row: tuple) -> None:
+    def _on_rebalance_trigger(self, row: tuple) -> None:
         kind = row[KIND]
         ts = row[TS]
         mid = self._client_member(row)
@@ -246,7 +246,7 @@ class ClientEvidence(ReplayCore):
             return  # a straggler of the rebalance that just completed (its clock or logging lags)
         if r is None:
             if self.state in (S, E, None) and not (kind == "heartbeat_failed" and self.state == E):
-                r = self._reb_new(ts, self.generation, start_unknown=False, inferred=True)
+                r = self._start_rebalance(ts, self.generation, start_unknown=False, inferred=True)
                 self._client_cause(r, info, cid, weak, row[SF])
                 self._set_state(row, PR, inferred=True)
         else:
@@ -262,12 +262,12 @@ class ClientEvidence(ReplayCore):
             end = {"poll_timeout_leave": "poll_timeout_leave", "member_leave": "leave"}.get(
                 info.cause, "session_timeout"
             )
-            self._end(row, mid, end, inferred=True)
+            self._end_session(row, mid, end, inferred=True)
             if not self.members and self.state == PR and self.rebalance is not None:
                 self.generation = (self.generation + 1) if self.generation is not None else None
                 self.rebalance.join_rounds += 1
                 self._set_state(row, E, inferred=True)
-                self._close(row, "ended_empty", 0)
+                self._close_rebalance(row, "ended_empty", 0)
 
     def _late_poll_timeout(self, ts: int, mid: str | None, cid: str | None) -> None:
         """A client's poll-timeout line logged (by its clock) just after the broker removed the member
@@ -333,7 +333,7 @@ class ClientEvidence(ReplayCore):
         r.weak_cause = weak
         r.culprit_file = sf  # the culprit consumer's log file (its member id may come later)
 
-    def _c_joined(self, row: tuple) -> None:
+    def _on_joined(self, row: tuple) -> None:
         ts = row[TS]
         g = to_int(row[GEN])
         mid = self._client_member(row)
@@ -350,7 +350,7 @@ class ClientEvidence(ReplayCore):
         ):
             # a client claims a generation the broker's lines contradict (more than the couple of join
             # rounds that client/broker clock skew can explain): do not trust its membership
-            self._anom(
+            self._anomaly(
                 row,
                 "generation_gap",
                 f"client joined generation {g} while the broker is at {self.generation}",
@@ -360,7 +360,7 @@ class ClientEvidence(ReplayCore):
             self.protocol = row[PROTO]
             if self.rebalance is not None and self.rebalance.protocol is None:
                 self.rebalance.protocol = row[PROTO]
-        self._c_coordinator(row)
+        self._on_coordinator_discovered(row)
         if mid:
             self._joined_member(row, mid, cid, g)
         if self.broker_seen:
@@ -401,15 +401,15 @@ class ClientEvidence(ReplayCore):
         ):
             r.culprit_member_id = mid
             if late and r.outcome:
-                self._reemit(r)
+                self._reemit_rebalance(r)
 
     def _client_only_join(self, row: tuple, g: int) -> None:
         """Client-only: "Successfully joined ... generationId=N" completes a join round."""
         st = self.state
         if st == PR or (st == CR and self.generation is not None and g > self.generation):
-            r = self.rebalance or self._start_unknown(row, self.generation, inferred=True)
+            r = self.rebalance or self._rebalance_without_start(row, self.generation, inferred=True)
             if self.generation is not None and g > self.generation + 1:
-                self._anom(
+                self._anomaly(
                     row,
                     "generation_gap",
                     f"client joined generation {g}, model expected {self.generation + 1}",
@@ -420,9 +420,9 @@ class ClientEvidence(ReplayCore):
                 r.new_generation = g
                 self._set_state(row, CR, inferred=True)
         elif st in (S, E, None, D) and (self.generation is None or g > self.generation):
-            r = self._start_unknown(row, self.generation, inferred=True)
+            r = self._rebalance_without_start(row, self.generation, inferred=True)
             if self.generation is not None and g > self.generation + 1:
-                self._anom(
+                self._anomaly(
                     row,
                     "generation_gap",
                     f"client joined generation {g}, model expected {self.generation + 1}",
@@ -443,7 +443,7 @@ class ClientEvidence(ReplayCore):
         m = self.members.get(mid) if mid else None
         return m is not None and m.client_generation == self.generation
 
-    def _c_end_signal(self, row: tuple, mid: str | None) -> None:
+    def _client_only_end(self, row: tuple, mid: str | None) -> None:
         """Client-only: a successful sync (or an assignment) of the generation the open rebalance
         produced means the group reached Stable: Kafka answers SyncGroup only once the leader's
         assignment is stored."""
@@ -466,9 +466,9 @@ class ClientEvidence(ReplayCore):
             after = sum(1 for m in self.members.values() if m.client_generation == self.generation) or len(
                 self.members
             )
-        self._close(row, "completed", after)
+        self._close_rebalance(row, "completed", after)
 
-    def _c_synced(self, row: tuple) -> None:
+    def _on_synced(self, row: tuple) -> None:
         mid = self._client_member(row)
         if row[PROTO]:
             self.protocol = row[PROTO]
@@ -476,9 +476,9 @@ class ClientEvidence(ReplayCore):
             g = to_int(row[GEN])
             if g is not None:
                 self.members[mid].client_generation = g
-        self._c_end_signal(row, mid)
+        self._client_only_end(row, mid)
 
-    def _c_leader_assigned(self, row: tuple) -> None:
+    def _on_leader_assigned(self, row: tuple) -> None:
         ts = row[TS]
         mid = self._client_member(row)
         g = to_int(row[GEN])
@@ -513,7 +513,7 @@ class ClientEvidence(ReplayCore):
             if self.settings.track_generations:
                 self.generations.append({"gen": g, "ts": ts, "assignment": table})
             self._emit_skew(g, table, ts)
-        self._c_end_signal(row, mid)
+        self._client_only_end(row, mid)
         if not self.broker_seen and amap and g == self.generation:
             # client-only: members of an older generation missing from the leader's map were removed;
             # with nobody logging a leave, that is a session timeout (a crash, a long pause)
@@ -528,11 +528,11 @@ class ClientEvidence(ReplayCore):
             if timeout:
                 self._set_cause(r, "session_timeout", missing[0])  # type: ignore[arg-type]
                 if r is lr:
-                    self._reemit(lr)
+                    self._reemit_rebalance(lr)
             for m in missing:
-                self._end(row, m, "session_timeout" if timeout else "not_rejoined", inferred=True)
+                self._end_session(row, m, "session_timeout" if timeout else "not_rejoined", inferred=True)
 
-    def _c_member_assignment(self, row: tuple) -> None:
+    def _on_member_assignment(self, row: tuple) -> None:
         ts = row[TS]
         mid = self._client_member(row)
         if not mid:
@@ -558,39 +558,39 @@ class ClientEvidence(ReplayCore):
                 masg.member_maps[mid] = [list(tp) for tp in tps]
                 src[mid] = kind
                 self._assignment_rows(g, mid, tps, "member", ts)
-        self._c_end_signal(row, mid)
+        self._client_only_end(row, mid)
         self._maybe_member_skew(row)
 
-    def _c_enrich(self, row: tuple) -> None:
+    def _on_client_identity(self, row: tuple) -> None:
         self._client_member(row)
         if row[COORD] is not None and row[KIND] == "coordinator_discovered":
-            self._c_coordinator(row)
+            self._on_coordinator_discovered(row)
 
-    def _c_noop(self, row: tuple) -> None:
+    def _on_nothing_to_replay(self, row: tuple) -> None:
         return
 
 
 #: client kind -> handler(replay, row)
 CLIENT_HANDLERS: dict[str, Callable[[Any, tuple], None]] = {
-    "coordinator_discovered": ClientEvidence._c_coordinator,
-    "coordinator_lost": ClientEvidence._c_noop,
-    "rejoin_requested": ClientEvidence._c_trigger,
-    "join_sent": ClientEvidence._c_trigger,
-    "partitions_revoked": ClientEvidence._c_trigger,
-    "heartbeat_failed": ClientEvidence._c_trigger,
-    "leave_sent": ClientEvidence._c_trigger,
-    "poll_timeout": ClientEvidence._c_trigger,
-    "joined": ClientEvidence._c_joined,
-    "synced": ClientEvidence._c_synced,
-    "leader_assigned": ClientEvidence._c_leader_assigned,
-    "assignment_notified": ClientEvidence._c_member_assignment,
-    "partitions_assigned": ClientEvidence._c_member_assignment,
-    "heartbeat_sent": ClientEvidence._c_noop,  # not reached: feed_rows routes heartbeats to _heartbeat
-    "join_failed": ClientEvidence._c_enrich,
-    "sync_failed": ClientEvidence._c_enrich,
-    "partitions_lost": ClientEvidence._c_enrich,
-    "generation_reset": ClientEvidence._c_enrich,
-    "offset_commit_failed": ClientEvidence._c_enrich,
-    "kip848": ClientEvidence._c_noop,
-    "other": ClientEvidence._c_noop,
+    "coordinator_discovered": ClientEvidence._on_coordinator_discovered,
+    "coordinator_lost": ClientEvidence._on_nothing_to_replay,
+    "rejoin_requested": ClientEvidence._on_rebalance_trigger,
+    "join_sent": ClientEvidence._on_rebalance_trigger,
+    "partitions_revoked": ClientEvidence._on_rebalance_trigger,
+    "heartbeat_failed": ClientEvidence._on_rebalance_trigger,
+    "leave_sent": ClientEvidence._on_rebalance_trigger,
+    "poll_timeout": ClientEvidence._on_rebalance_trigger,
+    "joined": ClientEvidence._on_joined,
+    "synced": ClientEvidence._on_synced,
+    "leader_assigned": ClientEvidence._on_leader_assigned,
+    "assignment_notified": ClientEvidence._on_member_assignment,
+    "partitions_assigned": ClientEvidence._on_member_assignment,
+    "heartbeat_sent": ClientEvidence._on_nothing_to_replay,  # not reached: feed_rows routes heartbeats to _heartbeat
+    "join_failed": ClientEvidence._on_client_identity,
+    "sync_failed": ClientEvidence._on_client_identity,
+    "partitions_lost": ClientEvidence._on_client_identity,
+    "generation_reset": ClientEvidence._on_client_identity,
+    "offset_commit_failed": ClientEvidence._on_client_identity,
+    "kip848": ClientEvidence._on_nothing_to_replay,
+    "other": ClientEvidence._on_nothing_to_replay,
 }

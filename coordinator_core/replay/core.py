@@ -94,7 +94,7 @@ class ReplayCore(GroupModel):
             )
         )  # fmt: skip
 
-    def _anom(self, row: tuple, kind: str, detail: str) -> None:
+    def _anomaly(self, row: tuple, kind: str, detail: str) -> None:
         self._an.append(
             Anomaly(
                 self.group_id, row[TS], kind, detail, self.state, self.generation, row[KIND], row[SF], row[LN]
@@ -102,7 +102,7 @@ class ReplayCore(GroupModel):
         )
 
     def _out_of_order(self, row: tuple, rec: list[Any]) -> None:
-        self._anom(
+        self._anomaly(
             row, "out_of_order",
             f"line {row[LN]} at {row[TS]} is earlier than line {rec[1]} at {rec[0]} of {row[SF]}",
         )  # fmt: skip
@@ -119,7 +119,7 @@ class ReplayCore(GroupModel):
         )  # fmt: skip
         self.state = to
 
-    def _adopt_gen(self, row: tuple, g: int | None, expected: int | None) -> None:
+    def _adopt_generation(self, row: tuple, g: int | None, expected: int | None) -> None:
         """Adopt a logged generation forward; a mismatch with ``expected`` is a generation gap."""
         if g is None:
             if expected is not None:
@@ -129,7 +129,7 @@ class ReplayCore(GroupModel):
             self.generation = g
             return
         if expected is not None and g != expected:
-            self._anom(row, "generation_gap", f"logged generation {g}, model expected {expected}")
+            self._anomaly(row, "generation_gap", f"logged generation {g}, model expected {expected}")
         if g > self.generation:
             self.generation = g
 
@@ -199,7 +199,7 @@ class ReplayCore(GroupModel):
             self.member_by_client[cid] = mid
         return m
 
-    def _end(self, row: tuple, mid: str, reason: str, *, inferred: bool = False) -> None:
+    def _end_session(self, row: tuple, mid: str, reason: str, *, inferred: bool = False) -> None:
         ts = row[TS]
         m = self.members.pop(mid, None)
         if m is None:
@@ -207,7 +207,7 @@ class ReplayCore(GroupModel):
                 return
             p = self.pending.pop(mid, None)
             if self.membership_known and p is None:
-                self._anom(row, "unknown_member", f"{row[KIND]} of member {mid} the model does not know")
+                self._anomaly(row, "unknown_member", f"{row[KIND]} of member {mid} the model does not know")
             cid = row[CID] if row[KIND] != "static_member_fenced" else None
             giid = row[GIID]
             if not cid and giid:
@@ -233,9 +233,9 @@ class ReplayCore(GroupModel):
         if self.leader == mid:
             self.leader = None
 
-    def _end_all(self, row: tuple, reason: str) -> None:
+    def _end_all_sessions(self, row: tuple, reason: str) -> None:
         for mid in list(self.members):
-            self._end(row, mid, reason, inferred=True)
+            self._end_session(row, mid, reason, inferred=True)
 
     def _signal(self, ts: int, cause: str, mid: str | None) -> None:
         self.signal = Signal(ts, cause, mid)
@@ -248,7 +248,7 @@ class ReplayCore(GroupModel):
             self.hints.pop(next(iter(self.hints)))
 
     # ------------------------------------------------------------------ rebalance records
-    def _reb_new(
+    def _start_rebalance(
         self, ts: int | None, old_gen: int | None, *, start_unknown: bool, inferred: bool
     ) -> OpenRebalance:
         mb = self.stable_member_count
@@ -277,7 +277,7 @@ class ReplayCore(GroupModel):
             del used[0]
         return out
 
-    def _reb_id(self, r: OpenRebalance) -> str:
+    def _rebalance_id(self, r: OpenRebalance) -> str:
         return r.rebalance_id or f"{self.group_id}:{r.start_ts or 'unknown'}:{r.old_generation}"
 
     def _set_cause(
@@ -291,7 +291,7 @@ class ReplayCore(GroupModel):
         r.culprit_host = host
         r.culprit_group_instance_id = giid or mgiid
 
-    def _reb_record(
+    def _rebalance_record(
         self, r: OpenRebalance, outcome: str, end_ts: int | None, after: int | None, *, check: bool = True
     ) -> Rebalance:
         start = r.start_ts
@@ -303,7 +303,7 @@ class ReplayCore(GroupModel):
                     self._an.append(
                         Anomaly(
                             self.group_id, end_ts, "clock_skew",
-                            f"rebalance {self._reb_id(r)} ends {-dur} ms before it starts", self.state, self.generation,
+                            f"rebalance {self._rebalance_id(r)} ends {-dur} ms before it starts", self.state, self.generation,
                         )
                     )  # fmt: skip
                 dur = 0
@@ -313,12 +313,12 @@ class ReplayCore(GroupModel):
             icid, ihost, igiid = self._member_info(cm)
             cc, ch, cg = cc or icid, ch or ihost, cg or igiid
         return Rebalance(
-            self.group_id, self._reb_id(r), r.old_generation, r.new_generation, r.join_rounds, start, end_ts, dur, outcome,
+            self.group_id, self._rebalance_id(r), r.old_generation, r.new_generation, r.join_rounds, start, end_ts, dur, outcome,
             r.cause, r.reason, cm, cc, ch, cg, r.members_before, after, r.leader_id, r.protocol, r.coordinator_broker,
             bool(r.inferred), bool(r.start_unknown),
         )  # fmt: skip
 
-    def _close(self, row: tuple, outcome: str, after: int | None) -> None:
+    def _close_rebalance(self, row: tuple, outcome: str, after: int | None) -> None:
         r = self.rebalance
         if r is None:
             return
@@ -334,7 +334,7 @@ class ReplayCore(GroupModel):
             r.protocol = self.protocol
         if r.coordinator_broker is None:
             r.coordinator_broker = self.coordinator
-        self._rb.append(self._reb_record(r, outcome, row[TS], after))
+        self._rb.append(self._rebalance_record(r, outcome, row[TS], after))
         r.outcome, r.end_ts, r.members_after = outcome, row[TS], after
         self.last_rebalance = r  # kept for refinements by evidence logged (or clocked) just after the end
         self.rebalance = None
@@ -346,16 +346,16 @@ class ReplayCore(GroupModel):
                 {"gen": self.generation, "ts": row[TS], "members": sorted(self.members), "outcome": outcome}
             )
 
-    def _reemit(self, r: OpenRebalance) -> None:
+    def _reemit_rebalance(self, r: OpenRebalance) -> None:
         """Report a closed rebalance again after a refinement (same ``rebalance_id``: the sink keeps
         the latest row); a report of it not flushed yet is replaced, not duplicated."""
-        rec = self._reb_record(r, r.outcome, r.end_ts, r.members_after, check=False)
+        rec = self._rebalance_record(r, r.outcome, r.end_ts, r.members_after, check=False)
         self._rb = [x for x in self._rb if x.rebalance_id != rec.rebalance_id]
         self._rb.append(rec)
 
-    def _start_unknown(self, row: tuple, old_gen: int | None, inferred: bool) -> OpenRebalance:
-        self._anom(row, "rebalance_without_start", f"{row[KIND]} without the start of its rebalance")
-        return self._reb_new(None, old_gen, start_unknown=True, inferred=inferred)
+    def _rebalance_without_start(self, row: tuple, old_gen: int | None, inferred: bool) -> OpenRebalance:
+        self._anomaly(row, "rebalance_without_start", f"{row[KIND]} without the start of its rebalance")
+        return self._start_rebalance(None, old_gen, start_unknown=True, inferred=inferred)
 
     def _members_after(self, count: Any) -> int | None:
         n = to_int(count)
@@ -370,7 +370,7 @@ class ReplayCore(GroupModel):
         self.client_ahead = None
         lag = row[TS] - ca[1]
         if lag > self.settings.clock_skew_tolerance_ms:
-            self._anom(
+            self._anomaly(
                 row, "clock_skew",
                 f"client logged generation {ca[0]} {lag} ms before the broker completed it",
             )  # fmt: skip

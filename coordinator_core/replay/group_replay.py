@@ -74,12 +74,12 @@ class GroupReplay(BrokerEvidence, ClientEvidence):
         out = ReplayOutput(self._tr, self._rb, self._ss, self._as, self._an, self._sk)
         self._tr, self._rb, self._ss, self._as, self._an, self._sk = [], [], [], [], [], []
         if self.rebalance is not None:
-            out.rebalances.append(self._reb_record(self.rebalance, "open", None, None, check=False))
+            out.rebalances.append(self._rebalance_record(self.rebalance, "open", None, None, check=False))
             if final:
                 out.anomalies.append(
                     Anomaly(
                         self.group_id, self.last_ts, "rebalance_without_end",
-                        f"rebalance {self._reb_id(self.rebalance)} still open when the logs end",
+                        f"rebalance {self._rebalance_id(self.rebalance)} still open when the logs end",
                         self.state, self.generation,
                     )
                 )  # fmt: skip
@@ -147,7 +147,7 @@ class GroupReplay(BrokerEvidence, ClientEvidence):
         if not isinstance(ts, int) or isinstance(ts, bool):
             ts = to_int(ts)
             if ts is None:
-                self._anom(
+                self._anomaly(
                     row, "no_timestamp", "event without any time in its file: kept in events, not replayed"
                 )
                 return
@@ -162,7 +162,7 @@ class GroupReplay(BrokerEvidence, ClientEvidence):
             return
         handler = CLIENT_HANDLERS.get(kind)  # type: ignore[arg-type]
         if handler is None:
-            self._anom(row, "unknown_kind", f"unknown event kind {kind!r}")
+            self._anomaly(row, "unknown_kind", f"unknown event kind {kind!r}")
             return
         handler(self, row)
 
@@ -189,7 +189,7 @@ class GroupReplay(BrokerEvidence, ClientEvidence):
             self.dedup_keys[key] = where
             return False
         if seen[0] != where[0] or seen[1] == where[1]:
-            self._anom(
+            self._anomaly(
                 row,
                 "duplicate_line",
                 f"{kind} of {row[MID] or row[CID]} at {ts} already seen in {seen[0]}:{seen[1]}",

@@ -288,33 +288,33 @@ class ClientEvidence(ReplayCore):
             if mid
             else (r.culprit_member_id if r is not None and r.cause == "poll_timeout_leave" else None)
         )
-        g = self.departed.get(target) if target else None
-        if g is not None and g.end_reason == "leave" and 0 <= ts - g.left_ts <= window:
-            g.end_reason = "poll_timeout_leave"
+        d = self.departed.get(target) if target else None
+        if d is not None and d.end_reason == "leave" and 0 <= ts - d.left_ts <= window:
+            d.end_reason = "poll_timeout_leave"
             self._ss.append(
                 MemberSession(
                     self.group_id,
                     target,
-                    g.group_instance_id,
-                    g.client_id,
-                    g.client_host,
-                    g.joined_ts,
-                    g.left_ts,
-                    g.first_generation,
-                    g.last_generation,
-                    g.end_reason,
-                    bool(g.inferred),
-                )
+                    d.group_instance_id,
+                    d.client_id,
+                    d.client_host,
+                    d.joined_ts,
+                    d.left_ts,
+                    d.first_generation,
+                    d.last_generation,
+                    d.end_reason,
+                    bool(d.inferred),
+                )  # fmt: skip
             )
 
     def _client_cause(
         self, r: OpenRebalance, info: CauseInfo, cid: str | None, weak: bool = False, sf: str | None = None
     ) -> None:
-        if info.cause == "metadata_change" and info.member_id and info.member_id == self.leader:
-            info = CauseInfo("leader_rejoin", info.member_id, client_reason=info.client_reason)
         """Set a client-inferred rebalance's cause. ``weak`` causes (a member learning from an
         UNKNOWN_MEMBER_ID error that it was removed - possibly long before) give way to a later
         decisive signal, e.g. the same consumer rejoining as a new member."""
+        if info.cause == "metadata_change" and info.member_id and info.member_id == self.leader:
+            info = CauseInfo("leader_rejoin", info.member_id, client_reason=info.client_reason)
         if info.follow or info.cause == "unknown":
             sig = self.signal
             if (
@@ -456,10 +456,10 @@ class ClientEvidence(ReplayCore):
         if g is None or g != self.generation or g != r.new_generation:
             return
         self._set_state(row, S, inferred=True)
-        masg = self.assignment
+        current = self.assignment
         after = (
-            len(masg.leader_map)
-            if masg and masg.leader_map is not None and masg.generation == self.generation
+            len(current.leader_map)
+            if current and current.leader_map is not None and current.generation == self.generation
             else None
         )
         if after is None:
@@ -497,10 +497,10 @@ class ClientEvidence(ReplayCore):
                 tps = [tp for tp in map(split_partition, parts) if tp is not None]
                 table[m] = [list(tp) for tp in tps]
                 self._assignment_rows(g, m, tps, "leader_map", ts)
-            masg = self.assignment
-            if masg is None or masg.generation != g:
-                masg = self.assignment = GenerationAssignment(g)
-            masg.leader_map = table
+            current = self.assignment
+            if current is None or current.generation != g:
+                current = self.assignment = GenerationAssignment(g)
+            current.leader_map = table
             for m in table:
                 # the leader's map lists the generation's members: pending ids in it joined
                 if (
@@ -544,18 +544,18 @@ class ClientEvidence(ReplayCore):
         if g is None:
             g = self.generation
         kind = row[KIND]
-        masg = self.assignment
+        current = self.assignment
         if g is not None:
-            if masg is None or masg.generation != g:
-                masg = self.assignment = GenerationAssignment(g)
-            src = masg.member_sources
+            if current is None or current.generation != g:
+                current = self.assignment = GenerationAssignment(g)
+            src = current.member_sources
             # "Adding newly assigned partitions" lists only the added partitions under the
             # cooperative protocol; "Notifying assignor about the new Assignment" is the full set
             cooperative = "cooperative" in (self.protocol or "")
             usable = kind == "assignment_notified" or (src.get(mid) is None and not cooperative)
             if usable and src.get(mid) != "assignment_notified":
                 tps = [tp for tp in map(split_partition, row[PARTS] or ()) if tp is not None]
-                masg.member_maps[mid] = [list(tp) for tp in tps]
+                current.member_maps[mid] = [list(tp) for tp in tps]
                 src[mid] = kind
                 self._assignment_rows(g, mid, tps, "member", ts)
         self._client_only_end(row, mid)

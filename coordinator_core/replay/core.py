@@ -376,17 +376,17 @@ class ReplayCore(GroupModel):
             )  # fmt: skip
 
     def _maybe_member_skew(self, row: tuple) -> None:
-        masg = self.assignment
+        current = self.assignment
         if (
-            masg is None
-            or masg.leader_map is not None
-            or masg.generation != self.generation
+            current is None
+            or current.leader_map is not None
+            or current.generation != self.generation
             or self.state != S
             or not self.members
         ):
             return
-        if all(mid in masg.member_maps for mid in self.members):
-            self._emit_skew(masg.generation, masg.member_maps, row[TS])
+        if all(mid in current.member_maps for mid in self.members):
+            self._emit_skew(current.generation, current.member_maps, row[TS])
 
     def _assignment_rows(self, g: int, mid: str, tps: list[tuple[str, int]], source: str, ts: int) -> None:
         by_topic: dict[str, list[int]] = {}

@@ -114,9 +114,11 @@ class GenerationAssignment:
     member_sources: dict[str, str] = field(default_factory=dict)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False, repr=False)
 class GroupModel:
-    """One group as the replay reconstructs it. Every field is carried by snapshots.
+    """One group as the replay reconstructs it. Every field is carried by snapshots. (A replay *is*
+    its group model: :class:`~coordinator_core.replay.group_replay.GroupReplay` extends it, and keeps
+    identity equality and hashing.)
 
     Small pairs stay lists (plain JSON, and mutated in place on the hot path): ``hints`` member ->
     ``[ts, cause]``, ``file_positions`` source file -> ``[ts, line_no]`` of its last state-bearing

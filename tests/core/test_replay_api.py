@@ -73,7 +73,9 @@ def test_snapshot_is_compact_json_and_resumes():
     r.flush()
     snap = r.snapshot()
     d = json.loads(snap)
-    assert d["v"] == 1 and d["state"] == "CompletingRebalance" and d["gen"] == 1 and " " not in snap[:50]
+    assert (
+        d["v"] == 2 and d["state"] == "CompletingRebalance" and d["generation"] == 1 and " " not in snap[:50]
+    )
     r2 = GroupReplay.resume(G, snap, ReplaySettings(version_hint="3.9"))
     for e in _events()[3:]:
         r2.feed(e)

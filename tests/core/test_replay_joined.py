@@ -10,10 +10,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from coordinator_core.replay import GroupReplay
 from tests.core.replay_helpers import G, broker, client, kinds, number, replay
 
 REQ = "need to re-join with the given member-id"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "replay_v1"
 
 
 def _initial_join_with_pending(n_pending: int = 2, count: int = 3):
@@ -139,10 +142,10 @@ def test_joined_ts_is_stable_across_cut_and_resume():
 
 
 def test_legacy_snapshot_member_without_joined_ts_gets_one():
-    r = GroupReplay(G)
-    for e in number(_initial_join_with_pending()):
-        r.feed(e)
-    snap = r.snapshot().replace('"m1":[null,null,null,106,', '"m1":[null,null,null,null,')
+    # a format 1 snapshot (members as lists) of _initial_join_with_pending(), written by the
+    # single-module replay: tests/fixtures/replay_v1/initial_join_with_pending.snapshot.json
+    snap = (FIXTURES / "initial_join_with_pending.snapshot.json").read_text().strip()
+    snap = snap.replace('"m1":[null,null,null,106,', '"m1":[null,null,null,null,')
     assert '"m1":[null,null,null,null,' in snap
     s = _sessions(GroupReplay.resume(G, snap).flush())
     assert s["m1"].joined_ts is not None

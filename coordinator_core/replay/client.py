@@ -1,0 +1,595 @@
+"""Client evidence: consumers' log lines enrich the model, and rebuild it when no broker line exists.
+
+Client lines give member ids, client ids, protocol, coordinator, assignments and leave reasons; a
+group with no broker evidence at all is reconstructed from them (``inferred``): a rebalance starts
+at the first rejoin/join/revoke/leave/poll-timeout/heartbeat-REBALANCE_IN_PROGRESS signal while
+Stable or Empty, a join round completes at "Successfully joined ... generationId=N", and the
+rebalance ends at the first sync / leader assignment / assignment notification of that generation.
+Heartbeats (the bulk of the volume) are handled here too, by :meth:`ClientEvidence._heartbeat`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from coordinator_core.causes import CauseInfo, classify_client_reason
+from coordinator_core.records import MemberSession
+from coordinator_core.replay.contract import (
+    ASSIGN,
+    CID,
+    COORD,
+    CR,
+    ERR,
+    GEN,
+    GIID,
+    KIND,
+    MID,
+    PARTS,
+    PR,
+    PROTO,
+    REASON,
+    SF,
+    TS,
+    D,
+    E,
+    S,
+    assignment_map,
+    split_partition,
+    to_int,
+)
+from coordinator_core.replay.core import DEPARTED_MAX, HINT_MAX, ReplayCore
+from coordinator_core.replay.model import GenerationAssignment, OpenRebalance
+
+#: client kinds that start another join round of a client-inferred rebalance
+_CLIENT_ROUND = frozenset({"rejoin_requested", "join_sent", "leave_sent", "poll_timeout"})
+
+
+class ClientEvidence(ReplayCore):
+    """Client lines and heartbeats."""
+
+    __slots__ = ()
+
+    # ------------------------------------------------------------------ heartbeats
+    def _heartbeat(self, row: tuple) -> None:
+        """A heartbeat (DEBUG, the bulk of client logs): a known member's heartbeat refreshes its
+        last-seen time (no file order check, no duplicate check, ``last_ts`` untouched); when its
+        generation is neither the group's nor the member's own, the slow part checks it. A bare
+        "Received successful Heartbeat response" (no member, no generation) only moves ``last_ts``.
+        :func:`coordinator_core.replay.fastpath.feed_rows_fast` inlines the first two cases."""
+        m = self.members.get(row[MID])
+        if m is not None:
+            m.last_seen = row[TS]
+            g = row[GEN]
+            if g is None or g == self.generation or g == m.client_generation:
+                return
+        elif row[MID] is None and row[GEN] is None and type(row[TS]) is int:
+            if self.last_ts is None or row[TS] > self.last_ts:
+                self.last_ts = row[TS]
+            return
+        self._heartbeat_slow(row)
+
+    def _heartbeat_slow(self, row: tuple) -> None:
+        """Slow part of the heartbeat path: unknown member or a generation other than the model's."""
+        mid = row[MID]
+        ts = row[TS]
+        if not isinstance(ts, int):
+            ts = to_int(ts)
+            if ts is None:
+                self._anomaly(
+                    row, "no_timestamp", "event without any time in its file: kept in events, not replayed"
+                )
+                return
+        if self.last_ts is None or ts > self.last_ts:
+            self.last_ts = ts
+        g = to_int(row[GEN])
+        m = self.members.get(mid) if mid else None
+        if m is None and mid and mid in self.pending and mid not in self.departed:
+            # a client heartbeats only after its JoinGroup succeeded: the pending id joined (its
+            # second join was logged at DEBUG, or not at all)
+            m = self._add_member(mid, ts, cid=row[CID], inferred=True, joined=False)
+            if g is not None:
+                m.client_generation = m.first_generation = m.last_generation = g
+        if m is None and mid:
+            if mid in self.departed or mid in self.pending:
+                return  # a removed member keeps heartbeating until it learns it was removed
+            if self.membership_known and mid not in self.warned_members:
+                self.warned_members.append(mid)
+                if len(self.warned_members) > HINT_MAX:
+                    del self.warned_members[0]
+                self._anomaly(row, "unknown_member", f"heartbeat of member {mid} the model does not know")
+            m = self._add_member(mid, ts, cid=row[CID], inferred=True, joined=False)
+            if g is not None and m.client_generation is None:
+                m.client_generation = g
+                m.first_generation = m.last_generation = g
+        if (
+            g is not None
+            and self.generation is not None
+            and g > self.generation
+            and g > self.heartbeat_gap_generation
+        ):
+            self.heartbeat_gap_generation = g
+            self._anomaly(
+                row, "generation_gap", f"heartbeat with generation {g} ahead of the model's {self.generation}"
+            )
+
+    # ------------------------------------------------------------------ client evidence
+    def _client_member(self, row: tuple) -> str | None:
+        """The member a client line is about: its member id; else the member last seen with the same
+        client id in the same log file (one consumer instance); else the member last seen with that
+        client id anywhere - unless several current members share it (every JVM numbers its
+        consumers ``consumer-<group>-1``, ``-2`` ...), which makes the line ambiguous."""
+        mid = row[MID]
+        cid = row[CID]
+        sf = row[SF]
+        giid = row[GIID]
+        if cid and (giid or mid):
+            self._client_evidence(mid, giid, cid)
+        if mid:
+            if cid:
+                self.member_by_client[cid] = mid
+                if sf:
+                    self.member_by_client[f"{sf}\x1f{cid}"] = mid
+            return mid
+        if cid:
+            if sf:
+                cand = self.member_by_client.get(f"{sf}\x1f{cid}")
+                if cand is not None:
+                    return cand
+            cand = self.member_by_client.get(cid)
+            if cand is not None and sum(1 for m in self.members.values() if m.client_id == cid) <= 1:
+                return cand
+        return None
+
+    def _client_evidence(self, mid: str | None, giid: str | None, cid: str) -> None:
+        """A client line names its client id with its member id and/or group.instance.id: fill the
+        client id of the member(s) it names (static members' ids do not encode the client id).
+        Client lines never give the client's host (the host they show is the coordinator's)."""
+        if giid and self.client_by_instance.get(giid) != cid:
+            self.client_by_instance[giid] = cid
+            if len(self.client_by_instance) > DEPARTED_MAX:
+                self.client_by_instance.pop(next(iter(self.client_by_instance)))
+        for m in (self.members.get(mid) if mid else None, self.departed.get(mid) if mid else None):
+            if m is not None and not m.client_id:
+                m.client_id = cid
+        if giid:
+            for m in self.members.values():
+                if m.group_instance_id == giid and not m.client_id:
+                    m.client_id = cid
+        for r in (self.rebalance, self.last_rebalance):
+            if r is None or r.culprit_client_id is not None or not r.culprit_member_id:
+                continue
+            if r.culprit_member_id == mid or (giid and r.culprit_group_instance_id == giid):
+                r.culprit_client_id = cid
+                if r is self.last_rebalance and r.outcome:
+                    # the culprit's client logged after the rebalance ended: report it again (same id)
+                    self._reemit_rebalance(r)
+
+    def _on_coordinator_discovered(self, row: tuple) -> None:
+        c = to_int(row[COORD])
+        if c is not None:
+            self.coordinator = c
+            if self.rebalance is not None and self.rebalance.coordinator_broker is None:
+                self.rebalance.coordinator_broker = c
+
+    def _trigger_cause(self, row: tuple, kind: str, mid: str | None, cid: str | None) -> CauseInfo | None:
+        """What a rebalance trigger line says about the cause; None: nothing (a heartbeat failure
+        for another reason)."""
+        reason = row[REASON]
+        if kind == "poll_timeout":
+            info = CauseInfo("poll_timeout_leave", mid)
+        elif kind == "heartbeat_failed":
+            err = (row[ERR] or "").upper()
+            if "UNKNOWN_MEMBER" in err:
+                info = CauseInfo("session_timeout", mid)
+            elif "REBALANCE_IN_PROGRESS" in err or "REBALANCING" in err:
+                info = CauseInfo("unknown", follow=True)
+            else:
+                return None
+        elif kind == "leave_sent":
+            info = classify_client_reason(reason, mid)
+            if info.follow or info.cause == "unknown":
+                info = CauseInfo("member_leave", mid)
+        elif kind == "partitions_revoked":
+            info = CauseInfo("unknown", follow=True)
+        elif kind == "join_sent" and self.state in (S, E, None) and (cid or mid):
+            known = bool(mid and mid in self.members)
+            # a new consumer: its member id comes with its "Successfully joined" line
+            info = CauseInfo("unknown", follow=True) if known else CauseInfo("new_member", None)
+        else:
+            info = classify_client_reason(reason, mid)
+        return info
+
+    def _on_rebalance_trigger(self, row: tuple) -> None:
+        kind = row[KIND]
+        ts = row[TS]
+        mid = self._client_member(row)
+        cid = row[CID]
+        info = self._trigger_cause(row, kind, mid, cid)
+        if info is None:
+            return
+        leaving = (
+            info.cause in ("poll_timeout_leave", "member_leave", "session_timeout")
+            and kind != "rejoin_requested"
+        )
+        weak = info.cause == "session_timeout" and kind != "leave_sent"
+        if info.cause in ("poll_timeout_leave", "member_leave"):
+            self._hint(ts, mid, info.cause)
+            if cid:
+                self._hint(ts, "client:" + cid, info.cause)
+        if not info.follow and info.cause != "unknown":
+            self._signal(ts, info.cause, info.member_id or mid)
+        if self.broker_seen:
+            if info.cause == "poll_timeout_leave":
+                self._late_poll_timeout(ts, mid, cid)
+            return
+        self._client_only_trigger(row, info, mid, weak, leaving)
+
+    def _client_only_trigger(
+        self, row: tuple, info: CauseInfo, mid: str | None, weak: bool, leaving: bool
+    ) -> None:
+        """Client-only reconstruction: a trigger starts a rebalance while Stable or Empty (or a new
+        join round while CompletingRebalance); a leave ends the member's session."""
+        kind, ts, cid = row[KIND], row[TS], row[CID]
+        r = self.rebalance
+        lc = self.last_completion
+        if (
+            r is None
+            and lc is not None
+            and self.state == S
+            and mid in self.members
+            and self.members[mid].client_generation is not None
+            and self.members[mid].client_generation < lc[1]
+            and ts - lc[0] <= self.settings.clock_skew_tolerance_ms
+            and kind not in ("leave_sent", "poll_timeout")
+        ):
+            return  # a straggler of the rebalance that just completed (its clock or logging lags)
+        if r is None:
+            if self.state in (S, E, None) and not (kind == "heartbeat_failed" and self.state == E):
+                r = self._start_rebalance(ts, self.generation, start_unknown=False, inferred=True)
+                self._client_cause(r, info, cid, weak, row[SF])
+                self._set_state(row, PR, inferred=True)
+        else:
+            if (
+                (r.cause == "unknown" or (r.weak_cause and not weak))
+                and not info.follow
+                and info.cause != "unknown"
+            ):
+                self._client_cause(r, info, cid, weak, row[SF])
+            if self.state == CR and kind in _CLIENT_ROUND and self._rejoins_current(kind, mid):
+                self._set_state(row, PR, inferred=True)
+        if leaving and mid and mid in self.members:
+            end = {"poll_timeout_leave": "poll_timeout_leave", "member_leave": "leave"}.get(
+                info.cause, "session_timeout"
+            )
+            self._end_session(row, mid, end, inferred=True)
+            if not self.members and self.state == PR and self.rebalance is not None:
+                self.generation = (self.generation + 1) if self.generation is not None else None
+                self.rebalance.join_rounds += 1
+                self._set_state(row, E, inferred=True)
+                self._close_rebalance(row, "ended_empty", 0)
+
+    def _late_poll_timeout(self, ts: int, mid: str | None, cid: str | None) -> None:
+        """A client's poll-timeout line logged (by its clock) just after the broker removed the member
+        on LeaveGroup: the leave was a poll-timeout leave. Refines the open rebalance and re-emits
+        the member's session (same key) with the corrected end reason."""
+        window = self.settings.signal_window_ms
+        r = self.rebalance
+        if (
+            r is not None
+            and r.cause == "member_leave"
+            and r.start_ts is not None
+            and 0 <= ts - r.start_ts <= window
+            and ((mid and r.culprit_member_id == mid) or (not mid and cid and r.culprit_client_id == cid))
+        ):
+            r.cause = "poll_timeout_leave"
+        target = (
+            mid
+            if mid
+            else (r.culprit_member_id if r is not None and r.cause == "poll_timeout_leave" else None)
+        )
+        d = self.departed.get(target) if target else None
+        if d is not None and d.end_reason == "leave" and 0 <= ts - d.left_ts <= window:
+            d.end_reason = "poll_timeout_leave"
+            self._ss.append(
+                MemberSession(
+                    self.group_id,
+                    target,
+                    d.group_instance_id,
+                    d.client_id,
+                    d.client_host,
+                    d.joined_ts,
+                    d.left_ts,
+                    d.first_generation,
+                    d.last_generation,
+                    d.end_reason,
+                    bool(d.inferred),
+                )  # fmt: skip
+            )
+
+    def _client_cause(
+        self, r: OpenRebalance, info: CauseInfo, cid: str | None, weak: bool = False, sf: str | None = None
+    ) -> None:
+        """Set a client-inferred rebalance's cause. ``weak`` causes (a member learning from an
+        UNKNOWN_MEMBER_ID error that it was removed - possibly long before) give way to a later
+        decisive signal, e.g. the same consumer rejoining as a new member."""
+        if info.cause == "metadata_change" and info.member_id and info.member_id == self.leader:
+            info = CauseInfo("leader_rejoin", info.member_id, client_reason=info.client_reason)
+        if info.follow or info.cause == "unknown":
+            sig = self.signal
+            if (
+                sig is not None
+                and r.start_ts is not None
+                and r.start_ts - sig.ts <= self.settings.signal_window_ms
+            ):
+                self._set_cause(r, sig.cause, sig.member_id)
+            r.follows_signal = True
+            return
+        mid = info.member_id
+        self._set_cause(
+            r, info.cause, mid, cid=cid if not mid or mid == self.member_by_client.get(cid or "") else None
+        )
+        r.reason = info.client_reason
+        r.weak_cause = weak
+        r.culprit_file = sf  # the culprit consumer's log file (its member id may come later)
+
+    def _on_joined(self, row: tuple) -> None:
+        ts = row[TS]
+        g = to_int(row[GEN])
+        mid = self._client_member(row)
+        cid = row[CID]
+        if not mid and cid and not self.broker_seen:
+            mid = cid  # 2.x "Successfully joined group with generation N" has no member id
+            self.member_by_client[cid] = mid
+        if (
+            self.broker_seen
+            and g is not None
+            and self.generation is not None
+            and abs(g - self.generation) > 2
+            and not (mid and mid in self.members)
+        ):
+            # a client claims a generation the broker's lines contradict (more than the couple of join
+            # rounds that client/broker clock skew can explain): do not trust its membership
+            self._anomaly(
+                row,
+                "generation_gap",
+                f"client joined generation {g} while the broker is at {self.generation}",
+            )
+            return
+        if row[PROTO]:
+            self.protocol = row[PROTO]
+            if self.rebalance is not None and self.rebalance.protocol is None:
+                self.rebalance.protocol = row[PROTO]
+        self._on_coordinator_discovered(row)
+        if mid:
+            self._joined_member(row, mid, cid, g)
+        if self.broker_seen:
+            if g is not None and self.generation is not None and g > self.generation:
+                self.client_ahead = [g, ts]
+            return
+        if g is not None:
+            self._client_only_join(row, g)
+
+    def _joined_member(self, row: tuple, mid: str, cid: str | None, g: int | None) -> None:
+        """The member a "Successfully joined" line names, and the culprit it may identify."""
+        ts = row[TS]
+        new = mid not in self.members
+        m = self._add_member(mid, ts, cid=cid, giid=row[GIID], inferred=not self.broker_seen)
+        if g is not None:
+            m.client_generation = g
+            m.last_generation = g if m.last_generation is None else max(m.last_generation, g)
+            if m.first_generation is None:
+                m.first_generation = g
+        r = self.rebalance
+        if (
+            new
+            and r is not None
+            and ((r.cause == "unknown" and r.follows_signal) or r.weak_cause)
+            and not self.broker_seen
+        ):
+            self._set_cause(r, "new_member", mid, cid=cid)
+            r.weak_cause = False
+        late = r is None and not self.broker_seen
+        if late:
+            r = self.last_rebalance  # the culprit's own "joined" may be logged after the end
+        if (
+            r is not None
+            and r.culprit_member_id is None
+            and r.culprit_client_id
+            and r.culprit_client_id == cid
+            and r.culprit_file in (None, row[SF])
+        ):
+            r.culprit_member_id = mid
+            if late and r.outcome:
+                self._reemit_rebalance(r)
+
+    def _client_only_join(self, row: tuple, g: int) -> None:
+        """Client-only: "Successfully joined ... generationId=N" completes a join round."""
+        st = self.state
+        if st == PR or (st == CR and self.generation is not None and g > self.generation):
+            r = self.rebalance or self._rebalance_without_start(row, self.generation, inferred=True)
+            if self.generation is not None and g > self.generation + 1:
+                self._anomaly(
+                    row,
+                    "generation_gap",
+                    f"client joined generation {g}, model expected {self.generation + 1}",
+                )
+            if self.generation is None or g > self.generation:
+                self.generation = g
+                r.join_rounds += 1
+                r.new_generation = g
+                self._set_state(row, CR, inferred=True)
+        elif st in (S, E, None, D) and (self.generation is None or g > self.generation):
+            r = self._rebalance_without_start(row, self.generation, inferred=True)
+            if self.generation is not None and g > self.generation + 1:
+                self._anomaly(
+                    row,
+                    "generation_gap",
+                    f"client joined generation {g}, model expected {self.generation + 1}",
+                )
+            self.generation = g
+            r.join_rounds = 1
+            r.new_generation = g
+            r.protocol = row[PROTO] or self.protocol
+            self._set_state(row, CR, inferred=True)
+
+    def _rejoins_current(self, kind: str, mid: str | None) -> bool:
+        """Client-only, CompletingRebalance: does this line start another join round? A leave does;
+        a (re)join only from a member already in the new generation (its own "Successfully
+        joined" was logged) - other members' joins belong to the round that is completing (client
+        clocks and log timing put them on either side of the others' "joined" lines)."""
+        if kind in ("leave_sent", "poll_timeout"):
+            return True
+        m = self.members.get(mid) if mid else None
+        return m is not None and m.client_generation == self.generation
+
+    def _client_only_end(self, row: tuple, mid: str | None) -> None:
+        """Client-only: a successful sync (or an assignment) of the generation the open rebalance
+        produced means the group reached Stable: Kafka answers SyncGroup only once the leader's
+        assignment is stored."""
+        r = self.rebalance
+        if self.broker_seen or r is None or self.state not in (CR, PR) or r.new_generation is None:
+            return
+        g = to_int(row[GEN])
+        if g is None and mid and mid in self.members:
+            g = self.members[mid].client_generation
+        if g is None or g != self.generation or g != r.new_generation:
+            return
+        self._set_state(row, S, inferred=True)
+        current = self.assignment
+        after = (
+            len(current.leader_map)
+            if current and current.leader_map is not None and current.generation == self.generation
+            else None
+        )
+        if after is None:
+            after = sum(1 for m in self.members.values() if m.client_generation == self.generation) or len(
+                self.members
+            )
+        self._close_rebalance(row, "completed", after)
+
+    def _on_synced(self, row: tuple) -> None:
+        mid = self._client_member(row)
+        if row[PROTO]:
+            self.protocol = row[PROTO]
+        if mid and mid in self.members:
+            g = to_int(row[GEN])
+            if g is not None:
+                self.members[mid].client_generation = g
+        self._client_only_end(row, mid)
+
+    def _on_leader_assigned(self, row: tuple) -> None:
+        ts = row[TS]
+        mid = self._client_member(row)
+        g = to_int(row[GEN])
+        if g is None and mid and mid in self.members:
+            g = self.members[mid].client_generation
+        if g is None:
+            g = self.generation
+        if mid:
+            self.leader = mid
+            if self.rebalance is not None and (self.rebalance.leader_id is None or not self.broker_seen):
+                self.rebalance.leader_id = mid
+        amap = assignment_map(row[ASSIGN])
+        if g is not None and amap:
+            table: dict[str, list[list[Any]]] = {}
+            for m, parts in amap.items():
+                tps = [tp for tp in map(split_partition, parts) if tp is not None]
+                table[m] = [list(tp) for tp in tps]
+                self._assignment_rows(g, m, tps, "leader_map", ts)
+            current = self.assignment
+            if current is None or current.generation != g:
+                current = self.assignment = GenerationAssignment(g)
+            current.leader_map = table
+            for m in table:
+                # the leader's map lists the generation's members: pending ids in it joined
+                if (
+                    m not in self.members
+                    and m not in self.departed
+                    and (not self.broker_seen or m in self.pending)
+                ):
+                    mm = self._add_member(m, ts, inferred=True, joined=False)
+                    mm.client_generation = mm.first_generation = mm.last_generation = g
+            if self.settings.track_generations:
+                self.generations.append({"gen": g, "ts": ts, "assignment": table})
+            self._emit_skew(g, table, ts)
+        self._client_only_end(row, mid)
+        if not self.broker_seen and amap and g == self.generation:
+            # client-only: members of an older generation missing from the leader's map were removed;
+            # with nobody logging a leave, that is a session timeout (a crash, a long pause)
+            missing = [
+                m for m in self.members if m not in amap and (self.members[m].client_generation or -1) < g
+            ]
+            r = self.rebalance if self.rebalance is not None and self.rebalance.new_generation == g else None
+            lr = self.last_rebalance
+            if r is None and lr is not None and lr.new_generation == g and lr.inferred:
+                r = lr
+            timeout = r is not None and bool(missing) and r.cause == "unknown"
+            if timeout:
+                self._set_cause(r, "session_timeout", missing[0])  # type: ignore[arg-type]
+                if r is lr:
+                    self._reemit_rebalance(lr)
+            for m in missing:
+                self._end_session(row, m, "session_timeout" if timeout else "not_rejoined", inferred=True)
+
+    def _on_member_assignment(self, row: tuple) -> None:
+        ts = row[TS]
+        mid = self._client_member(row)
+        if not mid:
+            return
+        m = self.members.get(mid)
+        g = to_int(row[GEN])
+        if g is None and m is not None:
+            g = m.client_generation
+        if g is None:
+            g = self.generation
+        kind = row[KIND]
+        current = self.assignment
+        if g is not None:
+            if current is None or current.generation != g:
+                current = self.assignment = GenerationAssignment(g)
+            src = current.member_sources
+            # "Adding newly assigned partitions" lists only the added partitions under the
+            # cooperative protocol; "Notifying assignor about the new Assignment" is the full set
+            cooperative = "cooperative" in (self.protocol or "")
+            usable = kind == "assignment_notified" or (src.get(mid) is None and not cooperative)
+            if usable and src.get(mid) != "assignment_notified":
+                tps = [tp for tp in map(split_partition, row[PARTS] or ()) if tp is not None]
+                current.member_maps[mid] = [list(tp) for tp in tps]
+                src[mid] = kind
+                self._assignment_rows(g, mid, tps, "member", ts)
+        self._client_only_end(row, mid)
+        self._maybe_member_skew(row)
+
+    def _on_client_identity(self, row: tuple) -> None:
+        self._client_member(row)
+        if row[COORD] is not None and row[KIND] == "coordinator_discovered":
+            self._on_coordinator_discovered(row)
+
+    def _on_nothing_to_replay(self, row: tuple) -> None:
+        return
+
+
+#: client kind -> handler(replay, row)
+CLIENT_HANDLERS: dict[str, Callable[[Any, tuple], None]] = {
+    "coordinator_discovered": ClientEvidence._on_coordinator_discovered,
+    "coordinator_lost": ClientEvidence._on_nothing_to_replay,
+    "rejoin_requested": ClientEvidence._on_rebalance_trigger,
+    "join_sent": ClientEvidence._on_rebalance_trigger,
+    "partitions_revoked": ClientEvidence._on_rebalance_trigger,
+    "heartbeat_failed": ClientEvidence._on_rebalance_trigger,
+    "leave_sent": ClientEvidence._on_rebalance_trigger,
+    "poll_timeout": ClientEvidence._on_rebalance_trigger,
+    "joined": ClientEvidence._on_joined,
+    "synced": ClientEvidence._on_synced,
+    "leader_assigned": ClientEvidence._on_leader_assigned,
+    "assignment_notified": ClientEvidence._on_member_assignment,
+    "partitions_assigned": ClientEvidence._on_member_assignment,
+    "heartbeat_sent": ClientEvidence._on_nothing_to_replay,  # not reached: feed_rows routes heartbeats to _heartbeat
+    "join_failed": ClientEvidence._on_client_identity,
+    "sync_failed": ClientEvidence._on_client_identity,
+    "partitions_lost": ClientEvidence._on_client_identity,
+    "generation_reset": ClientEvidence._on_client_identity,
+    "offset_commit_failed": ClientEvidence._on_client_identity,
+    "other": ClientEvidence._on_nothing_to_replay,
+}

@@ -45,8 +45,14 @@ tables = nb.tables(LAKEHOUSE, group=GROUP)
 
 # COMMAND ----------
 
+from jobs.report.data import read_table  # noqa: E402
+
+# consumer-protocol members' reconciling spans come from the group's own events (one group: small)
+events = read_table(LAKEHOUSE, "events", spark=nb.table_spark(), group=GROUP or None)
+reconciling = summary.reconciling_spans(events, GROUP)
 nb.show(plots.group_timeline(tables["group_transitions"], tables["member_sessions"], tables["rebalances"],
-                             tables["anomalies"], GROUP, max_members=MAX_MEMBERS, start=START, end=END),
+                             tables["anomalies"], GROUP, max_members=MAX_MEMBERS, start=START, end=END,
+                             reconciling=reconciling),
         "group_timeline")
 
 # COMMAND ----------

@@ -286,3 +286,37 @@ def assignor_summary(partition_skew: pd.DataFrame, topic: str = "*") -> pd.DataF
         }
     ).reset_index()
     return out[cols]
+
+
+#: member states that mean "not reconciled yet" (client ``MemberState`` and broker ``MemberState``)
+RECONCILING_STATES = frozenset(
+    {"JOINING", "RECONCILING", "ACKNOWLEDGING", "UNREVOKED_PARTITIONS", "UNRELEASED_PARTITIONS"}
+)
+
+
+def reconciling_spans(events: pd.DataFrame | None, group_id: str | None) -> pd.DataFrame:
+    """A consumer-protocol group's members while they reconcile: one row (member_id, start, end) per
+    span from a member line entering a not-reconciled state (:data:`RECONCILING_STATES`: the client's
+    ``transitioned from ... to RECONCILING`` or the broker's ``state=UNREVOKED_PARTITIONS``) to the
+    member's next line in another state (``end`` NaT when none follows). Reads the ``events`` of kinds
+    ``member_state_changed`` and ``member_assignment_state``; empty for classic groups."""
+    cols = ["member_id", "start", "end"]
+    if events is None or not len(events) or "kind" not in events:
+        return pd.DataFrame(columns=cols)
+    ev = events[events["kind"].isin(["member_state_changed", "member_assignment_state"])]
+    if group_id is not None:
+        ev = ev[ev["group_id"] == group_id]
+    ev = ev.dropna(subset=["member_id", "ts"]).sort_values(["member_id", "ts"])
+    rows = []
+    for mid, g in ev.groupby("member_id", sort=True):
+        start = None
+        for ts, state in zip(g["ts"], g["state"].fillna("").str.upper()):
+            if state in RECONCILING_STATES:
+                start = ts if start is None else start
+            elif start is not None:
+                rows.append((mid, start, ts))
+                start = None
+        if start is not None:
+            rows.append((mid, start, pd.NaT))
+    return pd.DataFrame(rows, columns=cols)
+

@@ -63,6 +63,7 @@ def group_timeline(
     title: str | None = None,
     start: object = None,
     end: object = None,
+    reconciling: pd.DataFrame | None = None,
 ) -> Figure:
     """One group over time, sharing the time axis:
 
@@ -73,6 +74,8 @@ def group_timeline(
       left), at most ``max_members`` lanes then "+N more members".
 
     ``start``/``end`` (timestamps or strings, UTC) zoom into a window: only what overlaps it is drawn.
+    ``reconciling`` (:func:`jobs.report.summary.reconciling_spans` of the group's events): a
+    consumer-protocol member's lane shows, in a dark inner bar, when it was reconciling.
     """
     anomalies = anomalies if anomalies is not None else pd.DataFrame(columns=["group_id", "ts", "kind"])
     if group_id is None:
@@ -96,7 +99,7 @@ def group_timeline(
     ax_top.set_xlim(w.x0, w.x1)
     ax_top.set_title(title, fontweight="bold")
     _top_legend(ax_top, w, states, causes)
-    _draw_members(ax_mem, w, lanes, more)
+    _draw_members(ax_mem, w, lanes, more, reconciling)
     return fig
 
 
@@ -201,9 +204,27 @@ def _top_legend(ax, w: _Window, states: list[str], causes: list[str]) -> None:
               title_fontsize=7, ncols=2 if len(handles) > 8 else 1)  # fmt: skip
 
 
-def _draw_members(ax, w: _Window, lanes: list, more: int) -> None:
-    """One lane per member session (joined → left, coloured by how it ended)."""
+RECONCILING_COLOUR = "#3B1F5C"
+
+
+def _draw_reconciling(ax, w: _Window, i: int, spans: pd.DataFrame) -> int:
+    """The member's reconciling spans inside its lane ``i``; returns how many were drawn."""
+    n = 0
+    for s0, s1 in zip(_naive(spans["start"]), _naive(spans["end"])):
+        left = mdates.date2num(s0)
+        right = mdates.date2num(s1) if pd.notna(s1) else w.x1
+        if right < w.x0 or left > w.x1:
+            continue
+        ax.barh(i, max(right - left, w.span * 0.002), left=left, height=0.22, color=RECONCILING_COLOUR)
+        n += 1
+    return n
+
+
+def _draw_members(ax, w: _Window, lanes: list, more: int, reconciling: pd.DataFrame | None = None) -> None:
+    """One lane per member session (joined → left, coloured by how it ended), with the member's
+    reconciling spans (consumer protocol) drawn inside it."""
     ends = []
+    drawn = 0
     min_w = w.span * 0.003
     for i, m in enumerate(lanes):
         j = mdates.date2num(_naive(pd.Series([m.joined_ts])).iloc[0]) if pd.notna(m.joined_ts) else w.x0
@@ -215,6 +236,8 @@ def _draw_members(ax, w: _Window, lanes: list, more: int) -> None:
         ax.plot([j], [i], marker="|", color="#333333", markersize=8)
         if left_known:
             ax.plot([lft], [i], marker="x", color="#333333", markersize=5)
+        if reconciling is not None and len(reconciling):
+            drawn += _draw_reconciling(ax, w, i, reconciling[reconciling["member_id"] == m.member_id])
     labels = [short(m.group_instance_id or m.member_id, 34) for m in lanes]
     if more:
         labels.append(f"+{more} more members")
@@ -223,6 +246,8 @@ def _draw_members(ax, w: _Window, lanes: list, more: int) -> None:
     ax.set_ylim(len(labels) - 0.5, -0.5)
     ax.set_ylabel("members")
     handles = [Patch(facecolor=END_COLOURS.get(e, "#BBBBBB"), label=short(e)) for e in dict.fromkeys(ends)]
+    if drawn:
+        handles.append(Patch(facecolor=RECONCILING_COLOUR, label="reconciling"))
     handles += [
         matplotlib.lines.Line2D([], [], linestyle="none", marker="|", color="#333333", label="joined"),
         matplotlib.lines.Line2D([], [], linestyle="none", marker="x", color="#333333", label="left"),

@@ -199,3 +199,30 @@ def test_group_timeline_labels_consumer_protocol_rebalances_with_epochs(tables):
     assert labels == ["e1→2 −2p", "e2→3", "e3→4", "e4→5 −1p", "e5→?"]
     legend = [t.get_text() for t in top.get_legend().get_texts()]
     assert "RECONCILING" in legend and "STABLE" in legend
+
+
+def test_group_timeline_shows_reconciling_members(tables):
+    """Consumer-protocol members: their reconciling spans (from the events) inside their lanes."""
+    import pandas as pd
+
+    from jobs.ingest.parse import parse_bytes
+    from jobs.report.summary import reconciling_spans
+
+    data = open("tests/fixtures/kip848/converted-classic-to-consumer-4.1.log", "rb").read()
+    ev = parse_bytes(data, "server.log", "c1", None, "r")[0].to_pandas()
+    spans = reconciling_spans(ev, "orders")
+    # c1-aaa: UNREVOKED at 10:05:03, STABLE at 10:05:06; m2: UNRELEASED at 10:05:00.004, STABLE at 10:05:08
+    got = [(r.member_id, r.start.strftime("%H:%M:%S.%f")[:12], r.end.strftime("%H:%M:%S.%f")[:12]) for r in spans.itertuples()]
+    assert got == [("c1-aaa", "10:05:03.000", "10:05:06.000"), ("m2", "10:05:00.004", "10:05:08.000")]
+    t0 = tables["member_sessions"]["joined_ts"].min()
+    fake = pd.DataFrame({"member_id": ["m1", "m1"], "start": [t0 + pd.Timedelta(seconds=5), t0 + pd.Timedelta(seconds=40)],
+                         "end": [t0 + pd.Timedelta(seconds=9), pd.NaT]})  # fmt: skip
+    fig = P.group_timeline(tables["group_transitions"], tables["member_sessions"], tables["rebalances"],
+                           tables["anomalies"], "orders", reconciling=fake)  # fmt: skip
+    members = fig.axes[1]
+    inner = [b for b in _bars(members) if abs(b.get_height() - 0.22) < 1e-9]
+    assert len(inner) == 2 and all(abs(b.get_y() + 0.11) < 1e-9 for b in inner)  # lane 0 = m1
+    assert "reconciling" in [t.get_text() for t in members.get_legend().get_texts()]
+    plain = P.group_timeline(tables["group_transitions"], tables["member_sessions"], tables["rebalances"],
+                             tables["anomalies"], "orders")  # fmt: skip
+    assert "reconciling" not in [t.get_text() for t in plain.axes[1].get_legend().get_texts()]

@@ -208,7 +208,9 @@ def test_group_timeline_shows_reconciling_members(tables):
     from jobs.ingest.parse import parse_bytes
     from jobs.report.summary import reconciling_spans
 
-    data = open("tests/fixtures/kip848/converted-classic-to-consumer-4.1.log", "rb").read()
+    import pathlib
+
+    data = pathlib.Path("tests/fixtures/kip848/converted-classic-to-consumer-4.1.log").read_bytes()
     ev = parse_bytes(data, "server.log", "c1", None, "r")[0].to_pandas()
     spans = reconciling_spans(ev, "orders")
     # c1-aaa: UNREVOKED at 10:05:03, STABLE at 10:05:06; m2: UNRELEASED at 10:05:00.004, STABLE at 10:05:08

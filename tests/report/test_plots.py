@@ -203,12 +203,12 @@ def test_group_timeline_labels_consumer_protocol_rebalances_with_epochs(tables):
 
 def test_group_timeline_shows_reconciling_members(tables):
     """Consumer-protocol members: their reconciling spans (from the events) inside their lanes."""
+    import pathlib
+
     import pandas as pd
 
     from jobs.ingest.parse import parse_bytes
     from jobs.report.summary import reconciling_spans
-
-    import pathlib
 
     data = pathlib.Path("tests/fixtures/kip848/converted-classic-to-consumer-4.1.log").read_bytes()
     ev = parse_bytes(data, "server.log", "c1", None, "r")[0].to_pandas()

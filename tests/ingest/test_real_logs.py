@@ -23,9 +23,9 @@ LABEL_RX = re.compile(r"^(?:unrelated|continuation|quarantine)$")
 #: at least 80 excerpts. Not met yet (README "Real logs"): the assertions below are the measured
 #: floors of this commit (a regression fails them); raise them as the readers improve.
 TARGET_RECALL, TARGET_FALSE, TARGET_FACTS, TARGET_EXCERPTS = 0.98, 0.01, 0.95, 80
-RECALL_MIN = 0.90
+RECALL_MIN = 0.91
 FALSE_MAX = 0.01
-FACTS_MIN = 0.90
+FACTS_MIN = 0.91
 EXCERPTS_MIN = 78
 #: every excerpt on its own: most of its coordinator lines and facts ...
 FILE_RECALL_MIN = 0.75
@@ -37,7 +37,6 @@ KNOWN_LOW = {
     "b-exporter-v010-trace-wrapped-nots": (0.0, 0.0),
     "b-k9s-bitnami-kafka4-truncated": (0.66, 0.59),
     "b-kafka8437-test-static-loaded-v26": (0.0, 0.0),
-    "c-alpakka1408-json-array-redacted-dots": (0.33, 0.22),
     "c-atleon422-csv-quoted-reverse": (0.99, 0.49),
     "c-benthos-franzgo186-compose-json": (0.49, 0.42),
     "c-kafkajs1361-json-sorted-keys-double-brace": (0.66, 0.8),

@@ -624,6 +624,13 @@ DIALECTS: tuple[Dialect, ...] = (
        "Successfully joined group with generation Generation{generationId=4, memberId='m1', protocol='range'}"),
     _d("client.joined.v0_10", "joined", C, "0.10-2.6", r"Successfully joined group(?: {G})? with generation {N}",
        "Successfully joined group with generation 4"),
+    _d("client.join_failed_with", "join_failed", C, "2.2-2.6", r"Join group failed with {R}",
+       "Join group failed with org.apache.kafka.common.errors.MemberIdRequiredException: The group member needs to "
+       "have a valid member id before actually entering a consumer group"),
+    _d("client.issuing_join_group", "join_sent", C, "0.9-0.10",
+       r"Issuing request \(JOIN_GROUP: \{group_id=(?P<group_id>[^,]+),session_timeout=\d+,member_id=(?P<member_id>[^,]*),.*\}\) to coordinator (?P<node_id>\d+)",
+       "Issuing request (JOIN_GROUP: {group_id=g,session_timeout=15000,member_id=m1,protocol_type=consumer,"
+       "group_protocols=[{protocol_name=range,protocol_metadata=java.nio.HeapByteBuffer[pos=0 lim=22 cap=22]}]}) to coordinator 2147483646"),
     _d("client.join_failed", "join_failed", C, "2.7-4.x", r"JoinGroup failed:? {R}",
        "JoinGroup failed: The coordinator is not aware of this member. Need to re-join the group. Sent generation was Generation{generationId=4, memberId='m1', protocol='range'}"),
     _d("client.join_failed.v2_0", "join_failed", C, "0.10-2.6", r"Attempt to join group(?: {G})? failed due to {R}",

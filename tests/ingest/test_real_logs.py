@@ -23,9 +23,9 @@ LABEL_RX = re.compile(r"^(?:unrelated|continuation|quarantine)$")
 #: at least 80 excerpts. Not met yet (README "Real logs"): the assertions below are the measured
 #: floors of this commit (a regression fails them); raise them as the readers improve.
 TARGET_RECALL, TARGET_FALSE, TARGET_FACTS, TARGET_EXCERPTS = 0.98, 0.01, 0.95, 80
-RECALL_MIN = 0.91
+RECALL_MIN = 0.92
 FALSE_MAX = 0.01
-FACTS_MIN = 0.91
+FACTS_MIN = 0.92
 EXCERPTS_MIN = 78
 #: every excerpt on its own: most of its coordinator lines and facts ...
 FILE_RECALL_MIN = 0.75
@@ -49,8 +49,6 @@ KNOWN_LOW = {
     "c-rdkafka4723-glog-grep-prefix": (0.24, 0.33),
     "c-scs1928-logstash-json-commit-timeout": (0.0, 0.0),
     "c-scsb1060-pretty-json-array": (0.0, 0.0),
-    "c-sleuth1861-springboot-memberid-required": (0.66, 0.49),
-    "c-springkafka195-custom-log4j-pre23": (0.66, 0.49),
 }
 
 

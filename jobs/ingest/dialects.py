@@ -844,6 +844,8 @@ DIALECTS: tuple[Dialect, ...] = (
     _d("librdkafka.max_poll", "poll_timeout", OT, "librdkafka",
        r"(?P<reason>Application maximum poll interval \(\d+ms\) exceeded by \d+ms.*)",
        "Application maximum poll interval (300000ms) exceeded by 89ms (adjust max.poll.interval.ms for long-running message processing): leaving group"),
+    _d("librdkafka.clearing_assignment", "other", OT, "librdkafka",
+       r"(?P<reason>Clearing current assignment of \d+ partition\(s\))", "Clearing current assignment of 3 partition(s)"),
     _d("librdkafka.any_group", "other", OT, "librdkafka", r"(?P<reason>.*?\b[Gg]roup \"(?P<group_id>[^\"]+)\".*)",
        'Group "g": new assignment of 2 partition(s) in join-state wait-assign-call'),
     _d("librdkafka.any_cgrp", "other", OT, "librdkafka", r"(?P<reason>.*\b(?:[Gg]eneration(?:Id| id)?|MemberId|member id)\b.*)",

@@ -206,7 +206,7 @@ TS_PREFIX = rf"^(?P<pts>{_TS_ISO_T}|{_TS_ISO_SPACE})\s+(?P<rest>.*)$"
 ANSI = r"\x1b\[[0-9;]*[A-Za-z]"
 
 #: JSON lines: one regex per field family (first match wins, in this order of key names)
-JSON_LINE = r"^\s*\{.*\}\s*,?\s*$"
+JSON_LINE = r"^\s*\{.*\}\s*[,.]?\s*$"
 #: a JSON object behind a log viewer's columns (Kibana / Loki tab exports: ``\tFeb 21, 2023 @ 15:17:51.398\t{...}``)
 JSON_BEHIND = r"^(?P<pre>[^{]{1,80}?)\s(?P<rest>\{.*\})\s*$"
 _JSTR = r'"((?:[^"\\]|\\.)*)"'

@@ -58,6 +58,8 @@ _SHARED = frozenset({"group_loaded", "group_unloaded", "group_dead", "group_conv
 #: broker kinds only a classic group logs
 CLASSIC_SIGNS = frozenset(BROKER_KINDS - CONSUMER_SIGNS - _SHARED)
 _MODERN_TYPES = ("consumer", "share", "streams")
+#: the kinds whose line may switch the group's protocol (every other line goes to the current model)
+ROUTE_KINDS = CONSUMER_SIGNS | CLASSIC_SIGNS | _SHARED
 
 
 class GroupHistory:
@@ -124,26 +126,41 @@ class GroupHistory:
         cols = [columns.get(f) or [None] * n for f in EVENT_FIELDS]
         self.feed_rows(list(zip(*cols)))
 
-    def feed_rows(self, rows: Iterable[Any]) -> None:
-        """Rows in the total order; consecutive rows of one model go to it as one batch (so the
-        classic replay's heartbeat fast path sees its runs of heartbeats). A row that switches the
-        protocol first lets the rows before it reach their model, then hands the group over."""
-        run: list[tuple] = []
-        run_model: str | None = None
-        for raw in rows:
-            row = GroupReplay._normalise(raw)
-            self.events += 1
+    def feed_rows(self, rows: Iterable[Any], route_rows: Sequence[int] | None = None) -> None:
+        """Rows in the total order (tuples in ``EVENT_FIELDS`` order, or dicts). The rows between two
+        lines that may switch the protocol (:data:`ROUTE_KINDS`) go to the current model as one batch,
+        so routing costs one set lookup per row and the classic replay's heartbeat fast path sees its
+        runs of heartbeats. A row that switches the protocol first lets the rows before it reach their
+        model, then hands the group over.
+
+        ``route_rows``: the positions of the rows whose kind is in :data:`ROUTE_KINDS`, when the caller
+        has them already (the job computes them with one vectorised Arrow call,
+        ``jobs.replay_udf.route_rows``); None = found here (the reference: one set lookup per row)."""
+        rows = rows if isinstance(rows, list) else list(rows)
+        if not rows:
+            return
+        if isinstance(rows[0], Mapping):
+            rows = [GroupReplay._normalise(r) for r in rows]
+        self.events += len(rows)
+        cur = self.protocol or CLASSIC
+        start = 0
+        if route_rows is None:
+            route_rows = [i for i, r in enumerate(rows) if r[_KIND] in ROUTE_KINDS]
+        for i in route_rows:
+            row = GroupReplay._normalise(rows[i])
             to, switch, logged = self._route(row)
-            if (to != run_model or switch is not None) and run:
-                self._feed(run_model, run)
-                run = []
+            if switch is None and to == cur:
+                continue
+            if i > start:
+                self._feed(cur, rows[start:i])
             if switch is not None:
                 self._switch(row, switch, logged=logged)
-            run_model = to
-            if to is not None:
-                run.append(row)
-        if run:
-            self._feed(run_model, run)
+            if to is None:  # consumed here
+                start, cur = i + 1, self.protocol or CLASSIC
+            else:
+                start, cur = i, to
+        if start < len(rows):
+            self._feed(cur, rows[start:] if start else rows)
 
     def count_skipped(self, n: int) -> None:
         """``n`` events the caller left out because replaying them changes nothing (heartbeats of

@@ -112,3 +112,19 @@ def test_compaction_is_exact_on_unexpected_heartbeats(monkeypatch) -> None:
     table = _table(rows)
     assert compact_heartbeats(table).num_rows < table.num_rows / 3
     assert _replay(table, None, True, monkeypatch) == _replay(table, None, False, monkeypatch)
+
+
+def test_route_rows_equal_the_histories_own_lookup(simulated) -> None:
+    """jobs.replay_udf.route_rows (one Arrow call) finds the rows GroupHistory.feed_rows would look
+    up one by one, on classic and consumer-protocol events."""
+    import pathlib
+
+    from coordinator_core.history import ROUTE_KINDS
+    from jobs.replay_udf import route_rows
+
+    kip848 = [parse_bytes(p.read_bytes(), str(p), "c")[0]
+              for p in sorted(pathlib.Path("tests/fixtures/kip848").glob("*.log"))]  # fmt: skip
+    for table in [simulated, *kip848]:
+        kinds = table.column("kind").to_pylist()
+        want = [i for i, k in enumerate(kinds) if k in ROUTE_KINDS]
+        assert route_rows(table) == want and want

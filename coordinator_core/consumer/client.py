@@ -1,0 +1,201 @@
+"""The client's evidence in a consumer-protocol (KIP-848) replay (:class:`ConsumerClientEvidence`):
+the new consumer's member state transitions, reconciliations and revoked / assigned / lost
+partitions. A client line without a member id is matched to a member through the client id of the
+member's own transition lines; with client lines only, a reconciliation begins a rebalance nobody
+logged the start of."""
+
+from __future__ import annotations
+
+from coordinator_core.consumer.contract import (
+    _ACTIVE,
+    _GONE,
+    CID,
+    FROM,
+    MEPOCH,
+    MID,
+    PARTS,
+    REVOKED,
+    STATE,
+    TS,
+    _int,
+    _parts,
+)
+from coordinator_core.consumer.core import ConsumerReplayCore
+from coordinator_core.consumer.model import ConsumerGroupMember
+from coordinator_core.consumer.rebalance import ConsumerRebalance
+
+__all__ = ["ConsumerClientEvidence"]
+
+
+class ConsumerClientEvidence(ConsumerReplayCore):
+    """The ``_c_*`` handlers of the client's lines."""
+
+    __slots__ = ()
+
+    # ------------------------------------------------------------------ client evidence
+    def _client_member(self, row: tuple) -> ConsumerGroupMember | None:
+        mid = row[MID]
+        cid = row[CID]
+        if mid and cid:
+            self.cid_map[cid] = mid
+        if not mid and cid:
+            mid = self.cid_map.get(cid)
+        if not mid:
+            return None
+        return self.model.members.get(mid)
+
+    def _c_state(self, row: tuple) -> None:
+        ts = row[TS]
+        to = str(row[STATE] or "").upper()
+        frm = str(row[FROM] or "").upper()
+        m = self._state_member(row, to, frm)
+        if m is None:
+            return
+        logged = _int(row[MEPOCH])
+        prev_epoch = self.model.group_epoch
+        self._client_epoch(row, logged)
+        r = self._in_reb(ts)
+        if r is None and to in ("RECONCILING", "ACKNOWLEDGING"):
+            r = self._reopen(row, m.member_id)
+            if r is None and not self.broker_seen:
+                r = self._client_start(row, m, frm, prev_epoch)
+        if r is None:
+            if to == "STABLE" and not self.broker_lines:
+                self._stable_outside(m, logged)
+            return
+        self._state_in_reb(row, r, m, to, logged)
+
+    def _state_member(self, row: tuple, to: str, frm: str) -> ConsumerGroupMember | None:
+        """The member of a ``member_state_changed`` line, now tracked by its client lines (None: a
+        member not admitted yet, or gone)."""
+        m = self._client_member(row)
+        if m is None:
+            if to in ("JOINING", "UNSUBSCRIBED") or frm in ("UNSUBSCRIBED",) or to in _GONE:
+                return None  # before the broker admits it (or after it is gone): nothing to track
+            m = self._member(row, row[MID], anomaly=self.broker_seen)
+            if m is None:
+                return None
+        m.tracked = True
+        m.client_state = to
+        m.last_seen_ts = row[TS]
+        if row[CID] and not m.client_id:
+            m.client_id = row[CID]
+        return m
+
+    def _client_epoch(self, row: tuple, logged: int | None) -> None:
+        """The member epoch a client line logs ("with epoch N"): ahead of the broker's group epoch
+        it is an anomaly; with client lines only it is the group epoch."""
+        g = self.model
+        if logged is not None and logged > 0:
+            if g.group_epoch is not None and logged > g.group_epoch and self.broker_seen:
+                self._anom(
+                    row, "generation_gap", f"client epoch {logged} ahead of group epoch {g.group_epoch}"
+                )
+            if not self.broker_seen and (g.group_epoch is None or logged > g.group_epoch):
+                # client lines only: the best we know (the broker gave the member that epoch, so
+                # the target assignment had reached it)
+                g.group_epoch = logged
+                if g.target_assignment_epoch is None or logged > g.target_assignment_epoch:
+                    g.target_assignment_epoch = logged
+
+    def _stable_outside(self, m: ConsumerGroupMember, logged: int | None) -> None:
+        """A member STABLE with no rebalance in progress (and no broker member state lines)."""
+        g = self.model
+        # no rebalance in progress: the member is at the target epoch ("with epoch N" may lag)
+        m.state = "STABLE"
+        e = max(logged or 0, g.target_assignment_epoch or 0, m.member_epoch or 0)
+        if e > 0:
+            self._set_epoch(m, e)
+
+    def _state_in_reb(
+        self, row: tuple, r: ConsumerRebalance, m: ConsumerGroupMember, to: str, logged: int | None
+    ) -> None:
+        """A member's transition during rebalance ``r``: its participation, and with client lines
+        only its epoch and reaching STABLE (which may end ``r``)."""
+        ts = row[TS]
+        self._touch(r, ts)
+        if (
+            not self.broker_seen
+            and logged is not None
+            and logged > (r.old_generation or 0)
+            and (r.new_generation is None or logged > r.new_generation)
+        ):
+            r.new_generation = logged  # client lines only: the members' epochs are all we know
+        if to in _ACTIVE:
+            r.active[m.member_id] = False
+        elif to == "STABLE":
+            # "with epoch N" lags during reconciliation: the line counts by time, not by epoch
+            r.active[m.member_id] = True
+            if not self.broker_lines:
+                # the client's STABLE is the broker's only when the broker shows no member state: a
+                # member waiting for partitions others still revoke (broker UNRELEASED_PARTITIONS)
+                # is STABLE on its side with what it has
+                m.state = "STABLE"
+                if r.new_generation is not None:
+                    self._set_epoch(m, r.new_generation)
+                elif logged is not None:
+                    self._set_epoch(m, logged)
+                if m.assignment_known:
+                    self._assignment_rows(m, m.member_epoch, ts)
+        elif to in _GONE:
+            r.active.pop(m.member_id, None)
+        if not self.broker_lines:
+            self._check_end(row)
+
+    def _client_start(
+        self, row: tuple, m: ConsumerGroupMember, frm: str, old: int | None
+    ) -> ConsumerRebalance:
+        """Client lines only: reconciliation begins a rebalance nobody logged the start of."""
+        g = self.model
+        r = ConsumerRebalance(
+            self._unique_id(f"{self.group_id}:{row[TS]}:{old}"), row[TS], old, None,
+            cause="new_member" if frm in ("JOINING", "UNSUBSCRIBED") else "unknown",
+            culprit_member_id=m.member_id if frm in ("JOINING", "UNSUBSCRIBED") else None,
+            members_before=self._present(), protocol_type=g.protocol_type, inferred=True, last_bump_ts=row[TS],
+        )  # fmt: skip
+        self.reb = r
+        return r
+
+    def _c_reconciliation(self, row: tuple) -> None:
+        ts = row[TS]
+        m = self._client_member(row)
+        added, revoked = _parts(row[PARTS]), _parts(row[REVOKED])
+        r = self._in_reb(ts)
+        if m is not None:
+            m.tracked = True
+            m.last_seen_ts = ts
+            if r is None:
+                r = self._reopen(row, m.member_id)
+            if r is not None:
+                self._touch(r, ts)
+                r.active[m.member_id] = False
+            if m.assignment_known:
+                m.assigned_partitions = [p for p in m.assigned_partitions if p not in revoked] + [
+                    p for p in added if p not in m.assigned_partitions
+                ]
+        if r is not None:
+            self._touch(r, ts)
+            self._revoke(r, revoked, ts)
+            self._assign(r, added, ts)
+
+    def _c_revoked(self, row: tuple) -> None:
+        ts = row[TS]
+        m = self._client_member(row)
+        tps = _parts(row[PARTS])
+        r = self._in_reb(ts)
+        if r is not None and tps:
+            self._touch(r, ts)
+            self._revoke(r, tps, ts)
+        if m is not None and m.assignment_known:
+            m.assigned_partitions = [p for p in m.assigned_partitions if p not in tps]
+
+    def _c_assigned(self, row: tuple) -> None:
+        ts = row[TS]
+        m = self._client_member(row)
+        tps = _parts(row[PARTS])
+        r = self._in_reb(ts)
+        if r is not None and tps:
+            self._touch(r, ts)
+            self._assign(r, tps, ts)
+        if m is not None and m.assignment_known:
+            m.assigned_partitions += [p for p in tps if p not in m.assigned_partitions]

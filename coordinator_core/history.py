@@ -62,6 +62,11 @@ _MODERN_TYPES = ("consumer", "share", "streams")
 ROUTE_KINDS = CONSUMER_SIGNS | CLASSIC_SIGNS | _SHARED
 
 
+def _by_time(record: Any) -> int:
+    ts = record.ts
+    return -(1 << 62) if ts is None else ts
+
+
 class GroupHistory:
     """One group's evidence replay across protocols (see the module docstring)."""
 
@@ -115,6 +120,12 @@ class GroupHistory:
         for model in (self.classic, self.consumer):
             if model is not None:
                 out.extend(model.flush(final))
+        if self.classic is not None and self.consumer is not None:
+            # one time line across the two models (stable: ties keep the classic model's first)
+            for name in ("transitions", "anomalies", "assignments"):
+                setattr(out, name, sorted(getattr(out, name), key=_by_time))
+            # sessions by their end, open ones last (a key reported twice: the later report wins)
+            out.sessions = sorted(out.sessions, key=lambda m: (m.left_ts is None, m.left_ts or 0))
         return out
 
     # ------------------------------------------------------------------ input

@@ -330,8 +330,8 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
                 m.member_id, m.group_instance_id, m.client_id, m.joined_ts, m.inferred,
                 tuple(m.assigned_partitions) if m.assignment_known else None,
             )
+            # a static member away (epoch -2) is still a member: its session goes on too
             for m in g.members.values()
-            if m.present
         ]  # fmt: skip
         epoch = g.group_epoch
         g.members = {}

@@ -29,7 +29,6 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-SIDES = ("broker", "client", "connect", "other")
 SIDE_ORDER = {"broker": 0, "client": 1, "connect": 2, "other": 3}
 
 

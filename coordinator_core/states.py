@@ -1,8 +1,8 @@
 """Group states and Kafka's valid-previous-state table.
 
 Identical in Scala (``GroupMetadata.scala``, 1.1.0 -> 3.9) and Java (``classic/ClassicGroupState.java``).
-``CompletingRebalance`` was called ``AwaitingSync`` up to 1.0.x; logs of those versions are mapped by
-:func:`parse_state`.
+``CompletingRebalance`` was called ``AwaitingSync`` up to 1.0.x (the dialects map those logs' state
+names).
 """
 
 from __future__ import annotations
@@ -33,23 +33,7 @@ VALID_PREVIOUS_STATES: dict[GroupState, frozenset[GroupState]] = {
     DEAD: frozenset({STABLE, PREPARING_REBALANCE, COMPLETING_REBALANCE, EMPTY, DEAD}),
 }
 
-_ALIASES = {s.value.lower(): s for s in GroupState} | {
-    "awaitingsync": COMPLETING_REBALANCE,
-    "empty": EMPTY,
-}
-
-
-def is_valid_transition(source: GroupState, target: GroupState) -> bool:
-    return source in VALID_PREVIOUS_STATES[target]
-
 
 def can_rebalance(state: GroupState) -> bool:
     """``canRebalance``: the state is a valid previous state of PreparingRebalance."""
     return state in VALID_PREVIOUS_STATES[PREPARING_REBALANCE]
-
-
-def parse_state(text: str | None) -> GroupState | None:
-    """A logged state name (any Kafka version) as a GroupState; None if unknown."""
-    if not text:
-        return None
-    return _ALIASES.get(text.strip().lower())

@@ -104,7 +104,6 @@ TRANSITIONS: dict[tuple[GroupState, str], str] = _build()
 # plain-string keyed copy for the replay's hot path (states are kept as their string values)
 _BY_VALUE: dict[tuple[str, str], str] = {(s.value, k): t for (s, k), t in TRANSITIONS.items()}
 
-BROKER_STATE_KINDS = frozenset(STATE_KINDS) | {"group_loaded"} | frozenset(MEMBER_KINDS)
 
 
 def target(state: str, kind: str) -> str | None:

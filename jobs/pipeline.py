@@ -40,7 +40,6 @@ from jobs.replay_udf import (
     MERGE_KEYS,
     REPLAY_TABLES,
     batch_udf,
-    batch_udf_pandas,
     replay_input,
     split_union,
     streaming_udf,
@@ -475,10 +474,7 @@ def _replay_batch(r: _Run, run_events, committed_runs: frozenset[str], files: li
     state = _state_frame(r).groupBy("cluster", "group_id")
     cg = events.cogroup(state)
     schema = union_schema()
-    if hasattr(cg, "applyInArrow"):
-        out = cg.applyInArrow(batch_udf(r.options, r.run_id, committed_runs, files), schema=schema)
-    else:  # pragma: no cover - Spark < 4.0
-        out = cg.applyInPandas(batch_udf_pandas(r.options, r.run_id, committed_runs, files), schema=schema)
+    out = cg.applyInArrow(batch_udf(r.options, r.run_id, committed_runs, files), schema=schema)
     stage = r.sink.staging("union")
     out.write.mode("overwrite").parquet(stage)
     return r.spark.read.schema(schema).parquet(stage), stage

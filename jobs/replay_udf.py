@@ -394,7 +394,9 @@ def route_rows(batch) -> list[int]:
 
     from coordinator_core.history import ROUTE_KINDS
 
-    hit = pc.fill_null(pc.is_in(batch.column("kind"), value_set=pa.array(sorted(ROUTE_KINDS), pa.string())), False)
+    hit = pc.fill_null(
+        pc.is_in(batch.column("kind"), value_set=pa.array(sorted(ROUTE_KINDS), pa.string())), False
+    )
     return np.flatnonzero(hit.to_numpy(zero_copy_only=False)).tolist()
 
 
@@ -526,18 +528,6 @@ def batch_udf(
             cluster, group_id, events, env, options, run_id, prefix=bad, files=files
         )
         return table
-
-    return run
-
-
-def batch_udf_pandas(
-    options: dict[str, Any], run_id: str, committed_runs: frozenset[str], files: list[str] | None = None
-):
-    """The same for cogroup(...).applyInPandas (Spark without applyInArrow)."""
-    inner = batch_udf(options, run_id, committed_runs, files)
-
-    def run(key, events_pdf, state_pdf):
-        return inner(key, _input_arrow(events_pdf), _input_arrow(state_pdf)).to_pandas()
 
     return run
 

@@ -30,7 +30,6 @@ import json
 import os
 import shutil
 import time
-from typing import Any
 
 from jobs import schemas
 
@@ -445,9 +444,9 @@ class SparkDeltaSink(Sink):
             DeltaTable.forPath(self.spark, self.path(name)).delete(f"{PARTITION_COL} IN ({quoted})")
 
     def overwrite(self, name: str, df) -> None:
-        self._conform(name, df).write.format("delta").mode("overwrite").option("overwriteSchema", "true").save(
-            self.path(name)
-        )
+        self._conform(name, df).write.format("delta").mode("overwrite").option(
+            "overwriteSchema", "true"
+        ).save(self.path(name))
 
     def merge(self, name: str, df, keys: list[str]) -> None:
         src = self._dedupe(self._conform(name, df), keys)
@@ -624,7 +623,3 @@ def _read_pandas(lakehouse_dir: str, name: str, fmt: str | None):
     else:
         table = schema.empty_table()
     return table.select(schema.names).to_pandas()
-
-
-def describe(sink: Sink) -> dict[str, Any]:
-    return {"kind": sink.kind, "root": sink.root}

@@ -28,6 +28,20 @@ def parse_version(version: str) -> tuple[int, int, int]:
     return nums[0], nums[1], nums[2]
 
 
+def parse_version_hint(text: str | None) -> tuple[int, ...] | None:
+    """A lenient reading of a version hint for the replay: the leading numeric parts (``"3.9.0-rc3"``
+    -> (3, 9, 0), ``"0.10"`` -> (0, 10)); None when there is none."""
+    if not text:
+        return None
+    out = []
+    for part in str(text).split("."):
+        digits = "".join(ch for ch in part if ch.isdigit())
+        if not digits:
+            break
+        out.append(int(digits))
+    return tuple(out) or None
+
+
 @dataclass(frozen=True, slots=True)
 class Features:
     """Behaviour switches derived from the broker version (first version in brackets)."""

@@ -293,8 +293,14 @@ def _declared_layouts(entries: Any) -> tuple:
 
 
 def _is_version(v: str) -> bool:
-    parts = v.split(".")
-    return 1 <= len(parts) <= 3 and all(p.isdigit() for p in parts)
+    """``v`` is a Kafka version the core reads (:func:`coordinator_core.config.parse_version`)."""
+    from coordinator_core.config import parse_version
+
+    try:
+        parse_version(v)
+    except ValueError:
+        return False
+    return True
 
 
 def load_config(path: str | None = None) -> JobConfig:

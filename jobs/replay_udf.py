@@ -91,9 +91,9 @@ def union_schema():
 
 
 def _union_arrow_schema():
-    from pyspark.sql.pandas.types import to_arrow_schema
+    from jobs.ingest.model import arrow_schema
 
-    return to_arrow_schema(union_schema(), timezone="UTC")
+    return arrow_schema(union_schema())
 
 
 # ------------------------------------------------------------------------------- Spark side
@@ -157,9 +157,10 @@ def split_union_arrow(union, table: str):
     pyarrow): the rows of ``table`` with its exact Arrow schema."""
     import pyarrow as pa
     import pyarrow.compute as pc
-    from pyspark.sql.pandas.types import to_arrow_schema
 
-    schema = to_arrow_schema(schemas.TABLES.get(table, schemas.GROUP_STATE), timezone="UTC")
+    from jobs.ingest.model import arrow_schema
+
+    schema = arrow_schema(schemas.TABLES.get(table, schemas.GROUP_STATE))
     rows = union.filter(pc.equal(union[TABLE_COL], table))
     arrays = []
     for f in schema:

@@ -45,9 +45,10 @@ def table_schema(name: str):
 
 
 def _arrow_schema(name: str):
-    from pyspark.sql.pandas.types import to_arrow_schema
+    """The Arrow schema of table ``name`` (one conversion for the whole project: ``arrow_schema``)."""
+    from jobs.ingest.model import arrow_schema
 
-    return to_arrow_schema(table_schema(name), timezone="UTC")
+    return arrow_schema(table_schema(name))
 
 
 def _local(path: str) -> str:

@@ -78,18 +78,6 @@ class ReplayOutput:
         self.skew += other.skew
 
 
-def parse_version(text: str | None) -> tuple[int, ...] | None:
-    if not text:
-        return None
-    out = []
-    for part in str(text).split("."):
-        digits = "".join(ch for ch in part if ch.isdigit())
-        if not digits:
-            break
-        out.append(int(digits))
-    return tuple(out) or None
-
-
 def to_int(v: Any) -> int | None:
     if v is None:
         return None

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from coordinator_core.causes import client_id_of
+from coordinator_core.config import parse_version_hint
 from coordinator_core.events import EVENT_FIELDS
 from coordinator_core.records import Anomaly, AssignmentRow, MemberSession, Rebalance, Transition
 from coordinator_core.replay.contract import (
@@ -26,7 +27,6 @@ from coordinator_core.replay.contract import (
     TS,
     ReplaySettings,
     S,
-    parse_version,
     to_int,
 )
 from coordinator_core.replay.model import (
@@ -60,7 +60,7 @@ class ReplayCore(GroupModel):
         GroupModel.__init__(self)
         self.group_id = group_id
         self.settings = settings or ReplaySettings()
-        self._v = parse_version(self.settings.version_hint)
+        self._v = parse_version_hint(self.settings.version_hint)
         self._tr: list[Transition] = []
         self._rb: list[Rebalance] = []
         self._ss: list[MemberSession] = []

@@ -58,18 +58,7 @@ done
 # ship the package to the executors: a zip of coordinator_core + jobs
 TMP="$(mktemp -d "${TMPDIR:-/tmp}/rebalance-lens.XXXXXX")"
 trap 'rm -rf "$TMP"' EXIT
-ZIP="$TMP/rebalance_lens.zip"
-(cd "$ROOT" && "$PY" - "$ZIP" <<'PYEOF'
-import os, sys, zipfile
-with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
-    for pkg in ("coordinator_core", "jobs"):
-        for d, dirs, files in os.walk(pkg):
-            dirs[:] = [x for x in dirs if x not in ("__pycache__", "samples")]
-            for f in files:
-                if f.endswith(".py"):
-                    z.write(os.path.join(d, f))
-PYEOF
-)
+ZIP="$(cd "$ROOT" && "$PY" -m jobs.package "$TMP")"
 
 export REBALANCE_LENS_SUBMITTED=1
 # shellcheck disable=SC2086

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from jobs.config import ConfigError, InputConfig, JobConfig, OutputConfig, RunConfig, SparkConfig, load_config
+from jobs.package import package_zip
 
 SAMPLES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "samples", "logs")
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -115,22 +116,6 @@ def resolve_config(args: argparse.Namespace) -> tuple[JobConfig, list[InputConfi
     if not inputs:
         raise ConfigError("no inputs: give --input PATH (repeatable), inputs: in --config, or --sample")
     return cfg, inputs
-
-
-def package_zip(target_dir: str) -> str:
-    """A zip of ``coordinator_core`` + ``jobs`` (Python sources only) for the executors."""
-    import zipfile
-
-    path = os.path.join(target_dir, "rebalance_lens.zip")
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
-        for pkg in ("coordinator_core", "jobs"):
-            for d, dirs, files in os.walk(os.path.join(REPO_ROOT, pkg)):
-                dirs[:] = [x for x in dirs if x not in ("__pycache__", "samples")]
-                for f in files:
-                    if f.endswith(".py"):
-                        full = os.path.join(d, f)
-                        z.write(full, os.path.relpath(full, REPO_ROOT))
-    return path
 
 
 def ship_package(session) -> None:

@@ -181,3 +181,15 @@ def test_entry_points_report_exceptions_and_system_exit():
     assert done.returncode == 2
     done = _run_entry("def msg():\n    sys.exit('bad config')\nrun_main(msg)")
     assert (done.returncode, done.stderr.strip()) == (1, "bad config")
+
+
+def test_the_package_zip_holds_the_code_and_nothing_else(tmp_path):
+    """One builder of the executors' zip (jobs.package), used by spark-submit.sh and Spark Connect."""
+    import zipfile
+
+    from jobs.package import package_zip
+
+    names = zipfile.ZipFile(package_zip(str(tmp_path))).namelist()
+    assert "coordinator_core/history.py" in names and "jobs/replay_udf.py" in names
+    assert "coordinator_core/replay/fastpath.py" in names
+    assert all(n.endswith(".py") for n in names) and not [n for n in names if "samples" in n or "__pycache__" in n]

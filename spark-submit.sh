@@ -70,6 +70,7 @@ exec "$SUBMIT" \
   --conf spark.sql.session.timeZone=UTC \
   --conf spark.ui.showConsoleProgress=false \
   --conf spark.log.level=${REBALANCE_LENS_LOG_LEVEL:-WARN} \
+  --driver-java-options "-Dlog4j2.configurationFile=file:${REBALANCE_LENS_LOG4J:-$ROOT/conf/log4j2.properties}" \
   --driver-memory "${REBALANCE_LENS_DRIVER_MEMORY:-4g}" \
   --py-files "$ZIP" \
   ${SPARK_SUBMIT_OPTS_EXTRA:-} \

@@ -193,3 +193,14 @@ def test_the_package_zip_holds_the_code_and_nothing_else(tmp_path):
     assert "coordinator_core/history.py" in names and "jobs/replay_udf.py" in names
     assert "coordinator_core/replay/fastpath.py" in names
     assert all(n.endswith(".py") for n in names) and not [n for n in names if "samples" in n or "__pycache__" in n]
+
+
+def test_spark_submit_quiets_sparks_startup_lines():
+    """./spark-submit.sh gives Spark a log4j2 file: warnings and up, the environment notices off."""
+    import pathlib
+
+    root = pathlib.Path(__file__).resolve().parents[2]
+    script = (root / "spark-submit.sh").read_text()
+    assert "-Dlog4j2.configurationFile=file:${REBALANCE_LENS_LOG4J:-$ROOT/conf/log4j2.properties}" in script
+    conf = (root / "conf" / "log4j2.properties").read_text()
+    assert "rootLogger.level = warn" in conf and "org.apache.hadoop.util.NativeCodeLoader" in conf

@@ -306,6 +306,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    from jobs.cli import run_main  # leaves without the Arrow thread-pool abort at exit
+    from jobs.process import run_main  # leaves without the Arrow thread-pool abort at exit
 
     run_main(main)

@@ -105,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     result_file = os.path.join(workdir, "result.json")
     code = (f"import json,sys; sys.path.insert(0, {ROOT!r}); from benchmarks.bench_job import child; "
             f"json.dump(child({args.master!r}, {root!r}, {workdir!r}), open({result_file!r}, 'w'), default=str); "
-            "from jobs.cli import exit_process; exit_process(0)")  # fmt: skip
+            "from jobs.process import exit_process; exit_process(0)")  # fmt: skip
     env = {**os.environ, "PYTHONPATH": ROOT, "PYSPARK_PYTHON": sys.executable,
            "PYSPARK_DRIVER_PYTHON": sys.executable, "TZ": "UTC"}  # fmt: skip
     t0 = time.perf_counter()
@@ -143,6 +143,6 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.path.insert(0, ROOT)
-    from jobs.cli import run_main  # leaves without the Arrow thread-pool abort at exit
+    from jobs.process import run_main  # leaves without the Arrow thread-pool abort at exit
 
     run_main(main)

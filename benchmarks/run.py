@@ -296,7 +296,7 @@ def spark_run(master: str, root: str) -> dict[str, Any]:
     code = (
         f"import json,sys; sys.path.insert(0, {ROOT!r}); from benchmarks.run import child; "
         f"r = child({master!r}, {root!r}, {workdir!r}); json.dump(r, open({result_file!r}, 'w')); "
-        "from jobs.cli import exit_process; exit_process(0)"  # no Arrow thread-pool abort at exit
+        "from jobs.process import exit_process; exit_process(0)"  # no Arrow thread-pool abort at exit
     )
     env = {
         **os.environ,
@@ -685,6 +685,6 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.path.insert(0, ROOT)
-    from jobs.cli import run_main  # leaves without the Arrow thread-pool abort at exit
+    from jobs.process import run_main  # leaves without the Arrow thread-pool abort at exit
 
     run_main(main)

@@ -13,14 +13,13 @@ failed (e.g. a missing input with ``ingest.on_missing: error``).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
 
 from jobs.config import ConfigError, InputConfig, JobConfig, OutputConfig, RunConfig, SparkConfig, load_config
 from jobs.package import package_zip
+from jobs.process import run_main
 
 SAMPLES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "samples", "logs")
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -192,41 +191,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.sample:
         print(f"\nnext: ./spark-submit.sh report --output report.html --lakehouse {summary.lakehouse}")
     return 0
-
-
-def exit_process(code: int) -> NoReturn:
-    """End the process with ``code`` once the job's work is done, without the interpreter's
-    finalisation: Arrow's C++ thread pools can abort a finished process at exit ("terminate called
-    without an active exception", exit 134; apache/arrow#34314, #39862, delta-io/delta-rs#2184),
-    which would turn a successful nightly run into a failed one. Python's ``atexit`` handlers still
-    run (PySpark's stops the JVM it started); only the native static destructors are skipped."""
-    import atexit
-
-    try:
-        atexit._run_exitfuncs()
-    finally:
-        for stream in (sys.stdout, sys.stderr):
-            with contextlib.suppress(OSError, ValueError):
-                stream.flush()
-        os._exit(code)
-
-
-def run_main(entry) -> NoReturn:
-    """``sys.exit(entry())`` for the command-line entry points, leaving through ``exit_process``."""
-    try:
-        code = entry()
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-        if isinstance(exc.code, str):
-            print(exc.code, file=sys.stderr)
-    except KeyboardInterrupt:
-        code = 130
-    except BaseException:  # noqa: BLE001 - reported like the interpreter would, then a plain exit 1
-        import traceback
-
-        traceback.print_exc()
-        code = 1
-    exit_process(int(code or 0))
 
 
 if __name__ == "__main__":

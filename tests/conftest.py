@@ -66,6 +66,6 @@ def pytest_unconfigure(config):
     where Arrow's thread pools can abort a finished process ("terminate called without an active
     exception", exit 134) and fail a green run."""
     if _EXIT_STATUS and not os.environ.get("REBALANCE_LENS_PYTEST_NORMAL_EXIT"):
-        from jobs.cli import exit_process
+        from jobs.process import exit_process
 
         exit_process(_EXIT_STATUS[-1])

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import os
 
+from jobs.process import run_main
+
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(
@@ -27,6 +29,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from jobs.cli import run_main
-
     run_main(main)

@@ -157,7 +157,7 @@ def test_report_subcommand_delegates_to_jobs_report():
 
 
 def _run_entry(body: str) -> subprocess.CompletedProcess:
-    code = "import atexit, sys\nfrom jobs.cli import run_main\n" + body
+    code = "import atexit, sys\nfrom jobs.process import run_main\n" + body
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60,
                           env=dict(os.environ, PYTHONPATH=REPO))  # fmt: skip
 

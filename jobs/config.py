@@ -14,6 +14,8 @@ from typing import Any
 
 import yaml
 
+from coordinator_core.replay import ReplaySettings
+
 MODES = ("batch", "incremental")
 EXCHANGES = ("auto", "shuffle")
 FORMATS = ("delta", "parquet")
@@ -69,7 +71,8 @@ class IngestConfig:
 class ReplayConfig:
     #: Kafka broker version to assume when the logs do not tell ("2.8", "3.9", "4.0" ...)
     version_hint: str | None = None
-    clock_skew_tolerance_ms: int = 2000
+    #: the core's own default (one value: ``coordinator_core.replay.ReplaySettings``)
+    clock_skew_tolerance_ms: int = ReplaySettings.clock_skew_tolerance_ms
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,7 @@ class ReplaySettings:
     """
 
     version_hint: str | None = None
-    clock_skew_tolerance_ms: int = 5000
+    clock_skew_tolerance_ms: int = 2000
     signal_window_ms: int = 3000
     coordinator_move_window_ms: int = 60000
     emit_skew: bool = True

@@ -45,6 +45,7 @@ from jobs.replay_udf import (
     streaming_udf,
     union_schema,
 )
+from jobs.report import console
 from jobs.sink import Sink, make_sink
 
 __all__ = ["JobConfig", "RunSummary", "load_config", "run_job", "FAIL_AFTER_ENV"]
@@ -90,78 +91,11 @@ class RunSummary:
 
     def lost_lines(self) -> list[str]:
         """The summary lines about what was not read (empty when everything was)."""
-        out = []
-        if self.files_not_read:
-            out.append(f"  files not read: {len(self.files_not_read)}")
-            out += [f"    {f}: {why}" for f, why in self.files_not_read[:10]]
-            if len(self.files_not_read) > 10:
-                out.append(f"    ... and {len(self.files_not_read) - 10} more (ingest_audit.error)")
-        if self.quarantine_reasons:
-            by = sorted(self.quarantine_reasons.items(), key=lambda kv: (-kv[1], kv[0]))
-            out.append("  quarantined by reason: " + ", ".join(f"{r} {n:,}" for r, n in by))
-        if self.unreadable:
-            out.append("  lines of an unknown layout (top files, one example each):")
-            for f, n, ex in self.unreadable:
-                out.append(f"    {f}: {n:,} lines, e.g. {ex[:140]!r}")
-            out.append("  hint: declare the layout (ingest.layouts in --config: your log4j/logback pattern)"
-                       " or file an issue with the example line")  # fmt: skip
-        return out
+        return console.lost_lines(self)
 
     def text(self) -> str:
-        lines = [
-            f"run {self.run_id} ({self.mode}, {self.sink}) in {self.seconds:.1f}s",
-            f"  files: {self.files_seen} seen, {self.files_new} new, {self.files_skipped} already ingested",
-            f"  events: {self.events:,} (quarantined lines: {self.quarantined:,})",
-            f"  groups: {self.groups_total} ({self.groups_replayed} replayed this run, "
-            f"{self.replay_errors} replay errors)",
-            f"  rebalances: {self.rebalances_total}, storms: {self.storms_total}",
-        ]
-        if self.worst_storm:
-            w = self.worst_storm
-            lines.append(
-                f"  worst storm: {w['cluster']}/{w['group_id']} {w['rebalances']} rebalances "
-                f"{span_text(w['start_ts'], w['end_ts'])}, paused {w['paused_ms'] / 1000:.1f}s, "
-                f"cause {w['dominant_cause']}, culprits {culprits_text(w['culprit_members'] or [])}"
-            )
-        lines += self.lost_lines()
-        if self.top_causes:
-            lines.append("  top causes: " + ", ".join(f"{c} ({n})" for c, n in self.top_causes))
-        lines.append(f"  tables: {self.lakehouse}")
-        for name, n in self.table_rows.items():
-            lines.append(f"    {name:<20} {n:>10,} rows")
-        return "\n".join(lines)
-
-
-def span_text(start: Any, end: Any) -> str:
-    """``2024-05-14 10:00:00.007 .. 10:03:37.904`` (the end's date only when it differs)."""
-
-    def fmt(ts: Any, with_date: bool = True) -> str:
-        if not isinstance(ts, _dt.datetime):
-            return str(ts)
-        head = ts.strftime("%Y-%m-%d %H:%M:%S" if with_date else "%H:%M:%S")
-        return f"{head}.{ts.microsecond // 1000:03d}"
-
-    same_day = (
-        isinstance(start, _dt.datetime) and isinstance(end, _dt.datetime) and start.date() == end.date()
-    )
-    return f"{fmt(start)} .. {fmt(end, not same_day)}"
-
-
-def culprits_text(member_ids: Sequence[str]) -> str:
-    """Culprit member ids as their clients for a reader: Kafka names a member ``<client.id>-<UUID>``
-    (``<group.instance.id>-<UUID>`` for static members), so the member ids of one client id (the
-    incarnations of a restarted client, or clients sharing a default client id) collapse into
-    ``client ×n``; ids of another form are shown as they are."""
-    from coordinator_core.causes import client_id_of
-
-    if not member_ids:
-        return "-"
-    counts: dict[str, int] = {}
-    for m in member_ids:
-        client = client_id_of(m) or m
-        counts[client] = counts.get(client, 0) + 1
-    text = ", ".join(c if n == 1 else f"{c} ×{n}" for c, n in sorted(counts.items()))
-    return text + (f" ({len(member_ids)} member ids)" if len(counts) < len(member_ids) else "")
+        """The run's console summary (:func:`jobs.report.console.summary_text`)."""
+        return console.summary_text(self)
 
 
 def _input_specs(config: JobConfig, inputs: Iterable[Any] | None) -> list[Any]:

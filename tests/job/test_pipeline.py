@@ -291,7 +291,7 @@ def test_parquet_sink_gives_the_same_tables_and_summary(spark, sample_run, tmp_p
 
 
 def test_summary_names_culprits_by_client():
-    from jobs.pipeline import culprits_text
+    from jobs.report.console import culprits_text
 
     ids = ["consumer-orders-1-7604744b-dd92-f931-218d-47e7163ae8b2", "consumer-orders-1-8dfcf2fb-cb46-2e04-fdbb-e996dd35dde4",
            "consumer-orders-2-5efaf5c0-85b5-a278-7b75-d7f39af1e20d"]  # fmt: skip
@@ -303,7 +303,7 @@ def test_summary_names_culprits_by_client():
 def test_summary_span_text():
     import datetime as dt
 
-    from jobs.pipeline import span_text
+    from jobs.report.console import span_text
 
     a, b = dt.datetime(2024, 5, 14, 10, 0, 0, 7000), dt.datetime(2024, 5, 14, 10, 3, 37, 904999)
     assert span_text(a, b) == "2024-05-14 10:00:00.007 .. 10:03:37.904"

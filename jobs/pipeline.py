@@ -323,7 +323,7 @@ def write_run_files(sink: Sink, res, run_id: str, skip_files: Sequence[str] = ()
 def _driver_union(sink: Sink, union_dir: str | None):
     """The staged union as one Arrow table when the sink merges on the driver and the folder is
     local; None otherwise (the Spark path)."""
-    if not hasattr(sink, "merge_arrow") or not union_dir or "://" in union_dir:
+    if not sink.arrow_tables or not union_dir or "://" in union_dir:
         return None
     import pyarrow.dataset as ds
 
@@ -539,7 +539,8 @@ DRIVER_ROWS = 1_000_000
 
 
 def _on_driver(sink: Sink) -> bool:
-    return hasattr(sink, "read_arrow") and sink.row_count("rebalances") <= DRIVER_ROWS
+    """The Spark-or-Arrow rule of :class:`jobs.sink.Sink` for the roll-ups and the summary."""
+    return sink.arrow_tables and sink.row_count("rebalances") <= DRIVER_ROWS
 
 
 def _write_rollups(r: _Run) -> None:

@@ -77,9 +77,19 @@ def make_sink(spark, root: str, fmt: str = "delta", writer: str = "auto", run_id
 
 
 class Sink:
-    """Common part: table paths, staging, reading back through Spark."""
+    """The interface the pipeline writes through, and the common part (table paths, staging, reading
+    back through Spark). Every method the pipeline calls is declared here.
+
+    **Spark or Arrow** (the one rule, written down once): a sink whose :attr:`arrow_tables` is true
+    also reads, merges and overwrites tables as Arrow on the driver (delta-rs). The pipeline then
+    merges the replay's tables from the staged union on the driver when that folder is local, and
+    computes the roll-ups and the summary there while ``rebalances`` holds at most
+    ``jobs.pipeline.DRIVER_ROWS`` rows; otherwise everything goes through Spark.
+    """
 
     kind = "abstract"
+    #: the sink can read / merge / overwrite tables as Arrow on the driver (see above)
+    arrow_tables = False
 
     def __init__(self, spark, root: str, run_id: str):
         self.spark = spark
@@ -159,6 +169,16 @@ class Sink:
     def overwrite(self, name: str, df) -> None:
         raise NotImplementedError
 
+    # Arrow on the driver (only when ``arrow_tables``)
+    def read_arrow(self, name: str):
+        raise NotImplementedError
+
+    def overwrite_arrow(self, name: str, table) -> None:
+        raise NotImplementedError
+
+    def merge_arrow(self, name: str, source, keys: list[str]) -> None:
+        raise NotImplementedError
+
     # helpers ---------------------------------------------------------------------------------
     def _empty(self, name: str):
         return self.spark.createDataFrame([], table_schema(name))
@@ -229,6 +249,7 @@ class DeltaRsSink(Sink):
     """Delta tables committed by delta-rs; data files written by Spark."""
 
     kind = "delta-rs"
+    arrow_tables = True
 
     def exists(self, name: str) -> bool:
         return os.path.isdir(os.path.join(self.path(name), "_delta_log"))

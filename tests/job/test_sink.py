@@ -178,3 +178,23 @@ def test_tables_of_an_earlier_version_gain_the_new_columns(spark, tmp_path):
     got = {r["rebalance_id"]: r for r in read_table(None, str(root), "rebalances").to_dict("records")}
     assert got["g:2:2"]["protocol_type"] == "consumer" and got["g:2:2"]["paused_partition_ms"] == 1500
     assert got["g:1:1"]["protocol_type"] is None
+
+
+def test_the_sink_interface_declares_what_the_pipeline_calls():
+    """No duck typing: every ``sink.X`` the pipeline uses is declared on ``Sink``, and a sink that says
+    it works with Arrow on the driver implements those methods itself."""
+    import pathlib
+    import re
+
+    from jobs import sink as S
+
+    src = (pathlib.Path(S.__file__).parent / "pipeline.py").read_text()
+    used = set(re.findall(r"\bsink\.([a-z_]+)\b", src))
+    import inspect
+
+    fields = set(re.findall(r"self\.([a-z_]+) =", inspect.getsource(S.Sink.__init__)))  # root, run_id ...
+    missing = sorted(n for n in used if not hasattr(S.Sink, n) and n not in fields)
+    assert used and missing == []
+    for cls in (S.DeltaRsSink, S.SparkDeltaSink, S.ParquetSink):
+        mine = {n for n in ("read_arrow", "merge_arrow", "overwrite_arrow") if getattr(cls, n) is not getattr(S.Sink, n)}
+        assert mine == ({"read_arrow", "merge_arrow", "overwrite_arrow"} if cls.arrow_tables else set()), cls

@@ -28,6 +28,7 @@ import contextlib
 import datetime as _dt
 import os
 import shutil
+import time
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -174,9 +175,11 @@ def run_job(
     run_id: str | None = None,
 ) -> RunSummary:
     """Run the job once. ``inputs``: paths, ``(path, cluster)`` tuples or ``InputSpec``s (default: the
-    config's ``inputs``); ``mode``: ``batch`` or ``incremental`` (default: ``run.mode``)."""
-    import time
+    config's ``inputs``); ``mode``: ``batch`` or ``incremental`` (default: ``run.mode``).
 
+    The steps: recover (drop uncommitted runs' partitions), ingest, write this run's events and
+    quarantine, replay, merge the replay's tables, roll-ups, the groups' state, and last the commit
+    marker (this run's ``ingest_audit`` partition)."""
     t0 = time.monotonic()
     config = config or JobConfig()
     mode = mode or config.run.mode
@@ -189,91 +192,24 @@ def run_job(
     sink = r.sink
     summary = RunSummary(run_id=r.run_id, mode=mode, lakehouse=sink.root, sink=sink.kind)
     r.progress.stage("start", run_id=r.run_id, mode=mode, sink=sink.kind, inputs=len(specs))
-
     small = _ShuffleSetting(spark)
     try:
-        # 1. recover ---------------------------------------------------------------------------------
-        audit_prev = sink.read("ingest_audit").select("run_id", "content_sha256", "error").collect()
-        committed_runs = frozenset(row.run_id for row in audit_prev)
-        seen_hashes = {row.content_sha256 for row in audit_prev if row.error is None and row.content_sha256}
-        for name in ("events", "quarantine"):
-            stale = [v for v in sink.partition_values(name) if v not in committed_runs]
-            if stale:
-                sink.delete_partitions(name, stale)
-                r.progress.stage("recover", table=name, dropped_uncommitted_runs=len(stale))
-
-        # 2. ingest ----------------------------------------------------------------------------------
-        from jobs.ingest import ingest
-
-        # batch mode: the ingestion workers split the events by group bucket, so the replay can read
-        # each group's events without a shuffle (jobs/buckets.py); -1 = as many as the input needs
-        buckets = -1 if mode == "batch" and config.run.exchange == "auto" else 0
-        settings = replace(
-            _ingest_settings(config), staging_dir=sink.staging("ingest"), group_buckets=buckets
-        )
-        res = ingest(spark, specs, settings, run_id=r.run_id)
-        audit_rows = res.audit_rows  # one dict per file
-        skip_set = {a["source_file"] for a in audit_rows if a["content_sha256"] in seen_hashes}
-        skip_files = sorted(skip_set)
-        new_audit = [a for a in audit_rows if a["source_file"] not in skip_set]
-        summary.files_seen, summary.files_skipped = len(audit_rows), len(skip_files)
-        summary.files_new = len(new_audit)
-        _what_was_lost(summary, new_audit)
-        r.progress.stage(
-            "ingest", files=len(audit_rows), new=len(new_audit), already_ingested=len(skip_files)
-        )
-
-        if new_audit:
-            # 3. events and quarantine of this run -------------------------------------------------
-            adopted = write_run_files(sink, res, r.run_id, skip_files)
-            r.committed("events")
-            r.committed("quarantine")
-            summary.events = sum(int(a["events"] or 0) for a in new_audit)
-            summary.quarantined = sum(int(a["quarantined"] or 0) for a in new_audit)
-            r.progress.stage("events written", events=summary.events, quarantined=summary.quarantined)
-
-            # 4. replay ----------------------------------------------------------------------------
-            folder = _bucket_folder(sink, res, r.run_id, adopted) if mode == "batch" else None
-            if folder:
-                # each bucket's event files are read and replayed by one Python worker (no shuffle)
-                dropped = skip_set | {a["source_file"] for a in audit_rows if a.get("duplicate_of")}
-                union, union_dir = _replay_buckets(r, folder, res.buckets, committed_runs, frozenset(dropped))
-            elif mode == "batch":
-                # file names cross the shuffle as indexes into the run's sorted file list
-                files = sorted({a["source_file"] for a in new_audit})
-                events_now = replay_input(sink.read_partition("events", r.run_id), files)
-                union, union_dir = _replay_batch(r, events_now, committed_runs, files)
-            else:
-                events_now = replay_input(sink.read_partition("events", r.run_id))
-                union, union_dir = _replay_stream(r, events_now, committed_runs)
-            # the replay's output is small (rows per rebalance / generation / member / group, not per
-            # event): a sink that commits on the driver (delta-rs) reads it once with pyarrow
-            # instead of running one Spark job per table
-            local = _driver_union(sink, union_dir)
-            counts, summary.replay_errors = _union_counts(union, local)
-            summary.groups_replayed = int(counts.get("group_state", 0))
-            r.progress.stage("replayed", groups=summary.groups_replayed, replay_errors=summary.replay_errors,
-                             **{t: int(counts.get(t, 0)) for t in ("rebalances", "group_transitions")})  # fmt: skip
-
-            # 5. replay tables, roll-ups, state ----------------------------------------------------
-            small.set(_small_rows(sum(int(n) for n in counts.values())))
-            for name in REPLAY_TABLES:
-                if name == "group_state":
-                    continue
-                _merge_replay_table(sink, name, name, union, local)
-                r.committed(name)
-            r.progress.stage("replay tables merged")
+        committed_runs, seen_hashes = _recover(r)
+        step = _ingest(r, specs, seen_hashes, summary)
+        if step.new_audit:
+            _write_events(r, step, summary)
+            union, local = _replay(r, step, committed_runs, summary, small)
         else:
             small.set(_small_rows(sink.row_count("rebalances")))
         _write_rollups(r)
-        if new_audit:
+        if step.new_audit:
             _merge_replay_table(sink, "group_state", r.table_name("group_state"), union, local)
             r.committed("group_state")
-            # 6. the commit marker ---------------------------------------------------------------
-            sink.write_partition_arrow("ingest_audit", audit_table(new_audit, r.run_id), r.run_id)
+            # the commit marker
+            sink.write_partition_arrow("ingest_audit", audit_table(step.new_audit, r.run_id), r.run_id)
             r.committed("ingest_audit")
         sink.cleanup_staging()
-        res.unpersist()
+        step.res.unpersist()
         _summarise(r, summary)
         summary.seconds = time.monotonic() - t0
         r.progress.stage("done", seconds=round(summary.seconds, 1))
@@ -281,6 +217,99 @@ def run_job(
         return summary
     finally:
         small.restore()
+
+
+def _recover(r: _Run) -> tuple[frozenset[str], set[str]]:
+    """The committed runs and the content hashes already ingested; drops the ``events`` and
+    ``quarantine`` partitions of runs that never wrote their commit marker."""
+    sink = r.sink
+    audit_prev = sink.read("ingest_audit").select("run_id", "content_sha256", "error").collect()
+    committed_runs = frozenset(row.run_id for row in audit_prev)
+    seen_hashes = {row.content_sha256 for row in audit_prev if row.error is None and row.content_sha256}
+    for name in ("events", "quarantine"):
+        stale = [v for v in sink.partition_values(name) if v not in committed_runs]
+        if stale:
+            sink.delete_partitions(name, stale)
+            r.progress.stage("recover", table=name, dropped_uncommitted_runs=len(stale))
+    return committed_runs, seen_hashes
+
+
+@dataclass
+class _Ingested:
+    """What the ingest step read: the result, every file's audit row, the files already ingested
+    by an earlier run (skipped) and the audit rows of the new ones."""
+
+    res: Any
+    audit_rows: list[dict[str, Any]]
+    skip_set: set[str]
+    new_audit: list[dict[str, Any]]
+    #: the ingestion's event files became this run's ``events`` partition as they are
+    adopted: bool = False
+
+
+def _ingest(r: _Run, specs: list[Any], seen_hashes: set[str], summary: RunSummary) -> _Ingested:
+    from jobs.ingest import ingest
+
+    # batch mode: the ingestion workers split the events by group bucket, so the replay can read
+    # each group's events without a shuffle (jobs/buckets.py); -1 = as many as the input needs
+    buckets = -1 if r.mode == "batch" and r.config.run.exchange == "auto" else 0
+    settings = replace(
+        _ingest_settings(r.config), staging_dir=r.sink.staging("ingest"), group_buckets=buckets
+    )
+    res = ingest(r.spark, specs, settings, run_id=r.run_id)
+    audit_rows = res.audit_rows  # one dict per file
+    skip_set = {a["source_file"] for a in audit_rows if a["content_sha256"] in seen_hashes}
+    new_audit = [a for a in audit_rows if a["source_file"] not in skip_set]
+    summary.files_seen, summary.files_skipped = len(audit_rows), len(skip_set)
+    summary.files_new = len(new_audit)
+    _what_was_lost(summary, new_audit)
+    r.progress.stage("ingest", files=len(audit_rows), new=len(new_audit), already_ingested=len(skip_set))
+    return _Ingested(res, audit_rows, skip_set, new_audit)
+
+
+def _write_events(r: _Run, step: _Ingested, summary: RunSummary) -> None:
+    """This run's ``events`` and ``quarantine`` partitions."""
+    step.adopted = write_run_files(r.sink, step.res, r.run_id, sorted(step.skip_set))
+    r.committed("events")
+    r.committed("quarantine")
+    summary.events = sum(int(a["events"] or 0) for a in step.new_audit)
+    summary.quarantined = sum(int(a["quarantined"] or 0) for a in step.new_audit)
+    r.progress.stage("events written", events=summary.events, quarantined=summary.quarantined)
+
+
+def _replay(r: _Run, step: _Ingested, committed_runs: frozenset[str], summary: RunSummary,
+            small: _ShuffleSetting):  # fmt: skip
+    """Replay every group with new events and merge the replay's tables (``group_state`` is merged
+    after the roll-ups). Returns the staged union and, when the sink merges on the driver, it as Arrow."""
+    sink = r.sink
+    folder = _bucket_folder(sink, step.res, r.run_id, step.adopted) if r.mode == "batch" else None
+    if folder:
+        # each bucket's event files are read and replayed by one Python worker (no shuffle)
+        dropped = step.skip_set | {a["source_file"] for a in step.audit_rows if a.get("duplicate_of")}
+        union, union_dir = _replay_buckets(r, folder, step.res.buckets, committed_runs, frozenset(dropped))
+    elif r.mode == "batch":
+        # file names cross the shuffle as indexes into the run's sorted file list
+        files = sorted({a["source_file"] for a in step.new_audit})
+        events_now = replay_input(sink.read_partition("events", r.run_id), files)
+        union, union_dir = _replay_batch(r, events_now, committed_runs, files)
+    else:
+        events_now = replay_input(sink.read_partition("events", r.run_id))
+        union, union_dir = _replay_stream(r, events_now, committed_runs)
+    # the replay's output is small (rows per rebalance / generation / member / group, not per
+    # event): a sink that commits on the driver (delta-rs) reads it once with pyarrow instead of
+    # running one Spark job per table
+    local = _driver_union(sink, union_dir)
+    counts, summary.replay_errors = _union_counts(union, local)
+    summary.groups_replayed = int(counts.get("group_state", 0))
+    r.progress.stage("replayed", groups=summary.groups_replayed, replay_errors=summary.replay_errors,
+                     **{t: int(counts.get(t, 0)) for t in ("rebalances", "group_transitions")})  # fmt: skip
+    small.set(_small_rows(sum(int(n) for n in counts.values())))
+    for name in REPLAY_TABLES:
+        if name != "group_state":
+            _merge_replay_table(sink, name, name, union, local)
+            r.committed(name)
+    r.progress.stage("replay tables merged")
+    return union, local
 
 
 def _what_was_lost(summary: RunSummary, audits: Sequence[dict[str, Any]]) -> None:

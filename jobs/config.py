@@ -74,6 +74,11 @@ class ReplayConfig:
     #: the core's own default (one value: ``coordinator_core.replay.ReplaySettings``)
     clock_skew_tolerance_ms: int = ReplaySettings.clock_skew_tolerance_ms
 
+    def options(self) -> dict[str, Any]:
+        """The replay settings the workers build ``ReplaySettings`` from (a plain dict travels to
+        them): every field of this section is a ``ReplaySettings`` field of the same name."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
 
 @dataclass(frozen=True)
 class StormsConfig:

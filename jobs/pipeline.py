@@ -153,10 +153,7 @@ class _Run:
         self.progress = Progress(config.run.progress)
         self.fail_after = os.environ.get(FAIL_AFTER_ENV)
         self.state_table = config.run.state_table
-        self.options = {
-            "version_hint": config.replay.version_hint,
-            "clock_skew_tolerance_ms": config.replay.clock_skew_tolerance_ms,
-        }
+        self.options = config.replay.options()
 
     def committed(self, name: str) -> None:
         if self.fail_after == name:

@@ -175,10 +175,12 @@ def split_union_arrow(union, table: str):
 
 
 def _settings(options: dict[str, Any]):
+    """The replay's settings from the job's options (``jobs.config.ReplayConfig.options()``): every
+    key is a ``ReplaySettings`` field (an unknown one is an error, never dropped); None = the
+    core's default."""
     from coordinator_core.replay import ReplaySettings
 
-    known = {f.name for f in fields(ReplaySettings)} if is_dataclass(ReplaySettings) else set(options)
-    return ReplaySettings(**{k: v for k, v in options.items() if k in known and v is not None})
+    return ReplaySettings(**{k: v for k, v in options.items() if v is not None})
 
 
 def envelope_json(env: dict[str, Any]) -> str:

@@ -204,3 +204,21 @@ def test_spark_submit_quiets_sparks_startup_lines():
     assert "-Dlog4j2.configurationFile=file:${REBALANCE_LENS_LOG4J:-$ROOT/conf/log4j2.properties}" in script
     conf = (root / "conf" / "log4j2.properties").read_text()
     assert "rootLogger.level = warn" in conf and "org.apache.hadoop.util.NativeCodeLoader" in conf
+
+
+def test_the_replay_section_is_replay_settings():
+    """Every key of the config's ``replay`` section is a field of the core's ReplaySettings (one path,
+    nothing filtered by name); an unknown option is an error, not a silent drop."""
+    import dataclasses
+
+    import pytest
+
+    from coordinator_core.replay import ReplaySettings
+    from jobs.config import ReplayConfig
+    from jobs.replay_udf import _settings
+
+    opts = ReplayConfig(version_hint="3.9").options()
+    assert set(opts) <= {f.name for f in dataclasses.fields(ReplaySettings)}
+    assert _settings(opts) == ReplaySettings(version_hint="3.9")
+    with pytest.raises(TypeError):
+        _settings({"clock_skew_tolerence_ms": 1})

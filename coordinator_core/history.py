@@ -33,9 +33,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from coordinator_core.consumer.replay import ConsumerGroupReplay
-from coordinator_core.events import BROKER_KINDS, EVENT_FIELDS, Event
+from coordinator_core.events import BROKER_KINDS, EVENT_FIELDS
 from coordinator_core.records import Anomaly
 from coordinator_core.replay import GroupReplay, ReplayOutput, ReplaySettings
+from coordinator_core.rows import RowInput, normalise
 
 __all__ = ["GroupHistory", "CONSUMER_SIGNS", "CLASSIC_SIGNS", "HISTORY_VERSION"]
 
@@ -67,7 +68,7 @@ def _by_time(record: Any) -> int:
     return -(1 << 62) if ts is None else ts
 
 
-class GroupHistory:
+class GroupHistory(RowInput):
     """One group's evidence replay across protocols (see the module docstring)."""
 
     __slots__ = ("group_id", "settings", "classic", "consumer", "protocol", "events", "_an")
@@ -129,14 +130,6 @@ class GroupHistory:
         return out
 
     # ------------------------------------------------------------------ input
-    def feed(self, event: Event) -> None:
-        self.feed_rows([event.to_row()])
-
-    def feed_columns(self, columns: Mapping[str, Sequence[Any]]) -> None:
-        n = max((len(v) for v in columns.values()), default=0)
-        cols = [columns.get(f) or [None] * n for f in EVENT_FIELDS]
-        self.feed_rows(list(zip(*cols)))
-
     def feed_rows(self, rows: Iterable[Any], route_rows: Sequence[int] | None = None) -> None:
         """Rows in the total order (tuples in ``EVENT_FIELDS`` order, or dicts). The rows between two
         lines that may switch the protocol (:data:`ROUTE_KINDS`) go to the current model as one batch,
@@ -151,14 +144,14 @@ class GroupHistory:
         if not rows:
             return
         if isinstance(rows[0], Mapping):
-            rows = [GroupReplay._normalise(r) for r in rows]
+            rows = [normalise(r) for r in rows]
         self.events += len(rows)
         cur = self.protocol or CLASSIC
         start = 0
         if route_rows is None:
             route_rows = [i for i, r in enumerate(rows) if r[_KIND] in ROUTE_KINDS]
         for i in route_rows:
-            row = GroupReplay._normalise(rows[i])
+            row = normalise(rows[i])
             to, switch, logged = self._route(row)
             if switch is None and to == cur:
                 continue

@@ -8,7 +8,7 @@ assigned partitions are counted while it is open). The evidence handlers are the
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 from coordinator_core.causes import client_id_of
@@ -20,7 +20,6 @@ from coordinator_core.consumer.contract import (
     KIND,
     LN,
     MID,
-    NFIELDS,
     REASON,
     SF,
     SIDE,
@@ -30,9 +29,9 @@ from coordinator_core.consumer.contract import (
 )
 from coordinator_core.consumer.model import ConsumerGroupMember, ConsumerGroupModel, condition, next_state
 from coordinator_core.consumer.rebalance import ConsumerRebalance, rebalance_record
-from coordinator_core.events import EVENT_FIELDS
 from coordinator_core.records import Anomaly, AssignmentRow, MemberSession, Rebalance, Transition
 from coordinator_core.replay import ReplaySettings
+from coordinator_core.rows import RowInput
 
 __all__ = ["ConsumerReplayCore"]
 
@@ -43,7 +42,7 @@ _STATE_ATTRS = (
 )  # fmt: skip
 
 
-class ConsumerReplayCore:
+class ConsumerReplayCore(RowInput):
     """The state of one consumer-protocol group's replay and the steps every handler shares; the
     handlers are in the subclasses (:class:`~coordinator_core.consumer.replay.ConsumerGroupReplay`
     combines them)."""
@@ -92,28 +91,8 @@ class ConsumerReplayCore:
         self.bumps = 0
 
     # ------------------------------------------------------------------ plumbing
-    @staticmethod
-    def _normalise(row: Any) -> tuple:
-        if isinstance(row, Mapping):
-            if "ts" not in row and "ts_ms" in row:
-                row = {**row, "ts": row["ts_ms"]}
-            return tuple(row.get(f) for f in EVENT_FIELDS)
-        t = tuple(row)
-        return t + (None,) * (NFIELDS - len(t)) if len(t) < NFIELDS else t
-
-    def _error(self, row: Any, exc: Exception) -> None:
-        try:
-            ts, kind, sf, ln = row[TS], row[KIND], row[SF], row[LN]
-        except Exception:
-            ts = kind = sf = ln = None
-        self._an.append(
-            Anomaly(
-                self.group_id, ts if isinstance(ts, int) else None, "replay_error",
-                f"{type(exc).__name__}: {exc}", self.model.state, self.model.group_epoch,
-                kind if isinstance(kind, str) else None, sf if isinstance(sf, str) else None,
-                ln if isinstance(ln, int) else None,
-            )
-        )  # fmt: skip
+    def _position(self) -> tuple[str | None, int | None]:
+        return self.model.state, self.model.group_epoch
 
     def _anom(self, row: tuple, kind: str, detail: str) -> None:
         self._an.append(

@@ -29,7 +29,7 @@ The replay is split by concern, one mixin per side of the evidence over a shared
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
 from dataclasses import asdict, fields
 from typing import Any
 
@@ -53,7 +53,6 @@ from coordinator_core.consumer.contract import (
 from coordinator_core.consumer.core import _STATE_ATTRS, ConsumerReplayCore
 from coordinator_core.consumer.model import ConsumerGroupMember, ConsumerGroupModel
 from coordinator_core.consumer.rebalance import ConsumerRebalance
-from coordinator_core.events import EVENT_FIELDS, Event
 from coordinator_core.records import Anomaly, AssignmentRow, MemberSession, Rebalance, Transition
 from coordinator_core.replay import ReplayOutput, ReplaySettings
 
@@ -163,24 +162,6 @@ class ConsumerGroupReplay(ConsumerBrokerEvidence, ConsumerClientEvidence):
         return out
 
     # ------------------------------------------------------------------ input
-    def feed(self, event: Event) -> None:
-        """Consume one evidence event (any :mod:`coordinator_core.events` class)."""
-        try:
-            row = event.to_row()
-        except Exception as exc:
-            self._an.append(Anomaly(self.group_id, None, "replay_error", f"unreadable event: {exc}"))
-            return
-        self.feed_rows((row,))
-
-    def feed_columns(self, columns: Mapping[str, Sequence[Any]]) -> None:
-        """Consume column lists; missing columns are None."""
-        n = 0
-        for v in columns.values():
-            n = len(v)
-            break
-        none = [None] * n
-        self.feed_rows(zip(*[columns.get(f, none) for f in EVENT_FIELDS]))
-
     def feed_rows(self, rows: Iterable[Any]) -> None:
         """Consume flat rows (tuples in ``EVENT_FIELDS`` order, or dicts) in total order."""
         n = 0

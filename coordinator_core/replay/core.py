@@ -8,12 +8,10 @@ record what a line adds through these methods.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from coordinator_core.causes import client_id_of
 from coordinator_core.config import parse_version_hint
-from coordinator_core.events import EVENT_FIELDS
 from coordinator_core.records import Anomaly, AssignmentRow, MemberSession, Rebalance, Transition
 from coordinator_core.replay.contract import (
     CID,
@@ -22,7 +20,6 @@ from coordinator_core.replay.contract import (
     KIND,
     LN,
     MID,
-    NFIELDS,
     SF,
     TS,
     ReplaySettings,
@@ -36,6 +33,7 @@ from coordinator_core.replay.model import (
     OpenRebalance,
     Signal,
 )
+from coordinator_core.rows import RowInput
 
 #: departed members, hints and warned members kept (oldest dropped first)
 DEPARTED_MAX = 512
@@ -50,7 +48,7 @@ def joined_ts(m: Member) -> int | None:
     return m.joined_ts
 
 
-class ReplayCore(GroupModel):
+class ReplayCore(RowInput, GroupModel):
     """A :class:`~coordinator_core.replay.model.GroupModel` with its output buffers and the
     operations evidence handlers use."""
 
@@ -69,30 +67,8 @@ class ReplayCore(GroupModel):
         self._sk: list[dict[str, Any]] = []
 
     # ------------------------------------------------------------------ internals: plumbing
-    @staticmethod
-    def _normalise(row: Any) -> tuple:
-        if isinstance(row, Mapping):
-            if "ts" not in row and "ts_ms" in row:
-                row = {**row, "ts": row["ts_ms"]}
-            return tuple(row.get(f) for f in EVENT_FIELDS)
-        t = tuple(row)
-        if len(t) < NFIELDS:
-            t = t + (None,) * (NFIELDS - len(t))
-        return t
-
-    def _error(self, row: Any, exc: Exception) -> None:
-        try:
-            ts, kind, sf, ln = row[0], row[2], row[SF], row[LN]
-        except Exception:
-            ts = kind = sf = ln = None
-        self._an.append(
-            Anomaly(
-                self.group_id, ts if isinstance(ts, int) else None, "replay_error",
-                f"{type(exc).__name__}: {exc}", self.state, self.generation,
-                kind if isinstance(kind, str) else None, sf if isinstance(sf, str) else None,
-                ln if isinstance(ln, int) else None,
-            )
-        )  # fmt: skip
+    def _position(self) -> tuple[str | None, int | None]:
+        return self.state, self.generation
 
     def _anomaly(self, row: tuple, kind: str, detail: str) -> None:
         self._an.append(

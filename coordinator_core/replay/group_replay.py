@@ -4,10 +4,10 @@ back the records (flush) or the whole model (snapshot / resume)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
 from typing import Any
 
-from coordinator_core.events import BROKER_KINDS, EVENT_FIELDS, Event
+from coordinator_core.events import BROKER_KINDS
 from coordinator_core.records import Anomaly, MemberSession
 from coordinator_core.replay import fastpath, snapshot
 from coordinator_core.replay.broker import BROKER_HANDLERS, BrokerEvidence
@@ -94,24 +94,6 @@ class GroupReplay(BrokerEvidence, ClientEvidence, ProtocolHandover):
         return out
 
     # ------------------------------------------------------------------ input
-    def feed(self, event: Event) -> None:
-        """Consume one evidence event (any :mod:`coordinator_core.events` class)."""
-        try:
-            row = event.to_row()
-        except Exception as exc:
-            self._an.append(Anomaly(self.group_id, None, "replay_error", f"unreadable event: {exc}"))
-            return
-        self.feed_rows((tuple(row.get(f) for f in EVENT_FIELDS),))
-
-    def feed_columns(self, columns: Mapping[str, Sequence[Any]]) -> None:
-        """Consume column lists (e.g. ``pyarrow.Table.to_pydict()``); missing columns are None."""
-        n = 0
-        for v in columns.values():
-            n = len(v)
-            break
-        none = [None] * n
-        self.feed_rows(zip(*[columns.get(f, none) for f in EVENT_FIELDS]))
-
     def feed_rows(self, rows: Iterable[Any]) -> None:
         """Consume flat rows in total order (:func:`coordinator_core.replay.fastpath.feed_rows_fast`;
         :func:`~coordinator_core.replay.fastpath.feed_rows_reference` defines the behaviour).

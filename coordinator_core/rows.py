@@ -1,0 +1,79 @@
+"""Flat evidence rows, the input of every replay: tuples in :data:`~coordinator_core.events.EVENT_FIELDS`
+order, made from dicts, column lists or event objects; and the ``replay_error`` anomaly of a row a
+replay could not take (nothing raises on evidence).
+
+:class:`RowInput` gives a replay (classic, consumer-protocol, or the per-group history) its ``feed`` /
+``feed_columns`` on top of its own ``feed_rows``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from coordinator_core.events import EVENT_FIELDS, Event
+from coordinator_core.records import Anomaly
+
+__all__ = ["NFIELDS", "normalise", "rows_from_columns", "RowInput"]
+
+NFIELDS = len(EVENT_FIELDS)
+_TS, _KIND = EVENT_FIELDS.index("ts"), EVENT_FIELDS.index("kind")
+_SF, _LN = EVENT_FIELDS.index("source_file"), EVENT_FIELDS.index("line_no")
+
+
+def normalise(row: Any) -> tuple:
+    """``row`` as a full tuple: a dict by field name (``ts_ms`` stands for a missing ``ts``), a short
+    sequence padded with None."""
+    if isinstance(row, Mapping):
+        if "ts" not in row and "ts_ms" in row:
+            row = {**row, "ts": row["ts_ms"]}
+        return tuple(row.get(f) for f in EVENT_FIELDS)
+    t = tuple(row)
+    return t + (None,) * (NFIELDS - len(t)) if len(t) < NFIELDS else t
+
+
+def rows_from_columns(columns: Mapping[str, Sequence[Any]]) -> Iterator[tuple]:
+    """Rows of column lists (e.g. ``pyarrow.Table.to_pydict()``); missing columns are None."""
+    n = max((len(v) for v in columns.values()), default=0)
+    none = [None] * n
+    return zip(*[columns.get(f, none) for f in EVENT_FIELDS])
+
+
+class RowInput:
+    """``feed`` and ``feed_columns`` of a replay that has ``feed_rows``, ``group_id`` and an anomaly
+    buffer ``_an``; ``_position()`` says where the model is for the anomalies (state, generation)."""
+
+    __slots__ = ()
+
+    _normalise = staticmethod(normalise)
+
+    def feed(self, event: Event) -> None:
+        """Consume one evidence event (any :mod:`coordinator_core.events` class)."""
+        try:
+            row = normalise(event.to_row())
+        except Exception as exc:  # never raise on evidence
+            self._an.append(Anomaly(self.group_id, None, "replay_error", f"unreadable event: {exc}"))
+            return
+        self.feed_rows((row,))
+
+    def feed_columns(self, columns: Mapping[str, Sequence[Any]]) -> None:
+        """Consume column lists; missing columns are None."""
+        self.feed_rows(list(rows_from_columns(columns)))
+
+    def _position(self) -> tuple[str | None, int | None]:
+        return None, None
+
+    def _error(self, row: Any, exc: Exception) -> None:
+        """A row the replay could not take: a ``replay_error`` anomaly with what the row says."""
+        try:
+            ts, kind, sf, ln = row[_TS], row[_KIND], row[_SF], row[_LN]
+        except Exception:
+            ts = kind = sf = ln = None
+        state, generation = self._position()
+        self._an.append(
+            Anomaly(
+                self.group_id, ts if isinstance(ts, int) else None, "replay_error",
+                f"{type(exc).__name__}: {exc}", state, generation, kind if isinstance(kind, str) else None,
+                sf if isinstance(sf, str) else None, ln if isinstance(ln, int) else None,
+            )
+        )  # fmt: skip

@@ -47,8 +47,9 @@ tables = nb.tables(LAKEHOUSE, group=GROUP)
 
 from jobs.report.data import read_table  # noqa: E402
 
-# consumer-protocol members' reconciling spans come from the group's own events (one group: small)
-events = read_table(LAKEHOUSE, "events", spark=nb.table_spark(), group=GROUP or None)
+# consumer-protocol members' reconciling spans: only the group's member-state lines are read
+events = read_table(LAKEHOUSE, "events", spark=nb.table_spark(), group=GROUP or None,
+                    kinds=summary.MEMBER_STATE_KINDS, cols=summary.MEMBER_STATE_COLUMNS)
 reconciling = summary.reconciling_spans(events, GROUP)
 nb.show(plots.group_timeline(tables["group_transitions"], tables["member_sessions"], tables["rebalances"],
                              tables["anomalies"], GROUP, max_members=MAX_MEMBERS, start=START, end=END,

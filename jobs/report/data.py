@@ -122,8 +122,10 @@ def read_table(
     cluster: str | None = None,
     cols: Iterable[str] | None = None,
     max_rows: int = MAX_ROWS,
+    kinds: Iterable[str] | None = None,
 ) -> pd.DataFrame:
-    """Table ``name`` of ``lakehouse`` as pandas, optionally only one group / cluster.
+    """Table ``name`` of ``lakehouse`` as pandas, optionally only one group / cluster, and for
+    ``events`` only the lines of ``kinds`` (pushed down: a group's events are mostly heartbeats).
 
     With ``spark`` the filter and projection run in Spark and at most ``max_rows`` rows come back.
     A table that does not exist reads as an empty frame.
@@ -139,6 +141,8 @@ def read_table(
             sdf = sdf.where(F.col("group_id") == group)
         if cluster is not None:
             sdf = sdf.where(F.col("cluster") == cluster)
+        if kinds is not None:
+            sdf = sdf.where(F.col("kind").isin(list(kinds)))
         pdf = sdf.select(*[c for c in wanted if c in sdf.columns]).limit(max_rows).toPandas()
         if len(pdf) >= max_rows:
             warnings.warn(
@@ -146,15 +150,19 @@ def read_table(
                 stacklevel=2,
             )
         return normalise(pdf, name)[wanted]
-    pdf = _read_local(lakehouse, name, group)
+    pdf = _read_local(lakehouse, name, group, kinds)
     if group is not None and len(pdf):
         pdf = pdf[pdf["group_id"] == group]
+    if kinds is not None and len(pdf):
+        pdf = pdf[pdf["kind"].isin(list(kinds))]
     if cluster is not None and len(pdf):
         pdf = pdf[pdf["cluster"] == cluster]
     return normalise(pdf, name)[wanted]
 
 
-def _read_local(lakehouse: str, name: str, group: str | None) -> pd.DataFrame:
+def _read_local(
+    lakehouse: str, name: str, group: str | None, kinds: Iterable[str] | None = None
+) -> pd.DataFrame:
     from jobs.sink import read_table as sink_read
     from jobs.sink import table_format
 
@@ -162,7 +170,10 @@ def _read_local(lakehouse: str, name: str, group: str | None) -> pd.DataFrame:
         from deltalake import DeltaTable  # push the group filter down (events of one group)
 
         try:
-            return DeltaTable(table_path(lakehouse, name)).to_pandas(filters=[("group_id", "=", group)])
+            filters = [("group_id", "=", group)] + (
+                [("kind", "in", list(kinds))] if kinds is not None else []
+            )
+            return DeltaTable(table_path(lakehouse, name)).to_pandas(filters=filters)
         except Exception:  # e.g. string_view columns the arrow filter kernel cannot compare
             pass
     return sink_read(None, lakehouse, name)

@@ -294,6 +294,11 @@ RECONCILING_STATES = frozenset(
 )
 
 
+#: the events :func:`reconciling_spans` reads (kinds and columns: read only those, never a group's heartbeats)
+MEMBER_STATE_KINDS = ("member_state_changed", "member_assignment_state")
+MEMBER_STATE_COLUMNS = ("group_id", "member_id", "ts", "kind", "state")
+
+
 def reconciling_spans(events: pd.DataFrame | None, group_id: str | None) -> pd.DataFrame:
     """A consumer-protocol group's members while they reconcile: one row (member_id, start, end) per
     span from a member line entering a not-reconciled state (:data:`RECONCILING_STATES`: the client's
@@ -303,7 +308,7 @@ def reconciling_spans(events: pd.DataFrame | None, group_id: str | None) -> pd.D
     cols = ["member_id", "start", "end"]
     if events is None or not len(events) or "kind" not in events:
         return pd.DataFrame(columns=cols)
-    ev = events[events["kind"].isin(["member_state_changed", "member_assignment_state"])]
+    ev = events[events["kind"].isin(MEMBER_STATE_KINDS)]
     if group_id is not None:
         ev = ev[ev["group_id"] == group_id]
     ev = ev.dropna(subset=["member_id", "ts"]).sort_values(["member_id", "ts"])

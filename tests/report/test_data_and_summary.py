@@ -92,3 +92,29 @@ def test_member_events_carry_the_cause_they_started(tables):
 def test_assignor_summary(tables):
     got = summary.assignor_summary(tables["partition_skew"])
     assert got.values.tolist() == [["range", 3, 1.0, 1.0, 0, 2.67], ["roundrobin", 1, 1.667, 1.667, 1, 6.0]]
+
+
+def test_events_are_read_by_kind_for_the_reconciling_spans(tmp_path, spark):
+    """Notebook 03 reads only a group's member-state lines (never its heartbeats), with delta-rs
+    and with Spark; the spans come out of them."""
+    import pandas as pd
+
+    from jobs.report.data import read_table, write_tables
+    from jobs.report.summary import MEMBER_STATE_COLUMNS, MEMBER_STATE_KINDS, reconciling_spans
+
+    t0 = pd.Timestamp("2025-03-01 10:00:00", tz="UTC")
+    rows = [("g", "m1", 0, "heartbeat_sent", None), ("g", "m1", 1, "member_state_changed", "RECONCILING"),
+            ("g", "m1", 2, "heartbeat_sent", None), ("g", "m1", 4, "member_state_changed", "STABLE"),
+            ("h", "m9", 1, "member_assignment_state", "UNREVOKED_PARTITIONS")]  # fmt: skip
+    ev = pd.DataFrame([{"cluster": "c", "group_id": g, "member_id": m, "ts": t0 + pd.Timedelta(seconds=s),
+                        "kind": k, "state": st, "side": "client", "run_id": "r1"} for g, m, s, k, st in rows])  # fmt: skip
+    lake = str(tmp_path / "lake")
+    write_tables(lake, {"events": ev})
+    for session in (None, spark):
+        got = read_table(
+            lake, "events", spark=session, group="g", kinds=MEMBER_STATE_KINDS, cols=MEMBER_STATE_COLUMNS
+        )
+        assert list(got["kind"]) == ["member_state_changed", "member_state_changed"]
+        assert list(got.columns) == list(MEMBER_STATE_COLUMNS)
+        spans = reconciling_spans(got, "g")
+        assert [(r.member_id, (r.end - r.start).total_seconds()) for r in spans.itertuples()] == [("m1", 3.0)]

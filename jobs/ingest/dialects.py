@@ -36,7 +36,10 @@ group's request without naming it) gets its group from context: the parser's
 
 How to add a dialect:
 
-1. append a ``Dialect(...)`` below, near its relatives (the first matching dialect wins, so put a
+1. append a ``Dialect(...)`` to its family's table, near its relatives: the classic Java broker and
+   client wordings below, the KIP-848 ones in :mod:`jobs.ingest.dialects_kip848`, the non-Java
+   clients' in :mod:`jobs.ingest.dialects_nonjava` (the model, macros and helpers are in
+   :mod:`jobs.ingest.dialect_model`) (the first matching dialect wins, so put a
    more specific wording before a more general one); ``example`` is one body the regex must match;
 2. add golden lines (one per Kafka version that logs it, in a real layout) with the expected
    fields to the family's file under ``tests/fixtures/dialects/`` (JSON lines ``{"line": ...,
@@ -48,11 +51,26 @@ How to add a dialect:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from functools import cached_property
 
 from coordinator_core.events import EVENT_KINDS
-from jobs.ingest.pyregex import top_level_alternation
+from jobs.ingest.dialect_model import (  # noqa: F401 - re-exported: the parser reads them as D.*
+    CN,
+    FIELD_GROUPS,
+    HELPER_GROUPS,
+    LEAVE,
+    MACROS,
+    OT,
+    PYTHON_LOGGER,
+    RDKAFKA_FACILITY,
+    B,
+    C,
+    Dialect,
+    first_words,
+    literal_prefix,
+)
+from jobs.ingest.dialect_model import dialect as _d
+from jobs.ingest.dialects_kip848 import KIP848
+from jobs.ingest.dialects_nonjava import NON_JAVA
 
 #: cheap RE2 prefilter on whole messages: a line that does not match is about something else and
 #: is only counted (``groupId=`` of the client prefix and the ``[GroupMetadataManager brokerId=1]``
@@ -91,22 +109,6 @@ BODY_PREFIX = (
 )
 PREFIX_FIELDS = ("pfx_broker", "pfx_broker2", "pfx_opart", "pfx_ctype", "pfx_iid", "pfx_cid", "pfx_gid")
 
-MACROS: dict[str, str] = {
-    "{G}": r"(?P<group_id>\S+?)",
-    "{M}": r"(?P<member_id>\S+?)",
-    "{N}": r"(?P<generation>-?\d+)",
-    "{ST}": r"(?P<state>[A-Za-z]+)",
-    "{P}": r"(?: \(__consumer_offsets-(?P<offsets_partition>\d+)\))?",
-    "{NODE}": r"(?P<host>\S+) \(id: (?P<node_id>-?\d+) rack: [^)]*\)",
-    "{GENOBJ}": r"Generation\{generationId=(?P<generation>-?\d+), memberId='(?P<member_id>[^']*)', protocol='(?P<protocol>[^']*)'\}",
-    "{IID}": r"(?P<group_instance_id>Some\([^)]*\)|None|null|Optional\[[^\]]*\]|Optional\.empty|[^\s,\]]+?)",
-    "{R}": r"(?P<reason>.*)",
-    "{MEMBERMETA}": (
-        r"MemberMetadata\(memberId=(?P<member_id>[^,]+), groupInstanceId=(?P<group_instance_id>[^,]+), "
-        r"clientId=(?P<client_id>[^,]*), clientHost=(?P<host>[^,]*),.*\)"
-    ),
-}
-
 #: fields read from the tab-indented block that follows a dialect's head line (its ``continuation``):
 #: dialect id -> ((event field, regex with group ``v``), ...); partition fields are lists, member_id a
 #: string (applied before redaction, so a redacted id in the block is replaced like one in the line)
@@ -118,195 +120,6 @@ BLOCK_FIELDS: dict[str, tuple[tuple[str, str], ...]] = {
         ("revoked", r"Revoked partitions \(owned - assigned\):\s*(?P<v>\[[^\]]*\])"),
     ),
 }
-
-#: named groups a dialect may use (event fields + helpers the parser converts)
-FIELD_GROUPS = frozenset(
-    [
-        "group_id",
-        "member_id",
-        "generation",
-        "reason",
-        "state",
-        "protocol",
-        "member_count",
-        "static_count",
-        "error",
-        "old_member_id",
-        "host",
-        "client_id",
-        "group_instance_id",
-        "operation",
-        "offsets_partition",
-        "coordinator",
-        "protocol_type",
-        "member_epoch",
-        "from_state",
-    ]
-)
-HELPER_GROUPS = frozenset(
-    ["node_id", "partitions_raw", "revoked_raw", "members_raw", "assignment_raw", "groups_raw", "static_word"]
-)
-
-
-@dataclass(frozen=True)
-class Dialect:
-    """One message wording → one canonical event kind (``None``: recognised, not a group event)."""
-
-    id: str
-    kind: str | None
-    side: str
-    versions: str
-    regex: str
-    example: str
-    fixed: dict = field(default_factory=dict)
-    #: optional RE2 condition on the logger column (e.g. kafka-python's ``kafka.coordinator``)
-    logger: str | None = None
-    #: only lines with a client context prefix (``[Consumer clientId=c, groupId=g] ``) match; the same
-    #: wording without it falls through to the next dialects (e.g. a plain-logger variant)
-    needs_prefix: bool = False
-
-    @cached_property
-    def pattern(self) -> str:
-        out = self.regex
-        for k, v in MACROS.items():
-            out = out.replace(k, v)
-        return "^" + out + "$"
-
-    @cached_property
-    def key(self) -> str | None:
-        """The literal first word of every matching body (dispatch key), or None."""
-        m = re.match(r"((?:[A-Za-z0-9'\-_:=/]|\\[()\[\]{}.])+) ", self.regex)
-        if not m:
-            return None
-        return m.group(1).replace("\\", "")
-
-    @cached_property
-    def groups(self) -> tuple[str, ...]:
-        return tuple(re.compile(self.pattern).groupindex)
-
-    @cached_property
-    def first_words(self) -> frozenset[str] | None:
-        """The possible first words (text before the first space) of every matching body, for a
-        dialect without a :attr:`key` (None when the regex does not fix them): the parser runs
-        such a dialect only on the bodies starting with one of them."""
-        return first_words(self.pattern)
-
-    @cached_property
-    def literal(self) -> str:
-        """The literal text every matching body starts with ("" when the regex starts otherwise);
-        the parser tests it (a cheap ``starts_with``) before running the regex."""
-        return literal_prefix(self.pattern)
-
-
-_REGEX_META = frozenset("\\^$.|?*+()[]{}")
-_QUANT = ("?", "*", "+", "{")
-
-
-def _literal_run(rx: str, i: int, stop: str) -> tuple[str, int] | None:
-    """Plain characters of ``rx`` from ``i`` up to (not including) the first unescaped character of
-    ``stop`` or a space; None when a regex construct or a quantified character comes first."""
-    out: list[str] = []
-    while i < len(rx) and rx[i] != " " and rx[i] not in stop:
-        c = rx[i]
-        if c == "\\":
-            if i + 1 >= len(rx) or rx[i + 1].isalnum():
-                return None
-            lit, step = rx[i + 1], 2
-        elif c in _REGEX_META:
-            return None
-        else:
-            lit, step = c, 1
-        if rx[i + step : i + step + 1] in _QUANT and rx[i + step : i + step + 1]:
-            return None
-        out.append(lit)
-        i += step
-    return "".join(out), i
-
-
-def first_words(pattern: str) -> frozenset[str] | None:
-    """The possible first words (up to the first space) of the text an anchored dialect pattern
-    matches: after optional named-group openers, either a literal word followed by a space, or a
-    group ``(?:a|b c|...)`` of literal alternatives followed by a space (an alternative with a
-    space gives the text before it). None for anything else (a conservative answer)."""
-    rx = pattern[1:] if pattern.startswith("^") else pattern
-    i = 0
-    while rx.startswith("(?P<", i):
-        i = rx.index(">", i) + 1
-    if rx.startswith("(?:", i):
-        depth, j = 0, i
-        while j < len(rx):
-            if rx[j] == "\\":
-                j += 2
-                continue
-            if rx[j] == "(":
-                depth += 1
-            elif rx[j] == ")":
-                depth -= 1
-                if depth == 0:
-                    break
-            j += 1
-        inner, after = rx[i + 3 : j], rx[j + 1 :]
-        if after[:1] in _QUANT:
-            return None
-        words: set[str] = set()
-        for alt in inner.split("|"):
-            r = _literal_run(alt, 0, "")
-            if r is None or r[1] == 0:
-                return None
-            # the word ends inside the alternative (at its space) or right after the group
-            if r[1] == len(alt) and not after.startswith(" "):
-                return None
-            words.add(r[0])
-        return frozenset(words)
-    r = _literal_run(rx, i, "")
-    if r is None or r[1] == i or r[1] >= len(rx) or rx[r[1]] != " ":
-        return None
-    return frozenset([r[0]])
-
-
-def literal_prefix(pattern: str) -> str:
-    """The literal text at the start of every match of the anchored RE2 ``pattern`` (conservative:
-    it stops at the first construct that is not a plain or escaped punctuation character, drops a
-    character made optional by ``?``/``*``/``{``, and is empty for a top-level alternation)."""
-    rx = pattern[1:] if pattern.startswith("^") else pattern
-    if top_level_alternation(rx):
-        return ""
-    out: list[str] = []
-    i = 0
-    while i < len(rx):
-        c = rx[i]
-        if c == "\\":
-            if i + 1 >= len(rx) or rx[i + 1].isalnum():
-                break  # a class (\d, \S, \b ...)
-            lit, step = rx[i + 1], 2
-        elif c in _REGEX_META:
-            break
-        else:
-            lit, step = c, 1
-        nxt = rx[i + step] if i + step < len(rx) else ""
-        if nxt in ("?", "*", "{"):
-            break
-        out.append(lit)
-        if nxt == "+":
-            break
-        i += step
-    return "".join(out)
-
-
-#: kafka-python's coordinator loggers (not the 0.10 broker's ``kafka.coordinator.GroupCoordinator``)
-PYTHON_LOGGER = r"^kafka\.coordinator(?:\.(?:base|consumer|heartbeat|assignors.*))?$"
-
-
-#: librdkafka's log facility (the ``logger`` column of the ``librdkafka`` layout)
-RDKAFKA_FACILITY = r"^[A-Z][A-Z_]+$"
-
-
-def _d(id, kind, side, versions, regex, example, **kw) -> Dialect:  # noqa: A002
-    return Dialect(id, kind, side, versions, regex, example, **kw)
-
-
-B, C, CN, OT = "broker", "client", "connect", "other"
-LEAVE = "`LeaveGroup`"
 
 DIALECTS: tuple[Dialect, ...] = (
     # ------------------------------------------------------------------ broker: rebalance lifecycle
@@ -510,97 +323,7 @@ DIALECTS: tuple[Dialect, ...] = (
     _d("broker.tombstones", None, B, "3.7-4.x",
        r"Generated \d+ tombstone records while cleaning up group metadata in \d+ milliseconds\.",
        "Generated 0 tombstone records while cleaning up group metadata in 1 milliseconds."),
-    # ------------------------------------------------------------------ KIP-848 (broker and client)
-    # GroupMetadataManager 3.7+ ("[GroupId g] " after the Java coordinator prefix); a named
-    # ``protocol_type`` where the line says which group type it is (consumer / share / streams),
-    # else null (the replay takes the group's type from its other lines)
-    _d("kip848.member_joins", "consumer_member_joined", B, "3.7-4.x",
-       r"\[GroupId {G}\] Member {M} joins the (?P<protocol_type>consumer|share|streams) group(?: using the (?P<protocol>\w+) protocol)?\.",
-       "[GroupId g] Member m1 joins the consumer group using the consumer protocol."),
-    _d("kip848.static_joins", "consumer_member_joined", B, "3.7-4.x",
-       r"\[GroupId {G}\] Static member {M} with instance id (?P<group_instance_id>.+?) joins the (?P<protocol_type>consumer|streams) group(?: using the (?P<protocol>\w+) protocol)?\.",
-       "[GroupId g] Static member m1 with instance id i1 joins the consumer group using the consumer protocol.",
-       fixed={"static": True}),
-    _d("kip848.static_replaces", "consumer_member_replaced", B, "3.8-4.x",
-       r"\[GroupId {G}\] Static member with (?:unknown member id and )?instance id (?P<group_instance_id>.+?) re-joins the (?P<protocol_type>consumer|streams) group(?: using the (?P<protocol>\w+) protocol)?\. Created a new member {M} to replace the existing member (?P<old_member_id>\S+?)\.",
-       "[GroupId g] Static member with instance id i1 re-joins the consumer group using the consumer protocol. "
-       "Created a new member m2 to replace the existing member m1."),
-    _d("kip848.static_rejoins", "consumer_member_replaced", B, "3.7-3.8",
-       r"\[GroupId {G}\] Static member {M} with instance id (?P<group_instance_id>.+?) re-joins the (?P<protocol_type>consumer) group\.",
-       "[GroupId g] Static member m2 with instance id i1 re-joins the consumer group."),
-    _d("kip848.dynamic_unknown_member", "other", B, "3.8-4.x",
-       r"\[GroupId {G}\] (?P<reason>Dynamic member with unknown member id joins the (?P<protocol_type>consumer) group\. Created a new member id {M} and requesting the member to rejoin with this id\.)",
-       "[GroupId g] Dynamic member with unknown member id joins the consumer group. Created a new member id m1 and requesting the member to rejoin with this id."),
-    _d("kip848.epoch_bumped", "group_epoch_bumped", B, "3.7-4.x",
-       r"\[GroupId {G}\] Bumped group epoch to {N}(?: with (?P<reason>metadata hash -?\d+))?\.",
-       "[GroupId g] Bumped group epoch to 7 with metadata hash 2421248355301747518."),
-    _d("kip848.streams_epoch_bumped", "group_epoch_bumped", B, "4.1-4.x",
-       r"\[GroupId {G}\](?:\[MemberId {M}\])? Bumped streams group epoch to {N}(?: with (?P<reason>metadata hash -?\d+(?: and validated topic epoch -?\d+)?))?\.",
-       "[GroupId g][MemberId m1] Bumped streams group epoch to 3 with metadata hash 99 and validated topic epoch 2.",
-       fixed={"protocol_type": "streams"}),
-    _d("kip848.target_assignment", "target_assignment_computed", B, "3.7-4.x",
-       r"\[GroupId {G}\] Computed a new target assignment for epoch {N} with '(?P<protocol>[^']*)' assignor(?: in \d+ms)?(?:: .*)?\.",
-       "[GroupId g] Computed a new target assignment for epoch 7 with 'uniform' assignor in 3ms."),
-    _d("kip848.subscription_changed", "consumer_subscription_changed", B, "3.7-4.x",
-       r"\[GroupId {G}\] Member {M} (?P<reason>updated its subscribed (?:topics|regex) to: .*?)\.?",
-       "[GroupId g] Member m1 updated its subscribed topics to: [t1, t2]."),
-    _d("kip848.member_left", "consumer_member_left", B, "3.7-4.x",
-       r"\[GroupId {G}\] Member {M} left the (?P<protocol_type>consumer|share|streams) group\.",
-       "[GroupId g] Member m1 left the consumer group.", fixed={"member_epoch": -1}),
-    _d("kip848.static_temporarily_left", "consumer_member_left", B, "3.7-4.x",
-       r"\[GroupId {G}\] Static Member {M} with instance id (?P<group_instance_id>.+?) temporarily left the (?P<protocol_type>consumer|streams) group\.",
-       "[GroupId g] Static Member m1 with instance id i1 temporarily left the consumer group.",
-       fixed={"static": True, "member_epoch": -2}),
-    _d("kip848.static_left", "consumer_member_left", B, "3.7-4.x",
-       r"\[GroupId {G}\] Static Member {M} with instance id (?P<group_instance_id>.+?) left the (?P<protocol_type>consumer|streams) group\.",
-       "[GroupId g] Static Member m1 with instance id i1 left the consumer group.",
-       fixed={"static": True, "member_epoch": -1}),
-    _d("kip848.fenced_transition", "consumer_member_fenced", B, "3.8-4.x",
-       r"\[GroupId {G}\] Member {M} fenced from the group because (?P<reason>it failed to transition from epoch (?P<member_epoch>-?\d+) within \d+ms)\.*",
-       "[GroupId g] Member m1 fenced from the group because it failed to transition from epoch 6 within 300000ms."),
-    _d("kip848.fenced", "consumer_member_fenced", B, "3.7-4.x",
-       r"\[GroupId {G}\] Member {M} fenced from the group because (?P<reason>.*?)\.*",
-       "[GroupId g] Member m1 fenced from the group because the member session expired.."),
-    _d("kip848.assignment_state", "member_assignment_state", B, "3.8-4.x",
-       r"\[GroupId {G}\] Member {M} new assignment state: epoch=(?P<member_epoch>-?\d+), previousEpoch={N}, state=(?P<state>[A-Za-z_]+), assignedPartitions=(?P<partitions_raw>\[.*?\])(?: and revokedPartitions=(?P<revoked_raw>\[.*?\]))?\.?\s*",
-       "[GroupId g] Member m1 new assignment state: epoch=5, previousEpoch=4, state=STABLE, assignedPartitions=[t-0] and revokedPartitions=[]."),
-    _d("kip848.assignment_transition", "member_assignment_state", B, "3.7",
-       r"\[GroupId {G}\] Member {M} transitioned from CurrentAssignment\(.*?\) to CurrentAssignment\(memberEpoch=(?P<member_epoch>-?\d+), previousMemberEpoch={N}, targetMemberEpoch=-?\d+, state=(?P<state>[A-Za-z_]+), assignedPartitions=(?P<partitions_raw>\{.*?\}), partitionsPendingRevocation=(?P<revoked_raw>\{.*?\}), partitionsPendingAssignment=\{.*?\}\)\.",
-       "[GroupId g] Member m1 transitioned from CurrentAssignment(memberEpoch=4, previousMemberEpoch=3, targetMemberEpoch=5, "
-       "state=STABLE, assignedPartitions={}, partitionsPendingRevocation={}, partitionsPendingAssignment={}) to "
-       "CurrentAssignment(memberEpoch=5, previousMemberEpoch=4, targetMemberEpoch=5, state=STABLE, assignedPartitions={}, "
-       "partitionsPendingRevocation={}, partitionsPendingAssignment={})."),
-    _d("kip848.converted", "group_converted", B, "4.1-4.x",
-       r"\[GroupId {G}\] (?P<reason>Converted the (?:classic|consumer) group to a (?P<protocol_type>consumer|classic) group)\.",
-       "[GroupId g] Converted the classic group to a consumer group."),
-    _d("kip848.cannot_convert", "other", B, "3.8-4.x",
-       r"(?P<reason>Cannot (?:upgrade|downgrade) (?:the )?(?:classic|consumer) group {G}:? (?:to (?:consumer|classic) group )?because .*)",
-       "Cannot upgrade classic group g to consumer group because the online upgrade is disabled."),
-    _d("kip848.loaded_group", "group_loaded", B, "3.7-4.x",
-       r"Loaded (?P<protocol_type>consumer|share|streams) group {G} with (?P<member_count>\d+) members\.",
-       "Loaded consumer group g with 2 members."),
-    _d("kip848.loaded_member", "other", B, "3.7-4.x",
-       r"Loaded member {M} in (?P<protocol_type>consumer|share|streams) group {G}\.", "Loaded member m1 in consumer group g."),
-    _d("kip848.unloaded_group", "group_unloaded", B, "3.8-4.x",
-       r"\[GroupId={G}\] Unloaded group metadata for group epoch {N}\.", "[GroupId=g] Unloaded group metadata for group epoch 7."),
-    _d("kip848.classic_member_left", "consumer_member_left", B, "3.8-4.x",
-       r"\[Group {G}\] (?P<static_word>Dynamic|Static) Member {M}(?: with instance id (?P<group_instance_id>\S+?))? has left group through explicit " + LEAVE + r" request(?:; client reason: {R})?",
-       "[Group g] Dynamic Member m1 has left group through explicit `LeaveGroup` request; client reason: the consumer is being closed",
-       fixed={"protocol": "classic", "member_epoch": -1}),
-    _d("kip848.streams.member_metadata", "consumer_subscription_changed", B, "4.1-4.x",
-       r"\[GroupId {G}\]\[MemberId {M}\] Member (?P<reason>updated its member (?:metadata|metdata) to .*?)\.?",
-       "[GroupId app][MemberId m1] Member updated its member metadata to StreamsGroupMember(memberId=m1).",
-       fixed={"protocol_type": "streams"}),
-    _d("kip848.streams.any", "other", B, "4.1-4.x", r"\[GroupId {G}\]\[MemberId {M}\] {R}",
-       "[GroupId app][MemberId m1] Computed new metadata hash: 42.", fixed={"protocol_type": "streams"}),
-    _d("kip848.broker.any", "other", B, "3.7-4.x", r"\[GroupId {G}\] {R}", "[GroupId g] Computed new subscription metadata: {t=1}."),
-    # the new consumer (AbstractMembershipManager; ConsumerMembershipManager 4.x, MembershipManagerImpl
-    # 3.7-3.9): the member's state machine (INFO 3.9+, TRACE before) and its reconciliations
-    _d("kip848.client.transition", "member_state_changed", C, "3.9-4.x",
-       r"Member (?:<no ID>|{M}) with epoch (?P<member_epoch>-?\d+) transitioned from (?P<from_state>[A-Z_]+) to (?P<state>[A-Z_]+)\.?",
-       "Member m1 with epoch 5 transitioned from RECONCILING to STABLE."),
-    _d("kip848.client.reconciling", "reconciliation_started", C, "3.8-4.x",
-       r"Reconciling assignment with (?P<reason>local epoch \d+)\s*", "Reconciling assignment with local epoch 4"),
+    *KIP848,
     # ------------------------------------------------------------------ client: coordinator
     _d("client.discovered", "coordinator_discovered", C, "0.10-4.x",
        r"Discovered (?:group )?coordinator {NODE}(?: for group {G})?\.?",
@@ -795,109 +518,7 @@ DIALECTS: tuple[Dialect, ...] = (
     _d("connect.rebalance_started", "other", CN, "0.10-4.x", r"(?P<reason>Rebalance started)", "Rebalance started"),
     _d("connect.resume_failed", "other", CN, "0.10-4.x", r"(?P<reason>Wasn't able to resume work after last rebalance.*)",
        "Wasn't able to resume work after last rebalance, can skip stopping connectors and tasks"),
-    # ------------------------------------------------------------------ kafka-python (logger kafka.coordinator*)
-    # (its "Successfully joined group g with generation N" and "(Re-)joining group g" are the Java 0.10
-    # wordings above; the kafka-python logger makes their side "other")
-    _d("python.joined.v2", "joined", OT, "kafka-python", r"Joined group '{G}' \(generation {N}\) with member_id {M}",
-       "Joined group 'g' (generation 3) with member_id kafka-python-2.0.2-uuid", logger=PYTHON_LOGGER),
-    _d("python.discovered", "coordinator_discovered", OT, "kafka-python",
-       r"Discovered coordinator (?P<coordinator>\d+) for group {G}", "Discovered coordinator 1 for group g", logger=PYTHON_LOGGER),
-    _d("python.coordinator_dead", "coordinator_lost", OT, "kafka-python",
-       r"Marking the coordinator dead \(node (?P<coordinator>\d+)\)(?: for group {G})?: {R}\.?",
-       "Marking the coordinator dead (node 1) for group g: Heartbeat session expired.", logger=PYTHON_LOGGER),
-    _d("python.heartbeat_rebalancing", "heartbeat_failed", OT, "kafka-python",
-       r"Heartbeat failed for group {G} because it is rebalancing", "Heartbeat failed for group g because it is rebalancing",
-       fixed={"error": "REBALANCE_IN_PROGRESS"}, logger=PYTHON_LOGGER),
-    _d("python.elected_leader", "other", OT, "kafka-python",
-       r"(?P<reason>Elected group leader -- performing partition assignments using (?P<protocol>\S+))",
-       "Elected group leader -- performing partition assignments using range", logger=PYTHON_LOGGER),
-    _d("python.any_group", "other", OT, "kafka-python", r"(?P<reason>.*?\b[Gg]roup '?(?P<group_id>[^\s,:']+)'?.*)",
-       "Heartbeat session expired - marking coordinator dead for group g", logger=PYTHON_LOGGER),
-    # ------------------------------------------------------------------ librdkafka (CGRP/JOINGROUP/... debug)
-    _d("librdkafka.join_state", "other", OT, "librdkafka",
-       r"Group \"{G}\" changed join state (?P<reason>\S+ -> \S+)(?: \(state {ST}\))?",
-       'Group "g" changed join state init -> wait-join (state up)'),
-    _d("librdkafka.joingroup_response", "joined", OT, "librdkafka",
-       r"JoinGroup response: GenerationId {N}, Protocol (?P<protocol>\S+), LeaderId (?P<old_member_id>\S+?)(?: \(me\))?, my MemberId {M}, .*",
-       "JoinGroup response: GenerationId 3, Protocol range, LeaderId rdkafka-l1 (me), my MemberId rdkafka-l1, member metadata count 2: (no error)"),
-    # (librdkafka wordings distinctive enough to need no facility column: they are read in every
-    # layout its log callbacks are written in - .NET / Go / Python handlers, pipes, glog)
-    _d("librdkafka.join_topics", "join_sent", OT, "librdkafka",
-       r"Group \"{G}\": join with (?P<reason>\d+ subscribed topic\(s\))", 'Group "g": join with 2 subscribed topic(s)'),
-    _d("librdkafka.sync_failed", "sync_failed", OT, "librdkafka", r"SyncGroup response: {R}",
-       "SyncGroup response: Broker: Group rebalance in progress (0 bytes of MemberState data)"),
-    _d("librdkafka.sync_failed_rejoin", "rejoin_requested", OT, "librdkafka",
-       r"Group \"{G}\": synchronization failed: {R}", 'Group "g": synchronization failed: Broker: Group rebalance in progress: rejoining'),
-    _d("librdkafka.heartbeat", "heartbeat_sent", OT, "librdkafka",
-       r"(?:GroupCoordinator/(?P<coordinator>\d+): )?Heartbeat for group \"{G}\" generation id {N}",
-       'GroupCoordinator/0: Heartbeat for group "g" generation id 102'),
-    _d("librdkafka.heartbeat_error", "heartbeat_failed", OT, "librdkafka",
-       r"Group \"{G}\" heartbeat error response in state \S+ \(join-state .*?\): {R}",
-       'Group "g" heartbeat error response in state up (join-state steady, 3 partition(s) assigned): Broker: Group rebalance in progress'),
-    _d("librdkafka.heartbeat_failed", "heartbeat_failed", OT, "librdkafka",
-       r"Heartbeat failed(?: due to coordinator \([^)]*\) no longer available)?: (?P<error>[A-Z_]+): {R}",
-       "Heartbeat failed: REBALANCE_IN_PROGRESS: group is rebalancing"),
-    _d("librdkafka.rebalancing", "rejoin_requested", OT, "librdkafka",
-       r"Group \"{G}\" is rebalancing (?P<reason>.*)", 'Group "g" is rebalancing (EAGER) in state up (join-state steady) with 3 assigned partition(s): rebalance in progress'),
-    _d("librdkafka.member_id", "other", OT, "librdkafka",
-       r"Group \"{G}\": updating member id \"[^\"]*\" -> \"{M}\"", 'Group "g": updating member id "" -> "rdkafka-1"'),
-    _d("librdkafka.max_poll", "poll_timeout", OT, "librdkafka",
-       r"(?P<reason>Application maximum poll interval \(\d+ms\) exceeded by \d+ms.*)",
-       "Application maximum poll interval (300000ms) exceeded by 89ms (adjust max.poll.interval.ms for long-running message processing): leaving group"),
-    _d("librdkafka.clearing_assignment", "other", OT, "librdkafka",
-       r"(?P<reason>Clearing current assignment of \d+ partition\(s\))", "Clearing current assignment of 3 partition(s)"),
-    _d("librdkafka.any_group", "other", OT, "librdkafka", r"(?P<reason>.*?\b[Gg]roup \"(?P<group_id>[^\"]+)\".*)",
-       'Group "g": new assignment of 2 partition(s) in join-state wait-assign-call'),
-    _d("librdkafka.any_cgrp", "other", OT, "librdkafka", r"(?P<reason>.*\b(?:[Gg]eneration(?:Id| id)?|MemberId|member id)\b.*)",
-       "Heartbeat for generation 3 member id rdkafka-l1", logger=RDKAFKA_FACILITY),
-    # ------------------------------------------------------------------ kafkajs (its JSON lines: groupId, memberId, generationId keys)
-    _d("kafkajs.joined", "joined", OT, "kafkajs", r"(?:\[ConsumerGroup\] )?Consumer has joined the group",
-       "[ConsumerGroup] Consumer has joined the group"),
-    _d("kafkajs.rebalancing", "rejoin_requested", OT, "kafkajs", r"\[(?:Runner|ConsumerGroup)\] The group is rebalancing, re-joining",
-       "[Runner] The group is rebalancing, re-joining", fixed={"reason": "The group is rebalancing, so a rejoin is needed"}),
-    _d("kafkajs.heartbeat_request", "heartbeat_sent", OT, "kafkajs", r"\[Connection\] Request Heartbeat\(key: 12, version: \d+\)",
-       "[Connection] Request Heartbeat(key: 12, version: 3)"),
-    _d("kafkajs.joingroup_request", "join_sent", OT, "kafkajs", r"\[Connection\] Request JoinGroup\(key: 11, version: \d+\)",
-       "[Connection] Request JoinGroup(key: 11, version: 4)"),
-    _d("kafkajs.coordinator", "coordinator_discovered", OT, "kafkajs", r"\[Cluster\] Found group coordinator",
-       "[Cluster] Found group coordinator"),
-    _d("kafkajs.leaving", "leave_sent", OT, "kafkajs", r"\[ConsumerGroup\] (?P<reason>Consumer (?:has left the group|leaving group).*)",
-       "[ConsumerGroup] Consumer has left the group"),
-    # ------------------------------------------------------------------ franz-go (kgo; JSON with a "group" key)
-    _d("franzgo.joining", "join_sent", OT, "franz-go", r"joining group", "joining group"),
-    _d("franzgo.heartbeat_errored", "heartbeat_failed", OT, "franz-go", r"heartbeat errored", "heartbeat errored"),
-    _d("franzgo.revoking", "partitions_revoked", OT, "franz-go", r"(?P<reason>(?:eager|cooperative) consumer revoking prior assigned partitions.*)",
-       "eager consumer revoking prior assigned partitions"),
-    _d("franzgo.assigning", "partitions_assigned", OT, "franz-go", r"assigning partitions", "assigning partitions"),
-    _d("franzgo.heartbeat_loop", "other", OT, "franz-go", r"(?P<reason>beginning heartbeat loop|synced|joined, balancing group)",
-       "beginning heartbeat loop"),
-    # ------------------------------------------------------------------ kafka-python (more wordings)
-    _d("python.heartbeat_session_expired", "heartbeat_failed", OT, "kafka-python",
-       r"(?P<reason>Heartbeat session expired), marking coordinator dead", "Heartbeat session expired, marking coordinator dead",
-       logger=PYTHON_LOGGER),
-    _d("python.heartbeat_unknown_member", "heartbeat_failed", OT, "kafka-python",
-       r"(?P<reason>Heartbeat: local member_id was not recognized; this consumer needs to re-join)",
-       "Heartbeat: local member_id was not recognized; this consumer needs to re-join",
-       fixed={"error": "UNKNOWN_MEMBER_ID"}),
-    _d("python.skipping_heartbeat", "other", OT, "kafka-python",
-       r"(?P<reason>Skipping heartbeat: no auto-assignment or waiting on rebalance)(?:, [\w-]+)?",
-       "Skipping heartbeat: no auto-assignment or waiting on rebalance"),
-    _d("python.coordinator_for_group", "coordinator_discovered", OT, "kafka-python",
-       r"Group coordinator for {G} is BrokerMetadata\(nodeId=(?P<coordinator>\d+), host='(?P<host>[^']*)'.*",
-       "Group coordinator for g is BrokerMetadata(nodeId=0, host='kafka-1', port=9092, rack=None)"),
-    # ------------------------------------------------------------------ sarama (Go)
-    _d("sarama.coordinator", "coordinator_discovered", OT, "sarama",
-       r"client/coordinator coordinator for (?:consumergroup )?{G} is #(?P<coordinator>\d+) \((?P<host>[^)]+)\)",
-       "client/coordinator coordinator for consumergroup g is #1 (kafka-1:9092)"),
-    _d("sarama.requesting_coordinator", "other", OT, "sarama",
-       r"(?P<reason>client/coordinator requesting coordinator for (?:consumergroup )?(?P<group_id>\S+) from .*)",
-       "client/coordinator requesting coordinator for consumergroup g from kafka-1:9092"),
-    _d("sarama_cluster.rebalance", "other", OT, "sarama-cluster",
-       r"(?P<reason>cluster/consumer\s+rebalance|rebalance, metadata (?:done|coordinator for consumer group refreshed))",
-       "cluster/consumer  rebalance"),
-    _d("sarama.consumer_broker", None, OT, "sarama", r"consumer/broker/\d+ .*", "consumer/broker/1 added subscription to t/0"),
-    _d("sarama.any_group", "other", OT, "sarama", r"(?P<reason>.*?\b(?:consumergroup|group) (?P<group_id>[^\s,:]+).*)",
-       "consumergroup g rebalance", logger=r"^sarama$"),
+    *NON_JAVA,
 )  # fmt: skip
 
 DIALECT_BY_ID = {d.id: d for d in DIALECTS}

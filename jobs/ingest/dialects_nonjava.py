@@ -1,0 +1,115 @@
+"""Dialects of the non-Java clients: kafka-python (its ``kafka.coordinator*`` loggers), librdkafka
+(and the bindings on it), kafkajs, franz-go and sarama. The last part of
+:data:`jobs.ingest.dialects.DIALECTS` (after the Java client and Connect wordings, whose 0.10 forms
+kafka-python shares)."""
+
+from __future__ import annotations
+
+from jobs.ingest.dialect_model import OT, PYTHON_LOGGER, RDKAFKA_FACILITY, Dialect
+from jobs.ingest.dialect_model import dialect as _d
+
+NON_JAVA: tuple[Dialect, ...] = (
+    # ------------------------------------------------------------------ kafka-python (logger kafka.coordinator*)
+    # (its "Successfully joined group g with generation N" and "(Re-)joining group g" are the Java 0.10
+    # wordings above; the kafka-python logger makes their side "other")
+    _d("python.joined.v2", "joined", OT, "kafka-python", r"Joined group '{G}' \(generation {N}\) with member_id {M}",
+       "Joined group 'g' (generation 3) with member_id kafka-python-2.0.2-uuid", logger=PYTHON_LOGGER),
+    _d("python.discovered", "coordinator_discovered", OT, "kafka-python",
+       r"Discovered coordinator (?P<coordinator>\d+) for group {G}", "Discovered coordinator 1 for group g", logger=PYTHON_LOGGER),
+    _d("python.coordinator_dead", "coordinator_lost", OT, "kafka-python",
+       r"Marking the coordinator dead \(node (?P<coordinator>\d+)\)(?: for group {G})?: {R}\.?",
+       "Marking the coordinator dead (node 1) for group g: Heartbeat session expired.", logger=PYTHON_LOGGER),
+    _d("python.heartbeat_rebalancing", "heartbeat_failed", OT, "kafka-python",
+       r"Heartbeat failed for group {G} because it is rebalancing", "Heartbeat failed for group g because it is rebalancing",
+       fixed={"error": "REBALANCE_IN_PROGRESS"}, logger=PYTHON_LOGGER),
+    _d("python.elected_leader", "other", OT, "kafka-python",
+       r"(?P<reason>Elected group leader -- performing partition assignments using (?P<protocol>\S+))",
+       "Elected group leader -- performing partition assignments using range", logger=PYTHON_LOGGER),
+    _d("python.any_group", "other", OT, "kafka-python", r"(?P<reason>.*?\b[Gg]roup '?(?P<group_id>[^\s,:']+)'?.*)",
+       "Heartbeat session expired - marking coordinator dead for group g", logger=PYTHON_LOGGER),
+    # ------------------------------------------------------------------ librdkafka (CGRP/JOINGROUP/... debug)
+    _d("librdkafka.join_state", "other", OT, "librdkafka",
+       r"Group \"{G}\" changed join state (?P<reason>\S+ -> \S+)(?: \(state {ST}\))?",
+       'Group "g" changed join state init -> wait-join (state up)'),
+    _d("librdkafka.joingroup_response", "joined", OT, "librdkafka",
+       r"JoinGroup response: GenerationId {N}, Protocol (?P<protocol>\S+), LeaderId (?P<old_member_id>\S+?)(?: \(me\))?, my MemberId {M}, .*",
+       "JoinGroup response: GenerationId 3, Protocol range, LeaderId rdkafka-l1 (me), my MemberId rdkafka-l1, member metadata count 2: (no error)"),
+    # (librdkafka wordings distinctive enough to need no facility column: they are read in every
+    # layout its log callbacks are written in - .NET / Go / Python handlers, pipes, glog)
+    _d("librdkafka.join_topics", "join_sent", OT, "librdkafka",
+       r"Group \"{G}\": join with (?P<reason>\d+ subscribed topic\(s\))", 'Group "g": join with 2 subscribed topic(s)'),
+    _d("librdkafka.sync_failed", "sync_failed", OT, "librdkafka", r"SyncGroup response: {R}",
+       "SyncGroup response: Broker: Group rebalance in progress (0 bytes of MemberState data)"),
+    _d("librdkafka.sync_failed_rejoin", "rejoin_requested", OT, "librdkafka",
+       r"Group \"{G}\": synchronization failed: {R}", 'Group "g": synchronization failed: Broker: Group rebalance in progress: rejoining'),
+    _d("librdkafka.heartbeat", "heartbeat_sent", OT, "librdkafka",
+       r"(?:GroupCoordinator/(?P<coordinator>\d+): )?Heartbeat for group \"{G}\" generation id {N}",
+       'GroupCoordinator/0: Heartbeat for group "g" generation id 102'),
+    _d("librdkafka.heartbeat_error", "heartbeat_failed", OT, "librdkafka",
+       r"Group \"{G}\" heartbeat error response in state \S+ \(join-state .*?\): {R}",
+       'Group "g" heartbeat error response in state up (join-state steady, 3 partition(s) assigned): Broker: Group rebalance in progress'),
+    _d("librdkafka.heartbeat_failed", "heartbeat_failed", OT, "librdkafka",
+       r"Heartbeat failed(?: due to coordinator \([^)]*\) no longer available)?: (?P<error>[A-Z_]+): {R}",
+       "Heartbeat failed: REBALANCE_IN_PROGRESS: group is rebalancing"),
+    _d("librdkafka.rebalancing", "rejoin_requested", OT, "librdkafka",
+       r"Group \"{G}\" is rebalancing (?P<reason>.*)", 'Group "g" is rebalancing (EAGER) in state up (join-state steady) with 3 assigned partition(s): rebalance in progress'),
+    _d("librdkafka.member_id", "other", OT, "librdkafka",
+       r"Group \"{G}\": updating member id \"[^\"]*\" -> \"{M}\"", 'Group "g": updating member id "" -> "rdkafka-1"'),
+    _d("librdkafka.max_poll", "poll_timeout", OT, "librdkafka",
+       r"(?P<reason>Application maximum poll interval \(\d+ms\) exceeded by \d+ms.*)",
+       "Application maximum poll interval (300000ms) exceeded by 89ms (adjust max.poll.interval.ms for long-running message processing): leaving group"),
+    _d("librdkafka.clearing_assignment", "other", OT, "librdkafka",
+       r"(?P<reason>Clearing current assignment of \d+ partition\(s\))", "Clearing current assignment of 3 partition(s)"),
+    _d("librdkafka.any_group", "other", OT, "librdkafka", r"(?P<reason>.*?\b[Gg]roup \"(?P<group_id>[^\"]+)\".*)",
+       'Group "g": new assignment of 2 partition(s) in join-state wait-assign-call'),
+    _d("librdkafka.any_cgrp", "other", OT, "librdkafka", r"(?P<reason>.*\b(?:[Gg]eneration(?:Id| id)?|MemberId|member id)\b.*)",
+       "Heartbeat for generation 3 member id rdkafka-l1", logger=RDKAFKA_FACILITY),
+    # ------------------------------------------------------------------ kafkajs (its JSON lines: groupId, memberId, generationId keys)
+    _d("kafkajs.joined", "joined", OT, "kafkajs", r"(?:\[ConsumerGroup\] )?Consumer has joined the group",
+       "[ConsumerGroup] Consumer has joined the group"),
+    _d("kafkajs.rebalancing", "rejoin_requested", OT, "kafkajs", r"\[(?:Runner|ConsumerGroup)\] The group is rebalancing, re-joining",
+       "[Runner] The group is rebalancing, re-joining", fixed={"reason": "The group is rebalancing, so a rejoin is needed"}),
+    _d("kafkajs.heartbeat_request", "heartbeat_sent", OT, "kafkajs", r"\[Connection\] Request Heartbeat\(key: 12, version: \d+\)",
+       "[Connection] Request Heartbeat(key: 12, version: 3)"),
+    _d("kafkajs.joingroup_request", "join_sent", OT, "kafkajs", r"\[Connection\] Request JoinGroup\(key: 11, version: \d+\)",
+       "[Connection] Request JoinGroup(key: 11, version: 4)"),
+    _d("kafkajs.coordinator", "coordinator_discovered", OT, "kafkajs", r"\[Cluster\] Found group coordinator",
+       "[Cluster] Found group coordinator"),
+    _d("kafkajs.leaving", "leave_sent", OT, "kafkajs", r"\[ConsumerGroup\] (?P<reason>Consumer (?:has left the group|leaving group).*)",
+       "[ConsumerGroup] Consumer has left the group"),
+    # ------------------------------------------------------------------ franz-go (kgo; JSON with a "group" key)
+    _d("franzgo.joining", "join_sent", OT, "franz-go", r"joining group", "joining group"),
+    _d("franzgo.heartbeat_errored", "heartbeat_failed", OT, "franz-go", r"heartbeat errored", "heartbeat errored"),
+    _d("franzgo.revoking", "partitions_revoked", OT, "franz-go", r"(?P<reason>(?:eager|cooperative) consumer revoking prior assigned partitions.*)",
+       "eager consumer revoking prior assigned partitions"),
+    _d("franzgo.assigning", "partitions_assigned", OT, "franz-go", r"assigning partitions", "assigning partitions"),
+    _d("franzgo.heartbeat_loop", "other", OT, "franz-go", r"(?P<reason>beginning heartbeat loop|synced|joined, balancing group)",
+       "beginning heartbeat loop"),
+    # ------------------------------------------------------------------ kafka-python (more wordings)
+    _d("python.heartbeat_session_expired", "heartbeat_failed", OT, "kafka-python",
+       r"(?P<reason>Heartbeat session expired), marking coordinator dead", "Heartbeat session expired, marking coordinator dead",
+       logger=PYTHON_LOGGER),
+    _d("python.heartbeat_unknown_member", "heartbeat_failed", OT, "kafka-python",
+       r"(?P<reason>Heartbeat: local member_id was not recognized; this consumer needs to re-join)",
+       "Heartbeat: local member_id was not recognized; this consumer needs to re-join",
+       fixed={"error": "UNKNOWN_MEMBER_ID"}),
+    _d("python.skipping_heartbeat", "other", OT, "kafka-python",
+       r"(?P<reason>Skipping heartbeat: no auto-assignment or waiting on rebalance)(?:, [\w-]+)?",
+       "Skipping heartbeat: no auto-assignment or waiting on rebalance"),
+    _d("python.coordinator_for_group", "coordinator_discovered", OT, "kafka-python",
+       r"Group coordinator for {G} is BrokerMetadata\(nodeId=(?P<coordinator>\d+), host='(?P<host>[^']*)'.*",
+       "Group coordinator for g is BrokerMetadata(nodeId=0, host='kafka-1', port=9092, rack=None)"),
+    # ------------------------------------------------------------------ sarama (Go)
+    _d("sarama.coordinator", "coordinator_discovered", OT, "sarama",
+       r"client/coordinator coordinator for (?:consumergroup )?{G} is #(?P<coordinator>\d+) \((?P<host>[^)]+)\)",
+       "client/coordinator coordinator for consumergroup g is #1 (kafka-1:9092)"),
+    _d("sarama.requesting_coordinator", "other", OT, "sarama",
+       r"(?P<reason>client/coordinator requesting coordinator for (?:consumergroup )?(?P<group_id>\S+) from .*)",
+       "client/coordinator requesting coordinator for consumergroup g from kafka-1:9092"),
+    _d("sarama_cluster.rebalance", "other", OT, "sarama-cluster",
+       r"(?P<reason>cluster/consumer\s+rebalance|rebalance, metadata (?:done|coordinator for consumer group refreshed))",
+       "cluster/consumer  rebalance"),
+    _d("sarama.consumer_broker", None, OT, "sarama", r"consumer/broker/\d+ .*", "consumer/broker/1 added subscription to t/0"),
+    _d("sarama.any_group", "other", OT, "sarama", r"(?P<reason>.*?\b(?:consumergroup|group) (?P<group_id>[^\s,:]+).*)",
+       "consumergroup g rebalance", logger=r"^sarama$"),
+)  # fmt: skip

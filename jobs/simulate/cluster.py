@@ -29,7 +29,7 @@ from jobs.simulate.noise import TOPICS, BrokerNoise, ClientNoise
 from jobs.simulate.render_broker import DIALECT_VERSION, BrokerRenderer, MemberInfo
 from jobs.simulate.timefmt import log4j_ts
 from jobs.simulate.truth import TruthRecorder
-from jobs.simulate.writer import LogSink
+from jobs.simulate.writer import LogSink, NullSink
 
 START_MS = 1767225600000  # 2026-01-01T00:00:00Z
 OFFSETS_PARTITIONS = 50
@@ -53,7 +53,8 @@ SCENARIO_WEIGHTS = {
 class SimConfig:
     """Parameters of one simulation (see ``python -m jobs.simulate --help``)."""
 
-    out: str
+    #: output folder of the logs and truth/ (None: no logs, truth kept in memory; the what-if uses it)
+    out: str | None
     groups: int = 4
     members: int = 3
     hours: float = 1.0
@@ -80,6 +81,10 @@ class SimConfig:
     consumer_flavour: str = "4.0"
     #: brokers log at DEBUG (consumer groups' "new assignment state" lines)
     broker_debug: bool = False
+    #: group.initial.rebalance.delay.ms of the brokers (None: the version's default)
+    initial_rebalance_delay_ms: int | None = None
+    #: keep the truth records in memory too (``Simulation.truth.records``)
+    keep_truth: bool = False
     #: extra fields written into truth/summary.json
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -146,6 +151,9 @@ class GroupSim:
         self.cooperative = strategies == ["cooperative-sticky"]
         self.static = static
         self.session_ms = session_ms
+        #: max.poll.interval.ms (the Java client's JoinGroup rebalance timeout) and heartbeat.interval.ms
+        self.rebalance_ms = 300_000
+        self.heartbeat_ms = 3_000
         self.index = index
         self.partition = partition_for(name, OFFSETS_PARTITIONS)
         self.clients: list[Client] = []
@@ -237,7 +245,7 @@ class Client:
             self.client_id,
             self.ip,
             self.grp.session_ms,
-            300000,
+            self.grp.rebalance_ms,
             tuple(self.grp.strategies),
         )
 
@@ -261,7 +269,7 @@ class Client:
             "INFO",
             rc.CONFIG,
             t.config_dump(
-                self.client_id, self.grp.name, self.instance, self.grp.strategies, self.grp.session_ms, 300000
+                self.client_id, self.grp.name, self.instance, self.grp.strategies, self.grp.session_ms, self.grp.rebalance_ms
             ),
         )
         self.log_plain("INFO", rc.APPINFO, f"Kafka version: {t.version}")
@@ -325,7 +333,7 @@ class Client:
         self.sim.call(
             self, "join_group", ctx,
             member_id=self.member_id, group_instance_id=self.instance, client_id=self.client_id,
-            client_host=self.ip, session_timeout_ms=grp.session_ms, rebalance_timeout_ms=300000,
+            client_host=self.ip, session_timeout_ms=grp.session_ms, rebalance_timeout_ms=grp.rebalance_ms,
             protocol_type="consumer", protocols=tuple((s, md) for s in grp.strategies), reason=reason,
         )  # fmt: skip
 
@@ -595,7 +603,7 @@ class Client:
                 group_instance_id=self.instance,
             )
         if epoch == self.hb_epoch:
-            sim.later(3000 + sim.rng.randint(-3, 3), self.heartbeat, epoch)
+            sim.later(self.grp.heartbeat_ms + sim.rng.randint(-3, 3), self.heartbeat, epoch)
 
     def on_heartbeat(self, r) -> None:
         err = r.error
@@ -747,7 +755,8 @@ class Client:
         if not self.alive or self.state != "stable":
             return
         self.stuck = True
-        self.sim.later(300000, self.poll_timeout, self.incarnation)
+        # max.poll.interval.ms: the Java client sends it as the JoinGroup rebalance timeout
+        self.sim.later(self.grp.rebalance_ms, self.poll_timeout, self.incarnation)
         self.sim.later(duration, self.unstuck, self.incarnation)
 
     def poll_timeout(self, inc: int, _b=None) -> None:
@@ -821,8 +830,8 @@ class Simulation:
         self.end_ms = cfg.start_ms + int(cfg.hours * 3_600_000)
         self._heap: list[tuple] = []
         self._seq = 0
-        self.sink = LogSink(cfg.out)
-        self.truth = TruthRecorder(cfg.out)
+        self.sink = LogSink(cfg.out) if cfg.out is not None else NullSink()
+        self.truth = TruthRecorder(cfg.out, keep=cfg.keep_truth)
         self.texts = rc.ClientTexts(cfg.dialect)
         self.by_member: dict[str, Client] = {}
         self.pending_ids: set[str] = set()
@@ -830,7 +839,8 @@ class Simulation:
         self.brokers: dict[int, Broker] = {}
         for bid in range(1, cfg.brokers + 1):
             coord = GroupCoordinator(
-                CoordinatorConfig(version=version), broker_id=bid, seed=cfg.seed * 1009 + bid
+                CoordinatorConfig(version=version, initial_rebalance_delay_ms=cfg.initial_rebalance_delay_ms),
+                broker_id=bid, seed=cfg.seed * 1009 + bid
             )
             self.brokers[bid] = Broker(bid, coord, self.rng.randint(-5, 5))
         self.renderer = BrokerRenderer(cfg.dialect, self._member_info)
@@ -895,7 +905,7 @@ class Simulation:
         if c is None:
             return None
         return MemberInfo(
-            member_id, c.instance, c.client_id, c.ip, c.grp.session_ms, 300000, tuple(c.grp.strategies)
+            member_id, c.instance, c.client_id, c.ip, c.grp.session_ms, c.grp.rebalance_ms, tuple(c.grp.strategies)
         )
 
     # ------------------------------------------------------------------ scheduling
@@ -1131,13 +1141,15 @@ class Simulation:
             self.truth.end_episode(grp.name)
 
     # ------------------------------------------------------------------ run
-    def run(self) -> SimResult:
+    def run(self, driver=None) -> SimResult:
+        """Run to the end. ``driver`` (anything with ``bootstrap()``) replaces the seeded incident
+        mix, e.g. the what-if's scripted behaviours (:mod:`jobs.whatif.resim`)."""
         from jobs.simulate.scenarios import ScenarioDriver
 
         self._group_by_name = {g.name: g for g in self.groups}
-        self.scenarios = ScenarioDriver(self)
+        self.scenarios = driver if driver is not None else ScenarioDriver(self)
         self.scenarios.bootstrap()
-        if self.consumer is not None:
+        if self.consumer is not None and driver is None:
             self._bootstrap_consumer()
         heap = self._heap
         pop = heapq.heappop

@@ -33,7 +33,7 @@ class ConsumerClient:
 
     __slots__ = ("drv", "cg", "slot", "host", "skew", "instance", "client_id", "path", "layout", "prefix",
                  "incarnation", "alive", "member_id", "epoch", "state", "owned", "latest", "local_epoch",
-                 "hb_token", "busy", "quiet", "topics")  # fmt: skip
+                 "hb_token", "busy", "quiet", "topics", "stalled")  # fmt: skip
 
     def __init__(self, drv: ConsumerDriver, group: ConsumerGroupSim, slot: int, quiet: bool = False) -> None:
         sim = drv.sim
@@ -62,6 +62,8 @@ class ConsumerClient:
         self.quiet = quiet
         #: subscribed topics (taken from the group's subscription at each start)
         self.topics: tuple[str, ...] = group.subscription
+        #: the poll loop is blocked (what-if behaviour): no reconciliation, leave at max.poll.interval.ms
+        self.stalled = False
 
     # ------------------------------------------------------------------ logging
     def log(self, level: str, msg: str, logger: str = rcon.CMM, plain: bool = False) -> None:
@@ -84,10 +86,12 @@ class ConsumerClient:
         self.incarnation += 1
         self.alive = True
         self.member_id = _uuid(sim.rng)
+        self.cg.member_clients[self.member_id] = self
         self.epoch = 0
         self.owned = set()
         self.latest = None
         self.busy = False
+        self.stalled = False
         self.state = "UNSUBSCRIBED"
         self.topics = self.cg.subscription
         self.log("INFO", f"Kafka version: {self.drv.client_version}", rc.APPINFO, plain=True)
@@ -131,7 +135,7 @@ class ConsumerClient:
         self.epoch = reply.member_epoch
         if reply.assigned is not None:
             self.latest = reply.assigned
-        if self.busy:
+        if self.busy or self.stalled:
             return
         if self.latest is not None and (set(self.latest) != self.owned or self.state == "JOINING"):
             self.reconcile()
@@ -191,6 +195,47 @@ class ConsumerClient:
         self.busy = False
         self.hb_token += 1
 
+    # ------------------------------------------------------------------ what-if behaviours
+    def pause(self, duration: int, _b=None) -> None:
+        """The process freezes for ``duration`` ms: no heartbeats (the session may expire)."""
+        if not self.alive:
+            return
+        self.hb_token += 1
+        self.drv.sim.later(duration, self.resume, self.incarnation)
+
+    def resume(self, inc: int, _b=None) -> None:
+        if inc == self.incarnation and self.alive:
+            self.schedule_hb(1)
+
+    def stall(self, duration: int, _b=None) -> None:
+        """The poll loop blocks for ``duration`` ms. The background thread keeps heartbeating, but
+        nothing is reconciled (the callbacks run in poll); after max.poll.interval.ms the member
+        leaves with epoch -1 and rejoins with epoch 0 when poll runs again (AsyncKafkaConsumer)."""
+        if not self.alive or self.stalled:
+            return
+        self.stalled = True
+        sim = self.drv.sim
+        sim.later(self.cg.model.rebalance_ms, self.poll_expired, self.incarnation)
+        sim.later(duration, self.unstall, self.incarnation)
+
+    def poll_expired(self, inc: int, _b=None) -> None:
+        if inc != self.incarnation or not self.alive or not self.stalled:
+            return
+        self.drv.call(self, cg.LEAVE_EPOCH, set())
+        self.owned = set()
+        self.latest = None
+        self.epoch = 0
+        self.state = "STALE"
+        self.hb_token += 1
+
+    def unstall(self, inc: int, _b=None) -> None:
+        if inc != self.incarnation or not self.alive:
+            return
+        self.stalled = False
+        if self.state == "STALE":
+            self.transition("JOINING")
+        self.schedule_hb(1)
+
 
 def _uuid(rng) -> str:
     """Kafka ``Uuid.randomUuid().toString()``: 16 random bytes, URL-safe base64 without padding."""
@@ -200,12 +245,14 @@ def _uuid(rng) -> str:
 class ConsumerGroupSim:
     """A consumer-protocol group: its model, clients, truth and timer."""
 
-    __slots__ = ("grp", "model", "clients", "truth", "wake_at", "slow_ms", "subscription")
+    __slots__ = ("grp", "model", "clients", "truth", "wake_at", "slow_ms", "subscription", "member_clients")
 
     def __init__(self, grp: GroupSim, model: cg.ConsumerGroup, truth: ConsumerTruth) -> None:
         self.grp = grp
         self.model = model
         self.clients: list[ConsumerClient] = []
+        #: every member id a client of this group ever had -> that client
+        self.member_clients: dict[str, ConsumerClient] = {}
         self.truth = truth
         self.wake_at: int | None = None
         #: the next revocation callback of any member takes this long (slow_revocation scenario)

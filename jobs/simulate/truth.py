@@ -18,15 +18,25 @@ from typing import Any
 class TruthRecorder:
     """Streams rebalances, assignments, storms and coordinator moves to ``<out>/truth``."""
 
-    def __init__(self, out: str) -> None:
-        self.dir = os.path.join(out, "truth")
-        os.makedirs(self.dir, exist_ok=True)
-        self._files = {
-            name: open(os.path.join(self.dir, f"{name}.jsonl"), "w", encoding="utf-8")  # noqa: SIM115
-            for name in ("rebalances", "assignments", "storms", "coordinator_moves")
-        }
+    NAMES = ("rebalances", "assignments", "storms", "coordinator_moves")
+
+    def __init__(self, out: str | None, keep: bool = False) -> None:
+        """``out=None`` writes no files; ``out=None`` or ``keep`` keeps the records in memory
+        (:attr:`records`)."""
+        self.dir = os.path.join(out, "truth") if out is not None else None
+        #: name -> records, when kept in memory
+        self.records: dict[str, list[dict[str, Any]]] | None = None
+        if self.dir is None or keep:
+            self.records = {name: [] for name in self.NAMES}
+        self._files = {}
+        if self.dir is not None:
+            os.makedirs(self.dir, exist_ok=True)
+            self._files = {
+                name: open(os.path.join(self.dir, f"{name}.jsonl"), "w", encoding="utf-8")  # noqa: SIM115
+                for name in self.NAMES
+            }
         self.open: dict[str, dict[str, Any]] = {}
-        self.counts = dict.fromkeys(self._files, 0)
+        self.counts = dict.fromkeys(self.NAMES, 0)
         #: group -> active storm episode (scenario tag) collecting rebalances
         self.episodes: dict[str, dict[str, Any]] = {}
 
@@ -35,7 +45,10 @@ class TruthRecorder:
         self._write(name, rec)
 
     def _write(self, name: str, rec: dict[str, Any]) -> None:
-        self._files[name].write(json.dumps(rec, sort_keys=True) + "\n")
+        if self.records is not None:
+            self.records[name].append(rec)
+        if self._files:
+            self._files[name].write(json.dumps(rec, sort_keys=True) + "\n")
         self.counts[name] += 1
 
     # ---------------------------------------------------------------- rebalances

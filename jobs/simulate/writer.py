@@ -90,3 +90,26 @@ class LogSink:
             else:
                 out.append(relpath)
         return out
+
+
+class NullSink:
+    """A sink that writes nothing and only counts (the what-if re-simulation needs the truth, not
+    the log text)."""
+
+    root = None
+
+    def __init__(self) -> None:
+        self.lines = 0
+        self.bytes = 0
+
+    def write(self, relpath: str, text: str, nlines: int = 1) -> None:
+        self.lines += nlines
+
+    def flush(self) -> None:
+        pass
+
+    def files(self) -> list[str]:
+        return []
+
+    def finish(self, gzip_output: bool = False) -> list[str]:
+        return []

@@ -1,0 +1,290 @@
+"""What each consumer of a group *did*, independent of the group's settings: the input of the
+re-simulation what-if (:mod:`jobs.whatif`).
+
+A replay's records say what the coordinator decided (a member was removed after its session
+timeout, left on a poll timeout, was replaced...). Those decisions depend on the settings. The
+behaviour underneath does not: a process started and stopped, froze for 50 s, blocked in its poll
+loop for 7 minutes. :func:`infer_behaviour` reads the behaviour back from one group's replay
+(sessions, rebalances, assignments and the client-side evidence) under the settings that were in
+force (:class:`GroupSettings`); the re-simulation then plays the same behaviour under other
+settings.
+
+Behaviour actions (:data:`ACTIONS`), per consumer (one process slot: a host, a static instance, or
+a client id):
+
+* ``start`` - a consumer process starts (it discovers the coordinator and joins);
+* ``close`` - graceful shutdown (revocation, LeaveGroup for a dynamic member);
+* ``crash`` - the process is gone without a word (heartbeats stop);
+* ``pause`` - the whole process freezes for ``duration_ms`` (GC, VM or container freeze): no
+  heartbeats, no polls;
+* ``stall`` - the poll loop blocks for ``duration_ms`` (slow record handler); the heartbeat thread
+  keeps running.
+
+How each ending of a member session is read back (``session.end_reason`` → behaviour):
+
+===================  =============================================================================
+``leave``            ``close`` at the leave; a later session of the same consumer is a ``start``
+                     (a restart) at its join
+``poll_timeout_leave``  ``stall`` from ``leave - max.poll.interval.ms`` until the consumer's next
+                     join (it rejoins as soon as its poll loop runs again)
+``session_timeout``  heartbeats stopped at ``expiry - session.timeout.ms``. A ``crash`` when the
+                     consumer joined again *before* the expiry (a new process) or when its client
+                     log shows a new process discovering the coordinator before the rejoin;
+                     otherwise a ``pause`` until the rejoin. Never back: a ``crash``.
+``not_rejoined``,    the member did not rejoin a rebalance in time: its poll loop was blocked
+``sync_timeout``     (``stall``) from that rebalance's start until its next join
+``replaced``         a static member restarted: ``close`` at its last own evidence (else a
+                     restart gap before the replacement), ``start`` at the replacement's join
+===================  =============================================================================
+
+Consumers present when the evidence begins start before the window (``present_at_start``).
+Pauses shorter than the session timeout and stalls shorter than ``max.poll.interval.ms`` leave no
+trace in INFO logs and cannot be inferred: a prediction for *shorter* timeouts than the logged ones
+is blind to them (the accuracy benchmark measures this).
+
+Pure: records and events in, behaviour out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+
+from coordinator_core.events import Event
+from coordinator_core.records import AssignmentRow, MemberSession, Rebalance
+
+__all__ = [
+    "ACTIONS", "Action", "ConsumerBehaviour", "GroupBehaviour", "GroupSettings", "infer_behaviour",
+]  # fmt: skip
+
+ACTIONS = ("start", "close", "crash", "pause", "stall")
+
+#: a process start is seen this long before its member's first JoinGroup (discovery + join)
+JOIN_LATENCY_MS = 250
+#: a static member's restart gap when no evidence dates its shutdown
+RESTART_GAP_MS = 5_000
+#: consumers present at the start are started this long before the window
+WARMUP_MS = 60_000
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    ts: int
+    kind: str  # one of ACTIONS
+    duration_ms: int = 0
+
+    def __post_init__(self) -> None:
+        if self.kind not in ACTIONS:
+            raise ValueError(f"unknown behaviour action {self.kind!r}; expected one of {ACTIONS}")
+
+
+@dataclass(slots=True)
+class ConsumerBehaviour:
+    """One consumer process slot and what it did, in time order."""
+
+    consumer: str
+    client_id: str | None = None
+    group_instance_id: str | None = None
+    host: str | None = None
+    subscription: tuple[str, ...] = ()
+    present_at_start: bool = False
+    actions: list[Action] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class GroupBehaviour:
+    """A group's consumers and the world around them over ``[start_ts, end_ts]``."""
+
+    group_id: str
+    start_ts: int
+    end_ts: int
+    #: partitions per subscribed topic (at the start)
+    topics: dict[str, int]
+    consumers: list[ConsumerBehaviour]
+    #: (ts, topic, new partition count): partitions added while the group ran
+    topic_changes: list[tuple[int, str, int]] = field(default_factory=list)
+    #: coordinator moves (the group's ``__consumer_offsets`` partition changed leader)
+    coordinator_moves: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class GroupSettings:
+    """The settings a what-if changes, with Kafka's names and the Java client's defaults.
+
+    ``static_consumers``: consumers (behaviour keys) that set ``group.instance.id``; ``"*"`` = all.
+    ``assignor``: the consumer's ``partition.assignment.strategy`` (classic) - ``range``,
+    ``roundrobin``, ``sticky`` or ``cooperative-sticky``. ``group_protocol``: ``classic`` or
+    ``consumer`` (KIP-848, server-side assignment).
+    """
+
+    session_timeout_ms: int = 45_000
+    max_poll_interval_ms: int = 300_000
+    heartbeat_interval_ms: int = 3_000
+    static_consumers: frozenset[str] = frozenset()
+    assignor: str = "range"
+    group_initial_rebalance_delay_ms: int = 3_000
+    group_protocol: str = "classic"
+
+    def is_static(self, consumer: str) -> bool:
+        return "*" in self.static_consumers or consumer in self.static_consumers
+
+    def with_changes(self, **changes) -> GroupSettings:
+        return replace(self, **changes)
+
+
+# --------------------------------------------------------------------------------- inference
+
+
+def consumer_key(s: MemberSession) -> str:
+    """The process slot of a member session: its static instance, else its host, else client id."""
+    return s.group_instance_id or s.host or s.client_id or s.member_id
+
+
+def infer_behaviour(
+    group_id: str,
+    sessions: Iterable[MemberSession],
+    rebalances: Iterable[Rebalance],
+    assignments: Iterable[AssignmentRow] = (),
+    events: Iterable[Event] = (),
+    settings: GroupSettings | None = None,
+    *,
+    start_ts: int | None = None,
+    end_ts: int | None = None,
+) -> GroupBehaviour:
+    """Read one group's behaviour back from its replay (see the module docstring for the rules)."""
+    settings = settings or GroupSettings()
+    sessions = sorted(sessions, key=lambda s: (s.joined_ts is not None, s.joined_ts or 0, s.member_id))
+    rebs = sorted((r for r in rebalances if r.start_ts is not None), key=lambda r: r.start_ts)
+    events = list(events)
+    times = [t for s in sessions for t in (s.joined_ts, s.left_ts) if t is not None]
+    times += [t for r in rebs for t in (r.start_ts, r.end_ts) if t is not None]
+    times += [e.ts for e in events if e.ts is not None]
+    if start_ts is None:
+        start_ts = min(times) if times else 0
+    if end_ts is None:
+        end_ts = max(times) if times else start_ts
+    topics, changes = _topics(assignments, rebs)
+    discovered = _discoveries(events)
+    by_consumer: dict[str, list[MemberSession]] = {}
+    for s in sessions:
+        by_consumer.setdefault(consumer_key(s), []).append(s)
+    consumers = [
+        _consumer(key, ss, rebs, discovered, settings, start_ts, end_ts, tuple(topics))
+        for key, ss in by_consumer.items()
+    ]
+    moves = sorted({e.ts for e in events if e.kind == "group_loaded" and e.ts is not None})
+    return GroupBehaviour(group_id, start_ts, end_ts, topics, consumers, changes, moves[1:])
+
+
+def _topics(
+    assignments: Iterable[AssignmentRow], rebs: list[Rebalance]
+) -> tuple[dict[str, int], list[tuple[int, str, int]]]:
+    """Partitions per topic at the start (the first generation that shows the topic), and each
+    growth later: ``(the start of the metadata_change rebalance that produced the generation, topic,
+    new size)``."""
+    per_gen: dict[int, dict[str, int]] = {}
+    gen_ts: dict[int, int] = {}
+    for a in assignments:
+        if not a.partitions:
+            continue
+        cur = per_gen.setdefault(a.generation, {})
+        cur[a.topic] = max(cur.get(a.topic, 0), max(a.partitions) + 1)
+        if a.ts is not None:
+            gen_ts[a.generation] = min(gen_ts.get(a.generation, a.ts), a.ts)
+    first: dict[str, int] = {}
+    size: dict[str, int] = {}
+    changes: list[tuple[int, str, int]] = []
+    for gen in sorted(per_gen):
+        for topic, n in sorted(per_gen[gen].items()):
+            if topic not in size:
+                first[topic] = size[topic] = n
+            elif n > size[topic]:
+                size[topic] = n
+                grew = [r.start_ts for r in rebs if r.new_generation == gen and r.cause == "metadata_change"]
+                if grew:
+                    changes.append((grew[0], topic, n))
+                elif not any(t == topic for _, t, _ in changes):
+                    first[topic] = n  # a fuller view of the same topic (partial assignment lines)
+    return first, changes
+
+
+def _discoveries(events: list[Event]) -> dict[str, list[int]]:
+    """Client-side process starts (a coordinator discovery) per client id and host."""
+    out: dict[str, list[int]] = {}
+    for e in events:
+        if e.kind == "coordinator_discovered" and e.ts is not None:
+            for k in (getattr(e, "client_id", None), getattr(e, "group_instance_id", None)):
+                if k:
+                    out.setdefault(k, []).append(e.ts)
+    return out
+
+
+def _consumer(
+    key: str,
+    sessions: list[MemberSession],
+    rebs: list[Rebalance],
+    discovered: Mapping[str, list[int]],
+    settings: GroupSettings,
+    start_ts: int,
+    end_ts: int,
+    subscription: tuple[str, ...],
+) -> ConsumerBehaviour:
+    first = sessions[0]
+    c = ConsumerBehaviour(
+        key, first.client_id, first.group_instance_id, first.host, subscription,
+        present_at_start=first.joined_ts is None or first.joined_ts <= start_ts,
+    )  # fmt: skip
+    acts = c.actions
+    if c.present_at_start:
+        acts.append(Action(start_ts - WARMUP_MS, "start"))
+    else:
+        acts.append(Action(first.joined_ts - JOIN_LATENCY_MS, "start"))
+    for i, s in enumerate(sessions):
+        nxt = sessions[i + 1] if i + 1 < len(sessions) else None
+        acts.extend(_ending(s, nxt, rebs, discovered, settings))
+    acts.sort(key=lambda a: a.ts)
+    return c
+
+
+def _ending(
+    s: MemberSession,
+    nxt: MemberSession | None,
+    rebs: list[Rebalance],
+    discovered: Mapping[str, list[int]],
+    settings: GroupSettings,
+) -> list[Action]:
+    """The actions a session's end (and the consumer's next session) stand for."""
+    back = nxt.joined_ts if nxt is not None else None
+    restart = [Action(back - JOIN_LATENCY_MS, "start")] if back is not None else []
+    left, why = s.left_ts, s.end_reason
+    if left is None or why in ("open", "group_dead", "fenced", "pending_expired"):
+        return restart if why != "open" else []
+    if why == "leave":
+        return [Action(left, "close"), *restart]
+    if why == "poll_timeout_leave":
+        since = left - settings.max_poll_interval_ms
+        return [Action(since, "stall", _until(back, since, left))]
+    if why == "session_timeout":
+        stopped = left - settings.session_timeout_ms
+        if back is None or back < left or _new_process(s, discovered, stopped, back):
+            return [Action(stopped, "crash"), *restart]
+        return [Action(stopped, "pause", max(1, back - JOIN_LATENCY_MS - stopped))]
+    if why in ("not_rejoined", "sync_timeout"):
+        began = max((r.start_ts for r in rebs if r.start_ts <= left), default=left)
+        return [Action(began, "stall", _until(back, began, left))]
+    if why == "replaced":
+        if back is None:
+            return []
+        return [Action(back - RESTART_GAP_MS, "close"), *restart]
+    return restart
+
+
+def _until(back: int | None, since: int, left: int) -> int:
+    """A stall's length: until the consumer's next join (the poll loop runs again), else past ``left``."""
+    end = back - 5 if back is not None else left + 1
+    return max(1, end - since)
+
+
+def _new_process(s: MemberSession, discovered: Mapping[str, list[int]], since: int, back: int) -> bool:
+    keys = [k for k in (s.client_id, s.group_instance_id) if k]
+    return any(since < t <= back for k in keys for t in discovered.get(k, ()))

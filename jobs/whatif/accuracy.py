@@ -1,0 +1,204 @@
+"""Measured accuracy of the re-simulation what-if: predict settings B from the logs of settings A,
+and compare with what really happens under B.
+
+Each *case* is (scenario, seed, change). The scenario draws one group's behaviour from the seed
+(:data:`SCENARIOS`; the behaviour is data, the same whatever the settings). Then:
+
+1. **truth A**: the simulator plays the behaviour under the baseline settings :data:`BASELINE` and
+   writes the brokers' and clients' logs;
+2. the logs are read back (:func:`jobs.whatif.evidence.events_by_group`), replayed, and the
+   behaviour is inferred from them (:mod:`coordinator_core.behaviour`), knowing only the baseline
+   settings, as a user knows their config;
+3. **prediction**: the inferred behaviour is re-simulated under settings B (:data:`CHANGES`);
+4. **truth B**: the simulator plays the *true* behaviour under B (same seed).
+
+Per case: rebalance count exact, paused time (ms) error and moved partitions error, plus the
+baseline check (the inferred behaviour re-simulated under A reproduces truth A's rebalance count).
+:func:`summarise` aggregates per (scenario, change) and per change; ``benchmarks/bench_whatif.py``
+writes the table.
+"""
+
+from __future__ import annotations
+
+import random
+import tempfile
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from coordinator_core.behaviour import Action, ConsumerBehaviour, GroupBehaviour, GroupSettings
+from jobs.whatif.evidence import events_by_group
+from jobs.whatif.predict import baseline_and_predictions
+from jobs.whatif.resim import Outcome, resimulate
+
+T0 = 1_767_225_600_000  # 2026-01-01T00:00:00Z
+WINDOW_MS = 30 * 60_000
+GROUP = "orders-group"
+TOPIC = "orders.events.v1"
+BASELINE = GroupSettings()
+
+#: the setting changes whose predictions are measured (the advice ranks the same changes)
+CHANGES: dict[str, dict[str, Any]] = {
+    "longer_session": {"session_timeout_ms": 90_000},
+    "shorter_session": {"session_timeout_ms": 10_000},
+    "static_membership": {"static_consumers": frozenset({"*"})},
+    "longer_poll_interval": {"max_poll_interval_ms": 600_000},
+    "cooperative_sticky": {"assignor": "cooperative-sticky"},
+    "consumer_protocol": {"group_protocol": "consumer"},
+}
+
+
+def _group(r: random.Random, n: int = 3, partitions: int = 12) -> tuple[list[ConsumerBehaviour], GroupBehaviour]:
+    cons = [ConsumerBehaviour(f"host-{i}", present_at_start=True, actions=[Action(T0 - 60_000, "start")])
+            for i in range(n)]  # fmt: skip
+    return cons, GroupBehaviour(GROUP, T0, T0 + WINDOW_MS, {TOPIC: partitions}, cons)
+
+
+def rolling_restart(r: random.Random, a: GroupSettings) -> GroupBehaviour:
+    cons, g = _group(r, r.randint(3, 4))
+    t = T0 + r.randint(120_000, 300_000)
+    for c in cons:
+        down = r.randint(5_000, 15_000)
+        c.actions += [Action(t, "close"), Action(t + down, "start")]
+        t += down + r.randint(30_000, 60_000)
+    return g
+
+
+def gc_pause_above(r: random.Random, a: GroupSettings) -> GroupBehaviour:
+    cons, g = _group(r)
+    cons[r.randrange(len(cons))].actions.append(
+        Action(T0 + r.randint(120_000, 600_000), "pause", a.session_timeout_ms + r.randint(2_000, 10_000))
+    )
+    return g
+
+
+def gc_pause_below(r: random.Random, a: GroupSettings) -> GroupBehaviour:
+    cons, g = _group(r)
+    cons[r.randrange(len(cons))].actions.append(
+        Action(T0 + r.randint(120_000, 600_000), "pause", a.session_timeout_ms - r.randint(2_000, 10_000))
+    )
+    return g
+
+
+def slow_handler_above(r: random.Random, a: GroupSettings) -> GroupBehaviour:
+    cons, g = _group(r)
+    cons[r.randrange(len(cons))].actions.append(
+        Action(T0 + r.randint(120_000, 300_000), "stall", a.max_poll_interval_ms + r.randint(10_000, 120_000))
+    )
+    return g
+
+
+def slow_handler_below(r: random.Random, a: GroupSettings) -> GroupBehaviour:
+    cons, g = _group(r)
+    cons[r.randrange(len(cons))].actions.append(
+        Action(T0 + r.randint(120_000, 300_000), "stall", a.max_poll_interval_ms - r.randint(10_000, 60_000))
+    )
+    return g
+
+
+def crash_loop(r: random.Random, a: GroupSettings) -> GroupBehaviour:
+    cons, g = _group(r)
+    c = cons[r.randrange(len(cons))]
+    t = T0 + r.randint(120_000, 300_000)
+    for _ in range(r.randint(3, 5)):
+        back = r.randint(20_000, 40_000)
+        c.actions += [Action(t, "crash"), Action(t + back, "start")]
+        t += back + r.randint(60_000, 180_000)
+    return g
+
+
+def partitions_added(r: random.Random, a: GroupSettings) -> GroupBehaviour:
+    cons, g = _group(r)
+    g.topic_changes.append((T0 + r.randint(120_000, 900_000), TOPIC, r.choice((16, 18, 24))))
+    return g
+
+
+def coordinator_failover(r: random.Random, a: GroupSettings) -> GroupBehaviour:
+    cons, g = _group(r)
+    g.coordinator_moves.append(T0 + r.randint(120_000, 900_000))
+    return g
+
+
+SCENARIOS: dict[str, Callable[[random.Random, GroupSettings], GroupBehaviour]] = {
+    f.__name__: f
+    for f in (rolling_restart, gc_pause_above, gc_pause_below, slow_handler_above, slow_handler_below,
+              crash_loop, partitions_added, coordinator_failover)
+}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    scenario: str
+    seed: int
+    change: str
+    baseline_truth: int
+    baseline_predicted: int
+    truth_rebalances: int
+    predicted_rebalances: int
+    truth_paused_ms: int
+    predicted_paused_ms: int
+    truth_moved: int | None
+    predicted_moved: int | None
+
+    @property
+    def exact(self) -> bool:
+        return self.truth_rebalances == self.predicted_rebalances
+
+    @property
+    def paused_error(self) -> float:
+        """Relative error of the paused time (0 when both are 0)."""
+        if self.truth_paused_ms == 0:
+            return 0.0 if self.predicted_paused_ms == 0 else 1.0
+        return abs(self.predicted_paused_ms - self.truth_paused_ms) / self.truth_paused_ms
+
+
+def run_scenario(scenario: str, seed: int, changes: dict[str, dict[str, Any]] = CHANGES) -> list[Case]:
+    """All changes of one (scenario, seed): one logged run under :data:`BASELINE`, then per change
+    one prediction and one true run."""
+    behaviour = SCENARIOS[scenario](random.Random(seed * 7919 + len(scenario)), BASELINE)
+    with tempfile.TemporaryDirectory(prefix="whatif-") as folder:
+        truth_a = resimulate(behaviour, BASELINE, seed=seed, out=folder)
+        events = events_by_group(folder).get(GROUP, [])
+    window = (behaviour.start_ts, behaviour.end_ts)
+    _, rows = baseline_and_predictions(GROUP, events, changes, seed=seed, window=window)
+    base = rows[0]
+    out = []
+    for row in rows[1:]:
+        truth_b = resimulate(behaviour, BASELINE.with_changes(**changes[row.scenario]), seed=seed)
+        out.append(_case(scenario, seed, row.scenario, truth_a, base.rebalances, truth_b, row))
+    return out
+
+
+def _case(scenario, seed, change, truth_a: Outcome, base_pred: int, truth_b: Outcome, pred) -> Case:
+    return Case(
+        scenario, seed, change, truth_a.rebalance_count, base_pred, truth_b.rebalance_count,
+        pred.rebalances, truth_b.paused_ms, pred.paused_ms, truth_b.moved_partitions, pred.moved_partitions,
+    )  # fmt: skip
+
+
+def summarise(cases: Iterable[Case], by: tuple[str, ...] = ("scenario", "change")) -> list[dict[str, Any]]:
+    """Per group of ``by``: cases, rebalance count exact %, paused time within 10 % (share),
+    median paused error, mean moved-partitions error, baseline reproduced %."""
+    groups: dict[tuple, list[Case]] = {}
+    for c in cases:
+        groups.setdefault(tuple(getattr(c, k) for k in by), []).append(c)
+    rows = []
+    for key, cs in sorted(groups.items()):
+        errs = sorted(c.paused_error for c in cs)
+        moved = [abs(c.predicted_moved - c.truth_moved) for c in cs if c.truth_moved is not None
+                 and c.predicted_moved is not None]  # fmt: skip
+        rows.append({
+            **dict(zip(by, key, strict=True)), "cases": len(cs),
+            "exact_pct": round(100 * sum(c.exact for c in cs) / len(cs), 1),
+            "paused_within_10pct": round(100 * sum(e <= 0.10 for e in errs) / len(cs), 1),
+            "median_paused_error_pct": round(100 * errs[len(errs) // 2], 1),
+            "mean_moved_error": round(sum(moved) / len(moved), 2) if moved else None,
+            "baseline_reproduced_pct": round(
+                100 * sum(c.baseline_truth == c.baseline_predicted for c in cs) / len(cs), 1
+            ),
+        })  # fmt: skip
+    return rows
+
+
+def as_rows(cases: Iterable[Case]) -> list[dict[str, Any]]:
+    return [{**asdict(c), "exact": c.exact, "paused_error": round(c.paused_error, 4)} for c in cases]

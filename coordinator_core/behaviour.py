@@ -27,7 +27,8 @@ How each ending of a member session is read back (``session.end_reason`` → beh
                      (a restart) at its join
 ``poll_timeout_leave``  ``stall`` from ``leave - max.poll.interval.ms`` until the consumer's next
                      join (it rejoins as soon as its poll loop runs again)
-``session_timeout``  heartbeats stopped at ``expiry - session.timeout.ms``. A ``crash`` when the
+``session_timeout``  the last heartbeat was at ``expiry - session.timeout.ms``, the process stopped
+                     half a heartbeat interval later (on average). A ``crash`` when the
                      consumer joined again *before* the expiry (a new process) or when its client
                      log shows a new process discovering the coordinator before the rejoin;
                      otherwise a ``pause`` until the rejoin. Never back: a ``crash``.
@@ -65,6 +66,8 @@ JOIN_LATENCY_MS = 250
 RESTART_GAP_MS = 5_000
 #: consumers present at the start are started this long before the window
 WARMUP_MS = 60_000
+#: group.consumer.heartbeat.interval.ms default (KIP-848)
+CONSUMER_HEARTBEAT_MS = 5_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +127,12 @@ class GroupSettings:
     assignor: str = "range"
     group_initial_rebalance_delay_ms: int = 3_000
     group_protocol: str = "classic"
+
+    @property
+    def heartbeat_ms(self) -> int:
+        """The interval members heartbeat at: the client's ``heartbeat.interval.ms`` (classic), the
+        broker's ``group.consumer.heartbeat.interval.ms`` (consumer protocol, 5 s by default)."""
+        return CONSUMER_HEARTBEAT_MS if self.group_protocol == "consumer" else self.heartbeat_interval_ms
 
     def is_static(self, consumer: str) -> bool:
         return "*" in self.static_consumers or consumer in self.static_consumers
@@ -265,7 +274,9 @@ def _ending(
         since = left - settings.max_poll_interval_ms
         return [Action(since, "stall", _until(back, since, left))]
     if why == "session_timeout":
-        stopped = left - settings.session_timeout_ms
+        # the session expires one timeout after the last heartbeat; the process stopped somewhere in
+        # the heartbeat interval after it: the middle is the unbiased guess
+        stopped = left - settings.session_timeout_ms + settings.heartbeat_ms // 2
         if back is None or back < left or _new_process(s, discovered, stopped, back):
             return [Action(stopped, "crash"), *restart]
         return [Action(stopped, "pause", max(1, back - JOIN_LATENCY_MS - stopped))]

@@ -20,19 +20,43 @@ from coordinator_core.history import GroupHistory
 from coordinator_core.replay import ReplayOutput
 from jobs.whatif.resim import Outcome, resimulate
 
-__all__ = ["Prediction", "baseline_and_predictions", "logged_settings", "replay_group", "SETTING_NAMES"]
+__all__ = [
+    "Prediction", "baseline_and_predictions", "logged_settings", "predict", "replay_group", "SETTING_NAMES",
+]  # fmt: skip
 
 SETTING_NAMES = tuple(f.name for f in fields(GroupSettings))
 
 
 @dataclass(frozen=True, slots=True)
 class Prediction:
+    """One setting's predicted outcome over ``samples`` re-simulations (different seeds: the
+    heartbeat phases, network delays... differ): the most frequent rebalance count, the mean
+    paused time, partition-time and moved partitions, and the rebalances of the first sample."""
+
     scenario: str
     settings: GroupSettings
     rebalances: int
     paused_ms: int
     paused_partition_ms: int | None
     moved_partitions: int | None
+    samples: int = 1
+    first: Outcome | None = None
+
+
+def predict(b: GroupBehaviour, name: str, settings: GroupSettings, *, seed: int = 1, samples: int = 1) -> Prediction:
+    """Re-simulate ``b`` under ``settings`` ``samples`` times (seeds ``seed``, ``seed + 1``...)."""
+    runs = [resimulate(b, settings, seed=seed + i) for i in range(max(1, samples))]
+    counts = [o.rebalance_count for o in runs]
+    mode = max(dict.fromkeys(counts), key=counts.count)
+    return Prediction(
+        name, settings, mode, _mean(o.paused_ms for o in runs), _mean(o.paused_partition_ms for o in runs),
+        _mean(o.moved_partitions for o in runs), len(runs), runs[0],
+    )  # fmt: skip
+
+
+def _mean(values) -> int | None:
+    vs = [v for v in values if v is not None]
+    return round(sum(vs) / len(vs)) if vs else None
 
 
 def replay_group(group_id: str, events: Iterable[Event]) -> ReplayOutput:
@@ -94,18 +118,15 @@ def baseline_and_predictions(
     given: Mapping[str, Any] | None = None,
     seed: int = 1,
     window: tuple[int, int] | None = None,
+    samples: int = 1,
 ) -> tuple[GroupBehaviour, list[Prediction]]:
     """Predictions for each named change (``{"static": {"static_consumers": "*"}, ...}``), the
-    re-simulated baseline first (scenario ``baseline``)."""
+    re-simulated baseline first (scenario ``baseline``); see :func:`predict` for ``samples``."""
     events = list(events)
     out = replay_group(group_id, events)
     base = logged_settings(out, given)
     b = behaviour(group_id, out, events, base, window)
-    rows = [_row("baseline", resimulate(b, base, seed=seed))]
+    rows = [predict(b, "baseline", base, seed=seed, samples=samples)]
     for name, change in changes.items():
-        rows.append(_row(name, resimulate(b, base.with_changes(**_checked(change)), seed=seed)))
+        rows.append(predict(b, name, base.with_changes(**_checked(change)), seed=seed, samples=samples))
     return b, rows
-
-
-def _row(name: str, o: Outcome) -> Prediction:
-    return Prediction(name, o.settings, o.rebalance_count, o.paused_ms, o.paused_partition_ms, o.moved_partitions)

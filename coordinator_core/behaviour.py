@@ -144,9 +144,55 @@ class GroupSettings:
 # --------------------------------------------------------------------------------- inference
 
 
-def consumer_key(s: MemberSession) -> str:
-    """The process slot of a member session: its static instance, else its host, else client id."""
-    return s.group_instance_id or s.host or s.client_id or s.member_id
+def consumer_key(s: MemberSession, client_logs: Mapping[str, str] | None = None) -> str:
+    """The process slot of a member session: its static instance, else the client log file that
+    names its member id (one process, one file: the steadiest evidence), else its host, else its
+    client id (Java's default ``consumer-<group>-1`` is shared by every process of a group:
+    :func:`consumer_slots` splits those)."""
+    log = client_logs.get(s.member_id) if client_logs else None
+    return s.group_instance_id or (f"log:{log}" if log else None) or s.host or s.client_id or s.member_id
+
+
+def client_log_files(events: Iterable[Event]) -> dict[str, str]:
+    """member id -> the client log file whose lines name it (one process writes one file)."""
+    out: dict[str, str] = {}
+    for e in events:
+        if e.side != "broker" and e.member_id and e.source_file:
+            out.setdefault(e.member_id, e.source_file)
+    return out
+
+
+def _silent_since(last: MemberSession, settings) -> int | None:
+    """Since when a slot's last session's process is silent: its end; an expired member's last
+    heartbeat; a replaced static member at once (its replacement is its successor)."""
+    if last.end_reason == "replaced":
+        return -(2**62)
+    if last.left_ts is None:
+        return None
+    return last.left_ts - (settings.session_timeout_ms if last.end_reason == "session_timeout" else 0)
+
+
+def consumer_slots(sessions: list[MemberSession], client_logs: Mapping[str, str], settings) -> dict[str, list]:
+    """Sessions per process slot. Sessions sharing a key that overlap in time belong to different
+    processes: each session (in join order) follows the slot whose previous session ended last
+    before it joined, or - a crashed process restarted before its old member expired - whose
+    member was already silent (last heartbeat before the join); else it opens a new slot."""
+    slots: dict[str, list[MemberSession]] = {}
+    for s in sessions:
+        key = consumer_key(s, client_logs)
+        mine = [k for k in slots if k == key or k.startswith(key + "#")]
+        best = None
+        for k in mine:
+            silent = _silent_since(slots[k][-1], settings)
+            if silent is not None and (s.joined_ts is None or silent <= s.joined_ts) and (
+                best is None or silent > best[0]
+            ):
+                best = (silent, k)
+        if best is not None:
+            slots[best[1]].append(s)
+        else:
+            slots[key if key not in slots else f"{key}#{len(mine) + 1}"] = [s]
+    return slots
 
 
 def infer_behaviour(
@@ -174,14 +220,16 @@ def infer_behaviour(
         end_ts = max(times) if times else start_ts
     topics, changes = _topics(assignments, rebs)
     discovered = _discoveries(events)
-    by_consumer: dict[str, list[MemberSession]] = {}
-    for s in sessions:
-        by_consumer.setdefault(consumer_key(s), []).append(s)
+    by_consumer = consumer_slots(sessions, client_log_files(events), settings)
     consumers = [
         _consumer(key, ss, rebs, discovered, settings, start_ts, end_ts, tuple(topics))
         for key, ss in by_consumer.items()
     ]
     moves = sorted({e.ts for e in events if e.kind == "group_loaded" and e.ts is not None})
+    # a consumer that joins as the evidence begins starts (a join latency) before it: the window
+    # opens with that start, so the group's first rebalance is inside it
+    starts = [c.actions[0].ts for c in consumers if not c.present_at_start and c.actions]
+    start_ts = min([start_ts, *starts])
     return GroupBehaviour(group_id, start_ts, end_ts, topics, consumers, changes, moves[1:])
 
 
@@ -241,7 +289,7 @@ def _consumer(
     first = sessions[0]
     c = ConsumerBehaviour(
         key, first.client_id, first.group_instance_id, first.host, subscription,
-        present_at_start=first.joined_ts is None or first.joined_ts <= start_ts,
+        present_at_start=first.joined_ts is None or first.joined_ts < start_ts,
     )  # fmt: skip
     acts = c.actions
     if c.present_at_start:

@@ -1,0 +1,108 @@
+"""The re-simulation what-if (jobs.whatif): the baseline re-simulated under the logged settings
+reproduces the logged rebalances, and predictions match what the simulator really does under the
+changed settings."""
+
+from __future__ import annotations
+
+import tempfile
+
+import pytest
+
+from coordinator_core.behaviour import Action, ConsumerBehaviour, GroupBehaviour, GroupSettings
+from jobs.simulate.cluster import SimConfig, Simulation
+from jobs.whatif.accuracy import run_scenario, summarise
+from jobs.whatif.evidence import events_by_group
+from jobs.whatif.predict import baseline_and_predictions, behaviour, logged_settings, predict, replay_group
+from jobs.whatif.resim import resimulate
+from tests.conftest import SAMPLE_LOGS
+
+T0 = 1_767_225_600_000
+
+
+def _group(*extra: tuple[int, Action]) -> GroupBehaviour:
+    cons = [ConsumerBehaviour(f"h{i}", present_at_start=True, actions=[Action(T0 - 60_000, "start")]) for i in range(3)]
+    for i, a in extra:
+        cons[i].actions.append(a)
+    return GroupBehaviour("g", T0, T0 + 1_200_000, {"t": 12}, cons)
+
+
+def _causes(o) -> list[str]:
+    return [r.cause for r in o.rebalances]
+
+
+def test_pause_against_session_timeouts():
+    g = _group((1, Action(T0 + 300_000, "pause", 50_000)))
+    assert _causes(resimulate(g, GroupSettings())) == ["session_timeout", "new_member"]
+    assert _causes(resimulate(g, GroupSettings(session_timeout_ms=60_000))) == []
+    static = resimulate(g, GroupSettings(static_consumers=frozenset({"*"})))
+    assert _causes(static)[0] == "session_timeout"
+
+
+def test_stall_against_max_poll_interval_and_protocols():
+    g = _group((0, Action(T0 + 300_000, "stall", 400_000)))
+    assert _causes(resimulate(g, GroupSettings())) == ["poll_timeout_leave", "new_member"]
+    assert _causes(resimulate(g, GroupSettings(max_poll_interval_ms=600_000))) == []
+    consumer = resimulate(g, GroupSettings(group_protocol="consumer"))
+    assert _causes(consumer) == ["member_leave", "new_member"]
+    assert consumer.paused_partition_ms is not None and consumer.paused_partition_ms > 0
+
+
+def test_rolling_restart_static_membership_has_no_rebalance():
+    acts = [(i, a) for i in range(3) for a in (Action(T0 + 100_000 + i * 60_000, "close"),
+                                                Action(T0 + 110_000 + i * 60_000, "start"))]  # fmt: skip
+    g = _group(*acts)
+    assert len(resimulate(g, GroupSettings()).rebalances) == 6
+    assert resimulate(g, GroupSettings(static_consumers=frozenset({"*"}))).rebalances == ()
+
+
+def test_baseline_reproduces_the_sample_rebalances():
+    total = 0
+    for g, events in sorted(events_by_group(SAMPLE_LOGS).items()):
+        out = replay_group(g, events)
+        lo, hi = min(e.ts for e in events), max(e.ts for e in events)
+        logged = sorted(r.cause for r in out.rebalances if r.start_ts is not None and lo <= r.start_ts <= hi)
+        p = predict(behaviour(g, out, events, logged_settings(out)), "baseline", logged_settings(out), samples=3)
+        assert p.rebalances == len(logged), g
+        assert sorted(r.cause for r in p.first.rebalances) == logged, g
+        total += len(logged)
+    assert total == 16
+
+
+@pytest.mark.parametrize(("seed", "dialect", "at_least"), [(5, "java4", 4), (8, "scala2", 3)])
+def test_baseline_reproduces_a_simulated_corpus(seed, dialect, at_least):
+    """The simulator's own incident mix (restarts, crashes, poll timeouts, static restarts...), its
+    logs read back: per group the re-simulated count equals the logged one (a join landing just
+    inside or just outside a running rebalance - heartbeat phase - can differ by one)."""
+    with tempfile.TemporaryDirectory() as d:
+        sim = Simulation(SimConfig(out=d, groups=4, members=3, hours=2, seed=seed, dialect=dialect))
+        sim.run()
+        sessions = {g.name: g.session_ms for g in sim.groups}
+        by_group = events_by_group(d)
+    exact = 0
+    logged_total = predicted_total = 0
+    for g, events in by_group.items():
+        out = replay_group(g, events)
+        lo, hi = min(e.ts for e in events), max(e.ts for e in events)
+        logged = [r for r in out.rebalances if r.start_ts is not None and lo <= r.start_ts <= hi]
+        st = logged_settings(out, {"session_timeout_ms": sessions[g]})
+        p = predict(behaviour(g, out, events, st), "baseline", st, samples=3)
+        exact += p.rebalances == len(logged)
+        assert abs(p.rebalances - len(logged)) <= 1, g
+        logged_total += len(logged)
+        predicted_total += p.rebalances
+    assert exact >= at_least
+    assert abs(predicted_total - logged_total) <= 0.05 * logged_total
+
+
+def test_predictions_from_logs_match_the_truth():
+    cases = [c for sc in ("gc_pause_above", "slow_handler_above", "rolling_restart", "crash_loop")
+             for c in run_scenario(sc, 1, samples=2)]  # fmt: skip
+    assert all(c.baseline_truth == c.baseline_predicted for c in cases)
+    by_change = {r["change"]: r for r in summarise(cases, by=("change",))}
+    for change in ("longer_session", "static_membership", "longer_poll_interval", "consumer_protocol"):
+        assert by_change[change]["exact_pct"] == 100.0, change
+
+
+def test_unknown_setting_is_an_error_naming_it():
+    with pytest.raises(ValueError, match="session_timeout"):
+        baseline_and_predictions("g", [], {"x": {"session_timeout": 1}})

@@ -38,7 +38,8 @@ How each ending of a member session is read back (``session.end_reason`` → beh
                      restart gap before the replacement), ``start`` at the replacement's join
 ===================  =============================================================================
 
-Consumers present when the evidence begins start before the window (``present_at_start``).
+Consumers present when the evidence begins (no line shows them joining) start before the window
+(``present_at_start``).
 Pauses shorter than the session timeout and stalls shorter than ``max.poll.interval.ms`` leave no
 trace in INFO logs and cannot be inferred: a prediction for *shorter* timeouts than the logged ones
 is blind to them (the accuracy benchmark measures this).
@@ -173,26 +174,49 @@ def _silent_since(last: MemberSession, settings) -> int | None:
 
 
 def consumer_slots(sessions: list[MemberSession], client_logs: Mapping[str, str], settings) -> dict[str, list]:
-    """Sessions per process slot. Sessions sharing a key that overlap in time belong to different
-    processes: each session (in join order) follows the slot whose previous session ended last
-    before it joined, or - a crashed process restarted before its old member expired - whose
-    member was already silent (last heartbeat before the join); else it opens a new slot."""
+    """Sessions per process slot. A session (in join order) follows a slot that shares one of its
+    identities (static instance, client log file, host, client id; never a different instance or log
+    file) and whose process went silent before it joined - the most recently silent one: the end of
+    its last session, an expired member's last heartbeat (a crashed process restarted before its
+    old member expired), a replaced static member at once. Otherwise it opens a new slot (Java's
+    default client id ``consumer-<group>-1`` is shared by every process: overlapping sessions are
+    different processes)."""
     slots: dict[str, list[MemberSession]] = {}
+    idents: dict[str, dict[str, set[str]]] = {}
     for s in sessions:
-        key = consumer_key(s, client_logs)
-        mine = [k for k in slots if k == key or k.startswith(key + "#")]
+        mine = _identities(s, client_logs)
         best = None
-        for k in mine:
+        for k, theirs in idents.items():
+            if not _compatible(mine, theirs):
+                continue
             silent = _silent_since(slots[k][-1], settings)
             if silent is not None and (s.joined_ts is None or silent <= s.joined_ts) and (
                 best is None or silent > best[0]
             ):
                 best = (silent, k)
-        if best is not None:
-            slots[best[1]].append(s)
-        else:
-            slots[key if key not in slots else f"{key}#{len(mine) + 1}"] = [s]
+        if best is None:
+            key = consumer_key(s, client_logs)
+            n = sum(1 for k in slots if k == key or k.startswith(key + "#"))
+            best = (0, key if n == 0 else f"{key}#{n + 1}")
+            slots[best[1]] = []
+            idents[best[1]] = {}
+        slots[best[1]].append(s)
+        for kind, values in mine.items():
+            idents[best[1]].setdefault(kind, set()).update(values)
     return slots
+
+
+def _identities(s: MemberSession, client_logs: Mapping[str, str]) -> dict[str, set[str]]:
+    log = client_logs.get(s.member_id)
+    found = {"instance": s.group_instance_id, "log": log, "host": s.host, "client": s.client_id}
+    return {k: {v} for k, v in found.items() if v}
+
+
+def _compatible(mine: dict[str, set[str]], theirs: dict[str, set[str]]) -> bool:
+    for kind in ("instance", "log"):  # one process: one instance id, one log file
+        if kind in mine and kind in theirs and not (mine[kind] & theirs[kind]):
+            return False
+    return any(mine[k] & theirs.get(k, set()) for k in mine)
 
 
 def infer_behaviour(
@@ -289,7 +313,8 @@ def _consumer(
     first = sessions[0]
     c = ConsumerBehaviour(
         key, first.client_id, first.group_instance_id, first.host, subscription,
-        present_at_start=first.joined_ts is None or first.joined_ts < start_ts,
+        # no line shows it joining (the replay dates it by its first evidence): it was there before
+        present_at_start=first.joined_ts is None or first.joined_ts < start_ts or first.inferred,
     )  # fmt: skip
     acts = c.actions
     if c.present_at_start:

@@ -13,22 +13,29 @@ import os
 from typing import Any
 
 
-def build_report(
+def report_html(
     lakehouse: str,
-    output: str,
     group: str | None = None,
     *,
     spark: Any = None,
     cluster: str | None = None,
     title: str | None = None,
+    advise: bool = True,
 ) -> str:
-    """Read the tables of ``lakehouse`` and write the HTML report to ``output`` (a ``.html`` file, or a
-    directory that gets ``report.html``). Returns the path written."""
+    """The HTML report of the tables of ``lakehouse``. ``advise``: re-simulate the worst storms under
+    other settings (:func:`jobs.report.whatif.storm_advice`)."""
+    # lazy: pandas/matplotlib/deltalake load only when a report is made (the job imports this package)
     from jobs.report.data import load_tables
     from jobs.report.html import render
+    from jobs.report.whatif import storm_advice
 
     tables = load_tables(lakehouse, spark=spark, group=group, cluster=cluster)
-    text = render(tables, group=group, title=title)
+    advice = storm_advice(lakehouse, tables["storms"], spark=spark, cluster=cluster) if advise else None
+    return render(tables, group=group, title=title, advice=advice)
+
+
+def write_report(text: str, output: str) -> str:
+    """Write ``text`` to ``output`` (a ``.html`` file, or a directory that gets ``report.html``)."""
     if os.path.isdir(output) or not output.lower().endswith((".html", ".htm")):
         output = os.path.join(output, "report.html")  # a directory (``spark-submit.sh report --output DIR``)
     parent = os.path.dirname(os.path.abspath(output))
@@ -38,4 +45,20 @@ def build_report(
     return output
 
 
-__all__ = ["build_report"]
+def build_report(
+    lakehouse: str,
+    output: str,
+    group: str | None = None,
+    *,
+    spark: Any = None,
+    cluster: str | None = None,
+    title: str | None = None,
+    advise: bool = True,
+) -> str:
+    """Read the tables of ``lakehouse`` and write the HTML report to ``output`` (a ``.html`` file, or a
+    directory that gets ``report.html``). Returns the path written."""
+    text = report_html(lakehouse, group, spark=spark, cluster=cluster, title=title, advise=advise)
+    return write_report(text, output)
+
+
+__all__ = ["build_report", "report_html", "write_report"]

@@ -119,6 +119,7 @@ def render(
     group: str | None = None,
     title: str | None = None,
     timeline_groups: int = 3,
+    advice: list[tuple[dict[str, Any], pd.DataFrame]] | None = None,
 ) -> str:
     """The report of ``tables`` (frames of the tables, see :func:`jobs.report.data.load_tables`): the
     whole cluster, or one group when ``group`` is given."""
@@ -204,6 +205,7 @@ def render(
     )
     parts.append("<h2>Storms</h2>")
     parts.append(figure_html(plots.storm_timeline(storms), "storms per coordinator and group"))
+    parts.extend(_advice_html(advice or []))
 
     parts.append("<h2>Timelines</h2>")
     focus = [group] if group else list(ranking["group_id"].head(timeline_groups))
@@ -281,6 +283,35 @@ def _causes_table(causes: pd.DataFrame) -> str:
         "<table><thead><tr><th>cause</th><th>rebalances</th><th>share</th><th>paused</th></tr></thead>"
         f"<tbody>{rows}</tbody></table>"
     )
+
+
+_ADVICE_COLS = [
+    ("setting", "change"), ("rebalances_before", "rebalances (re-simulated as logged)"),
+    ("rebalances_after", "rebalances after"), ("paused_partition_ms_saved", "partition-time saved"),
+    ("paused_ms_saved", "group paused time saved"), ("moved_partitions_after", "partitions moved after"),
+    ("exact_pct", "measured: count exact %"), ("paused_within_10pct", "measured: paused within 10 %"),
+    ("strength", "advice strength"),
+]  # fmt: skip
+
+
+def _advice_html(advice: list[tuple[dict[str, Any], pd.DataFrame]]) -> list[str]:
+    """Per storm, the setting changes ranked by partition-time saved (re-simulation what-if), each with
+    the accuracy measured for that kind of change (``benchmarks/bench_whatif.py``)."""
+    if not advice:
+        return []
+    out = ["<h3>What would have stopped the worst storms</h3>",
+           '<p class="muted">Each storm\'s consumers are re-simulated from its evidence (what each process did: '
+           "starts, stops, pauses, stalled poll loops) under each change; <i>measured</i> columns are the "
+           "prediction accuracy of that kind of change on simulated scenarios with known truth.</p>"]  # fmt: skip
+    for st, frame in advice:
+        out.append(f"<h4>{esc(st['group_id'])} — storm at {esc(_ts(st['start_ts']))} UTC "
+                   f"({int(st['rebalances'])} rebalances)</h4>")  # fmt: skip
+        out.append(table_html(frame, _ADVICE_COLS,
+            numeric=("rebalances_before", "rebalances_after", "paused_ms_saved", "paused_partition_ms_saved",
+                     "moved_partitions_after", "exact_pct", "paused_within_10pct"),
+            formats={"paused_ms_saved": summary.human_ms, "paused_partition_ms_saved": summary.human_ms},
+            empty="no evidence of the storm's members to re-simulate"))  # fmt: skip
+    return out
 
 
 def _headline(ranking: pd.DataFrame, causes: pd.DataFrame, storms: pd.DataFrame, group: str | None) -> str:

@@ -83,16 +83,12 @@ class Notebook:
     def report(self, lakehouse: str, path: str = "", group: str | None = None) -> str:
         """Build the HTML storm report; shown inline on Databricks (``displayHTML``), written to
         ``path`` when given. Returns the HTML."""
-        from jobs.report import build_report
-        from jobs.report.data import load_tables
-        from jobs.report.html import render
+        from jobs.report import report_html, write_report
 
+        text = report_html(lakehouse, group or None, spark=self.table_spark())
         if path:
-            build_report(lakehouse, path, group=group or None, spark=self.table_spark())
+            write_report(text, path)
             print(f"report written to {path}")
-        text = render(
-            load_tables(lakehouse, spark=self.table_spark(), group=group or None), group=group or None
-        )
         if self._display_html is not None and self.on_databricks:
             self._display_html(text)
         return text

@@ -67,3 +67,37 @@ def compare(
             "moved_partitions": moved, "removed": len(r.removed), "notes": "; ".join(r.notes),
         })  # fmt: skip
     return pd.DataFrame(rows, columns=COLUMNS)
+
+
+#: evidence read around a storm: members present before it, and its last rebalance's end
+STORM_BEFORE_MS = 10 * 60_000
+STORM_AFTER_MS = 5 * 60_000
+
+
+def storm_advice(
+    lakehouse: str,
+    storms: pd.DataFrame,
+    *,
+    spark: Any = None,
+    cluster: str | None = None,
+    n: int = 3,
+    given: Mapping[str, Any] | None = None,
+) -> list[tuple[dict[str, Any], pd.DataFrame]]:
+    """For the ``n`` worst storms: the storm (a dict of its row) and the setting changes ranked by
+    paused time saved (:func:`jobs.whatif.advice.advise`, columns :data:`ADVICE_COLUMNS`), from the
+    group's events in the storm's window (10 minutes before it to 5 after)."""
+    from jobs.report.summary import worst_storms
+    from jobs.whatif.advice import ADVICE_COLUMNS, advise
+
+    out = []
+    for _, st in worst_storms(storms, n).iterrows():
+        lo = int(pd.Timestamp(st["start_ts"]).value // 1_000_000)
+        hi = int(pd.Timestamp(st["end_ts"]).value // 1_000_000)
+        events = [e for e in group_events(lakehouse, st["group_id"], spark=spark, cluster=cluster)
+                  if lo - STORM_BEFORE_MS <= e.ts <= hi + STORM_AFTER_MS]  # fmt: skip
+        if not events:
+            continue
+        rows = advise(st["group_id"], events, given=given, window=(lo - STORM_BEFORE_MS, hi + STORM_AFTER_MS))
+        frame = pd.DataFrame([{c: getattr(a, c) for c in ADVICE_COLUMNS} for a in rows], columns=ADVICE_COLUMNS)
+        out.append((st.to_dict(), frame))
+    return out

@@ -1,0 +1,131 @@
+"""Advice for a storm: the setting changes ranked by the paused time they would have saved, each
+with the accuracy measured for that kind of change (``jobs/whatif/accuracy.json``, written by
+``python -m benchmarks.bench_whatif --publish``), so a strong recommendation reads differently from
+a weak one.
+
+The changes are relative to the settings in force: a session timeout twice as long (at least
+90 s), a ``max.poll.interval.ms`` twice as long, static membership for every consumer, the
+cooperative-sticky assignor, the consumer protocol (KIP-848). Each is re-simulated from the
+storm's evidence (:func:`jobs.whatif.predict.baseline_and_predictions`); the baseline is the same
+behaviour re-simulated under the settings in force, so *saved* compares like with like.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from coordinator_core.behaviour import GroupSettings
+from coordinator_core.events import Event
+from jobs.whatif.predict import baseline_and_predictions, logged_settings, replay_group
+
+__all__ = ["ADVICE_COLUMNS", "Advice", "advise", "candidate_changes", "measured_accuracy"]
+
+ACCURACY_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "accuracy.json")
+#: the accuracy benchmark's change each advice row is measured by
+MEASURED_AS = {
+    "longer_session": "longer_session", "longer_poll_interval": "longer_poll_interval",
+    "static_membership": "static_membership", "cooperative_sticky": "cooperative_sticky",
+    "consumer_protocol": "consumer_protocol",
+}  # fmt: skip
+ADVICE_COLUMNS = [
+    "change", "setting", "rebalances_before", "rebalances_after", "paused_ms_saved", "paused_partition_ms_saved",
+    "moved_partitions_after", "exact_pct", "paused_within_10pct", "strength",
+]  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    change: str
+    setting: str
+    rebalances_before: int
+    rebalances_after: int
+    paused_ms_saved: int
+    paused_partition_ms_saved: int | None
+    moved_partitions_after: int | None
+    exact_pct: float | None
+    paused_within_10pct: float | None
+    strength: str
+
+
+def candidate_changes(base: GroupSettings) -> dict[str, tuple[str, dict[str, Any]]]:
+    """name -> (the setting as a person writes it, the change), for the settings in force."""
+    out: dict[str, tuple[str, dict[str, Any]]] = {}
+    session = max(2 * base.session_timeout_ms, 90_000)
+    if base.group_protocol == "classic":
+        out["longer_session"] = (f"session.timeout.ms={session}", {"session_timeout_ms": session})
+        poll = 2 * base.max_poll_interval_ms
+        out["longer_poll_interval"] = (f"max.poll.interval.ms={poll}", {"max_poll_interval_ms": poll})
+        if "*" not in base.static_consumers:
+            out["static_membership"] = ("group.instance.id on every consumer", {"static_consumers": frozenset({"*"})})
+        if base.assignor != "cooperative-sticky":
+            out["cooperative_sticky"] = (
+                "partition.assignment.strategy=cooperative-sticky", {"assignor": "cooperative-sticky"}
+            )
+        out["consumer_protocol"] = ("group.protocol=consumer (KIP-848)", {"group_protocol": "consumer"})
+    else:
+        poll = 2 * base.max_poll_interval_ms
+        out["longer_poll_interval"] = (f"max.poll.interval.ms={poll}", {"max_poll_interval_ms": poll})
+        out["static_membership"] = ("group.instance.id on every consumer", {"static_consumers": frozenset({"*"})})
+    return out
+
+
+def measured_accuracy(path: str = ACCURACY_FILE) -> dict[str, dict[str, Any]]:
+    """change -> its row of the published accuracy table (empty when none is published)."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError):
+        return {}
+    return {r["change"]: r for r in data.get("by_change", [])}
+
+
+def strength(exact_pct: float | None, paused_within_10pct: float | None, saved_ms: int | None) -> str:
+    """``strong`` (measured ≥ 95 % exact and ≥ 80 % of paused times within 10 %), ``fair``
+    (≥ 80 % exact), ``weak``; ``no effect`` when nothing would be saved."""
+    if saved_ms is None or saved_ms <= 0:
+        return "no effect"
+    if exact_pct is None:
+        return "unmeasured"
+    if exact_pct >= 95 and (paused_within_10pct or 0) >= 80:
+        return "strong"
+    return "fair" if exact_pct >= 80 else "weak"
+
+
+def advise(
+    group_id: str,
+    events: Iterable[Event],
+    *,
+    given: Mapping[str, Any] | None = None,
+    window: tuple[int, int] | None = None,
+    samples: int = 3,
+    accuracy: Mapping[str, Mapping[str, Any]] | None = None,
+) -> list[Advice]:
+    """The candidate changes for one group's evidence, ranked by partition-time saved, then paused
+    time saved (most first)."""
+    events = list(events)
+    base = logged_settings(replay_group(group_id, events), given)
+    cands = candidate_changes(base)
+    _, rows = baseline_and_predictions(
+        group_id, events, {n: c for n, (_, c) in cands.items()}, given=given, window=window, samples=samples
+    )
+    acc = measured_accuracy() if accuracy is None else accuracy
+    b = rows[0]
+    out = []
+    for p in rows[1:]:
+        m = acc.get(MEASURED_AS.get(p.scenario, p.scenario), {})
+        saved = b.paused_ms - p.paused_ms
+        ppm = (b.paused_partition_ms - p.paused_partition_ms
+               if b.paused_partition_ms is not None and p.paused_partition_ms is not None else None)  # fmt: skip
+        out.append(Advice(
+            p.scenario, cands[p.scenario][0], b.rebalances, p.rebalances, saved, ppm, p.moved_partitions,
+            m.get("exact_pct"), m.get("paused_within_10pct"),
+            strength(m.get("exact_pct"), m.get("paused_within_10pct"), ppm if ppm is not None else saved),
+        ))  # fmt: skip
+    # partition-time is what stops (an eager rebalance stops every partition, a cooperative or
+    # KIP-848 one only the moved ones): rank by it, then by group paused time
+    out.sort(key=lambda a: (-(a.paused_partition_ms_saved or 0), -a.paused_ms_saved, a.change))
+    return out

@@ -6,7 +6,10 @@
 # MAGIC * a longer **session timeout** (`session.timeout.ms`): expiries of members that came back in time vanish;
 # MAGIC * **static membership** (`group.instance.id`) for some members (member ids or client-id / host patterns
 # MAGIC   such as `consumer-orders-*`): their restarts stop rebalancing the group;
-# MAGIC * another **assignor**: each generation's assignment recomputed, movement counted.
+# MAGIC * another **assignor**: each generation's assignment recomputed, movement counted;
+# MAGIC
+# MAGIC then re-simulates the group's consumers under each change (static membership, longer timeouts,
+# MAGIC cooperative-sticky, the KIP-848 consumer protocol) and ranks the changes with their measured accuracy.
 
 # COMMAND ----------
 
@@ -62,3 +65,24 @@ scenarios = {
 comparison = compare(events, scenarios, baseline_session_timeout_ms=BASELINE_SESSION_TIMEOUT_MS)
 nb.show(comparison, "what-if")
 nb.show(plots.what_if_comparison(comparison, title=f"What if: group {GROUP}"), "what_if_comparison")
+
+# COMMAND ----------
+
+# MAGIC %md
+# MAGIC ## Re-simulation: what each change would have done, and how sure we are
+# MAGIC The rules above only cover what they foresaw. Here the group's consumers are re-simulated: what each process
+# MAGIC *did* is read from the evidence (starts, stops, pauses, stalled poll loops) and played again through the
+# MAGIC request-level coordinator and the assignors under each change (`jobs.whatif`). The first row is the same
+# MAGIC behaviour under the settings in force (it should match the logged rebalances). `exact_pct` and
+# MAGIC `paused_within_10pct` are the accuracy measured for that kind of change (`python -m benchmarks.bench_whatif`).
+
+# COMMAND ----------
+
+import pandas as pd  # noqa: E402
+
+from jobs.whatif.advice import ADVICE_COLUMNS, advise  # noqa: E402
+
+given = {"session_timeout_ms": BASELINE_SESSION_TIMEOUT_MS}
+advice = pd.DataFrame([{c: getattr(a, c) for c in ADVICE_COLUMNS} for a in advise(GROUP, events, given=given)],
+                      columns=ADVICE_COLUMNS)  # fmt: skip
+nb.show(advice, "re-simulation advice")

@@ -110,6 +110,13 @@ def test_05_what_if(sample_lakehouse, tmp_path):
     assert c.loc["static members", "rebalances"] < c.loc["observed", "rebalances"]
     assert c.loc["static members", "paused_ms"] < c.loc["observed", "paused_ms"]
     assert os.listdir(tmp_path) == ["what_if_comparison.png"]
+    advice = g["advice"].set_index("change")
+    # orders' storm is a rolling restart: static membership re-simulates it away, a longer
+    # session timeout changes nothing
+    assert advice.loc["static_membership", "rebalances_after"] < advice.loc["static_membership", "rebalances_before"]
+    assert advice.loc["static_membership", "paused_partition_ms_saved"] > 0
+    assert advice.loc["longer_session", "strength"] == "no effect"
+    assert g["advice"]["change"].iloc[0] == "static_membership"
 
 
 class FakeWidgets:

@@ -1,5 +1,5 @@
 """Group and member data of the classic protocol (Scala ``GroupMetadata``/``MemberMetadata``, Java
-``ClassicGroup``/``ClassicGroupMember``), without request handling (that is ``coordinator.py``).
+``ClassicGroup``/``ClassicGroupMember``), without request handling (that is the ``coordinator`` package).
 
 Member iteration order is **insertion order** (a Python dict). Kafka keeps members in a Scala
 ``mutable.HashMap`` / Java ``HashMap`` whose order is effectively arbitrary; every place where that

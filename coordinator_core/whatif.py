@@ -40,9 +40,11 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any
 
+from coordinator_core.assignors import assign
 from coordinator_core.events import Event
 from coordinator_core.records import MemberSession, Rebalance
 from coordinator_core.replay import GroupReplay, ReplaySettings
+from coordinator_core.skew import moved_partitions
 
 __all__ = ["WhatIfResult", "what_if"]
 
@@ -190,9 +192,6 @@ def _generations(
 
 
 def _moves(gens: list[tuple[int, list[str]]], strategy: str, subs_for: Any, ppt: Mapping[str, int]) -> int:
-    from coordinator_core.assignors import assign
-    from coordinator_core.skew import moved_partitions
-
     prev: dict[str, list[tuple[str, int]]] | None = None
     prev_gen = None
     total = 0
@@ -260,8 +259,6 @@ def what_if(
             return sorted(ppt)
 
         if gens and all(gen in logged for gen, _ in gens):
-            from coordinator_core.skew import moved_partitions
-
             seq = [logged[gen] for gen, _ in gens]
             base_moves = sum(moved_partitions(a, b) for a, b in zip(seq, seq[1:]))
         else:

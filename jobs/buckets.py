@@ -25,6 +25,10 @@ import re
 import zlib
 from typing import Any
 
+import pyarrow as pa
+import pyarrow.compute as pc
+from pyspark.sql import functions as F
+
 #: events without a group id
 NO_GROUP = "x"
 _NAME = re.compile(r"^part-(?P<task>[^.]+)-b(?P<bucket>\d+|x)\.parquet$")
@@ -37,8 +41,6 @@ def bucket_of(cluster: str, group_id: str, buckets: int) -> int:
 
 def bucket_expr(buckets: int, cluster: str = "cluster", group_id: str = "group_id"):
     """:func:`bucket_of` as a Spark column expression."""
-    from pyspark.sql import functions as F
-
     key = F.encode(F.concat(F.col(cluster), F.lit("\0"), F.col(group_id)), "UTF-8")
     return (F.crc32(key) % F.lit(buckets)).cast("int")
 
@@ -51,9 +53,6 @@ def file_name(task: str, bucket: int | str) -> str:
 def split_by_bucket(table, buckets: int) -> dict[int | str, Any]:
     """The rows of an events Arrow table by bucket (:data:`NO_GROUP` for rows without a group id).
     The hash runs once per distinct (cluster, group id), not once per row."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
     n = table.num_rows
     if n == 0:
         return {}

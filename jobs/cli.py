@@ -15,11 +15,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 from collections.abc import Sequence
 
 from jobs.config import ConfigError, InputConfig, JobConfig, OutputConfig, RunConfig, SparkConfig, load_config
 from jobs.package import package_zip
 from jobs.process import run_main
+from jobs.report.__main__ import main as report_main
+from jobs.session import local_session
 
 SAMPLES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "samples", "logs")
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -119,8 +122,6 @@ def resolve_config(args: argparse.Namespace) -> tuple[JobConfig, list[InputConfi
 
 def ship_package(session) -> None:
     """Spark Connect: upload the package as a Python artifact (the Connect form of --py-files)."""
-    import tempfile
-
     tmp = tempfile.mkdtemp(prefix="rebalance-lens-")
     try:
         session.addArtifacts(package_zip(tmp), pyfile=True)
@@ -132,6 +133,7 @@ def build_session(cfg: JobConfig):
     """The SparkSession of the configuration: Spark Connect (spark.remote), the session spark-submit
     prepared (master from --master), or a local one."""
     if cfg.spark.remote:
+        # lazy: the CLI parses arguments and reports config errors without importing pyspark
         from pyspark.sql import SparkSession
 
         builder = SparkSession.builder.remote(cfg.spark.remote)
@@ -141,6 +143,7 @@ def build_session(cfg: JobConfig):
         ship_package(session)
         return session
     if os.environ.get(SUBMITTED_ENV):
+        # lazy: the CLI parses arguments and reports config errors without importing pyspark
         from pyspark.sql import SparkSession
 
         builder = SparkSession.builder.appName("rebalance-lens")
@@ -150,7 +153,6 @@ def build_session(cfg: JobConfig):
         for k, v in cfg.spark.conf.items():
             builder = builder.config(k, v)
         return builder.getOrCreate()
-    from jobs.session import local_session
 
     conf = dict(cfg.spark.conf)
     shuffle = int(conf.pop("spark.sql.shuffle.partitions", 8))
@@ -160,8 +162,6 @@ def build_session(cfg: JobConfig):
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "report":
-        from jobs.report.__main__ import main as report_main
-
         try:
             return report_main(argv[1:])
         except SystemExit as exc:
@@ -172,6 +172,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as exc:
         print(str(exc), file=sys.stderr)
         return 2
+    # lazy: jobs.pipeline imports pyspark, pyarrow and pandas; `report`, --help and config errors
+    # must not wait for them
     from jobs.pipeline import run_job
 
     spark = build_session(cfg)
@@ -181,6 +183,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(str(exc), file=sys.stderr)
         return 2
     except Exception as exc:
+        # lazy: jobs.ingest imports pyspark and pyarrow; kept off the CLI's start-up path
         from jobs.ingest import IngestError
 
         if isinstance(exc, IngestError):

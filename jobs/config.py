@@ -11,9 +11,11 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import yaml
 
+from coordinator_core.config import parse_version
 from coordinator_core.replay import ReplaySettings
 
 MODES = ("batch", "incremental")
@@ -228,8 +230,6 @@ def config_from_dict(data: dict[str, Any] | None) -> JobConfig:
     g = _section("ingest", data.get("ingest"), _names(IngestConfig))
     tz = _str("ingest.default_timezone", g.get("default_timezone", IngestConfig.default_timezone))
     try:
-        from zoneinfo import ZoneInfo
-
         ZoneInfo(tz)
     except Exception as exc:  # noqa: BLE001 - any failure means an unknown zone
         raise _fail("ingest.default_timezone", "an IANA time zone such as UTC or Europe/Berlin", tz) from exc
@@ -292,6 +292,7 @@ def config_from_dict(data: dict[str, Any] | None) -> JobConfig:
 
 
 def _declared_layouts(entries: Any) -> tuple:
+    # lazy: jobs.ingest imports pyspark and pyarrow; the configuration (and the CLI) loads without them
     from jobs.ingest.declared import DeclarationError, declared_layouts
 
     try:
@@ -302,8 +303,6 @@ def _declared_layouts(entries: Any) -> tuple:
 
 def _is_version(v: str) -> bool:
     """``v`` is a Kafka version the core reads (:func:`coordinator_core.config.parse_version`)."""
-    from coordinator_core.config import parse_version
-
     try:
         parse_version(v)
     except ValueError:

@@ -30,24 +30,37 @@ import os
 import shutil
 import time
 import uuid
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from dataclasses import fields as dc_fields
 from typing import Any
 
+import pyarrow.dataset as ds
+from pyspark.sql import functions as F
+from pyspark.sql.streaming.state import GroupStateTimeout
+
+from jobs import rollups
+from jobs.buckets import bucket_expr, bucket_files
 from jobs.config import ConfigError, InputConfig, JobConfig, load_config
+from jobs.ingest import IngestSettings, InputSpec, ingest
 from jobs.ingest.spark_ingest import audit_table
 from jobs.progress import Progress
 from jobs.replay_udf import (
     MERGE_KEYS,
     REPLAY_TABLES,
+    SEED_COLUMN,
+    _union_arrow_schema,
     batch_udf,
+    bucket_udf,
     replay_input,
     split_union,
+    split_union_arrow,
     streaming_udf,
     union_schema,
 )
 from jobs.report import console
-from jobs.sink import Sink, make_sink
+from jobs.sink import PARTITION_COL, Sink, _arrow_schema, make_sink
 
 __all__ = ["JobConfig", "RunSummary", "load_config", "run_job", "FAIL_AFTER_ENV"]
 
@@ -100,8 +113,6 @@ class RunSummary:
 
 
 def _input_specs(config: JobConfig, inputs: Iterable[Any] | None) -> list[Any]:
-    from jobs.ingest import InputSpec
-
     items: list[Any] = list(inputs) if inputs is not None else list(config.inputs)
     specs = []
     for it in items:
@@ -119,10 +130,6 @@ def _input_specs(config: JobConfig, inputs: Iterable[Any] | None) -> list[Any]:
 
 
 def _ingest_settings(config: JobConfig):
-    from dataclasses import fields as dc_fields
-
-    from jobs.ingest import IngestSettings
-
     wanted = {
         "default_timezone": config.ingest.default_timezone,
         "on_missing": config.ingest.on_missing,
@@ -245,8 +252,6 @@ class _Ingested:
 
 
 def _ingest(r: _Run, specs: list[Any], seen_hashes: set[str], summary: RunSummary) -> _Ingested:
-    from jobs.ingest import ingest
-
     # batch mode: the ingestion workers split the events by group bucket, so the replay can read
     # each group's events without a shuffle (jobs/buckets.py); -1 = as many as the input needs
     buckets = -1 if r.mode == "batch" and r.config.run.exchange == "auto" else 0
@@ -328,8 +333,6 @@ def write_run_files(sink: Sink, res, run_id: str, skip_files: Sequence[str] = ()
     """Write the run's ``events`` and ``quarantine`` partitions (files of ``skip_files`` left out).
     The staged event files become the partition as they are (a rename) where the sink can; returns
     whether they did. An empty quarantine is committed without a Spark job."""
-    from pyspark.sql import functions as F
-
     keep = ~F.col("source_file").isin(list(skip_files)) if skip_files else F.lit(True)
     run_col = F.lit(run_id).alias("run_id")
     adopted = bool(
@@ -338,8 +341,6 @@ def write_run_files(sink: Sink, res, run_id: str, skip_files: Sequence[str] = ()
     if not adopted:
         sink.write_partition("events", res.events.where(keep).withColumn("run_id", run_col), run_id)
     if res.no_quarantine:
-        from jobs.sink import _arrow_schema
-
         sink.write_partition_arrow("quarantine", _arrow_schema("quarantine").empty_table(), run_id)
     else:
         sink.write_partition("quarantine", res.quarantine.where(keep).withColumn("run_id", run_col), run_id)
@@ -351,10 +352,6 @@ def _driver_union(sink: Sink, union_dir: str | None):
     local; None otherwise (the Spark path)."""
     if not sink.arrow_tables or not union_dir or "://" in union_dir:
         return None
-    import pyarrow.dataset as ds
-
-    from jobs.replay_udf import _union_arrow_schema
-
     schema = _union_arrow_schema()
     if not os.path.isdir(union_dir):
         return schema.empty_table()
@@ -363,8 +360,6 @@ def _driver_union(sink: Sink, union_dir: str | None):
 
 def _union_counts(union, local) -> tuple[dict[str, int], int]:
     """Rows per replay table and the number of ``replay_error`` anomalies of this run."""
-    from pyspark.sql import functions as F
-
     if local is not None:
         tables = local.column("_table").to_pylist()
         kinds = local.column("kind").to_pylist()
@@ -383,8 +378,6 @@ def _union_counts(union, local) -> tuple[dict[str, int], int]:
 
 def _merge_replay_table(sink: Sink, table: str, target: str, union, local) -> None:
     """Upsert the rows of replay table ``table`` into the sink's table ``target``."""
-    from jobs.replay_udf import split_union_arrow
-
     if local is not None:
         sink.merge_arrow(target, split_union_arrow(local, table), MERGE_KEYS[table])
     else:
@@ -423,8 +416,6 @@ def _small_rows(rows: int) -> int:
 
 
 def _state_frame(r: _Run):
-    from pyspark.sql import functions as F
-
     return r.sink.read(r.table_name("group_state")).select("cluster", "group_id", F.col("state_json"))
 
 
@@ -446,8 +437,6 @@ def _bucket_folder(sink: Sink, res, run_id: str, adopted: bool) -> str | None:
     if not res.buckets:
         return None
     if adopted:
-        from jobs.sink import PARTITION_COL
-
         folder = os.path.join(sink.path("events"), f"{PARTITION_COL}={run_id}")
     else:
         folder = res.bucket_dir
@@ -461,9 +450,6 @@ def _replay_buckets(
     small Spark write, then task ``k`` of ``spark.range(buckets)`` reads bucket ``k``'s event and
     state files with pyarrow and replays its groups; the union frame is staged like
     :func:`_replay_batch`'s."""
-    from jobs.buckets import bucket_expr, bucket_files
-    from jobs.replay_udf import bucket_udf
-
     event_files = {k: v for k, v in bucket_files(folder).items() if k != "x"}
     state_files: dict[int, list[str]] = {}
     if r.sink.exists(r.table_name("group_state")):
@@ -493,10 +479,6 @@ def _stream_inbox(r: _Run, run_events):
     (column :data:`~jobs.replay_udf.SEED_COLUMN`): the ``group_state`` table is the job's state of
     record, the streaming state store a copy of it that can be behind (a batch run in between) or
     gone (a lost checkpoint); the streaming function resumes from whichever has seen more."""
-    from pyspark.sql import functions as F
-
-    from jobs.replay_udf import SEED_COLUMN
-
     events = run_events.withColumn(SEED_COLUMN, F.lit(None).cast("string"))
     name = r.table_name("group_state")
     if not r.sink.row_count(name):
@@ -518,8 +500,6 @@ def _replay_stream(r: _Run, run_events, committed_runs: frozenset[str]):
     stored state written by a run that never committed is rolled back to the one before it
     (``load_envelope``), like the batch replay does with ``group_state``. Each group's stored
     ``group_state`` rides along as a seed row (:func:`_stream_inbox`)."""
-    from pyspark.sql.streaming.state import GroupStateTimeout
-
     root = r.sink.root
     inbox_root = os.path.join(root, "_stream", "inbox")
     mine = f"run={r.run_id}"
@@ -570,8 +550,6 @@ def _on_driver(sink: Sink) -> bool:
 
 
 def _write_rollups(r: _Run) -> None:
-    from jobs import rollups
-
     if _on_driver(r.sink):
         out_arrow = rollups.compute_arrow(
             r.sink.read_arrow("rebalances"), r.config.storms.min_rebalances, r.config.storms.window_minutes
@@ -594,8 +572,6 @@ def _write_rollups(r: _Run) -> None:
 
 
 def _summarise(r: _Run, summary: RunSummary) -> None:
-    from pyspark.sql import functions as F
-
     sink = r.sink
     names = ("events", "quarantine", "ingest_audit", *[r.table_name(t) for t in REPLAY_TABLES],
              "rebalance_frequency", "storms")  # fmt: skip
@@ -623,8 +599,6 @@ def _summarise(r: _Run, summary: RunSummary) -> None:
 def _summarise_arrow(sink: Sink, summary: RunSummary) -> None:
     """The top causes and the worst storm from the (small) tables read with pyarrow, ordered like
     :func:`_summarise`'s Spark queries (timestamps as naive UTC datetimes, like Spark's rows)."""
-    from collections import Counter
-
     causes = Counter(sink.read_arrow("rebalances").column("cause").to_pylist())
     top = sorted(causes.items(), key=lambda kv: (-kv[1], kv[0] is not None, kv[0] or ""))[:5]
     summary.top_causes = [(c or "unknown", int(n)) for c, n in top]

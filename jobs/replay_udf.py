@@ -26,8 +26,19 @@ import traceback
 from dataclasses import asdict, fields, is_dataclass
 from typing import Any
 
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+from pyspark.sql import functions as F
+from pyspark.sql.types import LongType, StringType, StructField, StructType, TimestampType
+
 from coordinator_core.events import EVENT_FIELDS, SIDE_ORDER
+from coordinator_core.history import ROUTE_KINDS, GroupHistory
+from coordinator_core.replay import HEARTBEAT, ReplaySettings
 from jobs import schemas
+from jobs.ingest.model import arrow_schema
 
 #: replay tables written from the union frame, in write order (group_state last)
 REPLAY_TABLES: tuple[str, ...] = (
@@ -66,8 +77,6 @@ def _union_layout() -> tuple[list[tuple[str, Any]], dict[tuple[str, str], str]]:
 
     Timestamp columns become epoch-ms longs; a column whose type differs between tables gets a
     ``<table>__`` prefix."""
-    from pyspark.sql.types import LongType, StringType, TimestampType
-
     cols: dict[str, Any] = {TABLE_COL: StringType(), "cluster": StringType(), "group_id": StringType()}
     mapping: dict[tuple[str, str], str] = {}
     for table in REPLAY_TABLES:
@@ -85,14 +94,10 @@ UNION_COLUMNS, UNION_MAP = _union_layout()
 
 
 def union_schema():
-    from pyspark.sql.types import StructField, StructType
-
     return StructType([StructField(n, t, True) for n, t in UNION_COLUMNS])
 
 
 def _union_arrow_schema():
-    from jobs.ingest.model import arrow_schema
-
     return arrow_schema(union_schema())
 
 
@@ -112,8 +117,6 @@ def replay_input(events_df, files: list[str] | None = None):
     ``source_file`` crosses the shuffle as its index in that list (a quarter of the bytes of a
     heartbeat-dominated hand-over were file paths): the order of the indexes is the order of the
     names, and the UDF (:func:`batch_udf` with the same list) maps them back."""
-    from pyspark.sql import functions as F
-
     rank = F.lit(9)
     for side, r in sorted(SIDE_ORDER.items(), key=lambda kv: -kv[1]):
         rank = F.when(F.col("side") == side, F.lit(r)).otherwise(rank)
@@ -140,9 +143,6 @@ def replay_input(events_df, files: list[str] | None = None):
 
 def split_union(union_df, table: str):
     """Rows of ``table`` from the union frame, with the table's exact schema."""
-    from pyspark.sql import functions as F
-    from pyspark.sql.types import TimestampType
-
     schema = schemas.TABLES.get(table, schemas.GROUP_STATE)
     out = []
     for f in schema.fields:
@@ -155,11 +155,6 @@ def split_union(union_df, table: str):
 def split_union_arrow(union, table: str):
     """:func:`split_union` on an Arrow table of the union schema (e.g. the staged union read with
     pyarrow): the rows of ``table`` with its exact Arrow schema."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    from jobs.ingest.model import arrow_schema
-
     schema = arrow_schema(schemas.TABLES.get(table, schemas.GROUP_STATE))
     rows = union.filter(pc.equal(union[TABLE_COL], table))
     arrays = []
@@ -178,8 +173,6 @@ def _settings(options: dict[str, Any]):
     """The replay's settings from the job's options (``jobs.config.ReplayConfig.options()``): every
     key is a ``ReplaySettings`` field (an unknown one is an error, never dropped); None = the
     core's default."""
-    from coordinator_core.replay import ReplaySettings
-
     return ReplaySettings(**{k: v for k, v in options.items() if v is not None})
 
 
@@ -205,8 +198,6 @@ def column_values(col, name: str | None = None) -> list[Any]:
     (``tolist`` gives Python ints/bools). Strings and nested values use ``to_pylist``; a
     :data:`JSON_COLUMNS` column given as text is decoded to the values ``to_pylist`` gives for the
     nested type (lists; a map as a list of ``(key, value)`` tuples)."""
-    import pyarrow as pa
-
     n = len(col)
     if col.null_count == n:
         return [None] * n
@@ -253,8 +244,6 @@ def _record_columns(table: str, cluster: str, group_id: str, records: list[Any])
 
 def union_table(parts: list[dict[str, list[Any]]]):
     """One Arrow table of the union schema from column dicts (columns a part lacks are null)."""
-    import pyarrow as pa
-
     schema = _union_arrow_schema()
     if not parts:
         return schema.empty_table()
@@ -314,9 +303,6 @@ EVENT_ORDER: list[tuple[str, str]] = [("ts", "ascending"), ("_side_rank", "ascen
 def _replayed_mask(batch, last_key: tuple):
     """True for the rows at or before ``last_key`` = (ts, side rank, source file, line) in the total
     order, nulls counting as 0 / "" / 0: events an earlier run already replayed."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
     k_ts, k_rank, k_file, k_line = last_key
     ts = pc.fill_null(batch.column("ts"), 0)
     rank = pc.fill_null(batch.column("_side_rank"), 9)
@@ -348,12 +334,6 @@ def compact_heartbeats(batch):
     here, before the rows become Python objects: most of a DEBUG-logging group's events. Rows with
     a null ``ts`` or a nested value are always kept. ``tests/job/test_compaction.py`` replays random
     event sequences with and without this and compares every output and the snapshot."""
-    import numpy as np
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    from coordinator_core.replay import HEARTBEAT
-
     n = batch.num_rows
     if n < 3:
         return batch
@@ -391,12 +371,6 @@ def route_rows(batch) -> list[int]:
     """Positions of the rows whose kind may switch the group's protocol
     (:data:`coordinator_core.history.ROUTE_KINDS`), found with one vectorised call: what
     :meth:`GroupHistory.feed_rows` otherwise finds with a set lookup per row (tested equal)."""
-    import numpy as np
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    from coordinator_core.history import ROUTE_KINDS
-
     hit = pc.fill_null(
         pc.is_in(batch.column("kind"), value_set=pa.array(sorted(ROUTE_KINDS), pa.string())), False
     )
@@ -415,9 +389,6 @@ def replay_parts(
 ) -> tuple[list[dict[str, list[Any]]], dict[str, Any] | None]:
     """The work of :func:`replay_group`: union column dicts (one per output table) and envelope.
     ``presorted``: the rows are already in :data:`EVENT_ORDER`."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
     if batch.num_rows == 0:
         return [], None
     if not presorted:
@@ -445,8 +416,6 @@ def replay_parts(
     if not rows:
         return out, None
     try:
-        from coordinator_core.history import GroupHistory
-
         replay = GroupHistory.resume(group_id, envelope["replay"] if envelope else None, _settings(options))
         replay.feed_rows(rows, route_rows(batch))
         replay.count_skipped(fed - len(rows))  # the heartbeats compact_heartbeats left out count as fed
@@ -506,8 +475,6 @@ def resume_envelope(
 
 def _input_arrow(pdf):
     """A pandas frame from Spark (NaN for null numbers) as an Arrow table with proper nulls."""
-    import pyarrow as pa
-
     return pa.Table.from_pandas(pdf, preserve_index=False)
 
 
@@ -550,8 +517,6 @@ def newer_envelope(a: dict[str, Any] | None, b: dict[str, Any] | None) -> dict[s
 
 def _split_seed(batch):
     """(events without the seed rows and column, the seed envelope JSON or None)."""
-    import pyarrow.compute as pc
-
     if SEED_COLUMN not in batch.column_names:
         return batch, None
     col = batch.column(SEED_COLUMN)
@@ -572,9 +537,6 @@ def streaming_udf(options: dict[str, Any], run_id: str, committed_runs: frozense
     valid = None if committed_runs is None else frozenset(committed_runs) | {run_id}
 
     def run(key, pdf_iter, state):
-        import pandas as pd
-        import pyarrow as pa
-
         cluster, group_id = key
         tables = [_input_arrow(p) for p in pdf_iter if len(p)]
         if not tables:
@@ -605,9 +567,6 @@ _BUCKET_READ: tuple[str, ...] = ("cluster", "ts_ms", *(f for f in EVENT_FIELDS i
 
 def _order_codes(col):
     """Integer codes of a string column that sort like its values (nulls last)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
     enc = pc.dictionary_encode(col.combine_chunks() if isinstance(col, pa.ChunkedArray) else col)
     if len(enc.dictionary) == 0:
         return pa.nulls(len(enc), pa.uint64())
@@ -620,9 +579,6 @@ def bucket_input(events):
     layout (:data:`INPUT_COLUMNS`: ``ts`` in epoch ms, the side's rank, nested columns as they are),
     rows without a group id left out, sorted by group and then by the events' total order (the
     strings sort as integer codes of the same order: several times faster than string keys)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
     if events["group_id"].null_count:
         events = events.filter(pc.is_valid(events["group_id"]))
     side = pc.dictionary_encode(events["side"].combine_chunks())
@@ -641,8 +597,6 @@ def bucket_input(events):
 
 def _group_bounds(table) -> list[tuple[int, int]]:
     """(offset, length) of each run of equal (cluster, group_id) in a table sorted by them."""
-    import pyarrow.compute as pc
-
     n = table.num_rows
     if n == 0:
         return []
@@ -669,10 +623,6 @@ def replay_bucket(
     ingestion task) and stored states with pyarrow, resume each group, replay it, and return one
     Arrow table of the union schema. ``exclude``: source files whose events are not part of this
     run (already ingested, or duplicates of another file)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-    import pyarrow.parquet as pq
-
     if not event_files:
         return union_table([])
     events = pa.concat_tables([pq.read_table(f, columns=list(_BUCKET_READ)) for f in event_files])

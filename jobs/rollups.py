@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 from pyspark.sql import DataFrame
 
 from jobs import schemas
@@ -218,8 +219,6 @@ def cluster_rollups(t: pa.Table, min_rebalances: int, window_minutes: int) -> tu
 def compute_arrow(rebalances: pa.Table, min_rebalances: int, window_minutes: int) -> dict[str, pa.Table]:
     """:func:`compute` on an Arrow table of the rebalances (the sink read it on the driver because
     it is small): the same per-cluster function, without a Spark job."""
-    import pyarrow.compute as pc
-
     t = rebalances.select(list(INPUT_COLUMNS))
     out: dict[str, list[pa.Table]] = {"storms": [], "rebalance_frequency": []}
     for cluster in sorted(set(t["cluster"].to_pylist()), key=lambda c: (c is None, c)):

@@ -4,6 +4,7 @@ these helpers only build the local one used by the sample run, the tests and the
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 
@@ -15,6 +16,7 @@ def local_session(
 ):
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    # lazy: the CLI imports jobs.session at start-up, before it knows whether it needs Spark
     from pyspark.sql import SparkSession
 
     builder = (
@@ -42,8 +44,6 @@ def parallelism(spark) -> int:
     """How many tasks the session runs at once, from its configuration only (no SparkContext, so
     it works over Spark Connect): ``spark.default.parallelism`` when set, else the N of a
     ``local[N]`` master (``local[*]``: this machine's cores), else ``spark.sql.shuffle.partitions``."""
-    import re
-
     def conf(key: str) -> str | None:
         try:
             return spark.conf.get(key, None)

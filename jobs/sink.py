@@ -30,8 +30,15 @@ import json
 import os
 import shutil
 import time
+import warnings
+
+import pyarrow as pa
+import pyarrow.dataset as ds
+import pyarrow.parquet as pq
+from pyspark.sql import functions as F
 
 from jobs import schemas
+from jobs.ingest.model import arrow_schema
 
 MANIFEST = "_MANIFEST.json"
 PARTITION_COL = "run_id"
@@ -46,8 +53,6 @@ def table_schema(name: str):
 
 def _arrow_schema(name: str):
     """The Arrow schema of table ``name`` (one conversion for the whole project: ``arrow_schema``)."""
-    from jobs.ingest.model import arrow_schema
-
     return arrow_schema(table_schema(name))
 
 
@@ -116,8 +121,6 @@ class Sink:
 
     def read_partition(self, name: str, value: str):
         """Rows of one run_id partition."""
-        from pyspark.sql import functions as F
-
         return self.read(name).where(F.col(PARTITION_COL) == value)
 
     def partition_values(self, name: str) -> list[str]:
@@ -185,8 +188,6 @@ class Sink:
 
     def _conform(self, name: str, df):
         """Columns of the table's schema, in order, cast to its types (missing columns are null)."""
-        from pyspark.sql import functions as F
-
         have = set(df.columns)
         return df.select(
             [
@@ -207,7 +208,7 @@ class Sink:
 
 def _add_actions(table_dir: str, sub: str, partition: dict[str, str] | None):
     """AddActions for the Parquet files Spark wrote into ``table_dir/sub`` (row counts from footers)."""
-    import pyarrow.parquet as pq
+    # lazy: deltalake (delta-rs) is only needed by the delta-rs writer and reader
     from deltalake.transaction import AddAction
 
     actions = []
@@ -233,8 +234,6 @@ def _add_actions(table_dir: str, sub: str, partition: dict[str, str] | None):
 
 def _dedupe_arrow(t, keys: list[str]):
     """Rows of ``t`` with distinct ``keys`` (nulls equal), the last row of each key kept."""
-    import pyarrow as pa
-
     if t.num_rows < 2:
         return t
     last: dict[tuple, int] = {}
@@ -255,11 +254,10 @@ class DeltaRsSink(Sink):
         return os.path.isdir(os.path.join(self.path(name), "_delta_log"))
 
     def _table(self, name: str):
+        # lazy: deltalake (delta-rs) is only needed by the delta-rs writer and reader
         from deltalake import DeltaTable, write_deltalake
 
         if not self.exists(name):
-            import pyarrow as pa
-
             schema = _arrow_schema(name)
             part = [PARTITION_COL] if name in PARTITIONED else None
             write_deltalake(
@@ -271,7 +269,7 @@ class DeltaRsSink(Sink):
     def _evolved(self, dt, name: str):
         """A table written by an earlier version of rebalance-lens gets the columns added since
         (appended, null in its old rows), so that old lakehouses keep working."""
-        import pyarrow as pa
+        # lazy: deltalake (delta-rs) is only needed by the delta-rs writer and reader
         from deltalake import Schema
 
         have = {f.name for f in dt.schema().fields}
@@ -288,6 +286,7 @@ class DeltaRsSink(Sink):
     def read(self, name: str):
         if not self.exists(name):
             return self._empty(name)
+        # lazy: deltalake (delta-rs) is only needed by the delta-rs writer and reader
         from deltalake import DeltaTable
 
         uris = DeltaTable(self.path(name)).file_uris()
@@ -299,6 +298,7 @@ class DeltaRsSink(Sink):
     def partition_values(self, name: str) -> list[str]:
         if not self.exists(name):
             return []
+        # lazy: deltalake (delta-rs) is only needed by the delta-rs writer and reader
         from deltalake import DeltaTable
 
         return sorted({p[PARTITION_COL] for p in DeltaTable(self.path(name)).partitions()})
@@ -306,7 +306,7 @@ class DeltaRsSink(Sink):
     def row_count(self, name: str) -> int:
         if not self.exists(name):
             return 0
-        import pyarrow as pa
+        # lazy: deltalake (delta-rs) is only needed by the delta-rs writer and reader
         from deltalake import DeltaTable
 
         counts = pa.table(DeltaTable(self.path(name)).get_add_actions(flatten=True)).column("num_records")
@@ -317,8 +317,7 @@ class DeltaRsSink(Sink):
     def read_partition(self, name: str, value: str):
         if not self.exists(name):
             return self._empty(name)
-        import warnings
-
+        # lazy: deltalake (delta-rs) is only needed by the delta-rs writer and reader
         from deltalake import DeltaTable
 
         with warnings.catch_warnings():
@@ -373,14 +372,13 @@ class DeltaRsSink(Sink):
         )
 
     def merge(self, name: str, df, keys: list[str]) -> None:
-        import pyarrow.dataset as ds
-
         stage = self.staging(name)
         self._spark_write_parquet(self._dedupe(self._conform(name, df), keys), stage)
         self.merge_arrow(name, ds.dataset(stage, format="parquet").to_table(), keys)
 
     def read_arrow(self, name: str):
         """The whole table as an Arrow table of its schema (for small tables read on the driver)."""
+        # lazy: deltalake (delta-rs) is only needed by the delta-rs writer and reader
         from deltalake import DeltaTable
 
         if not self.exists(name):
@@ -395,6 +393,7 @@ class DeltaRsSink(Sink):
 
     def overwrite_arrow(self, name: str, table) -> None:
         """:meth:`overwrite` with an Arrow table already on the driver (one delta-rs commit)."""
+        # lazy: deltalake (delta-rs) is only needed by the delta-rs writer and reader
         from deltalake import write_deltalake
 
         self._table(name)
@@ -403,6 +402,7 @@ class DeltaRsSink(Sink):
     def write_partition_arrow(self, name: str, table, value: str) -> None:
         """:meth:`write_partition` with an Arrow table already on the driver (one delta-rs commit
         replacing the ``run_id=value`` partition)."""
+        # lazy: deltalake (delta-rs) is only needed by the delta-rs writer and reader
         from deltalake import write_deltalake
 
         self._table(name)
@@ -460,6 +460,7 @@ class SparkDeltaSink(Sink):
 
     def delete_partitions(self, name: str, values: list[str]) -> None:
         if values and self.exists(name):
+            # lazy: delta-spark's Python API is only needed by the spark-delta writer
             from delta.tables import DeltaTable
 
             quoted = ", ".join("'" + v.replace("'", "''") + "'" for v in values)
@@ -477,6 +478,7 @@ class SparkDeltaSink(Sink):
         if not self.exists(name):
             src.write.format("delta").mode("append").save(self.path(name))
             return
+        # lazy: delta-spark's Python API is only needed by the spark-delta writer
         from delta.tables import DeltaTable
 
         cond = " AND ".join(f"t.{k} <=> s.{k}" for k in keys)
@@ -520,8 +522,6 @@ class ParquetSink(Sink):
         return os.path.exists(os.path.join(self.path(name), MANIFEST))
 
     def read(self, name: str):
-        from pyspark.sql import functions as F
-
         dirs = self._manifest(name)
         if not dirs:
             return self._empty(name)
@@ -623,12 +623,10 @@ def read_table(spark_or_none, lakehouse_dir: str, name: str):
 
 
 def _read_pandas(lakehouse_dir: str, name: str, fmt: str | None):
-    import pyarrow as pa
-    import pyarrow.dataset as ds
-
     schema = _arrow_schema(name)
     path = os.path.join(_local(lakehouse_dir), name)
     if fmt == "delta":
+        # lazy: deltalake (delta-rs) is only needed by the delta-rs writer and reader
         from deltalake import DeltaTable
 
         table = DeltaTable(path).to_pyarrow_table()

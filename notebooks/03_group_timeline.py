@@ -35,7 +35,7 @@ END = nb.text("end", "", "zoom to (UTC)", env="END") or None
 
 # COMMAND ----------
 
-from jobs.report import plots, summary  # noqa: E402
+from jobs.report import summary, timeline  # noqa: E402
 
 if not GROUP:
     ranking = summary.group_ranking(nb.tables(LAKEHOUSE)["rebalances"])
@@ -51,9 +51,9 @@ from jobs.report.data import read_table  # noqa: E402
 events = read_table(LAKEHOUSE, "events", spark=nb.table_spark(), group=GROUP or None,
                     kinds=summary.MEMBER_STATE_KINDS, cols=summary.MEMBER_STATE_COLUMNS)
 reconciling = summary.reconciling_spans(events, GROUP)
-nb.show(plots.group_timeline(tables["group_transitions"], tables["member_sessions"], tables["rebalances"],
-                             tables["anomalies"], GROUP, max_members=MAX_MEMBERS, start=START, end=END,
-                             reconciling=reconciling),
+nb.show(timeline.group_timeline(tables["group_transitions"], tables["member_sessions"], tables["rebalances"],
+                                tables["anomalies"], GROUP, max_members=MAX_MEMBERS, start=START, end=END,
+                                reconciling=reconciling),
         "group_timeline")
 
 # COMMAND ----------

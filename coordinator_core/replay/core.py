@@ -34,6 +34,7 @@ from coordinator_core.replay.model import (
     Signal,
 )
 from coordinator_core.rows import RowInput
+from coordinator_core.skew import skew_rows
 
 #: departed members, hints and warned members kept (oldest dropped first)
 DEPARTED_MAX = 512
@@ -373,10 +374,6 @@ class ReplayCore(RowInput, GroupModel):
 
     def _emit_skew(self, g: int, table: dict[str, list[list[Any]]], ts: int) -> None:
         if not self.settings.emit_skew or self.skew_generation == g:
-            return
-        try:
-            from coordinator_core.skew import skew_rows
-        except ImportError:  # the skew module is optional for the replay
             return
         cur = {m: [(t, p) for t, p in tps] for m, tps in table.items()}
         prev = (

@@ -13,7 +13,7 @@ from typing import Any
 import pandas as pd
 from matplotlib.figure import Figure
 
-from jobs.report import plots, summary
+from jobs.report import plots, summary, timeline
 
 CSS = """
 body{font-family:-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;margin:0;color:#222;background:#fafafa}
@@ -214,7 +214,7 @@ def render(
     for g in focus:
         parts.append(f"<h3>Group {esc(g)}</h3>")
         parts.append(figure_html(
-            plots.group_timeline(tables["group_transitions"], tables["member_sessions"], rb, tables["anomalies"], g),
+            timeline.group_timeline(tables["group_transitions"], tables["member_sessions"], rb, tables["anomalies"], g),
             f"timeline of group {g}",
         ))  # fmt: skip
         gstorms = summary.worst_storms(storms[storms["group_id"] == g], 1)
@@ -222,9 +222,9 @@ def render(
             w = gstorms.iloc[0]
             pad = max((w["end_ts"] - w["start_ts"]) * 0.1, pd.Timedelta(seconds=30))
             parts.append(figure_html(
-                plots.group_timeline(tables["group_transitions"], tables["member_sessions"], rb, tables["anomalies"],
-                                     g, start=w["start_ts"] - pad, end=w["end_ts"] + pad,
-                                     title=f"Group {plots.short(g, 60)} during its worst storm"),
+                timeline.group_timeline(tables["group_transitions"], tables["member_sessions"], rb, tables["anomalies"],
+                                        g, start=w["start_ts"] - pad, end=w["end_ts"] + pad,
+                                        title=f"Group {plots.short(g, 60)} during its worst storm"),
                 f"timeline of group {g} during its worst storm",
             ))  # fmt: skip
         grb = rb[rb["group_id"] == g].sort_values("start_ts")

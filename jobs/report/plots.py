@@ -566,6 +566,3 @@ def _delta(v: float, base: float) -> str:
     pct = (v - base) / base
     return f"{pct:+.0%}"
 
-
-# the group timeline has its own module; it stays importable from here
-from jobs.report.timeline import group_timeline  # noqa: E402,F401

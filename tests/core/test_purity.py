@@ -1,4 +1,5 @@
-"""coordinator_core is sans-IO: no Spark, pandas, Arrow, Delta or I/O, no wall clock."""
+"""coordinator_core is sans-IO: no Spark, pandas, Arrow, Delta or I/O, no wall clock, and it never
+imports the job (``jobs``), not even lazily inside a function."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ CORE = pathlib.Path(__file__).resolve().parents[2] / "coordinator_core"
 FORBIDDEN_MODULES = {
     "pyspark", "pandas", "pyarrow", "delta", "deltalake", "numpy", "io", "os", "pathlib", "socket",
     "subprocess", "shutil", "tempfile", "logging", "time", "threading", "asyncio", "urllib", "requests",
+    "jobs",
 }  # fmt: skip
 FORBIDDEN_CALLS = {"open", "print", "input"}
 

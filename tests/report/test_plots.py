@@ -8,6 +8,7 @@ from matplotlib.colors import to_hex
 from matplotlib.patches import Rectangle
 
 from jobs.report import plots as P
+from jobs.report import timeline as T
 
 
 def _bars(ax) -> list[Rectangle]:
@@ -92,7 +93,7 @@ def test_storm_timeline_lanes_by_coordinator(tables):
 
 
 def test_group_timeline_lanes_bars_generations_anomalies(tables):
-    fig = P.group_timeline(tables["group_transitions"], tables["member_sessions"], tables["rebalances"],
+    fig = T.group_timeline(tables["group_transitions"], tables["member_sessions"], tables["rebalances"],
                            tables["anomalies"], "orders")  # fmt: skip
     top, members = fig.axes[:2]
     assert _labels(top.get_yticklabels()) == ["anomalies", "rebalances", "state"]
@@ -114,7 +115,7 @@ def test_group_timeline_lanes_bars_generations_anomalies(tables):
     assert len(markers) == 1 and len(markers[0].get_xdata()) == 2
     assert _labels(members.get_yticklabels()) == ["m1", "m3", "m2", "m3b", "m3c"]
     assert members.get_xlabel() == "time (UTC)"
-    capped = P.group_timeline(tables["group_transitions"], tables["member_sessions"], tables["rebalances"],
+    capped = T.group_timeline(tables["group_transitions"], tables["member_sessions"], tables["rebalances"],
                               tables["anomalies"], "orders", max_members=3)  # fmt: skip
     assert _labels(capped.axes[1].get_yticklabels()) == ["m1", "m3", "m2", "+2 more members"]
 
@@ -171,7 +172,7 @@ def test_log_text_with_dollars_is_not_mathtext(tables):
 
 def test_group_timeline_zoom_and_crowded_labels(tables):
     args = (tables["group_transitions"], tables["member_sessions"], tables["rebalances"], tables["anomalies"])
-    fig = P.group_timeline(*args, "orders", start="2026-03-01 10:08", end="2026-03-01 10:20")
+    fig = T.group_timeline(*args, "orders", start="2026-03-01 10:08", end="2026-03-01 10:20")
     top, members = fig.axes[:2]
     gens = [t.get_text().split("\n")[0] for t in top.texts if t.get_text().startswith("g")]
     assert gens == ["g2→3", "g3→4"]  # only the rebalances in the window
@@ -180,7 +181,7 @@ def test_group_timeline_zoom_and_crowded_labels(tables):
         start_ts=tables["rebalances"]["start_ts"].iloc[1] + pd.Timedelta(seconds=i),
         end_ts=tables["rebalances"]["start_ts"].iloc[1] + pd.Timedelta(seconds=i + 0.5),
         old_generation=10 + i) for i in range(12)])  # fmt: skip
-    fig = P.group_timeline(tables["group_transitions"], tables["member_sessions"], many, None, "orders")
+    fig = T.group_timeline(tables["group_transitions"], tables["member_sessions"], many, None, "orders")
     labels = [t.get_text() for t in fig.axes[0].texts]
     shown = [t for t in labels if t.startswith("g")]
     assert len(shown) == 2  # two label levels, the rest would overlap
@@ -193,7 +194,7 @@ def test_group_timeline_labels_consumer_protocol_rebalances_with_epochs(tables):
     rb["partitions_revoked"] = [2, 0, None, 1, None][: len(rb)]
     tr = tables["group_transitions"][tables["group_transitions"]["group_id"] == "orders"].copy()
     tr["to_state"] = tr["to_state"].map({"Stable": "STABLE", "Empty": "EMPTY"}).fillna("RECONCILING")
-    fig = P.group_timeline(tr, tables["member_sessions"], rb, tables["anomalies"], "orders")
+    fig = T.group_timeline(tr, tables["member_sessions"], rb, tables["anomalies"], "orders")
     top = fig.axes[0]
     labels = [t.get_text().split("\n")[0] for t in top.texts if t.get_text()[:1] in "ge"]
     assert labels == ["e1→2 −2p", "e2→3", "e3→4", "e4→5 −1p", "e5→?"]
@@ -219,12 +220,12 @@ def test_group_timeline_shows_reconciling_members(tables):
     t0 = tables["member_sessions"]["joined_ts"].min()
     fake = pd.DataFrame({"member_id": ["m1", "m1"], "start": [t0 + pd.Timedelta(seconds=5), t0 + pd.Timedelta(seconds=40)],
                          "end": [t0 + pd.Timedelta(seconds=9), pd.NaT]})  # fmt: skip
-    fig = P.group_timeline(tables["group_transitions"], tables["member_sessions"], tables["rebalances"],
+    fig = T.group_timeline(tables["group_transitions"], tables["member_sessions"], tables["rebalances"],
                            tables["anomalies"], "orders", reconciling=fake)  # fmt: skip
     members = fig.axes[1]
     inner = [b for b in _bars(members) if abs(b.get_height() - 0.22) < 1e-9]
     assert len(inner) == 2 and all(abs(b.get_y() + 0.11) < 1e-9 for b in inner)  # lane 0 = m1
     assert "reconciling" in [t.get_text() for t in members.get_legend().get_texts()]
-    plain = P.group_timeline(tables["group_transitions"], tables["member_sessions"], tables["rebalances"],
+    plain = T.group_timeline(tables["group_transitions"], tables["member_sessions"], tables["rebalances"],
                              tables["anomalies"], "orders")  # fmt: skip
     assert "reconciling" not in [t.get_text() for t in plain.axes[1].get_legend().get_texts()]

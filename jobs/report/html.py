@@ -286,7 +286,8 @@ def _causes_table(causes: pd.DataFrame) -> str:
 
 
 _ADVICE_COLS = [
-    ("setting", "change"), ("rebalances_before", "rebalances (re-simulated as logged)"),
+    ("setting", "change"), ("rebalances_logged", "rebalances logged"),
+    ("rebalances_before", "re-simulated as logged"),
     ("rebalances_after", "rebalances after"), ("paused_partition_ms_saved", "partition-time saved"),
     ("paused_ms_saved", "group paused time saved"), ("moved_partitions_after", "partitions moved after"),
     ("exact_pct", "measured: count exact %"), ("paused_within_10pct", "measured: paused within 10 %"),
@@ -307,7 +308,7 @@ def _advice_html(advice: list[tuple[dict[str, Any], pd.DataFrame]]) -> list[str]
         out.append(f"<h4>{esc(st['group_id'])} — storm at {esc(_ts(st['start_ts']))} UTC "
                    f"({int(st['rebalances'])} rebalances)</h4>")  # fmt: skip
         out.append(table_html(frame, _ADVICE_COLS,
-            numeric=("rebalances_before", "rebalances_after", "paused_ms_saved", "paused_partition_ms_saved",
+            numeric=("rebalances_logged", "rebalances_before", "rebalances_after", "paused_ms_saved", "paused_partition_ms_saved",
                      "moved_partitions_after", "exact_pct", "paused_within_10pct"),
             formats={"paused_ms_saved": summary.human_ms, "paused_partition_ms_saved": summary.human_ms},
             empty="no evidence of the storm's members to re-simulate"))  # fmt: skip

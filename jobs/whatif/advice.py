@@ -32,7 +32,7 @@ MEASURED_AS = {
     "consumer_protocol": "consumer_protocol",
 }  # fmt: skip
 ADVICE_COLUMNS = [
-    "change", "setting", "rebalances_before", "rebalances_after", "paused_ms_saved", "paused_partition_ms_saved",
+    "change", "setting", "rebalances_logged", "rebalances_before", "rebalances_after", "paused_ms_saved", "paused_partition_ms_saved",
     "moved_partitions_after", "exact_pct", "paused_within_10pct", "strength",
 ]  # fmt: skip
 
@@ -41,6 +41,8 @@ ADVICE_COLUMNS = [
 class Advice:
     change: str
     setting: str
+    #: the logged rebalances in the window; ``rebalances_before`` (the re-simulated baseline) should match
+    rebalances_logged: int
     rebalances_before: int
     rebalances_after: int
     paused_ms_saved: int
@@ -83,11 +85,17 @@ def measured_accuracy(path: str = ACCURACY_FILE) -> dict[str, dict[str, Any]]:
     return {r["change"]: r for r in data.get("by_change", [])}
 
 
-def strength(exact_pct: float | None, paused_within_10pct: float | None, saved_ms: int | None) -> str:
+def strength(
+    exact_pct: float | None, paused_within_10pct: float | None, saved_ms: int | None, baseline_off: bool = False
+) -> str:
     """``strong`` (measured ≥ 95 % exact and ≥ 80 % of paused times within 10 %), ``fair``
-    (≥ 80 % exact), ``weak``; ``no effect`` when nothing would be saved."""
+    (≥ 80 % exact), ``weak``; ``no effect`` when nothing would be saved; ``unverified`` when the
+    re-simulated baseline misses the logged rebalances by more than one (the evidence does not show
+    what the consumers did: e.g. broker lines without member ids)."""
     if saved_ms is None or saved_ms <= 0:
         return "no effect"
+    if baseline_off:
+        return "unverified"
     if exact_pct is None:
         return "unmeasured"
     if exact_pct >= 95 and (paused_within_10pct or 0) >= 80:
@@ -107,13 +115,18 @@ def advise(
     """The candidate changes for one group's evidence, ranked by partition-time saved, then paused
     time saved (most first)."""
     events = list(events)
-    base = logged_settings(replay_group(group_id, events), given)
+    replay = replay_group(group_id, events)
+    base = logged_settings(replay, given)
+    times = [e.ts for e in events if e.ts is not None]
+    lo, hi = window if window is not None else (min(times, default=0), max(times, default=0))
+    logged = sum(1 for r in replay.rebalances if r.start_ts is not None and lo <= r.start_ts <= hi)
     cands = candidate_changes(base)
     _, rows = baseline_and_predictions(
         group_id, events, {n: c for n, (_, c) in cands.items()}, given=given, window=window, samples=samples
     )
     acc = measured_accuracy() if accuracy is None else accuracy
     b = rows[0]
+    off = abs(b.rebalances - logged) > 1
     out = []
     for p in rows[1:]:
         m = acc.get(MEASURED_AS.get(p.scenario, p.scenario), {})
@@ -121,9 +134,9 @@ def advise(
         ppm = (b.paused_partition_ms - p.paused_partition_ms
                if b.paused_partition_ms is not None and p.paused_partition_ms is not None else None)  # fmt: skip
         out.append(Advice(
-            p.scenario, cands[p.scenario][0], b.rebalances, p.rebalances, saved, ppm, p.moved_partitions,
+            p.scenario, cands[p.scenario][0], logged, b.rebalances, p.rebalances, saved, ppm, p.moved_partitions,
             m.get("exact_pct"), m.get("paused_within_10pct"),
-            strength(m.get("exact_pct"), m.get("paused_within_10pct"), ppm if ppm is not None else saved),
+            strength(m.get("exact_pct"), m.get("paused_within_10pct"), ppm if ppm is not None else saved, off),
         ))  # fmt: skip
     # partition-time is what stops (an eager rebalance stops every partition, a cooperative or
     # KIP-848 one only the moved ones): rank by it, then by group paused time

@@ -127,3 +127,22 @@ def test_advice_ranks_static_membership_first_for_a_rolling_restart():
         "static_membership", "longer_session", "longer_poll_interval", "cooperative_sticky", "consumer_protocol",
     }  # fmt: skip
     assert next(r for r in rows if r.change == "longer_session").strength == "no effect"
+
+
+def test_advice_without_member_evidence_is_unverified():
+    """Seed 004's broker lines (0.10-style: no member ids) show rebalances but not who did what: the
+    re-simulated baseline cannot reproduce them, and the advice says so instead of advising."""
+    from coordinator_core.events import AssignmentReceived, JoinCompleted, RebalancePrepared
+    from jobs.whatif.advice import advise
+
+    events = []
+    for i, ts in enumerate((T0, T0 + 60_000, T0 + 120_000)):
+        events += [RebalancePrepared(ts=ts, group_id="g", generation=i, coordinator=1),
+                   JoinCompleted(ts=ts + 5, group_id="g", generation=i + 1, coordinator=1),
+                   AssignmentReceived(ts=ts + 10, group_id="g", generation=i + 1, coordinator=1)]  # fmt: skip
+    rows = advise("g", events, samples=1, accuracy={})
+    assert {r.rebalances_logged for r in rows} == {3} and {r.rebalances_before for r in rows} == {0}
+    assert {r.strength for r in rows} == {"no effect"}  # nothing re-simulated, nothing saved, no advice
+    from jobs.whatif.advice import strength
+
+    assert strength(100.0, 90.0, 5_000, baseline_off=True) == "unverified"

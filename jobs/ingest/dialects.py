@@ -80,9 +80,9 @@ from jobs.ingest.dialects_nonjava import NON_JAVA
 GROUP_PREFILTER = (
     r"[Gg]roup[^IM]|[Gg]roup$|\[GroupId |[Gg]eneration|[Hh]eartbeat|[Rr]ebalanc|known coordinator"
     r"|assigned partitions|partitions (?:assigned|revoked|lost)|[Aa]ssignment|LeaveGroup|JoinGroup"
-    r"|SyncGroup|CGRP|transitioned from|poll timeout|coordinator for consumergroup"
+    r"|SyncGroup|CGRP|transitioned from|poll timeout|[Cc]oordinator for consumerg(?:r)?oup|MemberIDRequired"
     r"|[Ss]tatic member|fenced|assigning partitions|revoking prior"
-    r"|Subscribed to (?:topic|pattern)|Unsubscribed all topics|committed offset"
+    r"|Subscribed to (?:topic|pattern)|Unsubscribed all topics|committed offset|consumer join: metadata"
 )
 
 _PFX_CLIENT = (
@@ -127,6 +127,10 @@ DIALECTS: tuple[Dialect, ...] = (
        r"Preparing to rebalance group {G} in state {ST} with old generation {N}{P} \(reason: {R}\)\.?",
        "Preparing to rebalance group g in state PreparingRebalance with old generation 3 (__consumer_offsets-12) "
        "(reason: removing member m1 on heartbeat expiration)"),
+    # (the same line cut inside its reason: a screen capture or a truncating viewer)
+    _d("broker.prepare_rebalance.cut", "rebalance_prepared", B, "2.1-4.x",
+       r"Preparing to rebalance group {G} in state {ST} with old generation {N}{P} \(reason: {R}",
+       "Preparing to rebalance group g in state PreparingRebalance with old generation 3 (reason: explicit `LeaveGroup` request for (m1"),
     _d("broker.prepare_rebalance.v0_11", "rebalance_prepared", B, "0.11-2.0",
        r"Preparing to rebalance group {G} with old generation {N}{P}",
        "Preparing to rebalance group g with old generation 3 (__consumer_offsets-12)"),
@@ -175,6 +179,15 @@ DIALECTS: tuple[Dialect, ...] = (
     _d("broker.member_failed", "member_session_expired", B, "0.10-4.x",
        r"Member {M} in group {G} has failed, removing it from the group\.?",
        "Member m1 in group g has failed, removing it from the group"),
+    # (a redacted group id glued to the word: "in group***")
+    _d("broker.member_failed.glued", "member_session_expired", B, "0.10-4.x",
+       r"Member {M} in group(?P<group_id>\*+) has failed, removing it from the group\.?",
+       "Member *** in group*** has failed, removing it from the group"),
+    _d("broker.static_member_loaded", "other", B, "2.4-2.8",
+       r"Static member {MEMBERMETA}\.groupInstanceId of group {G} loaded with member id (?P<old_member_id>\S+) at generation {N}\.",
+       "Static member MemberMetadata(memberId=m1, groupInstanceId=Some(i1), clientId=c1, clientHost=/10.0.0.1, "
+       "sessionTimeoutMs=10000, rebalanceTimeoutMs=60000, supportedProtocols=List(range), ).groupInstanceId of group g "
+       "loaded with member id m1 at generation 1."),
     _d("broker.pending_member_expired", "pending_member_expired", B, "2.2-4.x",
        r"Pending member {M} in group {G} has been removed after session timeout expiration\.",
        "Pending member m3 in group g has been removed after session timeout expiration."),
@@ -547,6 +560,12 @@ ERROR_MESSAGES: tuple[tuple[str, str], ...] = (
     ("group is rebalancing", "REBALANCE_IN_PROGRESS"),
     ("Broker: Unknown member", "UNKNOWN_MEMBER_ID"),
     ("Broker: Specified group generation id is not valid", "ILLEGAL_GENERATION"),
+    # (the error class names of kafka-python / aiokafka, ruby-kafka, kafka-node and franz-go)
+    ("UnknownMemberId", "UNKNOWN_MEMBER_ID"),
+    ("RebalanceInProgress", "REBALANCE_IN_PROGRESS"),
+    ("IllegalGeneration", "ILLEGAL_GENERATION"),
+    ("MemberIDRequired", "MEMBER_ID_REQUIRED"),
+    ("NotCoordinatorForGroup", "NOT_COORDINATOR"),
 )
 ERROR_NAME = r"\b(?P<error>(?:UNKNOWN_MEMBER_ID|REBALANCE_IN_PROGRESS|ILLEGAL_GENERATION|COORDINATOR_LOAD_IN_PROGRESS|COORDINATOR_NOT_AVAILABLE|NOT_COORDINATOR|FENCED_INSTANCE_ID|INCONSISTENT_GROUP_PROTOCOL|GROUP_MAX_SIZE_REACHED|INVALID_SESSION_TIMEOUT|MEMBER_ID_REQUIRED|GROUP_AUTHORIZATION_FAILED|INVALID_GROUP_ID|UNKNOWN_SERVER_ERROR))\b"
 

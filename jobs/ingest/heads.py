@@ -228,6 +228,8 @@ def _json_fields(js: pa.Array) -> dict[str, pa.Array | None]:
                 )
                 v = c if v is None else pc.coalesce(v, c)
             st[key] = v
+        if st["message"] is not None:
+            st["message"] = L.with_response_error(st["message"], st.get("j_error"))
         return st
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, ValueError, TypeError, KeyError):
         pass  # the per-key regexes below
@@ -241,7 +243,7 @@ def _json_fields(js: pa.Array) -> dict[str, pa.Array | None]:
         if nested is not None:
             v = pc.if_else(pc.equal(v, ""), _extract(js, nested).field("v"), v)
         st[key] = _nullify_empty(v)
-    st["message"] = L.json_unescape(pc.fill_null(st["message"], ""))
+    st["message"] = L.with_response_error(L.json_unescape(pc.fill_null(st["message"], "")), st.get("j_error"))
     return st
 
 

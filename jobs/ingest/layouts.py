@@ -221,6 +221,8 @@ JSON_KEYS: dict[str, str] = {
     "j_member": r'"(?:memberId|member_id|member\.id)"\s*:\s*"(?P<v>[^"]*)"',
     "j_gen": r'"(?:generationId|generation_id|generation)"\s*:\s*(?P<v>-?\d+)',
     "j_client": r'"(?:clientId|client_id|client\.id)"\s*:\s*"(?P<v>[^"]*)"',
+    # the outcome of a kafkajs request/response line (see :func:`with_response_error`)
+    "j_error": r'"error"\s*:\s*"(?P<v>(?:[^"\\]|\\.)*)"',
 }
 #: the same families as column names of pyarrow's JSON reader (nested objects flattened with ".")
 JSON_NAMES: dict[str, tuple[str, ...]] = {
@@ -233,6 +235,7 @@ JSON_NAMES: dict[str, tuple[str, ...]] = {
     "j_member": ("memberId", "member_id", "member.id"),
     "j_gen": ("generationId", "generation_id", "generation"),
     "j_client": ("clientId", "client_id", "client.id"),
+    "j_error": ("error",),
 }
 #: the head columns the JSON-only keys fill (null in every other layout)
 JSON_EXTRA = ("j_group", "j_member", "j_gen", "j_client")
@@ -241,6 +244,26 @@ JSON_NESTED = {
     "level": r'"log"\s*:\s*\{[^{}]*"level"\s*:\s*"(?P<v>[^"]*)"',
     "logger": r'"log"\s*:\s*\{[^{}]*"logger"\s*:\s*"(?P<v>[^"]*)"',
 }
+
+
+#: kafkajs logs a failed response as ``"message":"[Connection] Response Heartbeat(key: 12, version: 3)"``
+#: with the failure only in its ``"error"`` key: the reader appends it to such a message
+RESPONSE_MESSAGE = r"^\[Connection\] Response \w+\(key: \d+, version: \d+\)$"
+
+
+def with_response_error(message: pa.Array, error: pa.Array | None) -> pa.Array:
+    """``message`` with `` error: <error>`` appended where it is a kafkajs response line that has an
+    ``error`` key (:data:`RESPONSE_MESSAGE`)."""
+    if error is None or error.null_count == len(error):
+        return message
+    error = error.cast(message.type)
+    sel = pc.and_(pc.fill_null(pc.match_substring_regex(message, RESPONSE_MESSAGE), False),
+                  pc.fill_null(pc.not_equal(error, ""), False))  # fmt: skip
+    if not pc.any(sel).as_py():
+        return message
+    t = message.type
+    joined = pc.binary_join_element_wise(message, pa.scalar(" error: ", t), pc.fill_null(error, pa.scalar("", t)), pa.scalar("", t))
+    return pc.if_else(sel, joined, message)
 
 
 def json_unescape(arr: pa.Array) -> pa.Array:

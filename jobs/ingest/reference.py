@@ -270,8 +270,8 @@ def _json_fields(line: str) -> dict[str, str | None]:
     does not parse as an object of scalars: the per-key regexes ``JSON_KEYS``."""
     try:
         flat = _flatten(json.loads(line))
-        return {key: next((_json_value(flat[n]) for n in names if flat.get(n) is not None), None)
-                for key, names in L.JSON_NAMES.items()}  # fmt: skip
+        return _response_error({key: next((_json_value(flat[n]) for n in names if flat.get(n) is not None), None)
+                                for key, names in L.JSON_NAMES.items()})  # fmt: skip
     except (ValueError, TypeError, AttributeError):
         pass
     out: dict[str, str | None] = {}
@@ -286,7 +286,15 @@ def _json_fields(line: str) -> dict[str, str | None]:
     for a, b in (("\\n", "\n"), ("\\t", "\t"), ("\\r", ""), ('\\"', '"'), ("\\/", "/"), ("\\\\", "\\")):
         msg = msg.replace(a, b)
     out["message"] = msg
-    return out
+    return _response_error(out)
+
+
+def _response_error(js: dict[str, str | None]) -> dict[str, str | None]:
+    """A kafkajs response line's ``error`` key appended to its message (``L.RESPONSE_MESSAGE``)."""
+    err, msg = js.get("j_error"), js.get("message")
+    if err and msg is not None and rx(L.RESPONSE_MESSAGE).search(msg):
+        js["message"] = f"{msg} error: {err}"
+    return js
 
 
 def _match_layout(row: int, text: str, order: list[L.Layout], json_first: bool, label: str) -> Head | None:

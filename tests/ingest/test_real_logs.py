@@ -23,27 +23,22 @@ LABEL_RX = re.compile(r"^(?:unrelated|continuation|quarantine)$")
 #: at least 80 excerpts. Not met yet (README "Real logs"): the assertions below are the measured
 #: floors of this commit (a regression fails them); raise them as the readers improve.
 TARGET_RECALL, TARGET_FALSE, TARGET_FACTS, TARGET_EXCERPTS = 0.98, 0.01, 0.95, 80
-RECALL_MIN = 0.92
+RECALL_MIN = 0.94
 FALSE_MAX = 0.01
-FACTS_MIN = 0.92
-EXCERPTS_MIN = 78
+FACTS_MIN = 0.94
+EXCERPTS_MIN = 86
 #: every excerpt on its own: most of its coordinator lines and facts ...
 FILE_RECALL_MIN = 0.75
 FILE_FACTS_MIN = 0.70
 #: ... except these (recall, facts floors): what they need is listed in the README's "Real logs"
-#: (pretty-printed JSON arrays, kafkajs response lines whose outcome is
-#: a JSON key, KIP-848 lines not replayed yet, app-specific wordings, screen captures cut mid-line)
+#: (pretty-printed JSON arrays, JSON inside a ``msg`` envelope, the npm ``debug`` module's indented
+#: lines, app-specific wordings, timestamps without milliseconds or date)
 KNOWN_LOW = {
     "b-exporter-v010-trace-wrapped-nots": (0.0, 0.0),
-    "b-k9s-bitnami-kafka4-truncated": (0.66, 0.59),
-    "b-kafka8437-test-static-loaded-v26": (0.0, 0.0),
     "c-atleon422-csv-quoted-reverse": (0.99, 0.49),
-    "c-benthos-franzgo186-compose-json": (0.49, 0.42),
-    "c-kafkajs1361-json-sorted-keys-double-brace": (0.66, 0.8),
-    "c-kafkajs1371-json-debug-heartbeat": (0.49, 0.45),
-    "c-kafkajs375-json-redacted-xxx": (0.0, 0.0),
+    "c-kafkajs375-json-redacted-xxx": (0.49, 0.59),
     "c-kafkajs691-json-in-msg-envelope": (0.0, 0.0),
-    "c-kafkajs923-json-member-id-required": (0.74, 0.59),
+    "c-kafkanode626-debug-module-nots": (0.0, 0.0),
     "c-kpy1418-docker-viewer-out-of-order": (0.99, 0.66),
     "c-rdkafka2981-iso-log-level-fac": (0.99, 0.66),
     "c-rdkafka4723-glog-grep-prefix": (0.24, 0.33),

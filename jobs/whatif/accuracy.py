@@ -67,36 +67,27 @@ def rolling_restart(r: random.Random, a: GroupSettings) -> GroupBehaviour:
     return g
 
 
-def gc_pause_above(r: random.Random, a: GroupSettings) -> GroupBehaviour:
+def _one(r: random.Random, kind: str, start: tuple[int, int], duration: int) -> GroupBehaviour:
+    """Three consumers; one of them (by seed) does ``kind`` once, at a time drawn from ``start``."""
     cons, g = _group(r)
-    cons[r.randrange(len(cons))].actions.append(
-        Action(T0 + r.randint(120_000, 600_000), "pause", a.session_timeout_ms + r.randint(2_000, 10_000))
-    )
+    cons[r.randrange(len(cons))].actions.append(Action(T0 + r.randint(*start), kind, duration))
     return g
+
+
+def gc_pause_above(r: random.Random, a: GroupSettings) -> GroupBehaviour:
+    return _one(r, "pause", (120_000, 600_000), a.session_timeout_ms + r.randint(2_000, 10_000))
 
 
 def gc_pause_below(r: random.Random, a: GroupSettings) -> GroupBehaviour:
-    cons, g = _group(r)
-    cons[r.randrange(len(cons))].actions.append(
-        Action(T0 + r.randint(120_000, 600_000), "pause", a.session_timeout_ms - r.randint(2_000, 10_000))
-    )
-    return g
+    return _one(r, "pause", (120_000, 600_000), a.session_timeout_ms - r.randint(2_000, 10_000))
 
 
 def slow_handler_above(r: random.Random, a: GroupSettings) -> GroupBehaviour:
-    cons, g = _group(r)
-    cons[r.randrange(len(cons))].actions.append(
-        Action(T0 + r.randint(120_000, 300_000), "stall", a.max_poll_interval_ms + r.randint(10_000, 120_000))
-    )
-    return g
+    return _one(r, "stall", (120_000, 300_000), a.max_poll_interval_ms + r.randint(10_000, 120_000))
 
 
 def slow_handler_below(r: random.Random, a: GroupSettings) -> GroupBehaviour:
-    cons, g = _group(r)
-    cons[r.randrange(len(cons))].actions.append(
-        Action(T0 + r.randint(120_000, 300_000), "stall", a.max_poll_interval_ms - r.randint(10_000, 60_000))
-    )
-    return g
+    return _one(r, "stall", (120_000, 300_000), a.max_poll_interval_ms - r.randint(10_000, 60_000))
 
 
 def crash_loop(r: random.Random, a: GroupSettings) -> GroupBehaviour:

@@ -150,6 +150,24 @@ LAYOUTS: tuple[Layout, ...] = (
         "java.util.logging two-line entry; the message is on the next `LEVEL: msg` line",
     ),
     Layout(
+        "node-debug",
+        r"^ *(?P<logger>[a-z][\w-]*:[\w:-]+) (?P<message>.*) \+\d+(?:ms|s|m|h)$",
+        "  kafka-node:ConsumerGroup SyncGroup Response +4ms",
+        "the npm `debug` module on a terminal: indented namespace, message, `+Nms` since the previous line",
+    ),
+    Layout(
+        "node-debug-open",
+        r"^ *(?P<logger>kafka-node:[\w:-]+) (?P<message>.*)$",
+        "  kafka-node:ConsumerGroup kafka-node-client Heartbeat error: { RebalanceInProgress: Kafka Error Code: 27",
+        "a kafka-node `debug` line whose value is printed over the next lines (its `+Nms` comes after them)",
+    ),
+    Layout(
+        "json-pretty-message",
+        r'^[ \t]*"(?:message|msg)"\s*:\s*"(?P<message>.*)",?$',
+        '    "message": "[Consumer clientId=c1, groupId=g] (Re-)joining group",',
+        "the message key's own line of a pretty-printed (indented, multi-line) JSON record; its other keys are not read",
+    ),
+    Layout(
         "generic",
         rf"^(?P<ts>{_TS_ISO})\s+(?:\[(?P<thread>[^\]\d][^\]]*)\]\s+)?(?P<level>{LEVELS})\s+(?P<message>.*)$",
         "2024-05-01 10:00:00.123 INFO [Consumer clientId=c1, groupId=g] (Re-)joining group",
@@ -178,6 +196,9 @@ FIRST_CHARS: dict[str, str] = {
     "librdkafka": "%",
     "golog": "[" + _DIGITS,
     "jul": "JFMASOND",
+    "node-debug": " abcdefghijklmnopqrstuvwxyz",
+    "node-debug-open": " k",
+    "json-pretty-message": ' \t"',
     "generic": _DIGITS,
     "json": " \t\n\v\f\r{",
     "ts": _DIGITS,  # TS_PREFIX

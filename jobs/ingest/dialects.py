@@ -82,7 +82,7 @@ GROUP_PREFILTER = (
     r"|assigned partitions|partitions (?:assigned|revoked|lost)|[Aa]ssignment|LeaveGroup|JoinGroup"
     r"|SyncGroup|CGRP|transitioned from|poll timeout|[Cc]oordinator for consumerg(?:r)?oup|MemberIDRequired"
     r"|[Ss]tatic member|fenced|assigning partitions|revoking prior"
-    r"|Subscribed to (?:topic|pattern)|Unsubscribed all topics|committed offset|consumer join: metadata|owns topics:|commit failed on partition"
+    r"|Subscribed to (?:topic|pattern)|Unsubscribed all topics|committed offset|consumer join: metadata|owns topics:|commit failed on partition|(?:Revoked|Assigned)Partitions: \["
 )
 
 _PFX_CLIENT = (

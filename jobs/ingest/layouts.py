@@ -200,7 +200,7 @@ FIRST_CHARS: dict[str, str] = {
     "node-debug-open": " k",
     "json-pretty-message": ' \t"',
     "generic": _DIGITS,
-    "json": " \t\n\v\f\r{",
+    "json": ' \t\n\v\f\r{"',
     "ts": _DIGITS,  # TS_PREFIX
 }
 
@@ -227,7 +227,7 @@ TS_PREFIX = rf"^(?P<pts>{_TS_ISO_T}|{_TS_ISO_SPACE})\s+(?P<rest>.*)$"
 ANSI = r"\x1b\[[0-9;]*[A-Za-z]"
 
 #: JSON lines: one regex per field family (first match wins, in this order of key names)
-JSON_LINE = r"^\s*\{.*\}\s*[,.]?\s*$"
+JSON_LINE = r"^\s*(?:\{|\"[\w@.]+\"\s*:).*\}\s*[,.]?\s*$"
 #: a JSON object behind a log viewer's columns (Kibana / Loki tab exports: ``\tFeb 21, 2023 @ 15:17:51.398\t{...}``)
 JSON_BEHIND = r"^(?P<pre>[^{]{1,80}?)\s(?P<rest>\{.*\})\s*$"
 _JSTR = r'"((?:[^"\\]|\\.)*)"'
@@ -266,6 +266,13 @@ JSON_NESTED = {
     "logger": r'"log"\s*:\s*\{[^{}]*"logger"\s*:\s*"(?P<v>[^"]*)"',
 }
 
+
+#: a JSON message that is itself a text line with its own JSON fields: an app's logger wrapping
+#: kafkajs' (``{"msg":"ERROR [Connection] Response Heartbeat(...) {\"timestamp\":...,\"error\":...}"}``):
+#: the text is the message, the inner object's keys fill the fields the outer one lacks
+ENVELOPE = rf"^(?:(?:{LEVELS}|NOTHING)\s+)?(?P<m>\[[\w.]+\] [^{{]*?) (?P<j>\{{.*\}})$"
+#: the fields an enveloped object can fill
+ENVELOPE_KEYS = ("ts", "j_group", "j_member", "j_gen", "j_client", "j_error")
 
 #: kafkajs logs a failed response as ``"message":"[Connection] Response Heartbeat(key: 12, version: 3)"``
 #: with the failure only in its ``"error"`` key: the reader appends it to such a message

@@ -82,7 +82,7 @@ GROUP_PREFILTER = (
     r"|assigned partitions|partitions (?:assigned|revoked|lost)|[Aa]ssignment|LeaveGroup|JoinGroup"
     r"|SyncGroup|CGRP|transitioned from|poll timeout|[Cc]oordinator for consumerg(?:r)?oup|MemberIDRequired"
     r"|[Ss]tatic member|fenced|assigning partitions|revoking prior"
-    r"|Subscribed to (?:topic|pattern)|Unsubscribed all topics|committed offset|consumer join: metadata"
+    r"|Subscribed to (?:topic|pattern)|Unsubscribed all topics|committed offset|consumer join: metadata|owns topics:|commit failed on partition|(?:Revoked|Assigned)Partitions: \["
 )
 
 _PFX_CLIENT = (
@@ -514,6 +514,9 @@ DIALECTS: tuple[Dialect, ...] = (
        "LeaveGroup request with Generation{generationId=4, memberId='m1', protocol='range'} failed with error: The coordinator is not available."),
     _d("client.commit_failed", "offset_commit_failed", C, "2.7-4.x", r"OffsetCommit failed with {GENOBJ}: {R}",
        "OffsetCommit failed with Generation{generationId=4, memberId='m1', protocol='range'}: The coordinator is not aware of this member."),
+    _d("client.commit_failed_partition", "offset_commit_failed", C, "0.10-4.x",
+       r"Offset commit failed on partition (?P<partitions_raw>\S+) at offset \d+: {R}",
+       "Offset commit failed on partition t-6 at offset 340592763: The request timed out."),
     _d("client.commit_not_in_group", "offset_commit_failed", C, "2.7-4.x",
        r"(?P<reason>Failing OffsetCommit request since the consumer is not part of an active group)",
        "Failing OffsetCommit request since the consumer is not part of an active group"),
@@ -566,6 +569,7 @@ ERROR_MESSAGES: tuple[tuple[str, str], ...] = (
     ("IllegalGeneration", "ILLEGAL_GENERATION"),
     ("MemberIDRequired", "MEMBER_ID_REQUIRED"),
     ("NotCoordinatorForGroup", "NOT_COORDINATOR"),
+    ("The request timed out", "REQUEST_TIMED_OUT"),
 )
 ERROR_NAME = r"\b(?P<error>(?:UNKNOWN_MEMBER_ID|REBALANCE_IN_PROGRESS|ILLEGAL_GENERATION|COORDINATOR_LOAD_IN_PROGRESS|COORDINATOR_NOT_AVAILABLE|NOT_COORDINATOR|FENCED_INSTANCE_ID|INCONSISTENT_GROUP_PROTOCOL|GROUP_MAX_SIZE_REACHED|INVALID_SESSION_TIMEOUT|MEMBER_ID_REQUIRED|GROUP_AUTHORIZATION_FAILED|INVALID_GROUP_ID|UNKNOWN_SERVER_ERROR))\b"
 

@@ -154,4 +154,20 @@ NON_JAVA: tuple[Dialect, ...] = (
        "Joined group `g` with member id `ruby-kafka-1`"),
     _d("rubykafka.leader", "other", OT, "ruby-kafka", r"(?:\[\[[^\]]+\] \{[^}]*\}:\] )?(?P<reason>Chosen as leader of group `(?P<group_id>[^`]+)`)",
        "Chosen as leader of group `g`"),
+    # ------------------------------------------------------------------ confluent-kafka-go (its rebalance events' String(), wherever an app prints them)
+    _d("ckgo.revoked_event", "partitions_revoked", OT, "confluent-kafka-go",
+       r"(?P<reason>.*\bRevokedPartitions: \[.*)", "revoking partitions RevokedPartitions: [t[9]@unset t[10]@unset]"),
+    _d("ckgo.assigned_event", "partitions_assigned", OT, "confluent-kafka-go",
+       r"(?P<reason>.*\bAssignedPartitions: \[.*)", "assigned AssignedPartitions: [t[9]@unset t[10]@unset]"),
+    # ------------------------------------------------------------------ kafka-node (npm debug lines: "... +4ms" at the end)
+    _d("kafkanode.sync_request", "other", OT, "kafka-node", r"(?P<reason>SyncGroup Request) from {M}(?: \+\d+m?s)?",
+       "SyncGroup Request from kafka-node-client-1 +0ms", logger=r"^kafka-node:"),
+    _d("kafkanode.sync_response", "synced", OT, "kafka-node", r"SyncGroup Response(?: \+\d+m?s)?", "SyncGroup Response +4ms",
+       logger=r"^kafka-node:"),
+    _d("kafkanode.owns", "partitions_assigned", OT, "kafka-node", r"\S+ (?P<reason>owns topics:\s+\{.*\})(?: \+\d+m?s)?",
+       "kafka-node-client owns topics:  { wym: [ 0 ] } +0ms", logger=r"^kafka-node:"),
+    _d("kafkanode.generation", "other", OT, "kafka-node", r"generationId {N}(?: \+\d+m?s)?", "generationId 10359 +0ms",
+       logger=r"^kafka-node:"),
+    _d("kafkanode.heartbeat_error", "heartbeat_failed", OT, "kafka-node", r"\S+ Heartbeat error: \{? ?{R}",
+       "kafka-node-client Heartbeat error: { RebalanceInProgress: Kafka Error Code: 27", logger=r"^kafka-node:"),
 )  # fmt: skip

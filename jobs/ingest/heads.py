@@ -229,6 +229,7 @@ def _json_fields(js: pa.Array) -> dict[str, pa.Array | None]:
                 v = c if v is None else pc.coalesce(v, c)
             st[key] = v
         if st["message"] is not None:
+            _unwrap_envelope(st)
             st["message"] = L.with_response_error(st["message"], st.get("j_error"))
         return st
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, ValueError, TypeError, KeyError):
@@ -243,8 +244,30 @@ def _json_fields(js: pa.Array) -> dict[str, pa.Array | None]:
         if nested is not None:
             v = pc.if_else(pc.equal(v, ""), _extract(js, nested).field("v"), v)
         st[key] = _nullify_empty(v)
-    st["message"] = L.with_response_error(L.json_unescape(pc.fill_null(st["message"], "")), st.get("j_error"))
+    st["message"] = L.json_unescape(pc.fill_null(st["message"], ""))
+    _unwrap_envelope(st)
+    st["message"] = L.with_response_error(st["message"], st.get("j_error"))
     return st
+
+
+def _unwrap_envelope(st: dict[str, pa.Array | None]) -> None:
+    """A message that is a text line with a JSON object of its own (:data:`L.ENVELOPE`): the text
+    becomes the message and the object's keys fill the fields the outer object lacks."""
+    msg = st["message"]
+    if not pc.any(pc.fill_null(pc.match_substring_regex(msg, L.ENVELOPE), False)).as_py():
+        return
+    m = _extract(msg, L.ENVELOPE)
+    ok = pc.fill_null(m.is_valid(), False)
+    st["message"] = pc.if_else(ok, m.field("m").cast(msg.type), msg)
+    inner = m.field("j")
+    for key in L.ENVELOPE_KEYS:
+        x = _extract(pc.fill_null(inner, ""), L.JSON_KEYS[key])
+        v = x.field("v")
+        if key == "ts":
+            v = pc.if_else(pc.equal(v, ""), x.field("n"), v)
+        v = pc.if_else(ok, _nullify_empty(v), pa.scalar(None, v.type))
+        cur = st.get(key)
+        st[key] = v if cur is None else pc.coalesce(cur, v.cast(cur.type))
 
 
 def _match_layouts(

@@ -150,6 +150,24 @@ LAYOUTS: tuple[Layout, ...] = (
         "java.util.logging two-line entry; the message is on the next `LEVEL: msg` line",
     ),
     Layout(
+        "node-debug",
+        r"^ *(?P<logger>[a-z][\w-]*:[\w:-]+) (?P<message>.*) \+\d+(?:ms|s|m|h)$",
+        "  kafka-node:ConsumerGroup SyncGroup Response +4ms",
+        "the npm `debug` module on a terminal: indented namespace, message, `+Nms` since the previous line",
+    ),
+    Layout(
+        "node-debug-open",
+        r"^ *(?P<logger>kafka-node:[\w:-]+) (?P<message>.*)$",
+        "  kafka-node:ConsumerGroup kafka-node-client Heartbeat error: { RebalanceInProgress: Kafka Error Code: 27",
+        "a kafka-node `debug` line whose value is printed over the next lines (its `+Nms` comes after them)",
+    ),
+    Layout(
+        "json-pretty-message",
+        r'^[ \t]*"(?:message|msg)"\s*:\s*"(?P<message>.*)",?$',
+        '    "message": "[Consumer clientId=c1, groupId=g] (Re-)joining group",',
+        "the message key's own line of a pretty-printed (indented, multi-line) JSON record; its other keys are not read",
+    ),
+    Layout(
         "generic",
         rf"^(?P<ts>{_TS_ISO})\s+(?:\[(?P<thread>[^\]\d][^\]]*)\]\s+)?(?P<level>{LEVELS})\s+(?P<message>.*)$",
         "2024-05-01 10:00:00.123 INFO [Consumer clientId=c1, groupId=g] (Re-)joining group",
@@ -178,8 +196,11 @@ FIRST_CHARS: dict[str, str] = {
     "librdkafka": "%",
     "golog": "[" + _DIGITS,
     "jul": "JFMASOND",
+    "node-debug": " abcdefghijklmnopqrstuvwxyz",
+    "node-debug-open": " k",
+    "json-pretty-message": ' \t"',
     "generic": _DIGITS,
-    "json": " \t\n\v\f\r{",
+    "json": ' \t\n\v\f\r{"',
     "ts": _DIGITS,  # TS_PREFIX
 }
 
@@ -206,7 +227,7 @@ TS_PREFIX = rf"^(?P<pts>{_TS_ISO_T}|{_TS_ISO_SPACE})\s+(?P<rest>.*)$"
 ANSI = r"\x1b\[[0-9;]*[A-Za-z]"
 
 #: JSON lines: one regex per field family (first match wins, in this order of key names)
-JSON_LINE = r"^\s*\{.*\}\s*[,.]?\s*$"
+JSON_LINE = r"^\s*(?:\{|\"[\w@.]+\"\s*:).*\}\s*[,.]?\s*$"
 #: a JSON object behind a log viewer's columns (Kibana / Loki tab exports: ``\tFeb 21, 2023 @ 15:17:51.398\t{...}``)
 JSON_BEHIND = r"^(?P<pre>[^{]{1,80}?)\s(?P<rest>\{.*\})\s*$"
 _JSTR = r'"((?:[^"\\]|\\.)*)"'
@@ -245,6 +266,13 @@ JSON_NESTED = {
     "logger": r'"log"\s*:\s*\{[^{}]*"logger"\s*:\s*"(?P<v>[^"]*)"',
 }
 
+
+#: a JSON message that is itself a text line with its own JSON fields: an app's logger wrapping
+#: kafkajs' (``{"msg":"ERROR [Connection] Response Heartbeat(...) {\"timestamp\":...,\"error\":...}"}``):
+#: the text is the message, the inner object's keys fill the fields the outer one lacks
+ENVELOPE = rf"^(?:(?:{LEVELS}|NOTHING)\s+)?(?P<m>\[[\w.]+\] [^{{]*?) (?P<j>\{{.*\}})$"
+#: the fields an enveloped object can fill
+ENVELOPE_KEYS = ("ts", "j_group", "j_member", "j_gen", "j_client", "j_error")
 
 #: kafkajs logs a failed response as ``"message":"[Connection] Response Heartbeat(key: 12, version: 3)"``
 #: with the failure only in its ``"error"`` key: the reader appends it to such a message

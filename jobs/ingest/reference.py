@@ -290,7 +290,17 @@ def _json_fields(line: str) -> dict[str, str | None]:
 
 
 def _response_error(js: dict[str, str | None]) -> dict[str, str | None]:
-    """A kafkajs response line's ``error`` key appended to its message (``L.RESPONSE_MESSAGE``)."""
+    """An enveloped message unwrapped (``L.ENVELOPE``: the text is the message, the inner object's
+    keys fill the missing fields); a kafkajs response line's ``error`` key appended to its message
+    (``L.RESPONSE_MESSAGE``)."""
+    env = rx(L.ENVELOPE).search(js.get("message") or "")
+    if env:
+        js["message"] = env.group("m")
+        for key in L.ENVELOPE_KEYS:
+            m = rx(L.JSON_KEYS[key]).search(env.group("j"))
+            v = (m.group("v") or (m.groupdict().get("n") or "")) if m else ""
+            if js.get(key) is None and v:
+                js[key] = v
     err, msg = js.get("j_error"), js.get("message")
     if err and msg is not None and rx(L.RESPONSE_MESSAGE).search(msg):
         js["message"] = f"{msg} error: {err}"

@@ -17,7 +17,8 @@ import os
 import sys
 from collections.abc import Sequence
 
-from jobs.config import ConfigError, InputConfig, JobConfig, OutputConfig, RunConfig, SparkConfig, load_config
+from jobs.config import ConfigError, JobConfig, OutputConfig, RunConfig, SparkConfig, load_config
+from jobs.ingest.model import InputSpec
 from jobs.package import package_zip
 from jobs.process import run_main
 
@@ -83,7 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
     return p  # fmt: skip
 
 
-def resolve_config(args: argparse.Namespace) -> tuple[JobConfig, list[InputConfig]]:
+def resolve_config(args: argparse.Namespace) -> tuple[JobConfig, list[InputSpec]]:
     """The configuration after command-line overrides, and the inputs to read."""
     if args.sample and args.config is None and os.path.exists(os.path.join(REPO_ROOT, "conf", "local.yaml")):
         args.config = os.path.join(REPO_ROOT, "conf", "local.yaml")
@@ -107,9 +108,9 @@ def resolve_config(args: argparse.Namespace) -> tuple[JobConfig, list[InputConfi
     if args.sample:
         if not os.path.isdir(SAMPLES_DIR):
             raise ConfigError(f"the bundled sample logs are missing: {SAMPLES_DIR}")
-        inputs = [InputConfig(path=os.path.join(SAMPLES_DIR, d), cluster=d) for d in sorted(os.listdir(SAMPLES_DIR))
+        inputs = [InputSpec(path=os.path.join(SAMPLES_DIR, d), cluster=d) for d in sorted(os.listdir(SAMPLES_DIR))
                   if os.path.isdir(os.path.join(SAMPLES_DIR, d))]  # fmt: skip
-    inputs += [InputConfig(path=p, cluster=args.cluster or "default") for p in args.input]
+    inputs += [InputSpec(path=p, cluster=args.cluster or "default") for p in args.input]
     if args.cluster and not args.input:
         raise ConfigError("--cluster names the cluster of --input paths; give at least one --input")
     if not inputs:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -222,3 +223,76 @@ def test_the_replay_section_is_replay_settings():
     assert _settings(opts) == ReplaySettings(version_hint="3.9")
     with pytest.raises(TypeError):
         _settings({"clock_skew_tolerence_ms": 1})
+
+
+#: a valid value, other than the default, of every key of every config section
+NON_DEFAULT = {
+    "spark": {"master": "spark://h:7077", "conf": {"spark.sql.shuffle.partitions": "4"}, "remote": "sc://h:15002"},
+    "output": {"path": "/tmp/lh", "format": "parquet", "writer": "delta-rs"},
+    "ingest": {"default_timezone": "Europe/Berlin", "on_missing": "quarantine", "on_corrupt": "error",
+               "max_line_bytes": 4096, "default_year": 2024,
+               "layouts": [{"regex": r"^(?P<ts>\S+ \S+) (?P<message>.*) - (?P<logger>.*)$"}]},
+    "replay": {"version_hint": "3.9", "clock_skew_tolerance_ms": 5},
+    "storms": {"min_rebalances": 4, "window_minutes": 30},
+    "run": {"mode": "incremental", "state_table": "gs2", "checkpoint": "/cp", "progress": False, "exchange": "shuffle"},
+}  # fmt: skip
+
+
+def test_every_config_key_is_a_field_of_the_settings_the_job_uses():
+    """One settings path: each section is read into the object the workers use (``ingest`` is the
+    ingestion's IngestSettings, ``inputs`` its InputSpecs), every key lands in a field of the same
+    name (nothing dropped) and the fields the job sets per run are not keys."""
+    from jobs.config import SECTIONS, JobConfig, config_keys, to_dict
+    from jobs.ingest import IngestSettings, InputSpec
+
+    assert set(SECTIONS) == {f.name for f in dataclasses.fields(JobConfig)}
+    assert SECTIONS["ingest"] is IngestSettings and SECTIONS["inputs"] is InputSpec
+    assert set(NON_DEFAULT) == set(SECTIONS) - {"inputs"}
+    for name, keys in NON_DEFAULT.items():
+        assert set(keys) == set(config_keys(SECTIONS[name])), name
+    cfg = config_from_dict({**NON_DEFAULT, "inputs": [{"path": "/logs", "cluster": "eu"}, "/more"]})
+    assert cfg.inputs == (InputSpec("/logs", "eu"), InputSpec("/more"))
+    for name, values in NON_DEFAULT.items():
+        section, default = getattr(cfg, name), SECTIONS[name]()
+        assert type(section) is SECTIONS[name]
+        for key, value in values.items():
+            got = getattr(section, key)
+            assert got != getattr(default, key), f"{name}.{key} kept its default"
+            if key != "layouts":
+                assert got == value, f"{name}.{key}"
+    assert len(cfg.ingest.layouts) == 1
+    assert config_from_dict(to_dict(cfg)) == cfg
+    assert set(config_keys(IngestSettings)) == {"default_timezone", "on_missing", "on_corrupt", "max_line_bytes",
+                                                "default_year", "layouts"}  # fmt: skip
+
+
+def test_the_ingest_defaults_are_the_documented_ones():
+    """One default per value (IngestSettings'), the one the README's config table gives."""
+    with open(os.path.join(REPO, "README.md"), encoding="utf-8") as fh:
+        readme = fh.read()
+    ingest = load_config(None).ingest
+    assert (ingest.on_missing, ingest.on_corrupt, ingest.max_line_bytes) == ("error", "quarantine", 1048576)
+    for key, value in (("on_missing", "`error`"), ("on_corrupt", "`quarantine`"), ("max_line_bytes", "1048576"),
+                       ("default_timezone", "`UTC`")):  # fmt: skip
+        assert f"| `ingest.{key}` | {value} |" in readme, key
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"spark": {"mastr": "x"}}, "unknown key spark.mastr (known: master, conf, remote)"),
+        ({"output": {"paht": "x"}}, "unknown key output.paht (known: path, format, writer)"),
+        ({"inputs": [{"path": "x", "clustr": "eu"}]}, "unknown key inputs[0].clustr (known: path, cluster)"),
+        ({"ingest": {"on_corupt": "error"}},
+         "unknown key ingest.on_corupt (known: default_timezone, on_missing, on_corrupt, max_line_bytes, "
+         "default_year, layouts)"),
+        ({"ingest": {"staging_dir": "/tmp/s"}}, "unknown key ingest.staging_dir (known: "),  # set by the job
+        ({"replay": {"clock_skew_tolerence_ms": 1}}, "unknown key replay.clock_skew_tolerence_ms (known: "),
+        ({"storms": {"window_minute": 5}}, "unknown key storms.window_minute (known: "),
+        ({"run": {"exchnage": "shuffle"}}, "unknown key run.exchnage (known: "),
+    ],
+)  # fmt: skip
+def test_a_misspelt_key_is_an_error_naming_it(data, message):
+    with pytest.raises(ConfigError) as err:
+        config_from_dict(data)
+    assert str(err.value).startswith("config error: " + message)

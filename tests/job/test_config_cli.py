@@ -122,7 +122,7 @@ def test_bad_config_file_argument(tmp_path, capsys):
 
 
 def test_command_line_overrides(tmp_path):
-    args = cli.build_parser().parse_args(
+    args = cli.parse_args(
         ["--input", "a.log", "--input", "b/", "--cluster", "eu", "--output", str(tmp_path), "--mode", "incremental",
          "--master", "spark://h:7077", "--format", "parquet", "--quiet"])  # fmt: skip
     cfg, inputs = cli.resolve_config(args)
@@ -134,7 +134,7 @@ def test_command_line_overrides(tmp_path):
 
 
 def test_sample_flag_uses_bundled_logs_and_local_yaml():
-    cfg, inputs = cli.resolve_config(cli.build_parser().parse_args(["--sample"]))
+    cfg, inputs = cli.resolve_config(cli.parse_args(["--sample"]))
     assert [i.cluster for i in inputs] == ["prod-eu", "prod-us"]
     assert all(os.path.isdir(i.path) for i in inputs)
     assert cfg.output.path == "./lakehouse" and cfg.spark.master == "local[*]"
@@ -149,12 +149,74 @@ def test_spark_submit_help_documents_every_option():
         assert opt in out, opt
 
 
-def test_report_subcommand_delegates_to_jobs_report():
+@pytest.mark.parametrize("command", ["report", "simulate"])
+def test_spark_submit_subcommands_are_the_one_command_line(command):
     env = dict(os.environ, REBALANCE_LENS_NO_VENV="1", PYSPARK_PYTHON=sys.executable)
-    done = subprocess.run([os.path.join(REPO, "spark-submit.sh"), "report", "--help"], capture_output=True,
+    done = subprocess.run([os.path.join(REPO, "spark-submit.sh"), command, "--help"], capture_output=True,
                           text=True, env=env, timeout=120)  # fmt: skip
     assert done.returncode == 0
-    assert "python -m jobs.report" in done.stdout and "--lakehouse" in done.stdout
+    assert f"usage: spark-submit.sh {command} " in done.stdout
+    assert ("--lakehouse" if command == "report" else "--noise-ratio") in done.stdout
+
+
+@pytest.mark.parametrize("module", ["jobs", "jobs.cli"])
+def test_jobs_report_help_exits_0(module):
+    done = subprocess.run([sys.executable, "-m", module, "report", "--help"], capture_output=True, text=True,
+                          cwd=REPO, timeout=60, env=dict(os.environ, PYTHONPATH=REPO))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "--lakehouse" in done.stdout and "--title" in done.stdout
+
+
+def _values(args) -> dict:
+    return {k: v for k, v in vars(args).items() if k not in ("command", "_parser")}
+
+
+def test_run_is_the_default_subcommand():
+    argv = ["--input", "a.log", "--cluster", "eu", "--mode", "incremental", "--sample", "--quiet"]
+    implicit, explicit = cli.parse_args(argv), cli.parse_args(["run", *argv])
+    assert _values(implicit) == _values(explicit) and implicit.command == "run"
+    assert (implicit.input, implicit.cluster, implicit.mode, implicit.sample, implicit.quiet) == (
+        ["a.log"], "eu", "incremental", True, True)  # fmt: skip
+    assert (implicit.output, implicit.config, implicit.master, implicit.format) == (None, None, None, None)
+    assert cli.parse_args([]).command == "run"
+
+
+def test_report_subcommand_arguments():
+    argv = ["--output", "r.html", "--lakehouse", "lh", "--group", "orders", "--cluster", "eu", "--title", "T"]
+    args = cli.parse_args(["report", *argv])
+    assert args.command == "report"
+    assert (args.output, args.lakehouse, args.group, args.cluster, args.title) == ("r.html", "lh", "orders", "eu", "T")
+    # python -m jobs.report: the same definitions, the same values
+    alone = cli.subcommand_parser("report", prog="python -m jobs.report").parse_args(argv)
+    assert vars(alone) == _values(args)
+    with pytest.raises(SystemExit) as exc:
+        cli.parse_args(["report", "--output", "r.html"])  # --lakehouse is required
+    assert exc.value.code == 2
+
+
+def test_report_subcommand_rejects_a_missing_lakehouse(tmp_path, capsys):
+    from jobs.report.__main__ import main as report_main
+
+    for entry in (lambda a: cli.main(["report", *a]), report_main):
+        with pytest.raises(SystemExit) as exc:
+            entry(["--output", str(tmp_path / "r.html"), "--lakehouse", str(tmp_path / "nope")])
+        assert exc.value.code == 2
+        assert "is not a directory" in capsys.readouterr().err
+
+
+def test_simulate_subcommand_arguments():
+    from jobs.simulate.__main__ import parse_args as simulate_parse_args
+
+    argv = ["--out", "/tmp/x", "--groups", "2", "--members", "5", "--hours", "0.5", "--seed", "9", "--gzip",
+            "--scenarios", "crash, flapping", "--protocol", "consumer", "--incident-gap-min", "2"]  # fmt: skip
+    args = cli.parse_args(["simulate", *argv])
+    cfg = cli.simulate_config(args, args._parser)
+    assert (cfg.out, cfg.groups, cfg.members, cfg.hours, cfg.seed, cfg.gzip) == ("/tmp/x", 2, 5, 0.5, 9, True)
+    assert (cfg.scenarios, cfg.protocol, cfg.dialect, cfg.incident_gap_ms) == (
+        ("crash", "flapping"), "consumer", "java4", 120_000)  # fmt: skip
+    assert simulate_parse_args(argv) == cfg  # python -m jobs.simulate: the same definitions
+    with pytest.raises(SystemExit):
+        cli.main(["simulate", "--out", "x", "--noise-ratio", "1.5"])
 
 
 def _run_entry(body: str) -> subprocess.CompletedProcess:

@@ -5,7 +5,11 @@
 #                     [--mode batch|incremental] [--master URL] [--cluster NAME] [...]
 #   ./spark-submit.sh --sample            # bundled sample logs -> ./lakehouse, prints a summary
 #   ./spark-submit.sh report --output report.html --lakehouse DIR [--group G]
-#   ./spark-submit.sh --help
+#   ./spark-submit.sh simulate --out DIR [--groups N --members M --hours H --seed S ...]
+#   ./spark-submit.sh --help              # (`run` is the default subcommand: --input ... = run --input ...)
+#
+# One command line (jobs/cli.py, also `python -m jobs`): run (the job, through spark-submit),
+# report and simulate (plain Python).
 #
 # Environment:
 #   REBALANCE_LENS_NO_VENV=1   don't create/activate .venv (use the python/pyspark on PATH)
@@ -23,15 +27,14 @@ PY="${PYSPARK_PYTHON:-$(command -v python3 || command -v python)}"
 export PYSPARK_PYTHON="$PY"
 export PYSPARK_DRIVER_PYTHON="${PYSPARK_DRIVER_PYTHON:-$PY}"
 
-# the report subcommand, --help and Spark Connect (--remote sc://...) need no local spark-submit
-if [ "${1:-}" = "report" ]; then
-  shift
-  PYTHONPATH="$ROOT${PYTHONPATH:+:$PYTHONPATH}" exec "$PY" -m jobs.report "$@"
-fi
+# the report and simulate subcommands, --help and Spark Connect (--remote sc://...) need no local
+# spark-submit: the same command line in plain Python
+case "${1:-}" in
+  report|simulate) PYTHONPATH="$ROOT${PYTHONPATH:+:$PYTHONPATH}" exec "$PY" -m jobs "$@";;
+esac
 for a in "$@"; do
   case "$a" in
-    -h|--help) PYTHONPATH="$ROOT${PYTHONPATH:+:$PYTHONPATH}" exec "$PY" -m jobs.cli --help;;
-    --remote|--remote=*) PYTHONPATH="$ROOT${PYTHONPATH:+:$PYTHONPATH}" exec "$PY" -m jobs.cli "$@";;
+    -h|--help|--remote|--remote=*) PYTHONPATH="$ROOT${PYTHONPATH:+:$PYTHONPATH}" exec "$PY" -m jobs "$@";;
   esac
 done
 

@@ -1,10 +1,16 @@
-"""Command line of the job (run by ``./spark-submit.sh``; also ``python -m jobs.cli``).
+"""The one command line of rebalance-lens: ``run`` (the job), ``report`` and ``simulate``.
 
-    spark-submit.sh --input PATH [--input PATH ...] --output DIR [--config FILE]
+    spark-submit.sh [run] --input PATH [--input PATH ...] --output DIR [--config FILE]
                     [--mode batch|incremental] [--master URL] [--remote sc://HOST:PORT]
                     [--cluster NAME] [--format delta|parquet] [--writer auto|spark-delta|delta-rs]
-    spark-submit.sh --sample [--output DIR]
+    spark-submit.sh [run] --sample [--output DIR]
     spark-submit.sh report --output report.html --lakehouse DIR [--group G]
+    spark-submit.sh simulate --out DIR [--groups N --members M --hours H --seed S ...]
+
+``python -m jobs ...`` is the same command line without spark-submit (``run`` then builds a local
+session); ``run`` is the default when the first argument is not a subcommand. ``python -m
+jobs.report ...`` and ``python -m jobs.simulate ...`` are the ``report`` / ``simulate`` subcommands
+(the same argument definitions: :data:`SUBCOMMANDS`).
 
 Exit status: 0 done, 2 bad arguments or configuration (message ``config error: ...``), 1 the run
 failed (e.g. a missing input with ``ingest.on_missing: error``).
@@ -18,10 +24,10 @@ import sys
 import tempfile
 from collections.abc import Sequence
 
-from jobs.config import ConfigError, InputConfig, JobConfig, OutputConfig, RunConfig, SparkConfig, load_config
+from jobs.config import ConfigError, JobConfig, OutputConfig, RunConfig, SparkConfig, load_config
+from jobs.ingest.model import InputSpec
 from jobs.package import package_zip
 from jobs.process import run_main
-from jobs.report.__main__ import main as report_main
 from jobs.session import local_session
 
 SAMPLES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "samples", "logs")
@@ -29,11 +35,14 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SUBMITTED_ENV = "REBALANCE_LENS_SUBMITTED"
 
 EPILOG = """\
+subcommands: run (the default), report, simulate (spark-submit.sh report --help ...)
+
 examples:
   ./spark-submit.sh --sample
   ./spark-submit.sh --input /logs/kafka/server.log* --input /logs/apps/ --cluster prod-eu --output ./lakehouse
   ./spark-submit.sh --config conf/cluster.yaml --master spark://host:7077 --mode incremental
   ./spark-submit.sh report --output report.html --lakehouse ./lakehouse --group orders
+  ./spark-submit.sh simulate --out /tmp/sim --groups 8 --members 4 --hours 6 --seed 1
 """
 
 
@@ -43,13 +52,8 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"config error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(
-        prog="spark-submit.sh",
-        description="rebalance-lens: replay Kafka group-coordinator logs and write rebalance tables (Delta).",
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+def add_run_arguments(p: argparse.ArgumentParser) -> None:
+    """The job's arguments (``run``)."""
     p.add_argument(
         "--input",
         action="append",
@@ -82,11 +86,185 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="run on the bundled sample logs with conf/local.yaml into ./lakehouse and print a summary",
     )
-    p.add_argument("--quiet", action="store_true", help="no progress lines")
-    return p  # fmt: skip
+    p.add_argument("--quiet", action="store_true", help="no progress lines")  # fmt: skip
 
 
-def resolve_config(args: argparse.Namespace) -> tuple[JobConfig, list[InputConfig]]:
+def add_report_arguments(p: argparse.ArgumentParser) -> None:
+    """The HTML report's arguments (``report``, ``python -m jobs.report``)."""
+    p.add_argument("--output", required=True, help="HTML file to write (a directory gets report.html)")
+    p.add_argument("--lakehouse", required=True, help="directory of the job's tables")
+    p.add_argument("--group", help="report one consumer group only")
+    p.add_argument("--cluster", help="only this cluster's rows")
+    p.add_argument("--title", help="report title")
+
+
+def add_simulate_arguments(p: argparse.ArgumentParser) -> None:
+    """The simulator's arguments (``simulate``, ``python -m jobs.simulate``; :func:`simulate_config`)."""
+    from jobs.simulate import SCENARIOS
+    from jobs.simulate.render_broker import DIALECTS
+    from jobs.simulate.render_client import LAYOUTS
+    from jobs.simulate.render_consumer import CONSUMER_FLAVOURS
+
+    p.add_argument("--out", required=True, help="output directory (logs + truth/)")
+    p.add_argument("--groups", type=int, default=4)
+    p.add_argument("--members", type=int, default=3, help="consumers per group at start")
+    p.add_argument("--hours", type=float, default=1.0, help="simulated time")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--target-lines", type=int, default=None, help="stop once this many lines are written")
+    p.add_argument(
+        "--dialect", choices=DIALECTS, default=None,
+        help="broker coordinator dialect (default scala3; java4 with --protocol consumer/mixed)",
+    )  # fmt: skip
+    p.add_argument("--layout", choices=LAYOUTS, default="log4j", help="client log layout")
+    p.add_argument("--debug-heartbeats", action="store_true", help="client DEBUG lines (heartbeats)")
+    p.add_argument("--gzip", action="store_true", help="compress every log to .gz")
+    p.add_argument("--brokers", type=int, default=3)
+    p.add_argument("--noise-ratio", type=float, default=0.1, help="share of unrelated lines (0..0.95)")
+    p.add_argument(
+        "--scenarios",
+        default=None,
+        help=f"comma-separated scenarios cycled per group (default: random mix of {', '.join(SCENARIOS)})",
+    )
+    p.add_argument(
+        "--incident-gap-min", type=float, default=15.0, help="mean minutes between incidents per group"
+    )
+    p.add_argument(
+        "--protocol", choices=("classic", "consumer", "mixed"), default="classic",
+        help="group protocol: classic, consumer (KIP-848) or mixed (one classic group converted mid-run)",
+    )  # fmt: skip
+    p.add_argument("--consumer-flavour", choices=CONSUMER_FLAVOURS, default="4.0",
+                   help="consumer-protocol broker lines: 4.0 or 4.1 (metadata hash, conversion line)")  # fmt: skip
+    p.add_argument("--broker-debug", action="store_true", help="broker DEBUG lines (new assignment state)")
+    p.add_argument("--static-share", type=float, default=0.25, help="share of groups with static membership")
+
+
+def simulate_config(a: argparse.Namespace, p: argparse.ArgumentParser):
+    """The :class:`jobs.simulate.SimConfig` of parsed ``simulate`` arguments (``p.error`` if invalid)."""
+    from jobs.simulate import SimConfig
+
+    if a.groups < 1 or a.members < 1 or a.brokers < 1:
+        p.error("--groups, --members and --brokers must be >= 1")
+    if not 0 <= a.noise_ratio <= 0.95:
+        p.error("--noise-ratio must be within 0..0.95")
+    return SimConfig(
+        out=a.out, groups=a.groups, members=a.members, hours=a.hours, seed=a.seed,
+        target_lines=a.target_lines, dialect=a.dialect or ("scala3" if a.protocol == "classic" else "java4"), layout=a.layout,
+        debug_heartbeats=a.debug_heartbeats, gzip=a.gzip, brokers=a.brokers, noise_ratio=a.noise_ratio,
+        scenarios=tuple(s.strip() for s in a.scenarios.split(",")) if a.scenarios else None,
+        incident_gap_ms=int(a.incident_gap_min * 60_000), protocol=a.protocol,
+        consumer_flavour=a.consumer_flavour, broker_debug=a.broker_debug, static_share=a.static_share,
+    )  # fmt: skip
+
+
+def report(args: argparse.Namespace, p: argparse.ArgumentParser) -> int:
+    """``report``: write the HTML report of a lakehouse."""
+    if not os.path.isdir(args.lakehouse) and "://" not in args.lakehouse:
+        p.error(f"--lakehouse {args.lakehouse!r} is not a directory")
+    # lazy: the report brings pandas, matplotlib and deltalake; the job's start-up does not need them
+    from jobs.report import build_report
+
+    path = build_report(args.lakehouse, args.output, group=args.group, cluster=args.cluster, title=args.title)
+    print(f"report written to {path}")
+    return 0
+
+
+def simulate(args: argparse.Namespace, p: argparse.ArgumentParser) -> int:
+    """``simulate``: write simulated logs and their truth."""
+    return run_simulation(simulate_config(args, p))
+
+
+def run_simulation(cfg) -> int:
+    # lazy: the simulator is not needed by the job or the report
+    from jobs.simulate import simulate as run_simulator
+
+    res = run_simulator(cfg)
+    print(
+        f"wrote {res.lines} lines ({res.bytes} bytes) in {len(res.files)} files to {cfg.out}; "
+        f"truth: {res.truth_counts}"
+    )
+    return 0
+
+
+def run(args: argparse.Namespace, p: argparse.ArgumentParser) -> int:
+    """``run``: the job."""
+    try:
+        cfg, inputs = resolve_config(args)
+    except ConfigError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    # lazy: jobs.pipeline imports pyspark, pyarrow and pandas; `report`, --help and config errors
+    # must not wait for them
+    from jobs.pipeline import run_job
+
+    spark = build_session(cfg)
+    try:
+        summary = run_job(spark, cfg, inputs, cfg.run.mode)
+    except ConfigError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    except Exception as exc:
+        # lazy: jobs.ingest imports pyspark and pyarrow; kept off the CLI's start-up path
+        from jobs.ingest import IngestError
+
+        if isinstance(exc, IngestError):
+            print(f"input error: {exc}", file=sys.stderr)
+            return 1
+        raise
+    print(summary.text())
+    if args.sample:
+        print(f"\nnext: ./spark-submit.sh report --output report.html --lakehouse {summary.lakehouse}")
+    return 0
+
+
+#: name -> (description, argument definitions, what it does)
+SUBCOMMANDS = {
+    "run": (
+        "rebalance-lens: replay Kafka group-coordinator logs and write rebalance tables (Delta).",
+        add_run_arguments,
+        run,
+    ),
+    "report": ("Write a self-contained HTML rebalance report of a lakehouse.", add_report_arguments, report),
+    "simulate": (
+        "Simulate Kafka broker/client logs of consumer groups, with the truth of what happened.",
+        add_simulate_arguments,
+        simulate,
+    ),
+}
+
+
+def subcommand_parser(name: str, prog: str) -> argparse.ArgumentParser:
+    """One subcommand as a program of its own (``python -m jobs.report``, ``python -m jobs.simulate``)."""
+    description, add_arguments, _ = SUBCOMMANDS[name]
+    p = argparse.ArgumentParser(prog=prog, description=description)
+    add_arguments(p)
+    return p
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The whole command line: ``run`` / ``report`` / ``simulate`` (see :func:`parse_args` for the
+    default subcommand)."""
+    p = _Parser(prog="spark-submit.sh", description="rebalance-lens", epilog=EPILOG,
+                formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    sub = p.add_subparsers(dest="command", metavar="{" + ",".join(SUBCOMMANDS) + "}", parser_class=_Parser)
+    for name, (description, add_arguments, _) in SUBCOMMANDS.items():
+        sp = sub.add_parser(name, help=description, description=description,
+                            **({"epilog": EPILOG, "formatter_class": argparse.RawDescriptionHelpFormatter}
+                               if name == "run" else {}))  # fmt: skip
+        add_arguments(sp)
+        sp.set_defaults(_parser=sp)
+    return p
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    """Parse a command line; ``run`` is implied when the first argument is not a subcommand (every
+    ``spark-submit.sh --input ...`` / ``--sample`` / ``--help`` invocation)."""
+    argv = list(argv)
+    if not argv or argv[0] not in SUBCOMMANDS:
+        argv = ["run", *argv]
+    return build_parser().parse_args(argv)
+
+
+def resolve_config(args: argparse.Namespace) -> tuple[JobConfig, list[InputSpec]]:
     """The configuration after command-line overrides, and the inputs to read."""
     if args.sample and args.config is None and os.path.exists(os.path.join(REPO_ROOT, "conf", "local.yaml")):
         args.config = os.path.join(REPO_ROOT, "conf", "local.yaml")
@@ -110,9 +288,9 @@ def resolve_config(args: argparse.Namespace) -> tuple[JobConfig, list[InputConfi
     if args.sample:
         if not os.path.isdir(SAMPLES_DIR):
             raise ConfigError(f"the bundled sample logs are missing: {SAMPLES_DIR}")
-        inputs = [InputConfig(path=os.path.join(SAMPLES_DIR, d), cluster=d) for d in sorted(os.listdir(SAMPLES_DIR))
+        inputs = [InputSpec(path=os.path.join(SAMPLES_DIR, d), cluster=d) for d in sorted(os.listdir(SAMPLES_DIR))
                   if os.path.isdir(os.path.join(SAMPLES_DIR, d))]  # fmt: skip
-    inputs += [InputConfig(path=p, cluster=args.cluster or "default") for p in args.input]
+    inputs += [InputSpec(path=p, cluster=args.cluster or "default") for p in args.input]
     if args.cluster and not args.input:
         raise ConfigError("--cluster names the cluster of --input paths; give at least one --input")
     if not inputs:
@@ -160,40 +338,8 @@ def build_session(cfg: JobConfig):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] == "report":
-        try:
-            return report_main(argv[1:])
-        except SystemExit as exc:
-            return int(exc.code or 0) if not isinstance(exc.code, str) else 1
-    args = build_parser().parse_args(argv)
-    try:
-        cfg, inputs = resolve_config(args)
-    except ConfigError as exc:
-        print(str(exc), file=sys.stderr)
-        return 2
-    # lazy: jobs.pipeline imports pyspark, pyarrow and pandas; `report`, --help and config errors
-    # must not wait for them
-    from jobs.pipeline import run_job
-
-    spark = build_session(cfg)
-    try:
-        summary = run_job(spark, cfg, inputs, cfg.run.mode)
-    except ConfigError as exc:
-        print(str(exc), file=sys.stderr)
-        return 2
-    except Exception as exc:
-        # lazy: jobs.ingest imports pyspark and pyarrow; kept off the CLI's start-up path
-        from jobs.ingest import IngestError
-
-        if isinstance(exc, IngestError):
-            print(f"input error: {exc}", file=sys.stderr)
-            return 1
-        raise
-    print(summary.text())
-    if args.sample:
-        print(f"\nnext: ./spark-submit.sh report --output report.html --lakehouse {summary.lakehouse}")
-    return 0
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    return SUBCOMMANDS[args.command][2](args, args._parser)
 
 
 if __name__ == "__main__":

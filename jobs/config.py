@@ -17,13 +17,12 @@ import yaml
 
 from coordinator_core.config import parse_version
 from coordinator_core.replay import ReplaySettings
+from jobs.ingest.model import ON_ERROR, IngestSettings, InputSpec
 
 MODES = ("batch", "incremental")
 EXCHANGES = ("auto", "shuffle")
 FORMATS = ("delta", "parquet")
 WRITERS = ("auto", "spark-delta", "delta-rs")
-ON_MISSING = ("error", "quarantine")
-ON_CORRUPT = ("error", "quarantine")
 
 
 class ConfigError(ValueError):
@@ -50,23 +49,6 @@ class OutputConfig:
     format: str = "delta"
     #: auto = Spark's Delta writer when its classes are on the classpath, else delta-rs
     writer: str = "auto"
-
-
-@dataclass(frozen=True)
-class InputConfig:
-    path: str
-    cluster: str = "default"
-
-
-@dataclass(frozen=True)
-class IngestConfig:
-    default_timezone: str = "UTC"
-    on_missing: str = "error"
-    on_corrupt: str = "quarantine"
-    max_line_bytes: int = 1_048_576
-    default_year: int | None = None
-    #: the user's layouts: [{pattern: "<log4j/logback pattern>"} | {regex: "<named groups>"}, name?]
-    layouts: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -109,8 +91,11 @@ class RunConfig:
 class JobConfig:
     spark: SparkConfig = field(default_factory=SparkConfig)
     output: OutputConfig = field(default_factory=OutputConfig)
-    inputs: tuple[InputConfig, ...] = ()
-    ingest: IngestConfig = field(default_factory=IngestConfig)
+    #: the inputs the ingestion reads (``inputs:``, a list of ``{path, cluster}``)
+    inputs: tuple[InputSpec, ...] = ()
+    #: the ingestion's settings (``ingest:``; the fields ``SET_BY_JOB`` are not config keys): the
+    #: layouts are ``[{pattern: "<log4j/logback pattern>"} | {regex: "<named groups>"}, name?]``
+    ingest: IngestSettings = field(default_factory=IngestSettings)
     replay: ReplayConfig = field(default_factory=ReplayConfig)
     storms: StormsConfig = field(default_factory=StormsConfig)
     run: RunConfig = field(default_factory=RunConfig)
@@ -173,8 +158,22 @@ def _section(name: str, data: Any, known: tuple[str, ...]) -> dict[str, Any]:
     return data
 
 
-def _names(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in dataclasses.fields(cls))
+def config_keys(cls: type) -> tuple[str, ...]:
+    """The keys of the config section read into ``cls``: its fields, but for those the job sets per
+    run (``metadata={"config": False}``, :data:`jobs.ingest.model.SET_BY_JOB`)."""
+    return tuple(f.name for f in dataclasses.fields(cls) if f.metadata.get("config", True))
+
+
+#: the config section of each JobConfig field, and the class it is read into
+SECTIONS: dict[str, type] = {
+    "spark": SparkConfig,
+    "output": OutputConfig,
+    "inputs": InputSpec,
+    "ingest": IngestSettings,
+    "replay": ReplayConfig,
+    "storms": StormsConfig,
+    "run": RunConfig,
+}
 
 
 def config_from_dict(data: dict[str, Any] | None) -> JobConfig:
@@ -182,12 +181,12 @@ def config_from_dict(data: dict[str, Any] | None) -> JobConfig:
     data = {} if data is None else data
     if not isinstance(data, dict):
         raise ConfigError(f"the configuration must be a mapping of sections, got {type(data).__name__}")
-    top = _names(JobConfig)
+    top = config_keys(JobConfig)
     for k in data:
         if k not in top:
             raise ConfigError(f"unknown key {k} (known: {', '.join(top)})")
 
-    s = _section("spark", data.get("spark"), _names(SparkConfig))
+    s = _section("spark", data.get("spark"), config_keys(SparkConfig))
     conf = s.get("conf") or {}
     if not isinstance(conf, dict):
         raise _fail("spark.conf", "a mapping of Spark settings", conf)
@@ -202,7 +201,7 @@ def config_from_dict(data: dict[str, Any] | None) -> JobConfig:
     if spark.remote is not None and not spark.remote.startswith("sc://"):
         raise _fail("spark.remote", "a Spark Connect URL sc://host:port", spark.remote)
 
-    o = _section("output", data.get("output"), _names(OutputConfig))
+    o = _section("output", data.get("output"), config_keys(OutputConfig))
     output = OutputConfig(
         path=_str("output.path", o.get("path", OutputConfig.path)),
         format=_str("output.format", o.get("format", OutputConfig.format), choices=FORMATS),
@@ -217,32 +216,32 @@ def config_from_dict(data: dict[str, Any] | None) -> JobConfig:
         key = f"inputs[{i}]"
         if isinstance(item, str):
             item = {"path": item}
-        item = _section(key, item, _names(InputConfig))
+        item = _section(key, item, config_keys(InputSpec))
         if "path" not in item:
             raise ConfigError(f"{key}.path is required")
         inputs.append(
-            InputConfig(
+            InputSpec(
                 path=_str(f"{key}.path", item["path"]),
-                cluster=_str(f"{key}.cluster", item.get("cluster", "default")),
+                cluster=_str(f"{key}.cluster", item.get("cluster", InputSpec.cluster)),
             )
         )
 
-    g = _section("ingest", data.get("ingest"), _names(IngestConfig))
-    tz = _str("ingest.default_timezone", g.get("default_timezone", IngestConfig.default_timezone))
+    g = _section("ingest", data.get("ingest"), config_keys(IngestSettings))
+    tz = _str("ingest.default_timezone", g.get("default_timezone", IngestSettings.default_timezone))
     try:
         ZoneInfo(tz)
     except Exception as exc:  # noqa: BLE001 - any failure means an unknown zone
         raise _fail("ingest.default_timezone", "an IANA time zone such as UTC or Europe/Berlin", tz) from exc
-    ingest = IngestConfig(
+    ingest = IngestSettings(
         default_timezone=tz,
         on_missing=_str(
-            "ingest.on_missing", g.get("on_missing", IngestConfig.on_missing), choices=ON_MISSING
+            "ingest.on_missing", g.get("on_missing", IngestSettings.on_missing), choices=ON_ERROR
         ),
         on_corrupt=_str(
-            "ingest.on_corrupt", g.get("on_corrupt", IngestConfig.on_corrupt), choices=ON_CORRUPT
+            "ingest.on_corrupt", g.get("on_corrupt", IngestSettings.on_corrupt), choices=ON_ERROR
         ),
         max_line_bytes=_int(
-            "ingest.max_line_bytes", g.get("max_line_bytes", IngestConfig.max_line_bytes), 1024
+            "ingest.max_line_bytes", g.get("max_line_bytes", IngestSettings.max_line_bytes), 1024
         ),
         default_year=(
             None if g.get("default_year") is None else _int("ingest.default_year", g["default_year"], 1970)
@@ -250,7 +249,7 @@ def config_from_dict(data: dict[str, Any] | None) -> JobConfig:
         layouts=_declared_layouts(g.get("layouts")),
     )
 
-    r = _section("replay", data.get("replay"), _names(ReplayConfig))
+    r = _section("replay", data.get("replay"), config_keys(ReplayConfig))
     vh = r.get("version_hint")
     if vh is not None:
         vh = str(vh) if isinstance(vh, int | float) and not isinstance(vh, bool) else vh
@@ -265,7 +264,7 @@ def config_from_dict(data: dict[str, Any] | None) -> JobConfig:
         ),
     )
 
-    st = _section("storms", data.get("storms"), _names(StormsConfig))
+    st = _section("storms", data.get("storms"), config_keys(StormsConfig))
     storms = StormsConfig(
         min_rebalances=_int(
             "storms.min_rebalances", st.get("min_rebalances", StormsConfig.min_rebalances), 2
@@ -275,7 +274,7 @@ def config_from_dict(data: dict[str, Any] | None) -> JobConfig:
         ),
     )
 
-    u = _section("run", data.get("run"), _names(RunConfig))
+    u = _section("run", data.get("run"), config_keys(RunConfig))
     state_table = _str("run.state_table", u.get("state_table", RunConfig.state_table))
     if not state_table.replace("_", "").isalnum():
         raise _fail("run.state_table", "a table name of letters, digits and _", state_table)
@@ -326,7 +325,9 @@ def load_config(path: str | None = None) -> JobConfig:
 
 def to_dict(cfg: JobConfig) -> dict[str, Any]:
     """The configuration as plain YAML-able data (the inverse of :func:`config_from_dict`)."""
-    d = dataclasses.asdict(cfg)
-    d["inputs"] = [dict(i) for i in d["inputs"]]
+    d = {name: {k: getattr(getattr(cfg, name), k) for k in config_keys(cls)}
+         for name, cls in SECTIONS.items() if name != "inputs"}  # fmt: skip
+    d["spark"]["conf"] = dict(cfg.spark.conf)
+    d["inputs"] = [{k: getattr(i, k) for k in config_keys(InputSpec)} for i in cfg.inputs]
     d["ingest"]["layouts"] = [{"regex": lay.regex, "name": lay.id} for lay in cfg.ingest.layouts]
     return d

@@ -33,7 +33,6 @@ import uuid
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from dataclasses import fields as dc_fields
 from typing import Any
 
 import pyarrow.dataset as ds
@@ -42,8 +41,9 @@ from pyspark.sql.streaming.state import GroupStateTimeout
 
 from jobs import rollups
 from jobs.buckets import bucket_expr, bucket_files
-from jobs.config import ConfigError, InputConfig, JobConfig, load_config
-from jobs.ingest import IngestSettings, InputSpec, ingest
+from jobs.config import ConfigError, JobConfig, load_config
+from jobs.ingest import ingest
+from jobs.ingest.model import InputSpec
 from jobs.ingest.spark_ingest import audit_table
 from jobs.progress import Progress
 from jobs.replay_udf import (
@@ -112,7 +112,7 @@ class RunSummary:
         return console.summary_text(self)
 
 
-def _input_specs(config: JobConfig, inputs: Iterable[Any] | None) -> list[Any]:
+def _input_specs(config: JobConfig, inputs: Iterable[Any] | None) -> list[InputSpec]:
     items: list[Any] = list(inputs) if inputs is not None else list(config.inputs)
     specs = []
     for it in items:
@@ -120,26 +120,15 @@ def _input_specs(config: JobConfig, inputs: Iterable[Any] | None) -> list[Any]:
             specs.append(InputSpec(path=it))
         elif isinstance(it, tuple):
             specs.append(InputSpec(path=it[0], cluster=it[1] if len(it) > 1 else "default"))
-        elif isinstance(it, InputConfig | InputSpec) or hasattr(it, "path"):
-            specs.append(InputSpec(path=it.path, cluster=getattr(it, "cluster", "default")))
+        elif isinstance(it, InputSpec):
+            specs.append(it)
+        elif hasattr(it, "path"):
+            specs.append(InputSpec(path=it.path, cluster=getattr(it, "cluster", InputSpec.cluster)))
         else:
             raise ConfigError(f"inputs must be paths or {{path, cluster}}, got {it!r}")
     if not specs:
         raise ConfigError("no inputs: give --input PATH (or inputs: in the config file)")
     return specs
-
-
-def _ingest_settings(config: JobConfig):
-    wanted = {
-        "default_timezone": config.ingest.default_timezone,
-        "on_missing": config.ingest.on_missing,
-        "on_corrupt": config.ingest.on_corrupt,
-        "max_line_bytes": config.ingest.max_line_bytes,
-        "default_year": config.ingest.default_year,
-        "layouts": config.ingest.layouts,
-    }
-    names = {f.name for f in dc_fields(IngestSettings)}
-    return IngestSettings(**{k: v for k, v in wanted.items() if k in names})
 
 
 def _new_run_id() -> str:
@@ -255,9 +244,7 @@ def _ingest(r: _Run, specs: list[Any], seen_hashes: set[str], summary: RunSummar
     # batch mode: the ingestion workers split the events by group bucket, so the replay can read
     # each group's events without a shuffle (jobs/buckets.py); -1 = as many as the input needs
     buckets = -1 if r.mode == "batch" and r.config.run.exchange == "auto" else 0
-    settings = replace(
-        _ingest_settings(r.config), staging_dir=r.sink.staging("ingest"), group_buckets=buckets
-    )
+    settings = replace(r.config.ingest, staging_dir=r.sink.staging("ingest"), group_buckets=buckets)
     res = ingest(r.spark, specs, settings, run_id=r.run_id)
     audit_rows = res.audit_rows  # one dict per file
     skip_set = {a["source_file"] for a in audit_rows if a["content_sha256"] in seen_hashes}

@@ -12,15 +12,10 @@
 
 # COMMAND ----------
 
-# Put the repository root on sys.path: Databricks Git folders already do; run locally as a script
-# (`LAKEHOUSE=./lakehouse python notebooks/01_run_job.py`) this finds it from the notebook's location.
-import os
-import sys
-
-_here = os.path.dirname(os.path.abspath(globals().get("__file__") or os.path.join(os.getcwd(), "_")))
-for _root in (os.path.dirname(_here), _here):
-    if os.path.isdir(os.path.join(_root, "jobs")) and _root not in sys.path:
-        sys.path.insert(0, _root)
+try:  # the repository root on sys.path: notebooks/_bootstrap.py (Databricks Git folders have it already)
+    import _bootstrap  # noqa: F401
+except ImportError:
+    pass
 
 from jobs.report.notebook import Notebook  # noqa: E402
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pyarrow as pa
 from pyspark.sql import types as T
@@ -27,9 +27,18 @@ class IngestError(Exception):
     """A missing input path or a corrupt ``.gz`` (the message names the file)."""
 
 
+#: what ``ingest.on_missing`` / ``ingest.on_corrupt`` may say
+ON_ERROR = ("error", "quarantine")
+
+#: metadata of the :class:`IngestSettings` fields the job sets per run (not keys of the config's
+#: ``ingest`` section; :mod:`jobs.config` accepts every other field, and only those)
+SET_BY_JOB = {"config": False}
+
+
 @dataclass(frozen=True)
 class InputSpec:
-    """A file, directory (read recursively) or glob, plain or ``.gz``, of one Kafka ``cluster``."""
+    """A file, directory (read recursively) or glob, plain or ``.gz``, of one Kafka ``cluster``
+    (an item of the config's ``inputs`` list, :class:`jobs.config.JobConfig`)."""
 
     path: str
     cluster: str = "default"
@@ -37,7 +46,8 @@ class InputSpec:
 
 @dataclass(frozen=True)
 class IngestSettings:
-    """How to read the inputs.
+    """How to read the inputs: the config's ``ingest`` section (:class:`jobs.config.JobConfig`;
+    these are its defaults) plus the fields the job sets per run (``SET_BY_JOB``).
 
     ``default_timezone``: IANA zone of timestamps written without a zone. ``on_missing`` /
     ``on_corrupt``: ``"error"`` raises :class:`IngestError`; ``"quarantine"`` records an audit row
@@ -54,21 +64,21 @@ class IngestSettings:
 
     default_timezone: str = "UTC"
     on_missing: str = "error"
-    on_corrupt: str = "error"
-    max_line_bytes: int = 1 << 20
-    raw_keep_bytes: int = 4096
-    staging_dir: str | None = None
-    group_buckets: int = 0
+    on_corrupt: str = "quarantine"
+    max_line_bytes: int = 1_048_576
     #: year of timestamps written without one (syslog ``Mar  4 10:00:00``) when no other line of
     #: the file gives it
     default_year: int | None = None
     #: the user's own layouts (``ingest.layouts`` of the config, :mod:`jobs.ingest.declared`),
     #: tried before the built-in ones
     layouts: tuple = ()
+    raw_keep_bytes: int = field(default=4096, metadata=SET_BY_JOB)
+    staging_dir: str | None = field(default=None, metadata=SET_BY_JOB)
+    group_buckets: int = field(default=0, metadata=SET_BY_JOB)
 
     def __post_init__(self) -> None:
         for name in ("on_missing", "on_corrupt"):
-            if getattr(self, name) not in ("error", "quarantine"):
+            if getattr(self, name) not in ON_ERROR:
                 raise ValueError(
                     f"IngestSettings.{name} must be 'error' or 'quarantine', got {getattr(self, name)!r}"
                 )

@@ -120,13 +120,13 @@ class Notebook:
 def job_inputs(paths: str, cluster: str = "default") -> list[Any]:
     """Comma-separated input paths as the job's inputs; empty = the bundled sample logs, one cluster
     per sub-directory (like ``./spark-submit.sh --sample``)."""
-    from jobs.config import InputConfig
+    from jobs.ingest.model import InputSpec
 
     items = [p.strip() for p in (paths or "").split(",") if p.strip()]
     if items:
-        return [InputConfig(path=p, cluster=cluster or "default") for p in items]
+        return [InputSpec(path=p, cluster=cluster or "default") for p in items]
     samples = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "samples", "logs")
-    return [InputConfig(path=os.path.join(samples, d), cluster=d) for d in sorted(os.listdir(samples))
+    return [InputSpec(path=os.path.join(samples, d), cluster=d) for d in sorted(os.listdir(samples))
             if os.path.isdir(os.path.join(samples, d))]  # fmt: skip
 
 

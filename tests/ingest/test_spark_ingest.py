@@ -272,8 +272,8 @@ def test_corrupt_gzip_raises_naming_the_file(spark, tmp_path) -> None:
     with open(tmp_path / "l" / "broken.log.gz", "wb") as fh:
         fh.write(gzip.compress(os.urandom(4000))[:1000])
     with pytest.raises(IngestError, match="broken.log.gz"):
-        ingest(spark, [InputSpec(str(tmp_path / "l"))])
-    res = ingest(spark, [InputSpec(str(tmp_path / "l"))], IngestSettings(on_corrupt="quarantine"))
+        ingest(spark, [InputSpec(str(tmp_path / "l"))], IngestSettings(on_corrupt="error"))
+    res = ingest(spark, [InputSpec(str(tmp_path / "l"))])  # on_corrupt: quarantine by default
     audit = {os.path.basename(r["source_file"]): r for r in res.audit.collect()}
     assert audit["broken.log.gz"]["error"].startswith("corrupt_gzip")
     assert audit["ok.log"]["error"] is None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -121,7 +122,7 @@ def test_bad_config_file_argument(tmp_path, capsys):
 
 
 def test_command_line_overrides(tmp_path):
-    args = cli.build_parser().parse_args(
+    args = cli.parse_args(
         ["--input", "a.log", "--input", "b/", "--cluster", "eu", "--output", str(tmp_path), "--mode", "incremental",
          "--master", "spark://h:7077", "--format", "parquet", "--quiet"])  # fmt: skip
     cfg, inputs = cli.resolve_config(args)
@@ -133,7 +134,7 @@ def test_command_line_overrides(tmp_path):
 
 
 def test_sample_flag_uses_bundled_logs_and_local_yaml():
-    cfg, inputs = cli.resolve_config(cli.build_parser().parse_args(["--sample"]))
+    cfg, inputs = cli.resolve_config(cli.parse_args(["--sample"]))
     assert [i.cluster for i in inputs] == ["prod-eu", "prod-us"]
     assert all(os.path.isdir(i.path) for i in inputs)
     assert cfg.output.path == "./lakehouse" and cfg.spark.master == "local[*]"
@@ -148,12 +149,74 @@ def test_spark_submit_help_documents_every_option():
         assert opt in out, opt
 
 
-def test_report_subcommand_delegates_to_jobs_report():
+@pytest.mark.parametrize("command", ["report", "simulate"])
+def test_spark_submit_subcommands_are_the_one_command_line(command):
     env = dict(os.environ, REBALANCE_LENS_NO_VENV="1", PYSPARK_PYTHON=sys.executable)
-    done = subprocess.run([os.path.join(REPO, "spark-submit.sh"), "report", "--help"], capture_output=True,
+    done = subprocess.run([os.path.join(REPO, "spark-submit.sh"), command, "--help"], capture_output=True,
                           text=True, env=env, timeout=120)  # fmt: skip
     assert done.returncode == 0
-    assert "python -m jobs.report" in done.stdout and "--lakehouse" in done.stdout
+    assert f"usage: spark-submit.sh {command} " in done.stdout
+    assert ("--lakehouse" if command == "report" else "--noise-ratio") in done.stdout
+
+
+@pytest.mark.parametrize("module", ["jobs", "jobs.cli"])
+def test_jobs_report_help_exits_0(module):
+    done = subprocess.run([sys.executable, "-m", module, "report", "--help"], capture_output=True, text=True,
+                          cwd=REPO, timeout=60, env=dict(os.environ, PYTHONPATH=REPO))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "--lakehouse" in done.stdout and "--title" in done.stdout
+
+
+def _values(args) -> dict:
+    return {k: v for k, v in vars(args).items() if k not in ("command", "_parser")}
+
+
+def test_run_is_the_default_subcommand():
+    argv = ["--input", "a.log", "--cluster", "eu", "--mode", "incremental", "--sample", "--quiet"]
+    implicit, explicit = cli.parse_args(argv), cli.parse_args(["run", *argv])
+    assert _values(implicit) == _values(explicit) and implicit.command == "run"
+    assert (implicit.input, implicit.cluster, implicit.mode, implicit.sample, implicit.quiet) == (
+        ["a.log"], "eu", "incremental", True, True)  # fmt: skip
+    assert (implicit.output, implicit.config, implicit.master, implicit.format) == (None, None, None, None)
+    assert cli.parse_args([]).command == "run"
+
+
+def test_report_subcommand_arguments():
+    argv = ["--output", "r.html", "--lakehouse", "lh", "--group", "orders", "--cluster", "eu", "--title", "T"]
+    args = cli.parse_args(["report", *argv])
+    assert args.command == "report"
+    assert (args.output, args.lakehouse, args.group, args.cluster, args.title) == ("r.html", "lh", "orders", "eu", "T")
+    # python -m jobs.report: the same definitions, the same values
+    alone = cli.subcommand_parser("report", prog="python -m jobs.report").parse_args(argv)
+    assert vars(alone) == _values(args)
+    with pytest.raises(SystemExit) as exc:
+        cli.parse_args(["report", "--output", "r.html"])  # --lakehouse is required
+    assert exc.value.code == 2
+
+
+def test_report_subcommand_rejects_a_missing_lakehouse(tmp_path, capsys):
+    from jobs.report.__main__ import main as report_main
+
+    for entry in (lambda a: cli.main(["report", *a]), report_main):
+        with pytest.raises(SystemExit) as exc:
+            entry(["--output", str(tmp_path / "r.html"), "--lakehouse", str(tmp_path / "nope")])
+        assert exc.value.code == 2
+        assert "is not a directory" in capsys.readouterr().err
+
+
+def test_simulate_subcommand_arguments():
+    from jobs.simulate.__main__ import parse_args as simulate_parse_args
+
+    argv = ["--out", "/tmp/x", "--groups", "2", "--members", "5", "--hours", "0.5", "--seed", "9", "--gzip",
+            "--scenarios", "crash, flapping", "--protocol", "consumer", "--incident-gap-min", "2"]  # fmt: skip
+    args = cli.parse_args(["simulate", *argv])
+    cfg = cli.simulate_config(args, args._parser)
+    assert (cfg.out, cfg.groups, cfg.members, cfg.hours, cfg.seed, cfg.gzip) == ("/tmp/x", 2, 5, 0.5, 9, True)
+    assert (cfg.scenarios, cfg.protocol, cfg.dialect, cfg.incident_gap_ms) == (
+        ("crash", "flapping"), "consumer", "java4", 120_000)  # fmt: skip
+    assert simulate_parse_args(argv) == cfg  # python -m jobs.simulate: the same definitions
+    with pytest.raises(SystemExit):
+        cli.main(["simulate", "--out", "x", "--noise-ratio", "1.5"])
 
 
 def _run_entry(body: str) -> subprocess.CompletedProcess:
@@ -222,3 +285,76 @@ def test_the_replay_section_is_replay_settings():
     assert _settings(opts) == ReplaySettings(version_hint="3.9")
     with pytest.raises(TypeError):
         _settings({"clock_skew_tolerence_ms": 1})
+
+
+#: a valid value, other than the default, of every key of every config section
+NON_DEFAULT = {
+    "spark": {"master": "spark://h:7077", "conf": {"spark.sql.shuffle.partitions": "4"}, "remote": "sc://h:15002"},
+    "output": {"path": "/tmp/lh", "format": "parquet", "writer": "delta-rs"},
+    "ingest": {"default_timezone": "Europe/Berlin", "on_missing": "quarantine", "on_corrupt": "error",
+               "max_line_bytes": 4096, "default_year": 2024,
+               "layouts": [{"regex": r"^(?P<ts>\S+ \S+) (?P<message>.*) - (?P<logger>.*)$"}]},
+    "replay": {"version_hint": "3.9", "clock_skew_tolerance_ms": 5},
+    "storms": {"min_rebalances": 4, "window_minutes": 30},
+    "run": {"mode": "incremental", "state_table": "gs2", "checkpoint": "/cp", "progress": False, "exchange": "shuffle"},
+}  # fmt: skip
+
+
+def test_every_config_key_is_a_field_of_the_settings_the_job_uses():
+    """One settings path: each section is read into the object the workers use (``ingest`` is the
+    ingestion's IngestSettings, ``inputs`` its InputSpecs), every key lands in a field of the same
+    name (nothing dropped) and the fields the job sets per run are not keys."""
+    from jobs.config import SECTIONS, JobConfig, config_keys, to_dict
+    from jobs.ingest import IngestSettings, InputSpec
+
+    assert set(SECTIONS) == {f.name for f in dataclasses.fields(JobConfig)}
+    assert SECTIONS["ingest"] is IngestSettings and SECTIONS["inputs"] is InputSpec
+    assert set(NON_DEFAULT) == set(SECTIONS) - {"inputs"}
+    for name, keys in NON_DEFAULT.items():
+        assert set(keys) == set(config_keys(SECTIONS[name])), name
+    cfg = config_from_dict({**NON_DEFAULT, "inputs": [{"path": "/logs", "cluster": "eu"}, "/more"]})
+    assert cfg.inputs == (InputSpec("/logs", "eu"), InputSpec("/more"))
+    for name, values in NON_DEFAULT.items():
+        section, default = getattr(cfg, name), SECTIONS[name]()
+        assert type(section) is SECTIONS[name]
+        for key, value in values.items():
+            got = getattr(section, key)
+            assert got != getattr(default, key), f"{name}.{key} kept its default"
+            if key != "layouts":
+                assert got == value, f"{name}.{key}"
+    assert len(cfg.ingest.layouts) == 1
+    assert config_from_dict(to_dict(cfg)) == cfg
+    assert set(config_keys(IngestSettings)) == {"default_timezone", "on_missing", "on_corrupt", "max_line_bytes",
+                                                "default_year", "layouts"}  # fmt: skip
+
+
+def test_the_ingest_defaults_are_the_documented_ones():
+    """One default per value (IngestSettings'), the one the README's config table gives."""
+    with open(os.path.join(REPO, "README.md"), encoding="utf-8") as fh:
+        readme = fh.read()
+    ingest = load_config(None).ingest
+    assert (ingest.on_missing, ingest.on_corrupt, ingest.max_line_bytes) == ("error", "quarantine", 1048576)
+    for key, value in (("on_missing", "`error`"), ("on_corrupt", "`quarantine`"), ("max_line_bytes", "1048576"),
+                       ("default_timezone", "`UTC`")):  # fmt: skip
+        assert f"| `ingest.{key}` | {value} |" in readme, key
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"spark": {"mastr": "x"}}, "unknown key spark.mastr (known: master, conf, remote)"),
+        ({"output": {"paht": "x"}}, "unknown key output.paht (known: path, format, writer)"),
+        ({"inputs": [{"path": "x", "clustr": "eu"}]}, "unknown key inputs[0].clustr (known: path, cluster)"),
+        ({"ingest": {"on_corupt": "error"}},
+         "unknown key ingest.on_corupt (known: default_timezone, on_missing, on_corrupt, max_line_bytes, "
+         "default_year, layouts)"),
+        ({"ingest": {"staging_dir": "/tmp/s"}}, "unknown key ingest.staging_dir (known: "),  # set by the job
+        ({"replay": {"clock_skew_tolerence_ms": 1}}, "unknown key replay.clock_skew_tolerence_ms (known: "),
+        ({"storms": {"window_minute": 5}}, "unknown key storms.window_minute (known: "),
+        ({"run": {"exchnage": "shuffle"}}, "unknown key run.exchnage (known: "),
+    ],
+)  # fmt: skip
+def test_a_misspelt_key_is_an_error_naming_it(data, message):
+    with pytest.raises(ConfigError) as err:
+        config_from_dict(data)
+    assert str(err.value).startswith("config error: " + message)

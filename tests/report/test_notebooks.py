@@ -66,7 +66,27 @@ def test_databricks_source_format(name):
     assert text.count("\n# COMMAND ----------\n") >= 2
     assert "# MAGIC %md" in text
     assert "nb.text(" in text  # widgets (dbutils.widgets on Databricks)
+    assert "    import _bootstrap  # noqa: F401\n" in text and "sys.path.insert" not in text  # one bootstrap
     compile(text, name, "exec")
+
+
+def test_a_notebook_runs_as_a_script_from_any_directory(sample_lakehouse, tmp_path):
+    """``python notebooks/04_skew_and_movement.py`` from another directory: Python puts the notebook's
+    folder first on sys.path, notebooks/_bootstrap.py puts this checkout's root before anything else."""
+    import subprocess
+    import sys
+
+    nb = os.path.abspath(os.path.join(NOTEBOOKS, "04_skew_and_movement.py"))
+    code = ("import runpy, sys\nsys.path[0] = sys.argv[1]\nrunpy.run_path(sys.argv[2], run_name='__main__')\n"
+            "import jobs\nprint('jobs from', jobs.__file__)")  # as `python <notebook>` sets sys.path[0]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env.update(LAKEHOUSE=sample_lakehouse, NOTEBOOK_OUT=str(tmp_path / "out"), GROUP_ID="orders", TOPIC="*")
+    done = subprocess.run([sys.executable, "-c", code, os.path.dirname(nb), nb], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    root = os.path.dirname(os.path.abspath(NOTEBOOKS))
+    assert f"jobs from {os.path.join(root, 'jobs', '__init__.py')}" in done.stdout
+    assert sorted(os.listdir(tmp_path / "out")) == ["movement_by_generation.png", "skew_by_generation.png"]
 
 
 def test_02_cluster_overview(sample_lakehouse, tmp_path):

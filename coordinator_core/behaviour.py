@@ -264,14 +264,11 @@ def _topics(
     growth later: ``(the start of the metadata_change rebalance that produced the generation, topic,
     new size)``."""
     per_gen: dict[int, dict[str, int]] = {}
-    gen_ts: dict[int, int] = {}
     for a in assignments:
         if not a.partitions:
             continue
         cur = per_gen.setdefault(a.generation, {})
         cur[a.topic] = max(cur.get(a.topic, 0), max(a.partitions) + 1)
-        if a.ts is not None:
-            gen_ts[a.generation] = min(gen_ts.get(a.generation, a.ts), a.ts)
     first: dict[str, int] = {}
     size: dict[str, int] = {}
     changes: list[tuple[int, str, int]] = []

@@ -10,6 +10,8 @@ import pandas as pd
 
 from coordinator_core.events import EVENT_FIELDS, SIDE_ORDER, Event, event_from_row
 from coordinator_core.whatif import what_if
+from jobs.report.summary import worst_storms
+from jobs.whatif.advice import ADVICE_COLUMNS, advise
 
 COLUMNS = ["scenario", "rebalances", "paused_ms", "moved_partitions", "removed", "notes"]
 
@@ -86,15 +88,15 @@ def storm_advice(
     """For the ``n`` worst storms: the storm (a dict of its row) and the setting changes ranked by
     paused time saved (:func:`jobs.whatif.advice.advise`, columns :data:`ADVICE_COLUMNS`), from the
     group's events in the storm's window (10 minutes before it to 5 after)."""
-    from jobs.report.summary import worst_storms
-    from jobs.whatif.advice import ADVICE_COLUMNS, advise
-
     out = []
+    read: dict[str, list[Event]] = {}  # one read per group, however many of its storms are shown
     for _, st in worst_storms(storms, n).iterrows():
         lo = int(pd.Timestamp(st["start_ts"]).value // 1_000_000)
         hi = int(pd.Timestamp(st["end_ts"]).value // 1_000_000)
-        events = [e for e in group_events(lakehouse, st["group_id"], spark=spark, cluster=cluster)
-                  if lo - STORM_BEFORE_MS <= e.ts <= hi + STORM_AFTER_MS]  # fmt: skip
+        g = st["group_id"]
+        if g not in read:
+            read[g] = group_events(lakehouse, g, spark=spark, cluster=cluster)
+        events = [e for e in read[g] if lo - STORM_BEFORE_MS <= e.ts <= hi + STORM_AFTER_MS]
         if not events:
             continue
         rows = advise(st["group_id"], events, given=given, window=(lo - STORM_BEFORE_MS, hi + STORM_AFTER_MS))

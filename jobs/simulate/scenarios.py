@@ -35,7 +35,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from jobs.simulate.cluster import SCENARIO_WEIGHTS, SCENARIOS, Client, GroupSim
+from jobs.simulate.client import Client
+from jobs.simulate.cluster import SCENARIO_WEIGHTS, SCENARIOS, GroupSim
 
 if TYPE_CHECKING:
     from jobs.simulate.cluster import Simulation

@@ -25,12 +25,6 @@ from jobs.whatif.predict import baseline_and_predictions, logged_settings, repla
 __all__ = ["ADVICE_COLUMNS", "Advice", "advise", "candidate_changes", "measured_accuracy"]
 
 ACCURACY_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "accuracy.json")
-#: the accuracy benchmark's change each advice row is measured by
-MEASURED_AS = {
-    "longer_session": "longer_session", "longer_poll_interval": "longer_poll_interval",
-    "static_membership": "static_membership", "cooperative_sticky": "cooperative_sticky",
-    "consumer_protocol": "consumer_protocol",
-}  # fmt: skip
 ADVICE_COLUMNS = [
     "change", "setting", "rebalances_logged", "rebalances_before", "rebalances_after", "paused_ms_saved", "paused_partition_ms_saved",
     "moved_partitions_after", "exact_pct", "paused_within_10pct", "strength",
@@ -122,14 +116,15 @@ def advise(
     logged = sum(1 for r in replay.rebalances if r.start_ts is not None and lo <= r.start_ts <= hi)
     cands = candidate_changes(base)
     _, rows = baseline_and_predictions(
-        group_id, events, {n: c for n, (_, c) in cands.items()}, given=given, window=window, samples=samples
+        group_id, events, {n: c for n, (_, c) in cands.items()}, given=given, window=window, samples=samples,
+        replay=replay,
     )
     acc = measured_accuracy() if accuracy is None else accuracy
     b = rows[0]
     off = abs(b.rebalances - logged) > 1
     out = []
     for p in rows[1:]:
-        m = acc.get(MEASURED_AS.get(p.scenario, p.scenario), {})
+        m = acc.get(p.scenario, {})  # the accuracy benchmark measures the same change names
         saved = b.paused_ms - p.paused_ms
         ppm = (b.paused_partition_ms - p.paused_partition_ms
                if b.paused_partition_ms is not None and p.paused_partition_ms is not None else None)  # fmt: skip

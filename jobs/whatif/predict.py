@@ -119,11 +119,13 @@ def baseline_and_predictions(
     seed: int = 1,
     window: tuple[int, int] | None = None,
     samples: int = 1,
+    replay: ReplayOutput | None = None,
 ) -> tuple[GroupBehaviour, list[Prediction]]:
     """Predictions for each named change (``{"static": {"static_consumers": "*"}, ...}``), the
-    re-simulated baseline first (scenario ``baseline``); see :func:`predict` for ``samples``."""
+    re-simulated baseline first (scenario ``baseline``); see :func:`predict` for ``samples``.
+    ``replay``: the events' replay when the caller has it already."""
     events = list(events)
-    out = replay_group(group_id, events)
+    out = replay if replay is not None else replay_group(group_id, events)
     base = logged_settings(out, given)
     b = behaviour(group_id, out, events, base, window)
     rows = [predict(b, "baseline", base, seed=seed, samples=samples)]

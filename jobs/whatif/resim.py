@@ -20,10 +20,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from coordinator_core.behaviour import WARMUP_MS, ConsumerBehaviour, GroupBehaviour, GroupSettings
+from coordinator_core.behaviour import WARMUP_MS, GroupBehaviour, GroupSettings
 from coordinator_core.placement import partition_for
 from coordinator_core.skew import moved_partitions
-from jobs.simulate.cluster import OFFSETS_PARTITIONS, Client, GroupSim, SimConfig, Simulation
+from jobs.simulate import consumer_group as cg
+from jobs.simulate.client import Client
+from jobs.simulate.cluster import OFFSETS_PARTITIONS, GroupSim, SimConfig, Simulation
 from jobs.simulate.scenarios import ScenarioDriver
 
 __all__ = ["Outcome", "SimRebalance", "resimulate"]
@@ -68,16 +70,13 @@ class ScriptDriver(ScenarioDriver):
 
     def bootstrap(self) -> None:
         sim = self.sim
-        for key, c in self.clients.items():
-            for a in self.behaviour_of(key).actions:
-                sim.at(max(a.ts, sim.cfg.start_ms), self._act, c, a)
+        for b in self.behaviour.consumers:
+            for a in b.actions:
+                sim.at(max(a.ts, sim.cfg.start_ms), self._act, self.clients[b.consumer], a)
         for ts, topic, n in self.behaviour.topic_changes:
             sim.at(ts, self._grow, (topic, n))
         for ts in self.behaviour.coordinator_moves:
             sim.at(ts, self._move)
-
-    def behaviour_of(self, key: str) -> ConsumerBehaviour:
-        return next(c for c in self.behaviour.consumers if c.consumer == key)
 
     def _act(self, c, a) -> None:
         if a.kind == "start":
@@ -153,8 +152,6 @@ def _group(sim: Simulation, behaviour: GroupBehaviour, settings: GroupSettings) 
     sim.groups.append(grp)
     sim._group_by_name[grp.name] = grp
     if settings.group_protocol == "consumer":
-        from jobs.simulate import consumer_group as cg
-
         model = cg.ConsumerGroup(
             grp.name, grp.topics, settings.session_timeout_ms, settings.max_poll_interval_ms
         )

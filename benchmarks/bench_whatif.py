@@ -34,7 +34,8 @@ def _commit() -> str:
 
 
 def _table(rows: list[dict], keys: list[str]) -> str:
-    cols = [*keys, "cases", "exact_pct", "rules_exact_pct", "paused_within_10pct", "median_paused_error_pct",
+    cols = [*keys, "cases", "exact_pct", "rules_exact_pct", "paused_within_10pct", "expectation_within_10pct",
+            "median_paused_error_pct",
             "mean_moved_error", "baseline_reproduced_pct"]  # fmt: skip
     out = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for r in rows:

@@ -5,7 +5,10 @@
    protocol from the evidence; timeouts from the caller, else Kafka's defaults);
 3. infer what each consumer did (:func:`coordinator_core.behaviour.infer_behaviour`);
 4. re-simulate that behaviour under the logged settings (the *baseline*, which must reproduce the
-   logged rebalances) and under each changed setting (:func:`jobs.whatif.resim.resimulate`).
+   logged rebalances) and under each changed setting (:func:`jobs.whatif.resim.resimulate`), each
+   over the same simulator seeds;
+5. calibrate the paused time by the log: a rebalance the change leaves untouched keeps its logged
+   duration (:mod:`jobs.whatif.calibrate`).
 """
 
 from __future__ import annotations
@@ -17,11 +20,14 @@ from typing import Any
 from coordinator_core.behaviour import GroupBehaviour, GroupSettings, consumer_key, infer_behaviour
 from coordinator_core.events import Event
 from coordinator_core.history import GroupHistory
+from coordinator_core.records import Rebalance
 from coordinator_core.replay import ReplayOutput
+from jobs.whatif.calibrate import calibrated
 from jobs.whatif.resim import Outcome, resimulate
 
 __all__ = [
-    "Prediction", "baseline_and_predictions", "logged_settings", "predict", "replay_group", "SETTING_NAMES",
+    "Prediction", "baseline_and_predictions", "logged_rebalances", "logged_settings", "predict", "replay_group",
+    "runs", "summarise", "SETTING_NAMES",
 ]  # fmt: skip
 
 SETTING_NAMES = tuple(f.name for f in fields(GroupSettings))
@@ -31,7 +37,8 @@ SETTING_NAMES = tuple(f.name for f in fields(GroupSettings))
 class Prediction:
     """One setting's predicted outcome over ``samples`` re-simulations (different seeds: the
     heartbeat phases, network delays... differ): the most frequent rebalance count, the mean
-    paused time, partition-time and moved partitions, and the rebalances of the first sample."""
+    paused time, partition-time and moved partitions, and the rebalances of the first sample.
+    ``calibrated``: how many rebalances (over all samples) took their logged duration."""
 
     scenario: str
     settings: GroupSettings
@@ -41,16 +48,36 @@ class Prediction:
     moved_partitions: int | None
     samples: int = 1
     first: Outcome | None = None
+    calibrated: int = 0
+
+
+def runs(b: GroupBehaviour, settings: GroupSettings, *, seed: int = 1, samples: int = 1) -> list[Outcome]:
+    """``b`` re-simulated under ``settings`` ``samples`` times (seeds ``seed``, ``seed + 1``...)."""
+    return [resimulate(b, settings, seed=seed + i) for i in range(max(1, samples))]
 
 
 def predict(b: GroupBehaviour, name: str, settings: GroupSettings, *, seed: int = 1, samples: int = 1) -> Prediction:
-    """Re-simulate ``b`` under ``settings`` ``samples`` times (seeds ``seed``, ``seed + 1``...)."""
-    runs = [resimulate(b, settings, seed=seed + i) for i in range(max(1, samples))]
-    counts = [o.rebalance_count for o in runs]
+    """The simulator's own prediction (no log to calibrate by): :func:`runs` summarised."""
+    return summarise(name, runs(b, settings, seed=seed, samples=samples))
+
+
+def summarise(
+    name: str, outcomes: list[Outcome], baseline: list[Outcome] | None = None, logged: list[Rebalance] | None = None
+) -> Prediction:
+    """One setting's :class:`Prediction` from its samples; with the ``baseline`` samples (same seeds)
+    and the ``logged`` rebalances, the paused times are calibrated by the log."""
+    counts = [o.rebalance_count for o in outcomes]
     mode = max(dict.fromkeys(counts), key=counts.count)
+    paused = [o.paused_ms for o in outcomes]
+    partition_ms = [o.paused_partition_ms for o in outcomes]
+    n = 0
+    if baseline is not None and logged:
+        cal = [calibrated(o, a, logged) for o, a in zip(outcomes, baseline, strict=True)]
+        paused, partition_ms = [c.paused_ms for c in cal], [c.paused_partition_ms for c in cal]
+        n = sum(c.calibrated for c in cal)
     return Prediction(
-        name, settings, mode, _mean(o.paused_ms for o in runs), _mean(o.paused_partition_ms for o in runs),
-        _mean(o.moved_partitions for o in runs), len(runs), runs[0],
+        name, outcomes[0].settings, mode, _mean(paused), _mean(partition_ms),
+        _mean(o.moved_partitions for o in outcomes), len(outcomes), outcomes[0], n,
     )  # fmt: skip
 
 
@@ -122,13 +149,25 @@ def baseline_and_predictions(
     replay: ReplayOutput | None = None,
 ) -> tuple[GroupBehaviour, list[Prediction]]:
     """Predictions for each named change (``{"static": {"static_consumers": "*"}, ...}``), the
-    re-simulated baseline first (scenario ``baseline``); see :func:`predict` for ``samples``.
-    ``replay``: the events' replay when the caller has it already."""
+    re-simulated baseline first (scenario ``baseline``), each over ``samples`` seeds (the same seeds
+    for every setting) with its paused times calibrated by the logged rebalances
+    (:mod:`jobs.whatif.calibrate`). ``replay``: the events' replay when the caller has it already."""
     events = list(events)
     out = replay if replay is not None else replay_group(group_id, events)
     base = logged_settings(out, given)
     b = behaviour(group_id, out, events, base, window)
-    rows = [predict(b, "baseline", base, seed=seed, samples=samples)]
+    logged = logged_rebalances(out, b)
+    base_runs = runs(b, base, seed=seed, samples=samples)
+    rows = [summarise("baseline", base_runs, base_runs, logged)]
     for name, change in changes.items():
-        rows.append(predict(b, name, base.with_changes(**_checked(change)), seed=seed, samples=samples))
+        changed = runs(b, base.with_changes(**_checked(change)), seed=seed, samples=samples)
+        rows.append(summarise(name, changed, base_runs, logged))
     return b, rows
+
+
+def logged_rebalances(out: ReplayOutput, b: GroupBehaviour) -> list[Rebalance]:
+    """The replay's rebalances that start inside the behaviour's window, in start order."""
+    return sorted(
+        (r for r in out.rebalances if r.start_ts is not None and b.start_ts <= r.start_ts <= b.end_ts),
+        key=lambda r: r.start_ts,
+    )

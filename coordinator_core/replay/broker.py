@@ -135,6 +135,8 @@ class BrokerEvidence(ReplayCore):
     def _on_rebalance_prepared(self, row: tuple, to: str) -> None:
         ts = row[TS]
         g = to_int(row[GEN])
+        if self.rebalance is None:
+            self._reopen_client_rebalance(row, g)
         if g is not None:
             self._adopt_generation(row, g, self.generation)
         info = classify_reason(row[REASON])
@@ -165,6 +167,23 @@ class BrokerEvidence(ReplayCore):
                 r.reason = row[REASON]
         if r.coordinator_broker is None:
             r.coordinator_broker = self.coordinator
+
+    def _reopen_client_rebalance(self, row: tuple, g: int | None) -> None:
+        """The broker's PreparingRebalance of a rebalance the clients' lines already began *and*
+        ended (their clocks run behind the broker's, within ``clock_skew_tolerance_ms``: the line
+        names an older generation than the clients reached): that rebalance, re-opened for the
+        broker to time and number (its id stays; a report of it not flushed yet is dropped)."""
+        lr = self.last_rebalance
+        if (
+            lr is None or not lr.inferred or g is None or self.generation is None or g >= self.generation
+            or lr.old_generation not in (None, g) or lr.start_ts is None
+            or not 0 <= row[TS] - lr.start_ts <= self.settings.clock_skew_tolerance_ms
+        ):  # fmt: skip
+            return
+        self._rb = [x for x in self._rb if x.rebalance_id != lr.rebalance_id]
+        lr.outcome, lr.end_ts, lr.members_after, lr.new_generation, lr.join_rounds = None, None, None, None, 0
+        self.generation = g
+        self.rebalance = lr
 
     def _poll_hint(self, mid: str, ts: int) -> bool:
         """Did the member's client (by member id, else by client id) just log a poll timeout?"""

@@ -165,6 +165,8 @@ class ReplayCore(RowInput, GroupModel):
             self.members[mid] = m
             self.departed.pop(mid, None)
         else:
+            if joined and not inferred:
+                m.inferred = False  # a broker line shows the join a client line reported first
             if cid and not m.client_id:
                 m.client_id = cid
             if host and not m.client_host:

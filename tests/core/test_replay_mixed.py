@@ -256,6 +256,30 @@ def test_first_broker_line_takes_over_a_client_inferred_rebalance():
     assert kinds(out) == []
 
 
+def test_broker_lines_of_a_rebalance_the_clients_already_finished_are_that_rebalance():
+    """A client clock running ~50 ms behind the broker's: the first consumer's whole join (join,
+    joined generation 1, synced) is logged before the broker's PreparingRebalance with old
+    generation 0. The broker's lines re-open and re-time that rebalance: one rebalance, no
+    generation gap, and the member's session is not inferred (a broker line shows it joining)."""
+    reason = f"Adding new member {M1} with group instance id null; client reason: need to re-join with the given member-id: {M1}"
+    evs = number([
+        client("join_sent", 72, file="a.log", client_id=C1),
+        client("joined", 75, file="a.log", client_id=C1, member_id=M1, generation=1, protocol="range"),
+        client("synced", 80, file="a.log", client_id=C1, member_id=M1, generation=1, protocol="range"),
+        broker("member_added", 123, member_id=M1, static=False, state="Empty"),
+        broker("rebalance_prepared", 123, generation=0, reason=reason),
+        broker("join_completed", 123, generation=1, member_count=1),
+        broker("assignment_received", 125, member_id=M1, generation=1, member_count=1),
+    ])  # fmt: skip
+    out = replay(evs)
+    (r,) = out.rebalances
+    assert (r.start_ts, r.end_ts, r.cause, r.culprit_member_id, r.inferred, r.old_generation, r.new_generation,
+            r.join_rounds) == (123, 125, "new_member", M1, False, 0, 1, 1)  # fmt: skip
+    assert "generation_gap" not in kinds(out)
+    (s,) = out.sessions
+    assert (s.member_id, s.inferred) == (M1, False)
+
+
 def test_heartbeats_refresh_members_without_output():
     r = GroupReplay("g")
     for e in number(broker_lines()[:4]):

@@ -94,6 +94,37 @@ def test_baseline_reproduces_a_simulated_corpus(seed, dialect, at_least):
     assert abs(predicted_total - logged_total) <= 0.05 * logged_total
 
 
+#: seed 004's three scenarios (the book's pre-0.11 broker: no initial rebalance delay), as when each
+#: of the three consumers starts (ms after T0)
+SEED_004 = {"at_once": (0, 0, 0), "one_then_two": (0, 30_000, 30_000), "one_by_one": (0, 30_000, 60_000)}
+
+
+@pytest.mark.parametrize("scenario", sorted(SEED_004))
+def test_baseline_reproduces_seed_004_scenarios(scenario):
+    """Played by the simulator (logs of a Java coordinator, client and broker clocks apart), read
+    back and re-simulated: the baseline has the logged rebalances, which are the true ones. (At
+    once, the consumers' coordinator discoveries differ by tens of ms and the first one's join
+    completes alone: two rebalances. The book's three requests queued on the group lock make one
+    rebalance of two join rounds: tests/core/test_replay_seed004.py replays that evidence.)"""
+    old = GroupSettings(group_initial_rebalance_delay_ms=0)
+    cons = [ConsumerBehaviour(f"consumer-{i + 1}", actions=[Action(T0 + t, "start")])
+            for i, t in enumerate(SEED_004[scenario])]  # fmt: skip
+    b = GroupBehaviour("g", T0 - 1_000, T0 + 600_000, {"t": 6}, cons)
+    with tempfile.TemporaryDirectory() as d:
+        truth = resimulate(b, old, seed=1, out=d)
+        events = events_by_group(d)["g"]
+    out = replay_group("g", events)
+    logged = sorted((r.start_ts, r.cause) for r in out.rebalances)
+    assert [c for _, c in logged] == [r.cause for r in truth.rebalances]
+    assert [t for t, _ in logged] == [r.start_ts for r in truth.rebalances]
+    _, (base,) = baseline_and_predictions(
+        "g", events, {}, given={"group_initial_rebalance_delay_ms": 0}, window=(b.start_ts, b.end_ts), samples=3,
+        replay=out,
+    )  # fmt: skip
+    assert base.rebalances == len(logged) == {"at_once": 2, "one_then_two": 2, "one_by_one": 3}[scenario]
+    assert [r.cause for r in base.first.rebalances] == ["new_member"] * len(logged)
+
+
 def test_predictions_from_logs_match_the_truth():
     cases = [c for sc in ("gc_pause_above", "slow_handler_above", "rolling_restart", "crash_loop")
              for c in run_scenario(sc, 1, samples=2)]  # fmt: skip

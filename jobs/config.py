@@ -52,19 +52,6 @@ class OutputConfig:
 
 
 @dataclass(frozen=True)
-class ReplayConfig:
-    #: Kafka broker version to assume when the logs do not tell ("2.8", "3.9", "4.0" ...)
-    version_hint: str | None = None
-    #: the core's own default (one value: ``coordinator_core.replay.ReplaySettings``)
-    clock_skew_tolerance_ms: int = ReplaySettings.clock_skew_tolerance_ms
-
-    def options(self) -> dict[str, Any]:
-        """The replay settings the workers build ``ReplaySettings`` from (a plain dict travels to
-        them): every field of this section is a ``ReplaySettings`` field of the same name."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-
-
-@dataclass(frozen=True)
 class StormsConfig:
     #: N: a storm is at least N rebalances ...
     min_rebalances: int = 3
@@ -96,7 +83,9 @@ class JobConfig:
     #: the ingestion's settings (``ingest:``; the fields ``SET_BY_JOB`` are not config keys): the
     #: layouts are ``[{pattern: "<log4j/logback pattern>"} | {regex: "<named groups>"}, name?]``
     ingest: IngestSettings = field(default_factory=IngestSettings)
-    replay: ReplayConfig = field(default_factory=ReplayConfig)
+    #: the replay's settings (``replay:``; the core's own, one default per value; the fields the job
+    #: or what-if sets, ``metadata={"config": False}``, are not config keys)
+    replay: ReplaySettings = field(default_factory=ReplaySettings)
     storms: StormsConfig = field(default_factory=StormsConfig)
     run: RunConfig = field(default_factory=RunConfig)
 
@@ -160,7 +149,8 @@ def _section(name: str, data: Any, known: tuple[str, ...]) -> dict[str, Any]:
 
 def config_keys(cls: type) -> tuple[str, ...]:
     """The keys of the config section read into ``cls``: its fields, but for those the job sets per
-    run (``metadata={"config": False}``, :data:`jobs.ingest.model.SET_BY_JOB`)."""
+    run (``metadata={"config": False}``: :data:`jobs.ingest.model.SET_BY_JOB`, and ReplaySettings'
+    ``emit_skew`` / ``track_generations``)."""
     return tuple(f.name for f in dataclasses.fields(cls) if f.metadata.get("config", True))
 
 
@@ -170,7 +160,7 @@ SECTIONS: dict[str, type] = {
     "output": OutputConfig,
     "inputs": InputSpec,
     "ingest": IngestSettings,
-    "replay": ReplayConfig,
+    "replay": ReplaySettings,
     "storms": StormsConfig,
     "run": RunConfig,
 }
@@ -249,20 +239,7 @@ def config_from_dict(data: dict[str, Any] | None) -> JobConfig:
         layouts=_declared_layouts(g.get("layouts")),
     )
 
-    r = _section("replay", data.get("replay"), config_keys(ReplayConfig))
-    vh = r.get("version_hint")
-    if vh is not None:
-        vh = str(vh) if isinstance(vh, int | float) and not isinstance(vh, bool) else vh
-        if not isinstance(vh, str) or not _is_version(vh):
-            raise _fail("replay.version_hint", 'a Kafka version such as "2.8", "3.9" or "4.0", or null', vh)
-    replay = ReplayConfig(
-        version_hint=vh,
-        clock_skew_tolerance_ms=_int(
-            "replay.clock_skew_tolerance_ms",
-            r.get("clock_skew_tolerance_ms", ReplayConfig.clock_skew_tolerance_ms),
-            0,
-        ),
-    )
+    replay = _replay(_section("replay", data.get("replay"), config_keys(ReplaySettings)))
 
     st = _section("storms", data.get("storms"), config_keys(StormsConfig))
     storms = StormsConfig(
@@ -288,6 +265,18 @@ def config_from_dict(data: dict[str, Any] | None) -> JobConfig:
     return JobConfig(
         spark=spark, output=output, inputs=tuple(inputs), ingest=ingest, replay=replay, storms=storms, run=run
     )
+
+
+def _replay(r: dict[str, Any]) -> ReplaySettings:
+    """The ``replay`` section: ``version_hint`` and durations in ms (every other key), each >= 0."""
+    vh = r.get("version_hint")
+    if vh is not None:
+        vh = str(vh) if isinstance(vh, int | float) and not isinstance(vh, bool) else vh
+        if not isinstance(vh, str) or not _is_version(vh):
+            raise _fail("replay.version_hint", 'a Kafka version such as "2.8", "3.9" or "4.0", or null', vh)
+    durations = {k: _int(f"replay.{k}", r.get(k, getattr(ReplaySettings, k)), 0)
+                 for k in config_keys(ReplaySettings) if k != "version_hint"}  # fmt: skip
+    return ReplaySettings(version_hint=vh, **durations)
 
 
 def _declared_layouts(entries: Any) -> tuple:

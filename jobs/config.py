@@ -175,8 +175,19 @@ def config_from_dict(data: dict[str, Any] | None) -> JobConfig:
     for k in data:
         if k not in top:
             raise ConfigError(f"unknown key {k} (known: {', '.join(top)})")
+    return JobConfig(
+        spark=_spark(data.get("spark")),
+        output=_output(data.get("output")),
+        inputs=_inputs(data.get("inputs")),
+        ingest=_ingest(data.get("ingest")),
+        replay=_replay(data.get("replay")),
+        storms=_storms(data.get("storms")),
+        run=_run(data.get("run")),
+    )
 
-    s = _section("spark", data.get("spark"), config_keys(SparkConfig))
+
+def _spark(raw: Any) -> SparkConfig:
+    s = _section("spark", raw, config_keys(SparkConfig))
     conf = s.get("conf") or {}
     if not isinstance(conf, dict):
         raise _fail("spark.conf", "a mapping of Spark settings", conf)
@@ -190,19 +201,24 @@ def config_from_dict(data: dict[str, Any] | None) -> JobConfig:
     )
     if spark.remote is not None and not spark.remote.startswith("sc://"):
         raise _fail("spark.remote", "a Spark Connect URL sc://host:port", spark.remote)
+    return spark
 
-    o = _section("output", data.get("output"), config_keys(OutputConfig))
-    output = OutputConfig(
+
+def _output(raw: Any) -> OutputConfig:
+    o = _section("output", raw, config_keys(OutputConfig))
+    return OutputConfig(
         path=_str("output.path", o.get("path", OutputConfig.path)),
         format=_str("output.format", o.get("format", OutputConfig.format), choices=FORMATS),
         writer=_str("output.writer", o.get("writer", OutputConfig.writer), choices=WRITERS),
     )
 
-    raw_inputs = data.get("inputs") or []
-    if not isinstance(raw_inputs, list):
-        raise _fail("inputs", "a list of {path, cluster}", raw_inputs)
+
+def _inputs(raw: Any) -> tuple[InputSpec, ...]:
+    raw = raw or []
+    if not isinstance(raw, list):
+        raise _fail("inputs", "a list of {path, cluster}", raw)
     inputs = []
-    for i, item in enumerate(raw_inputs):
+    for i, item in enumerate(raw):
         key = f"inputs[{i}]"
         if isinstance(item, str):
             item = {"path": item}
@@ -215,14 +231,17 @@ def config_from_dict(data: dict[str, Any] | None) -> JobConfig:
                 cluster=_str(f"{key}.cluster", item.get("cluster", InputSpec.cluster)),
             )
         )
+    return tuple(inputs)
 
-    g = _section("ingest", data.get("ingest"), config_keys(IngestSettings))
+
+def _ingest(raw: Any) -> IngestSettings:
+    g = _section("ingest", raw, config_keys(IngestSettings))
     tz = _str("ingest.default_timezone", g.get("default_timezone", IngestSettings.default_timezone))
     try:
         ZoneInfo(tz)
     except Exception as exc:  # noqa: BLE001 - any failure means an unknown zone
         raise _fail("ingest.default_timezone", "an IANA time zone such as UTC or Europe/Berlin", tz) from exc
-    ingest = IngestSettings(
+    return IngestSettings(
         default_timezone=tz,
         on_missing=_str(
             "ingest.on_missing", g.get("on_missing", IngestSettings.on_missing), choices=ON_ERROR
@@ -239,36 +258,10 @@ def config_from_dict(data: dict[str, Any] | None) -> JobConfig:
         layouts=_declared_layouts(g.get("layouts")),
     )
 
-    replay = _replay(_section("replay", data.get("replay"), config_keys(ReplaySettings)))
 
-    st = _section("storms", data.get("storms"), config_keys(StormsConfig))
-    storms = StormsConfig(
-        min_rebalances=_int(
-            "storms.min_rebalances", st.get("min_rebalances", StormsConfig.min_rebalances), 2
-        ),
-        window_minutes=_int(
-            "storms.window_minutes", st.get("window_minutes", StormsConfig.window_minutes), 1
-        ),
-    )
-
-    u = _section("run", data.get("run"), config_keys(RunConfig))
-    state_table = _str("run.state_table", u.get("state_table", RunConfig.state_table))
-    if not state_table.replace("_", "").isalnum():
-        raise _fail("run.state_table", "a table name of letters, digits and _", state_table)
-    run = RunConfig(
-        mode=_str("run.mode", u.get("mode", RunConfig.mode), choices=MODES),
-        state_table=state_table,
-        checkpoint=_str("run.checkpoint", u.get("checkpoint"), optional=True),
-        progress=_bool("run.progress", u.get("progress", RunConfig.progress)),
-        exchange=_str("run.exchange", u.get("exchange", RunConfig.exchange), choices=EXCHANGES),
-    )
-    return JobConfig(
-        spark=spark, output=output, inputs=tuple(inputs), ingest=ingest, replay=replay, storms=storms, run=run
-    )
-
-
-def _replay(r: dict[str, Any]) -> ReplaySettings:
-    """The ``replay`` section: ``version_hint`` and durations in ms (every other key), each >= 0."""
+def _replay(raw: Any) -> ReplaySettings:
+    """``version_hint`` and durations in ms (every other key), each >= 0."""
+    r = _section("replay", raw, config_keys(ReplaySettings))
     vh = r.get("version_hint")
     if vh is not None:
         vh = str(vh) if isinstance(vh, int | float) and not isinstance(vh, bool) else vh
@@ -277,6 +270,32 @@ def _replay(r: dict[str, Any]) -> ReplaySettings:
     durations = {k: _int(f"replay.{k}", r.get(k, getattr(ReplaySettings, k)), 0)
                  for k in config_keys(ReplaySettings) if k != "version_hint"}  # fmt: skip
     return ReplaySettings(version_hint=vh, **durations)
+
+
+def _storms(raw: Any) -> StormsConfig:
+    st = _section("storms", raw, config_keys(StormsConfig))
+    return StormsConfig(
+        min_rebalances=_int(
+            "storms.min_rebalances", st.get("min_rebalances", StormsConfig.min_rebalances), 2
+        ),
+        window_minutes=_int(
+            "storms.window_minutes", st.get("window_minutes", StormsConfig.window_minutes), 1
+        ),
+    )
+
+
+def _run(raw: Any) -> RunConfig:
+    u = _section("run", raw, config_keys(RunConfig))
+    state_table = _str("run.state_table", u.get("state_table", RunConfig.state_table))
+    if not state_table.replace("_", "").isalnum():
+        raise _fail("run.state_table", "a table name of letters, digits and _", state_table)
+    return RunConfig(
+        mode=_str("run.mode", u.get("mode", RunConfig.mode), choices=MODES),
+        state_table=state_table,
+        checkpoint=_str("run.checkpoint", u.get("checkpoint"), optional=True),
+        progress=_bool("run.progress", u.get("progress", RunConfig.progress)),
+        exchange=_str("run.exchange", u.get("exchange", RunConfig.exchange), choices=EXCHANGES),
+    )
 
 
 def _declared_layouts(entries: Any) -> tuple:

@@ -17,6 +17,7 @@ import yaml
 
 from coordinator_core.config import parse_version
 from coordinator_core.replay import ReplaySettings
+from jobs.ingest.declared import DeclarationError, declared_layouts
 from jobs.ingest.model import ON_ERROR, IngestSettings, InputSpec
 
 MODES = ("batch", "incremental")
@@ -299,9 +300,6 @@ def _run(raw: Any) -> RunConfig:
 
 
 def _declared_layouts(entries: Any) -> tuple:
-    # lazy: jobs.ingest imports pyspark and pyarrow; the configuration (and the CLI) loads without them
-    from jobs.ingest.declared import DeclarationError, declared_layouts
-
     try:
         return declared_layouts(entries)
     except DeclarationError as exc:

@@ -24,11 +24,20 @@ import sys
 import tempfile
 from collections.abc import Sequence
 
+from pyspark.sql import SparkSession
+
 from jobs.config import ConfigError, JobConfig, OutputConfig, RunConfig, SparkConfig, load_config
-from jobs.ingest.model import InputSpec
+from jobs.ingest.model import IngestError, InputSpec
 from jobs.package import package_zip
+from jobs.pipeline import run_job
 from jobs.process import run_main
+from jobs.report import build_report
 from jobs.session import local_session
+from jobs.simulate import SCENARIOS, SimConfig
+from jobs.simulate import simulate as run_simulator
+from jobs.simulate.render_broker import DIALECTS
+from jobs.simulate.render_client import LAYOUTS
+from jobs.simulate.render_consumer import CONSUMER_FLAVOURS
 
 SAMPLES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "samples", "logs")
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -100,11 +109,6 @@ def add_report_arguments(p: argparse.ArgumentParser) -> None:
 
 def add_simulate_arguments(p: argparse.ArgumentParser) -> None:
     """The simulator's arguments (``simulate``, ``python -m jobs.simulate``; :func:`simulate_config`)."""
-    from jobs.simulate import SCENARIOS
-    from jobs.simulate.render_broker import DIALECTS
-    from jobs.simulate.render_client import LAYOUTS
-    from jobs.simulate.render_consumer import CONSUMER_FLAVOURS
-
     p.add_argument("--out", required=True, help="output directory (logs + truth/)")
     p.add_argument("--groups", type=int, default=4)
     p.add_argument("--members", type=int, default=3, help="consumers per group at start")
@@ -140,8 +144,6 @@ def add_simulate_arguments(p: argparse.ArgumentParser) -> None:
 
 def simulate_config(a: argparse.Namespace, p: argparse.ArgumentParser):
     """The :class:`jobs.simulate.SimConfig` of parsed ``simulate`` arguments (``p.error`` if invalid)."""
-    from jobs.simulate import SimConfig
-
     if a.groups < 1 or a.members < 1 or a.brokers < 1:
         p.error("--groups, --members and --brokers must be >= 1")
     if not 0 <= a.noise_ratio <= 0.95:
@@ -160,9 +162,6 @@ def report(args: argparse.Namespace, p: argparse.ArgumentParser) -> int:
     """``report``: write the HTML report of a lakehouse."""
     if not os.path.isdir(args.lakehouse) and "://" not in args.lakehouse:
         p.error(f"--lakehouse {args.lakehouse!r} is not a directory")
-    # lazy: the report brings pandas, matplotlib and deltalake; the job's start-up does not need them
-    from jobs.report import build_report
-
     path = build_report(args.lakehouse, args.output, group=args.group, cluster=args.cluster, title=args.title)
     print(f"report written to {path}")
     return 0
@@ -174,9 +173,6 @@ def simulate(args: argparse.Namespace, p: argparse.ArgumentParser) -> int:
 
 
 def run_simulation(cfg) -> int:
-    # lazy: the simulator is not needed by the job or the report
-    from jobs.simulate import simulate as run_simulator
-
     res = run_simulator(cfg)
     print(
         f"wrote {res.lines} lines ({res.bytes} bytes) in {len(res.files)} files to {cfg.out}; "
@@ -192,24 +188,15 @@ def run(args: argparse.Namespace, p: argparse.ArgumentParser) -> int:
     except ConfigError as exc:
         print(str(exc), file=sys.stderr)
         return 2
-    # lazy: jobs.pipeline imports pyspark, pyarrow and pandas; `report`, --help and config errors
-    # must not wait for them
-    from jobs.pipeline import run_job
-
     spark = build_session(cfg)
     try:
         summary = run_job(spark, cfg, inputs, cfg.run.mode)
     except ConfigError as exc:
         print(str(exc), file=sys.stderr)
         return 2
-    except Exception as exc:
-        # lazy: jobs.ingest imports pyspark and pyarrow; kept off the CLI's start-up path
-        from jobs.ingest import IngestError
-
-        if isinstance(exc, IngestError):
-            print(f"input error: {exc}", file=sys.stderr)
-            return 1
-        raise
+    except IngestError as exc:
+        print(f"input error: {exc}", file=sys.stderr)
+        return 1
     print(summary.text())
     if args.sample:
         print(f"\nnext: ./spark-submit.sh report --output report.html --lakehouse {summary.lakehouse}")
@@ -311,9 +298,6 @@ def build_session(cfg: JobConfig):
     """The SparkSession of the configuration: Spark Connect (spark.remote), the session spark-submit
     prepared (master from --master), or a local one."""
     if cfg.spark.remote:
-        # lazy: the CLI parses arguments and reports config errors without importing pyspark
-        from pyspark.sql import SparkSession
-
         builder = SparkSession.builder.remote(cfg.spark.remote)
         for k, v in cfg.spark.conf.items():
             builder = builder.config(k, v)
@@ -321,9 +305,6 @@ def build_session(cfg: JobConfig):
         ship_package(session)
         return session
     if os.environ.get(SUBMITTED_ENV):
-        # lazy: the CLI parses arguments and reports config errors without importing pyspark
-        from pyspark.sql import SparkSession
-
         builder = SparkSession.builder.appName("rebalance-lens")
         if cfg.spark.master and not os.environ.get("REBALANCE_LENS_MASTER_GIVEN"):
             builder = builder.master(cfg.spark.master)

@@ -17,6 +17,7 @@ import yaml
 
 from coordinator_core.config import parse_version
 from coordinator_core.replay import ReplaySettings
+from jobs.ingest.declared import DeclarationError, declared_layouts
 from jobs.ingest.model import ON_ERROR, IngestSettings, InputSpec
 
 MODES = ("batch", "incremental")
@@ -52,19 +53,6 @@ class OutputConfig:
 
 
 @dataclass(frozen=True)
-class ReplayConfig:
-    #: Kafka broker version to assume when the logs do not tell ("2.8", "3.9", "4.0" ...)
-    version_hint: str | None = None
-    #: the core's own default (one value: ``coordinator_core.replay.ReplaySettings``)
-    clock_skew_tolerance_ms: int = ReplaySettings.clock_skew_tolerance_ms
-
-    def options(self) -> dict[str, Any]:
-        """The replay settings the workers build ``ReplaySettings`` from (a plain dict travels to
-        them): every field of this section is a ``ReplaySettings`` field of the same name."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-
-
-@dataclass(frozen=True)
 class StormsConfig:
     #: N: a storm is at least N rebalances ...
     min_rebalances: int = 3
@@ -96,7 +84,9 @@ class JobConfig:
     #: the ingestion's settings (``ingest:``; the fields ``SET_BY_JOB`` are not config keys): the
     #: layouts are ``[{pattern: "<log4j/logback pattern>"} | {regex: "<named groups>"}, name?]``
     ingest: IngestSettings = field(default_factory=IngestSettings)
-    replay: ReplayConfig = field(default_factory=ReplayConfig)
+    #: the replay's settings (``replay:``; the core's own, one default per value; the fields the job
+    #: or what-if sets, ``metadata={"config": False}``, are not config keys)
+    replay: ReplaySettings = field(default_factory=ReplaySettings)
     storms: StormsConfig = field(default_factory=StormsConfig)
     run: RunConfig = field(default_factory=RunConfig)
 
@@ -160,7 +150,8 @@ def _section(name: str, data: Any, known: tuple[str, ...]) -> dict[str, Any]:
 
 def config_keys(cls: type) -> tuple[str, ...]:
     """The keys of the config section read into ``cls``: its fields, but for those the job sets per
-    run (``metadata={"config": False}``, :data:`jobs.ingest.model.SET_BY_JOB`)."""
+    run (``metadata={"config": False}``: :data:`jobs.ingest.model.SET_BY_JOB`, and ReplaySettings'
+    ``emit_skew`` / ``track_generations``)."""
     return tuple(f.name for f in dataclasses.fields(cls) if f.metadata.get("config", True))
 
 
@@ -170,7 +161,7 @@ SECTIONS: dict[str, type] = {
     "output": OutputConfig,
     "inputs": InputSpec,
     "ingest": IngestSettings,
-    "replay": ReplayConfig,
+    "replay": ReplaySettings,
     "storms": StormsConfig,
     "run": RunConfig,
 }
@@ -185,8 +176,19 @@ def config_from_dict(data: dict[str, Any] | None) -> JobConfig:
     for k in data:
         if k not in top:
             raise ConfigError(f"unknown key {k} (known: {', '.join(top)})")
+    return JobConfig(
+        spark=_spark(data.get("spark")),
+        output=_output(data.get("output")),
+        inputs=_inputs(data.get("inputs")),
+        ingest=_ingest(data.get("ingest")),
+        replay=_replay(data.get("replay")),
+        storms=_storms(data.get("storms")),
+        run=_run(data.get("run")),
+    )
 
-    s = _section("spark", data.get("spark"), config_keys(SparkConfig))
+
+def _spark(raw: Any) -> SparkConfig:
+    s = _section("spark", raw, config_keys(SparkConfig))
     conf = s.get("conf") or {}
     if not isinstance(conf, dict):
         raise _fail("spark.conf", "a mapping of Spark settings", conf)
@@ -200,19 +202,24 @@ def config_from_dict(data: dict[str, Any] | None) -> JobConfig:
     )
     if spark.remote is not None and not spark.remote.startswith("sc://"):
         raise _fail("spark.remote", "a Spark Connect URL sc://host:port", spark.remote)
+    return spark
 
-    o = _section("output", data.get("output"), config_keys(OutputConfig))
-    output = OutputConfig(
+
+def _output(raw: Any) -> OutputConfig:
+    o = _section("output", raw, config_keys(OutputConfig))
+    return OutputConfig(
         path=_str("output.path", o.get("path", OutputConfig.path)),
         format=_str("output.format", o.get("format", OutputConfig.format), choices=FORMATS),
         writer=_str("output.writer", o.get("writer", OutputConfig.writer), choices=WRITERS),
     )
 
-    raw_inputs = data.get("inputs") or []
-    if not isinstance(raw_inputs, list):
-        raise _fail("inputs", "a list of {path, cluster}", raw_inputs)
+
+def _inputs(raw: Any) -> tuple[InputSpec, ...]:
+    raw = raw or []
+    if not isinstance(raw, list):
+        raise _fail("inputs", "a list of {path, cluster}", raw)
     inputs = []
-    for i, item in enumerate(raw_inputs):
+    for i, item in enumerate(raw):
         key = f"inputs[{i}]"
         if isinstance(item, str):
             item = {"path": item}
@@ -225,14 +232,17 @@ def config_from_dict(data: dict[str, Any] | None) -> JobConfig:
                 cluster=_str(f"{key}.cluster", item.get("cluster", InputSpec.cluster)),
             )
         )
+    return tuple(inputs)
 
-    g = _section("ingest", data.get("ingest"), config_keys(IngestSettings))
+
+def _ingest(raw: Any) -> IngestSettings:
+    g = _section("ingest", raw, config_keys(IngestSettings))
     tz = _str("ingest.default_timezone", g.get("default_timezone", IngestSettings.default_timezone))
     try:
         ZoneInfo(tz)
     except Exception as exc:  # noqa: BLE001 - any failure means an unknown zone
         raise _fail("ingest.default_timezone", "an IANA time zone such as UTC or Europe/Berlin", tz) from exc
-    ingest = IngestSettings(
+    return IngestSettings(
         default_timezone=tz,
         on_missing=_str(
             "ingest.on_missing", g.get("on_missing", IngestSettings.on_missing), choices=ON_ERROR
@@ -249,23 +259,23 @@ def config_from_dict(data: dict[str, Any] | None) -> JobConfig:
         layouts=_declared_layouts(g.get("layouts")),
     )
 
-    r = _section("replay", data.get("replay"), config_keys(ReplayConfig))
+
+def _replay(raw: Any) -> ReplaySettings:
+    """``version_hint`` and durations in ms (every other key), each >= 0."""
+    r = _section("replay", raw, config_keys(ReplaySettings))
     vh = r.get("version_hint")
     if vh is not None:
         vh = str(vh) if isinstance(vh, int | float) and not isinstance(vh, bool) else vh
         if not isinstance(vh, str) or not _is_version(vh):
             raise _fail("replay.version_hint", 'a Kafka version such as "2.8", "3.9" or "4.0", or null', vh)
-    replay = ReplayConfig(
-        version_hint=vh,
-        clock_skew_tolerance_ms=_int(
-            "replay.clock_skew_tolerance_ms",
-            r.get("clock_skew_tolerance_ms", ReplayConfig.clock_skew_tolerance_ms),
-            0,
-        ),
-    )
+    durations = {k: _int(f"replay.{k}", r.get(k, getattr(ReplaySettings, k)), 0)
+                 for k in config_keys(ReplaySettings) if k != "version_hint"}  # fmt: skip
+    return ReplaySettings(version_hint=vh, **durations)
 
-    st = _section("storms", data.get("storms"), config_keys(StormsConfig))
-    storms = StormsConfig(
+
+def _storms(raw: Any) -> StormsConfig:
+    st = _section("storms", raw, config_keys(StormsConfig))
+    return StormsConfig(
         min_rebalances=_int(
             "storms.min_rebalances", st.get("min_rebalances", StormsConfig.min_rebalances), 2
         ),
@@ -274,26 +284,22 @@ def config_from_dict(data: dict[str, Any] | None) -> JobConfig:
         ),
     )
 
-    u = _section("run", data.get("run"), config_keys(RunConfig))
+
+def _run(raw: Any) -> RunConfig:
+    u = _section("run", raw, config_keys(RunConfig))
     state_table = _str("run.state_table", u.get("state_table", RunConfig.state_table))
     if not state_table.replace("_", "").isalnum():
         raise _fail("run.state_table", "a table name of letters, digits and _", state_table)
-    run = RunConfig(
+    return RunConfig(
         mode=_str("run.mode", u.get("mode", RunConfig.mode), choices=MODES),
         state_table=state_table,
         checkpoint=_str("run.checkpoint", u.get("checkpoint"), optional=True),
         progress=_bool("run.progress", u.get("progress", RunConfig.progress)),
         exchange=_str("run.exchange", u.get("exchange", RunConfig.exchange), choices=EXCHANGES),
     )
-    return JobConfig(
-        spark=spark, output=output, inputs=tuple(inputs), ingest=ingest, replay=replay, storms=storms, run=run
-    )
 
 
 def _declared_layouts(entries: Any) -> tuple:
-    # lazy: jobs.ingest imports pyspark and pyarrow; the configuration (and the CLI) loads without them
-    from jobs.ingest.declared import DeclarationError, declared_layouts
-
     try:
         return declared_layouts(entries)
     except DeclarationError as exc:

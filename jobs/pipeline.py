@@ -149,7 +149,6 @@ class _Run:
         self.progress = Progress(config.run.progress)
         self.fail_after = os.environ.get(FAIL_AFTER_ENV)
         self.state_table = config.run.state_table
-        self.options = config.replay.options()
 
     def committed(self, name: str) -> None:
         if self.fail_after == name:
@@ -412,7 +411,7 @@ def _replay_batch(r: _Run, run_events, committed_runs: frozenset[str], files: li
     state = _state_frame(r).groupBy("cluster", "group_id")
     cg = events.cogroup(state)
     schema = union_schema()
-    out = cg.applyInArrow(batch_udf(r.options, r.run_id, committed_runs, files), schema=schema)
+    out = cg.applyInArrow(batch_udf(r.config.replay, r.run_id, committed_runs, files), schema=schema)
     stage = r.sink.staging("union")
     out.write.mode("overwrite").parquet(stage)
     return r.spark.read.schema(schema).parquet(stage), stage
@@ -454,7 +453,7 @@ def _replay_buckets(
                 )
     schema = union_schema()
     out = r.spark.range(0, buckets, 1, buckets).mapInArrow(
-        bucket_udf(r.options, r.run_id, committed_runs, event_files, state_files, exclude), schema
+        bucket_udf(r.config.replay, r.run_id, committed_runs, event_files, state_files, exclude), schema
     )
     stage = r.sink.staging("union")
     out.write.mode("overwrite").parquet(stage)
@@ -504,7 +503,7 @@ def _replay_stream(r: _Run, run_events, committed_runs: frozenset[str]):
     schema = union_schema()
     stream = r.spark.readStream.schema(inbox.schema).option("recursiveFileLookup", "true").parquet(inbox_root)
     out = stream.groupBy("cluster", "group_id").applyInPandasWithState(
-        streaming_udf(r.options, r.run_id, committed_runs),
+        streaming_udf(r.config.replay, r.run_id, committed_runs),
         outputStructType=schema,
         stateStructType="state_json string",
         outputMode="append",

@@ -169,13 +169,6 @@ def split_union_arrow(union, table: str):
 # ------------------------------------------------------------------------------- per group
 
 
-def _settings(options: dict[str, Any]):
-    """The replay's settings from the job's options (``jobs.config.ReplayConfig.options()``): every
-    key is a ``ReplaySettings`` field (an unknown one is an error, never dropped); None = the
-    core's default."""
-    return ReplaySettings(**{k: v for k, v in options.items() if v is not None})
-
-
 def envelope_json(env: dict[str, Any]) -> str:
     """An envelope as the compact JSON text stored in ``group_state.state_json`` and the stream state."""
     return json.dumps(env, separators=(",", ":"), default=str)
@@ -269,12 +262,12 @@ def replay_group(
     group_id: str,
     batch,  # pyarrow.Table of INPUT_COLUMNS
     envelope: dict[str, Any] | None,
-    options: dict[str, Any],
+    settings: ReplaySettings,
     run_id: str,
 ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     """Replay one group's new events on top of ``envelope``; returns (union rows, new envelope).
     The new envelope is None when nothing was replayed (the stored state stays as it is)."""
-    table, env = replay_group_table(cluster, group_id, batch, envelope, options, run_id)
+    table, env = replay_group_table(cluster, group_id, batch, envelope, settings, run_id)
     return table.to_pylist(), env
 
 
@@ -283,7 +276,7 @@ def replay_group_table(
     group_id: str,
     batch,  # pyarrow.Table of INPUT_COLUMNS
     envelope: dict[str, Any] | None,
-    options: dict[str, Any],
+    settings: ReplaySettings,
     run_id: str,
     prefix: list[dict[str, list[Any]]] | None = None,
     files: list[str] | None = None,
@@ -291,7 +284,7 @@ def replay_group_table(
     """:func:`replay_group` as (one Arrow table of the union schema, new envelope); ``prefix``:
     union column dicts to put first (e.g. an unreadable-state anomaly); ``files``: the names behind
     an integer ``source_file`` column (see :func:`replay_input`)."""
-    parts, env = replay_parts(cluster, group_id, batch, envelope, options, run_id, files)
+    parts, env = replay_parts(cluster, group_id, batch, envelope, settings, run_id, files)
     return union_table([*(prefix or []), *parts]), env
 
 
@@ -382,7 +375,7 @@ def replay_parts(
     group_id: str,
     batch,
     envelope: dict[str, Any] | None,
-    options: dict[str, Any],
+    settings: ReplaySettings,
     run_id: str,
     files: list[str] | None = None,
     presorted: bool = False,
@@ -416,7 +409,7 @@ def replay_parts(
     if not rows:
         return out, None
     try:
-        replay = GroupHistory.resume(group_id, envelope["replay"] if envelope else None, _settings(options))
+        replay = GroupHistory.resume(group_id, envelope["replay"] if envelope else None, settings)
         replay.feed_rows(rows, route_rows(batch))
         replay.count_skipped(fed - len(rows))  # the heartbeats compact_heartbeats left out count as fed
         result = replay.flush(final=False)
@@ -482,7 +475,7 @@ def _input_arrow(pdf):
 
 
 def batch_udf(
-    options: dict[str, Any], run_id: str, committed_runs: frozenset[str], files: list[str] | None = None
+    settings: ReplaySettings, run_id: str, committed_runs: frozenset[str], files: list[str] | None = None
 ):
     """cogroup(events, state).applyInArrow function: (key, events table, state table) -> union table.
     ``files``: the list given to :func:`replay_input`, when it was given one."""
@@ -495,7 +488,7 @@ def batch_udf(
         state_json = state.column("state_json")[0].as_py() if state.num_rows else None
         env, bad = resume_envelope(cluster, group_id, state_json, committed_runs)
         table, _ = replay_group_table(
-            cluster, group_id, events, env, options, run_id, prefix=bad, files=files
+            cluster, group_id, events, env, settings, run_id, prefix=bad, files=files
         )
         return table
 
@@ -528,7 +521,7 @@ def _split_seed(batch):
     return batch.drop_columns([SEED_COLUMN]), seed
 
 
-def streaming_udf(options: dict[str, Any], run_id: str, committed_runs: frozenset[str] | None = None):
+def streaming_udf(settings: ReplaySettings, run_id: str, committed_runs: frozenset[str] | None = None):
     """groupBy(...).applyInPandasWithState function (GroupStateTimeout.NoTimeout): the Spark state is
     a one-column tuple holding the envelope JSON. With ``committed_runs``, a state written by a run
     not among them (a killed run) is rolled back to the envelope it resumed from; this run's own
@@ -550,7 +543,7 @@ def streaming_udf(options: dict[str, Any], run_id: str, committed_runs: frozense
                 state.update((envelope_json(env),))
             yield union_table([]).to_pandas()
             return
-        table, new_env = replay_group_table(cluster, group_id, batch, env, options, run_id)
+        table, new_env = replay_group_table(cluster, group_id, batch, env, settings, run_id)
         if new_env is not None:
             state.update((envelope_json(new_env),))
         out = table.to_pandas()
@@ -614,7 +607,7 @@ def _group_bounds(table) -> list[tuple[int, int]]:
 def replay_bucket(
     event_files: list[str],
     state_files: list[str],
-    options: dict[str, Any],
+    settings: ReplaySettings,
     run_id: str,
     committed_runs: frozenset[str] | None,
     exclude: frozenset[str] = frozenset(),
@@ -638,14 +631,14 @@ def replay_bucket(
     for offset, length in _group_bounds(table):
         cluster, group_id = clusters[offset].as_py(), groups[offset].as_py()
         env, bad = resume_envelope(cluster, group_id, states.get((cluster, group_id)), committed_runs)
-        group, _ = replay_parts(cluster, group_id, table.slice(offset, length), env, options, run_id,
+        group, _ = replay_parts(cluster, group_id, table.slice(offset, length), env, settings, run_id,
                                 presorted=True)  # fmt: skip
         parts += bad + group
     return union_table(parts)
 
 
 def bucket_udf(
-    options: dict[str, Any],
+    settings: ReplaySettings,
     run_id: str,
     committed_runs: frozenset[str],
     event_files: dict[int, list[str]],
@@ -657,7 +650,7 @@ def bucket_udf(
     def run(batches):
         for batch in batches:
             for k in batch.column("id").to_pylist():
-                out = replay_bucket(event_files.get(k, []), state_files.get(k, []), options, run_id,
+                out = replay_bucket(event_files.get(k, []), state_files.get(k, []), settings, run_id,
                                     committed_runs, exclude)  # fmt: skip
                 yield from out.to_batches(max_chunksize=65_536)
 

@@ -7,6 +7,8 @@ import os
 import re
 import sys
 
+from pyspark.sql import SparkSession
+
 
 def local_session(
     master: str = "local[*]",
@@ -16,9 +18,6 @@ def local_session(
 ):
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
-    # lazy: the CLI imports jobs.session at start-up, before it knows whether it needs Spark
-    from pyspark.sql import SparkSession
-
     builder = (
         SparkSession.builder.master(master)
         .appName(app_name)

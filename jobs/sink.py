@@ -35,6 +35,9 @@ import warnings
 import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
+from delta.tables import DeltaTable as SparkDeltaTable
+from deltalake import DeltaTable, Schema, write_deltalake
+from deltalake.transaction import AddAction
 from pyspark.sql import functions as F
 
 from jobs import schemas
@@ -208,9 +211,6 @@ class Sink:
 
 def _add_actions(table_dir: str, sub: str, partition: dict[str, str] | None):
     """AddActions for the Parquet files Spark wrote into ``table_dir/sub`` (row counts from footers)."""
-    # lazy: deltalake (delta-rs) is only needed by the delta-rs writer and reader
-    from deltalake.transaction import AddAction
-
     actions = []
     base = os.path.join(table_dir, sub)
     for fname in sorted(os.listdir(base)):
@@ -254,9 +254,6 @@ class DeltaRsSink(Sink):
         return os.path.isdir(os.path.join(self.path(name), "_delta_log"))
 
     def _table(self, name: str):
-        # lazy: deltalake (delta-rs) is only needed by the delta-rs writer and reader
-        from deltalake import DeltaTable, write_deltalake
-
         if not self.exists(name):
             schema = _arrow_schema(name)
             part = [PARTITION_COL] if name in PARTITIONED else None
@@ -269,9 +266,6 @@ class DeltaRsSink(Sink):
     def _evolved(self, dt, name: str):
         """A table written by an earlier version of rebalance-lens gets the columns added since
         (appended, null in its old rows), so that old lakehouses keep working."""
-        # lazy: deltalake (delta-rs) is only needed by the delta-rs writer and reader
-        from deltalake import Schema
-
         have = {f.name for f in dt.schema().fields}
         missing = [f for f in _arrow_schema(name) if f.name not in have]
         if missing:
@@ -286,9 +280,6 @@ class DeltaRsSink(Sink):
     def read(self, name: str):
         if not self.exists(name):
             return self._empty(name)
-        # lazy: deltalake (delta-rs) is only needed by the delta-rs writer and reader
-        from deltalake import DeltaTable
-
         uris = DeltaTable(self.path(name)).file_uris()
         if not uris:
             return self._empty(name)
@@ -298,17 +289,11 @@ class DeltaRsSink(Sink):
     def partition_values(self, name: str) -> list[str]:
         if not self.exists(name):
             return []
-        # lazy: deltalake (delta-rs) is only needed by the delta-rs writer and reader
-        from deltalake import DeltaTable
-
         return sorted({p[PARTITION_COL] for p in DeltaTable(self.path(name)).partitions()})
 
     def row_count(self, name: str) -> int:
         if not self.exists(name):
             return 0
-        # lazy: deltalake (delta-rs) is only needed by the delta-rs writer and reader
-        from deltalake import DeltaTable
-
         counts = pa.table(DeltaTable(self.path(name)).get_add_actions(flatten=True)).column("num_records")
         if counts.null_count:
             return self.read(name).count()
@@ -317,9 +302,6 @@ class DeltaRsSink(Sink):
     def read_partition(self, name: str, value: str):
         if not self.exists(name):
             return self._empty(name)
-        # lazy: deltalake (delta-rs) is only needed by the delta-rs writer and reader
-        from deltalake import DeltaTable
-
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)
             uris = DeltaTable(self.path(name)).file_uris(partition_filters=[(PARTITION_COL, "=", value)])
@@ -378,9 +360,6 @@ class DeltaRsSink(Sink):
 
     def read_arrow(self, name: str):
         """The whole table as an Arrow table of its schema (for small tables read on the driver)."""
-        # lazy: deltalake (delta-rs) is only needed by the delta-rs writer and reader
-        from deltalake import DeltaTable
-
         if not self.exists(name):
             return _arrow_schema(name).empty_table()
         return (
@@ -393,18 +372,12 @@ class DeltaRsSink(Sink):
 
     def overwrite_arrow(self, name: str, table) -> None:
         """:meth:`overwrite` with an Arrow table already on the driver (one delta-rs commit)."""
-        # lazy: deltalake (delta-rs) is only needed by the delta-rs writer and reader
-        from deltalake import write_deltalake
-
         self._table(name)
         write_deltalake(self.path(name), table.cast(_arrow_schema(name)), mode="overwrite")
 
     def write_partition_arrow(self, name: str, table, value: str) -> None:
         """:meth:`write_partition` with an Arrow table already on the driver (one delta-rs commit
         replacing the ``run_id=value`` partition)."""
-        # lazy: deltalake (delta-rs) is only needed by the delta-rs writer and reader
-        from deltalake import write_deltalake
-
         self._table(name)
         quoted = value.replace("'", "''")
         write_deltalake(self.path(name), table.cast(_arrow_schema(name)), mode="overwrite",
@@ -460,11 +433,8 @@ class SparkDeltaSink(Sink):
 
     def delete_partitions(self, name: str, values: list[str]) -> None:
         if values and self.exists(name):
-            # lazy: delta-spark's Python API is only needed by the spark-delta writer
-            from delta.tables import DeltaTable
-
             quoted = ", ".join("'" + v.replace("'", "''") + "'" for v in values)
-            DeltaTable.forPath(self.spark, self.path(name)).delete(f"{PARTITION_COL} IN ({quoted})")
+            SparkDeltaTable.forPath(self.spark, self.path(name)).delete(f"{PARTITION_COL} IN ({quoted})")
 
     def overwrite(self, name: str, df) -> None:
         self._conform(name, df).write.format("delta").mode("overwrite").option(
@@ -478,12 +448,9 @@ class SparkDeltaSink(Sink):
         if not self.exists(name):
             src.write.format("delta").mode("append").save(self.path(name))
             return
-        # lazy: delta-spark's Python API is only needed by the spark-delta writer
-        from delta.tables import DeltaTable
-
         cond = " AND ".join(f"t.{k} <=> s.{k}" for k in keys)
         (
-            DeltaTable.forPath(self.spark, self.path(name))
+            SparkDeltaTable.forPath(self.spark, self.path(name))
             .alias("t")
             .merge(src.alias("s"), cond)
             .whenMatchedUpdateAll()
@@ -626,9 +593,6 @@ def _read_pandas(lakehouse_dir: str, name: str, fmt: str | None):
     schema = _arrow_schema(name)
     path = os.path.join(_local(lakehouse_dir), name)
     if fmt == "delta":
-        # lazy: deltalake (delta-rs) is only needed by the delta-rs writer and reader
-        from deltalake import DeltaTable
-
         table = DeltaTable(path).to_pyarrow_table()
     elif fmt == "parquet":
         with open(os.path.join(path, MANIFEST), encoding="utf-8") as fh:

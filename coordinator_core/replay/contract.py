@@ -46,14 +46,17 @@ class ReplaySettings:
     * ``track_generations`` — keep per-generation membership/assignments (used by what-if).
     * ``source_file_memory_ms`` — per-source-file order state older than this is dropped from
       snapshots.
+
+    The fields whose metadata says ``{"config": False}`` are set by the caller (the job, what-if),
+    not by a user: they are not keys of the job's ``replay`` configuration section.
     """
 
     version_hint: str | None = None
     clock_skew_tolerance_ms: int = 2000
     signal_window_ms: int = 3000
     coordinator_move_window_ms: int = 60000
-    emit_skew: bool = True
-    track_generations: bool = False
+    emit_skew: bool = field(default=True, metadata={"config": False})
+    track_generations: bool = field(default=False, metadata={"config": False})
     source_file_memory_ms: int = 7 * 86_400_000
 
 

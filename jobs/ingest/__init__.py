@@ -12,7 +12,8 @@ __all__ = ["IngestError", "IngestResult", "IngestSettings", "InputSpec", "ingest
 
 
 def __getattr__(name: str):
-    # the Spark half is imported lazily so that parse_bytes works without a SparkSession
+    # lazy: every import of a jobs.ingest module (e.g. jobs.config's of jobs.ingest.model) runs this
+    # __init__; the Spark half would bring the whole parser and pandas with it
     if name in ("ingest", "IngestResult"):
         from jobs.ingest import spark_ingest
 

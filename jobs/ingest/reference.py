@@ -154,6 +154,7 @@ def read_bytes(
     run_id: str | None = None,
 ) -> tuple[pa.Table, pa.Table, dict[str, Any]]:
     """``(events, quarantine, audit)`` of one file's content, as :func:`jobs.ingest.parse.parse_bytes`."""
+    # lazy: a real cycle (reference_events builds on this module's File, Head and rx)
     from jobs.ingest import reference_events as RE
 
     settings = settings or IngestSettings()

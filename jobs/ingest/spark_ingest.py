@@ -21,21 +21,29 @@ Only the DataFrame API is used (no RDD / SparkContext), so this runs on Spark Co
 from __future__ import annotations
 
 import contextlib
+import heapq
 import json
+import os
+import re
+import shutil
 import uuid
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.parquet as pq
+from pyspark import TaskContext
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
+from jobs import buckets as bk
 from jobs.ingest.model import IngestError, IngestSettings, InputSpec, arrow_schema
 from jobs.ingest.parse import parse_bytes, quarantine_table
 from jobs.ingest.sources import as_specs, resolve
 from jobs.schemas import EVENTS, INGEST_AUDIT, QUARANTINE
+from jobs.session import parallelism
 
 #: the events columns as stored in a run_id partition (the partition value is not in the files)
 EVENT_DATA = T.StructType([f for f in EVENTS.fields if f.name != "run_id"])
@@ -154,10 +162,6 @@ class _PartWriter:
             self._flush()
 
     def _flush(self) -> None:
-        import os
-
-        import pyarrow.parquet as pq
-
         if not self.buf:
             return
         if self.writer is None:
@@ -168,8 +172,6 @@ class _PartWriter:
         self.buf, self.rows = [], 0
 
     def close(self) -> None:
-        import os
-
         self._flush()
         if self.writer is not None:
             self.writer.close()
@@ -187,8 +189,6 @@ class _TaskWriters:
         self.quarantine = _PartWriter(f"{write_dir}/_rt=q", f"part-{task}.parquet")
 
     def _writer(self, bucket: Any) -> _PartWriter:
-        from jobs import buckets as bk
-
         w = self.events.get(bucket)
         if w is None:
             name = bk.file_name(self.task, bucket) if self.buckets else f"part-{self.task}.parquet"
@@ -196,8 +196,6 @@ class _TaskWriters:
         return w
 
     def add(self, ev: pa.Table, q: pa.Table) -> None:
-        from jobs import buckets as bk
-
         if ev.num_rows:
             data = _conform(ev, EVENT_DATA_ARROW)
             if self.buckets:
@@ -226,8 +224,6 @@ def _parse_partition(settings: IngestSettings, run_id: str, write_dir: str | Non
     if write_dir is not None:
 
         def write(batches):
-            from pyspark import TaskContext
-
             ctx = TaskContext.get()
             task = f"r{ctx.partitionId() if ctx is not None else 0:05d}"
             audits = _write_parsed(
@@ -307,8 +303,6 @@ def _parse_local_bins(settings: IngestSettings, run_id: str, write_dir: str, bin
 def file_cost(path: str) -> int:
     """Bytes a file will be parsed as: its size, or for gzip the uncompressed size of the trailer
     (ISIZE, modulo 4 GiB: never less than the compressed size)."""
-    import os
-
     size = os.path.getsize(path)
     if path.endswith(".gz") and size >= 18:
         try:
@@ -328,8 +322,6 @@ def plan_bins(
     task), biggest task first: Spark's own packing of ``binaryFile`` splits weighs a ``.gz`` by its
     compressed size and fills partitions in order, which on a few big files left one core idle for
     a third of the parse. About four tasks per core, more for big inputs (<= ~256 MB each)."""
-    import heapq
-
     if not files:
         return []
     weighed = [(costs[p] if costs and p in costs else file_cost(p), p, c) for p, c in files]
@@ -351,8 +343,6 @@ def worker_writable(path: str) -> bool:
     """True for a local or FUSE-mounted path (no URI scheme but ``file:``): the Python workers can
     write there themselves (pyarrow's Parquet writer is several times faster than Spark's row-based
     one for the wide events rows). Object-store URIs go through Spark's writer."""
-    import re
-
     return path.startswith("file:") or re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", path) is None
 
 
@@ -442,8 +432,6 @@ def _file_records(spark: SparkSession, q: pa.Table, rows: list[dict[str, Any]]) 
 
 
 def _has_parquet(folder: str) -> bool:
-    import os
-
     return os.path.isdir(folder) and any(
         f.endswith(".parquet") and not f.startswith(".") for f in os.listdir(folder)
     )
@@ -515,13 +503,6 @@ def ingest(
     buckets = settings.group_buckets if workers_write else 0
     if workers_write:
         # the Python workers write the events / quarantine Parquet themselves; Spark returns the audit
-        import os
-        import shutil
-
-        import pyarrow.parquet as pq
-
-        from jobs.session import parallelism
-
         local = _local_path(staging)
         shutil.rmtree(local, ignore_errors=True)
         os.makedirs(local)
@@ -530,9 +511,7 @@ def ingest(
         costs = {p: file_cost(p) for p, _ in res.files}
         bins = plan_bins(list(res.files), cores, costs)
         if buckets < 0:
-            from jobs.buckets import choose_buckets
-
-            buckets = choose_buckets(sum(costs.values()) + (1 << 30) * len(res.remote), cores)
+            buckets = bk.choose_buckets(sum(costs.values()) + (1 << 30) * len(res.remote), cores)
         if bins:
             ids = spark.range(0, len(bins), 1, len(bins))
             outs.append(ids.mapInArrow(_parse_local_bins(settings, run_id, local, bins, buckets), RECORD))

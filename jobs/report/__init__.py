@@ -24,7 +24,8 @@ def report_html(
 ) -> str:
     """The HTML report of the tables of ``lakehouse``. ``advise``: re-simulate the worst storms under
     other settings (:func:`jobs.report.whatif.storm_advice`)."""
-    # lazy: pandas/matplotlib/deltalake load only when a report is made (the job imports this package)
+    # lazy: the job imports jobs.report.console, which runs this __init__; matplotlib and the what-if
+    # re-simulation load only when a report is made
     from jobs.report.data import load_tables
     from jobs.report.html import render
     from jobs.report.whatif import storm_advice

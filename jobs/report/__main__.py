@@ -3,12 +3,11 @@ subcommand of the one command line (:mod:`jobs.cli`, same arguments as ``python 
 
 from __future__ import annotations
 
+from jobs.cli import report, subcommand_parser
 from jobs.process import run_main
 
 
 def main(argv: list[str] | None = None) -> int:
-    from jobs.cli import report, subcommand_parser
-
     p = subcommand_parser("report", prog="python -m jobs.report")
     return report(p.parse_args(argv), p)
 

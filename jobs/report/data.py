@@ -5,8 +5,9 @@ tz-aware UTC ``datetime64``):
 
 * with a SparkSession (Databricks, a cluster): ``spark.read.format("delta").load(path)``, filtered
   and projected in Spark, then ``toPandas()`` of the (small) result;
-* without one (a laptop, the tests): ``jobs.sink.read_table(None, lakehouse, name)`` when the job
-  provides it, else delta-rs (``deltalake.DeltaTable(path).to_pandas()``).
+* without one (a laptop, the tests): ``jobs.sink.read_table(None, lakehouse, name)`` (delta-rs for
+  Delta tables, pyarrow for the Parquet fallback); one group's rows of a Delta table are read with
+  the group filter pushed down to delta-rs.
 
 A table that does not exist yet is an empty frame with the right columns, so a report of a lakehouse
 without storms simply says "no storms".
@@ -21,8 +22,13 @@ from typing import Any
 
 import pandas as pd
 import pyarrow as pa
+from deltalake import DeltaTable, write_deltalake
+from pyspark.sql import functions as F
+from pyspark.sql import types as T
 
 from jobs.schemas import TABLES
+from jobs.sink import read_table as sink_read  # Delta (Spark or delta-rs) or the Parquet fallback
+from jobs.sink import table_format
 
 #: the tables the report and notebooks read (never ``events``: event-sized, not a roll-up)
 REPORT_TABLES: tuple[str, ...] = (
@@ -40,8 +46,6 @@ MAX_ROWS = 500_000
 
 
 def _arrow_type(spark_type: Any) -> pa.DataType:
-    from pyspark.sql import types as T
-
     simple = {
         T.StringType: pa.string(),
         T.IntegerType: pa.int32(),
@@ -71,15 +75,11 @@ def columns(name: str) -> list[str]:
 
 
 def timestamp_columns(name: str) -> list[str]:
-    from pyspark.sql.types import TimestampType
-
-    return [f.name for f in TABLES[name].fields if isinstance(f.dataType, TimestampType)]
+    return [f.name for f in TABLES[name].fields if isinstance(f.dataType, T.TimestampType)]
 
 
 def integer_columns(name: str) -> list[str]:
-    from pyspark.sql.types import IntegerType, LongType
-
-    return [f.name for f in TABLES[name].fields if isinstance(f.dataType, (IntegerType, LongType))]
+    return [f.name for f in TABLES[name].fields if isinstance(f.dataType, (T.IntegerType, T.LongType))]
 
 
 def empty_frame(name: str) -> pd.DataFrame:
@@ -130,12 +130,8 @@ def read_table(
     With ``spark`` the filter and projection run in Spark and at most ``max_rows`` rows come back.
     A table that does not exist reads as an empty frame.
     """
-    from jobs.sink import read_table as sink_read  # Delta (Spark or delta-rs) or the Parquet fallback
-
     wanted = list(cols) if cols is not None else columns(name)
     if spark is not None:
-        from pyspark.sql import functions as F
-
         sdf = sink_read(spark, lakehouse, name)
         if group is not None:
             sdf = sdf.where(F.col("group_id") == group)
@@ -163,13 +159,8 @@ def read_table(
 def _read_local(
     lakehouse: str, name: str, group: str | None, kinds: Iterable[str] | None = None
 ) -> pd.DataFrame:
-    from jobs.sink import read_table as sink_read
-    from jobs.sink import table_format
-
     if group is not None and table_format(lakehouse, name) == "delta":
-        from deltalake import DeltaTable  # push the group filter down (events of one group)
-
-        try:
+        try:  # push the group filter down (events of one group)
             filters = [("group_id", "=", group)] + (
                 [("kind", "in", list(kinds))] if kinds is not None else []
             )
@@ -207,8 +198,6 @@ def load_tables(
 
 def write_tables(lakehouse: str, frames: dict[str, pd.DataFrame], mode: str = "overwrite") -> None:
     """Write hand-made frames as Delta tables with the job's schemas (tests, demos; not the job's sink)."""
-    from deltalake import write_deltalake
-
     for name, df in frames.items():
         schema = arrow_schema(name)
         table = pa.Table.from_pandas(normalise(df, name)[columns(name)], schema=schema, preserve_index=False)

@@ -9,12 +9,20 @@ when set), and tables come through Spark on Databricks and delta-rs locally.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
+from matplotlib.figure import Figure
+
+from jobs.config import JobConfig, load_config
+from jobs.ingest.model import InputSpec
+from jobs.report import report_html, write_report
+from jobs.report.data import load_tables
+from jobs.session import local_session
 
 
 class Notebook:
@@ -69,22 +77,16 @@ class Notebook:
         """A SparkSession to run the job: the notebook's, else a local one."""
         if self.spark is not None:
             return self.spark
-        from jobs.session import local_session
-
         self.spark = local_session(master=os.environ.get("SPARK_MASTER", "local[2]"), shuffle_partitions=4)
         return self.spark
 
     def tables(self, lakehouse: str, group: str | None = None) -> dict[str, pd.DataFrame]:
-        from jobs.report.data import load_tables
-
         return load_tables(lakehouse, spark=self.table_spark(), group=group or None)
 
     # ------------------------------------------------------------------ output
     def report(self, lakehouse: str, path: str = "", group: str | None = None) -> str:
         """Build the HTML storm report; shown inline on Databricks (``displayHTML``), written to
         ``path`` when given. Returns the HTML."""
-        from jobs.report import report_html, write_report
-
         text = report_html(lakehouse, group or None, spark=self.table_spark())
         if path:
             write_report(text, path)
@@ -95,8 +97,6 @@ class Notebook:
 
     def show(self, obj: Any, name: str = "output", rows: int = 20) -> None:
         """``display`` on Databricks; locally print frames and save figures (when ``$NOTEBOOK_OUT`` is set)."""
-        from matplotlib.figure import Figure
-
         self.shown.append(name)
         if self._display is not None and self.on_databricks:
             self._display(obj)
@@ -120,8 +120,6 @@ class Notebook:
 def job_inputs(paths: str, cluster: str = "default") -> list[Any]:
     """Comma-separated input paths as the job's inputs; empty = the bundled sample logs, one cluster
     per sub-directory (like ``./spark-submit.sh --sample``)."""
-    from jobs.ingest.model import InputSpec
-
     items = [p.strip() for p in (paths or "").split(",") if p.strip()]
     if items:
         return [InputSpec(path=p, cluster=cluster or "default") for p in items]
@@ -132,10 +130,6 @@ def job_inputs(paths: str, cluster: str = "default") -> list[Any]:
 
 def job_config(config_path: str | None, lakehouse: str) -> Any:
     """The job configuration of ``config_path`` (YAML; empty = defaults) writing to ``lakehouse``."""
-    import dataclasses
-
-    from jobs.config import JobConfig, load_config
-
     cfg = load_config(config_path) if config_path else JobConfig()
     return cfg.replace(output=dataclasses.replace(cfg.output, path=lakehouse))
 

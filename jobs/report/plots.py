@@ -22,6 +22,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 
 from coordinator_core.records import CAUSES  # noqa: E402
+from jobs.report import summary  # noqa: E402
 
 #: one colour per cause, everywhere (Paul Tol's colour-blind-safe "muted" scheme + orange + grey)
 CAUSE_COLOURS: dict[str, str] = {
@@ -147,10 +148,8 @@ def _cap(items: list, limit: int) -> tuple[list, int]:
 def cause_breakdown(rebalances: pd.DataFrame, title: str = "Why groups rebalanced") -> Figure:
     """Two bar charts side by side: rebalances per cause and paused time per cause (one bar per cause
     present, same colours everywhere)."""
-    from jobs.report.summary import cause_counts
-
     fig = _figure(10, max(2.6, 0.45 * max(1, rebalances["cause"].nunique()) + 1.4))
-    counts = cause_counts(rebalances)
+    counts = summary.cause_counts(rebalances)
     if not len(counts):
         return _empty(fig, title, "no rebalances")
     counts = counts.iloc[::-1]  # largest on top
@@ -176,9 +175,7 @@ def cause_breakdown(rebalances: pd.DataFrame, title: str = "Why groups rebalance
 def group_ranking(rebalances: pd.DataFrame, top_n: int = 15, title: str = "Groups most affected") -> Figure:
     """Groups ranked by rebalances (bars stacked by cause) and their paused time, top ``top_n``;
     the rest summed up in a "+N more groups" note."""
-    from jobs.report.summary import group_ranking as ranking
-
-    rank = ranking(rebalances)
+    rank = summary.group_ranking(rebalances)
     lanes, more = _cap(list(rank["group_id"]), top_n)
     fig = _figure(11, max(2.6, 0.38 * len(lanes) + 1.8))
     if not lanes:
@@ -401,9 +398,7 @@ def skew_by_generation(
 ) -> Figure:
     """Per generation: partitions per member (min–max range bar, mean dot), skew ratio (max/mean) and
     idle members (members with no partition) of one group."""
-    from jobs.report.summary import skew_table
-
-    df = skew_table(partition_skew, group_id, topic)
+    df = summary.skew_table(partition_skew, group_id, topic)
     if group_id is None and len(df):
         group_id = df["group_id"].iloc[0]
         df = df[df["group_id"] == group_id]
@@ -478,9 +473,7 @@ def movement_by_generation(
 ) -> Figure:
     """Partitions moved between members at each generation, one bar per generation coloured by the
     assignor that produced it (legend: assignor), with the group's partition count as a line."""
-    from jobs.report.summary import skew_table
-
-    df = skew_table(partition_skew, group_id, topic)
+    df = summary.skew_table(partition_skew, group_id, topic)
     if group_id is None and len(df):
         group_id = df["group_id"].iloc[0]
         df = df[df["group_id"] == group_id]

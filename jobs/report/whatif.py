@@ -10,6 +10,7 @@ import pandas as pd
 
 from coordinator_core.events import EVENT_FIELDS, SIDE_ORDER, Event, event_from_row
 from coordinator_core.whatif import what_if
+from jobs.report.data import read_table
 from jobs.report.summary import worst_storms
 from jobs.whatif.advice import ADVICE_COLUMNS, advise
 
@@ -21,8 +22,6 @@ def group_events(
 ) -> list[Event]:
     """The evidence events of one group (``events`` table), in the replay's total order
     (ts, broker before client, source file, line). Rows of unknown kinds are skipped."""
-    from jobs.report.data import read_table
-
     cols = [c for c in ("cluster", "side", "ts_ms", *EVENT_FIELDS) if c != "ts"]
     df = read_table(
         lakehouse, "events", spark=spark, group=group_id, cluster=cluster, cols=list(dict.fromkeys(cols))

@@ -12,12 +12,13 @@ import pyarrow as pa
 import pytest
 
 from coordinator_core.events import EVENT_FIELDS
+from coordinator_core.replay import ReplaySettings
 from jobs import replay_udf
 from jobs.ingest.parse import parse_bytes
 from jobs.replay_udf import _group_bounds, bucket_input, compact_heartbeats, replay_parts, union_table
 from jobs.simulate import SimConfig, simulate
 
-OPTS = {"version_hint": None, "clock_skew_tolerance_ms": 2000}
+SETTINGS = ReplaySettings()
 
 
 def _replay(table, env, compact: bool, monkeypatch):
@@ -25,7 +26,7 @@ def _replay(table, env, compact: bool, monkeypatch):
         if not compact:
             m.setattr(replay_udf, "compact_heartbeats", lambda b: b)
         parts, new_env = replay_parts(
-            "c", table["group_id"][0].as_py(), table, env, OPTS, "r", presorted=True
+            "c", table["group_id"][0].as_py(), table, env, SETTINGS, "r", presorted=True
         )
     return union_table(parts).to_pylist(), new_env
 

@@ -53,6 +53,10 @@ def test_local_yaml_equals_embedded_default_where_it_matters():
          "got 'three'"),
         ({"replay": {"clock_skew_tolerance_ms": -1}},
          "config error: replay.clock_skew_tolerance_ms must be an integer >= 0, got -1"),
+        ({"replay": {"signal_window_ms": "3s"}}, "config error: replay.signal_window_ms must be an integer >= 0, got '3s'"),
+        ({"replay": {"emit_skew": False}},
+         "config error: unknown key replay.emit_skew (known: version_hint, clock_skew_tolerance_ms, signal_window_ms, "
+         "coordinator_move_window_ms, source_file_memory_ms)"),
         ({"spark": {"conf": ["a"]}}, "config error: spark.conf must be a mapping of Spark settings, got ['a']"),
         ({"spark": {"remote": "http://x"}},
          "config error: spark.remote must be a Spark Connect URL sc://host:port, got 'http://x'"),
@@ -270,21 +274,20 @@ def test_spark_submit_quiets_sparks_startup_lines():
 
 
 def test_the_replay_section_is_replay_settings():
-    """Every key of the config's ``replay`` section is a field of the core's ReplaySettings (one path,
-    nothing filtered by name); an unknown option is an error, not a silent drop."""
-    import dataclasses
-
-    import pytest
-
+    """The config's ``replay`` section is read into the core's ReplaySettings (its defaults, one per
+    value), and that object is what the workers replay with; the fields the job or what-if sets are
+    not keys."""
     from coordinator_core.replay import ReplaySettings
-    from jobs.config import ReplayConfig
-    from jobs.replay_udf import _settings
+    from jobs.config import SECTIONS, JobConfig, config_keys
 
-    opts = ReplayConfig(version_hint="3.9").options()
-    assert set(opts) <= {f.name for f in dataclasses.fields(ReplaySettings)}
-    assert _settings(opts) == ReplaySettings(version_hint="3.9")
-    with pytest.raises(TypeError):
-        _settings({"clock_skew_tolerence_ms": 1})
+    assert SECTIONS["replay"] is ReplaySettings and JobConfig().replay == ReplaySettings()
+    assert config_keys(ReplaySettings) == ("version_hint", "clock_skew_tolerance_ms", "signal_window_ms",
+                                           "coordinator_move_window_ms", "source_file_memory_ms")  # fmt: skip
+    cfg = config_from_dict({"replay": {"version_hint": "3.9", "signal_window_ms": 6000}})
+    assert cfg.replay == ReplaySettings(version_hint="3.9", signal_window_ms=6000)
+    for key in ("emit_skew", "track_generations"):
+        with pytest.raises(ConfigError, match=f"^config error: unknown key replay.{key} "):
+            config_from_dict({"replay": {key: True}})
 
 
 #: a valid value, other than the default, of every key of every config section
@@ -294,7 +297,8 @@ NON_DEFAULT = {
     "ingest": {"default_timezone": "Europe/Berlin", "on_missing": "quarantine", "on_corrupt": "error",
                "max_line_bytes": 4096, "default_year": 2024,
                "layouts": [{"regex": r"^(?P<ts>\S+ \S+) (?P<message>.*) - (?P<logger>.*)$"}]},
-    "replay": {"version_hint": "3.9", "clock_skew_tolerance_ms": 5},
+    "replay": {"version_hint": "3.9", "clock_skew_tolerance_ms": 5, "signal_window_ms": 6000,
+               "coordinator_move_window_ms": 30000, "source_file_memory_ms": 86_400_000},
     "storms": {"min_rebalances": 4, "window_minutes": 30},
     "run": {"mode": "incremental", "state_table": "gs2", "checkpoint": "/cp", "progress": False, "exchange": "shuffle"},
 }  # fmt: skip
@@ -337,6 +341,21 @@ def test_the_ingest_defaults_are_the_documented_ones():
     for key, value in (("on_missing", "`error`"), ("on_corrupt", "`quarantine`"), ("max_line_bytes", "1048576"),
                        ("default_timezone", "`UTC`")):  # fmt: skip
         assert f"| `ingest.{key}` | {value} |" in readme, key
+
+
+def test_the_replay_defaults_are_the_documented_and_shipped_ones():
+    """The replay's defaults are ReplaySettings' (the core's), the README's config table gives each
+    key with that default, and conf/local.yaml sets the same values."""
+    from jobs.config import config_keys
+
+    with open(os.path.join(REPO, "README.md"), encoding="utf-8") as fh:
+        readme = fh.read()
+    replay = load_config(None).replay
+    values = tuple(getattr(replay, k) for k in config_keys(type(replay)))
+    assert values == (None, 2000, 3000, 60000, 604800000)
+    for key, value in zip(config_keys(type(replay)), values, strict=True):
+        assert f"| `replay.{key}` | {'null' if value is None else value} |" in readme, key
+    assert load_config(os.path.join(REPO, "conf", "local.yaml")).replay == replay
 
 
 @pytest.mark.parametrize(

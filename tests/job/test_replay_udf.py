@@ -8,10 +8,11 @@ import pyarrow as pa
 import pytest
 
 from coordinator_core.events import EVENT_FIELDS
+from coordinator_core.replay import ReplaySettings
 from jobs import replay_udf, schemas
 from jobs.replay_udf import UNION_MAP, load_envelope, replay_group
 
-OPTS = {"version_hint": None, "clock_skew_tolerance_ms": 2000}
+SETTINGS = ReplaySettings()
 
 
 def _batch(events):
@@ -45,7 +46,7 @@ def _tables(rows):
 
 
 def test_replay_group_outputs_rows_and_envelope():
-    rows, env = replay_group("c", "g", _batch(EVENTS), None, OPTS, "run1")
+    rows, env = replay_group("c", "g", _batch(EVENTS), None, SETTINGS, "run1")
     t = _tables(rows)
     assert [r["outcome"] for r in t["rebalances"]] == ["completed"]
     assert t["rebalances"][0]["cluster"] == "c" and t["rebalances"][0]["new_generation"] == 1
@@ -56,8 +57,8 @@ def test_replay_group_outputs_rows_and_envelope():
 
 
 def test_events_already_replayed_are_skipped_with_an_anomaly():
-    _, env = replay_group("c", "g", _batch(EVENTS[:2]), None, OPTS, "run1")
-    rows, env2 = replay_group("c", "g", _batch(EVENTS), env, OPTS, "run2")
+    _, env = replay_group("c", "g", _batch(EVENTS[:2]), None, SETTINGS, "run1")
+    rows, env2 = replay_group("c", "g", _batch(EVENTS), env, SETTINGS, "run2")
     t = _tables(rows)
     skipped = [a for a in t["anomalies"] if a["kind"] == "out_of_order"]
     assert len(skipped) == 1 and skipped[0]["detail"].startswith("2 event(s) at or before")
@@ -66,8 +67,8 @@ def test_events_already_replayed_are_skipped_with_an_anomaly():
 
 
 def test_uncommitted_state_falls_back_to_prev():
-    _, env1 = replay_group("c", "g", _batch(EVENTS[:1]), None, OPTS, "run1")
-    _, env2 = replay_group("c", "g", _batch(EVENTS[1:]), env1, OPTS, "run2")
+    _, env1 = replay_group("c", "g", _batch(EVENTS[:1]), None, SETTINGS, "run1")
+    _, env2 = replay_group("c", "g", _batch(EVENTS[1:]), env1, SETTINGS, "run2")
     stored = json.dumps(env2)
     assert load_envelope(stored, frozenset({"run1", "run2"}))["run_id"] == "run2"
     assert load_envelope(stored, frozenset({"run1"}))["run_id"] == "run1"
@@ -82,7 +83,7 @@ def test_replay_failure_becomes_a_replay_error_anomaly(monkeypatch):
         raise RuntimeError("model exploded")
 
     monkeypatch.setattr(replay.GroupReplay, "feed_rows", boom)
-    rows, env = replay_group("c", "g", _batch(EVENTS), None, OPTS, "run1")
+    rows, env = replay_group("c", "g", _batch(EVENTS), None, SETTINGS, "run1")
     assert env is None
     assert [(r["_table"], r["kind"]) for r in rows] == [("anomalies", "replay_error")]
     assert "RuntimeError: model exploded" in rows[0]["detail"]
@@ -111,14 +112,14 @@ def test_file_indexes_replay_like_file_names():
     as the batch with the names (the shuffle-saving form of :func:`replay_input`)."""
     events = [*EVENTS, _broker(4010, "heartbeat_sent", 1, generation=1, member_id="m1", source_file="a.log")]
     files = sorted({e["source_file"] for e in events})
-    named = replay_udf.replay_group_table("c", "g", _batch(events), None, OPTS, "r1")[0]
+    named = replay_udf.replay_group_table("c", "g", _batch(events), None, SETTINGS, "r1")[0]
     idx = _batch(events)
     col = pa.array([files.index(v) for v in idx.column("source_file").to_pylist()], pa.int32())
     idx = idx.set_column(idx.column_names.index("source_file"), "source_file", col)
-    indexed = replay_udf.replay_group_table("c", "g", idx, None, OPTS, "r1", files=files)[0]
+    indexed = replay_udf.replay_group_table("c", "g", idx, None, SETTINGS, "r1", files=files)[0]
     assert indexed.equals(named)
     with pytest.raises(ValueError, match="file names"):
-        replay_udf.replay_group_table("c", "g", idx, None, OPTS, "r1")
+        replay_udf.replay_group_table("c", "g", idx, None, SETTINGS, "r1")
 
 
 @pytest.mark.spark
@@ -151,7 +152,7 @@ class _FakeGroupState:
 
 
 def _stream_call(state, run_id, committed, events):
-    fn = replay_udf.streaming_udf(OPTS, run_id, committed)
+    fn = replay_udf.streaming_udf(SETTINGS, run_id, committed)
     out = pa.concat_tables([pa.Table.from_pandas(p, preserve_index=False) for p in
                             fn(("c", "g"), iter([_batch(events).to_pandas()]), state)])  # fmt: skip
     return out, json.loads(state.value[0])
@@ -160,8 +161,8 @@ def _stream_call(state, run_id, committed, events):
 def test_streaming_state_of_a_killed_run_is_rolled_back():
     """The stream's state store kept the state of a run that never committed: the next run resumes
     from the state before it and replays its events again, without an out_of_order anomaly."""
-    _, env1 = replay_group("c", "g", _batch(EVENTS[:1]), None, OPTS, "run1")
-    _, killed = replay_group("c", "g", _batch(EVENTS[1:]), env1, OPTS, "killed")
+    _, env1 = replay_group("c", "g", _batch(EVENTS[:1]), None, SETTINGS, "run1")
+    _, killed = replay_group("c", "g", _batch(EVENTS[1:]), env1, SETTINGS, "killed")
     state = _FakeGroupState(json.dumps(killed))
     out, env = _stream_call(state, "rerun", frozenset({"run1"}), EVENTS[1:])
     kinds = out.column("kind").to_pylist()
@@ -176,7 +177,7 @@ def test_streaming_state_of_a_killed_run_is_rolled_back():
 
 def test_streaming_state_of_this_run_is_kept_across_micro_batches():
     state = _FakeGroupState()
-    _, env1 = replay_group("c", "g", _batch(EVENTS[:1]), None, OPTS, "run1")
+    _, env1 = replay_group("c", "g", _batch(EVENTS[:1]), None, SETTINGS, "run1")
     state = _FakeGroupState(json.dumps(env1))
     _stream_call(state, "run2", frozenset({"run1"}), EVENTS[1:2])  # micro-batch 0 of run2
     out, env = _stream_call(state, "run2", frozenset({"run1"}), EVENTS[2:])  # micro-batch 1 of run2
@@ -197,7 +198,7 @@ def _with_seed(events, seed_json):
 
 
 def _stream_rows(state, run_id, committed, table):
-    fn = replay_udf.streaming_udf(OPTS, run_id, committed)
+    fn = replay_udf.streaming_udf(SETTINGS, run_id, committed)
     parts = [
         pa.Table.from_pandas(p, preserve_index=False)
         for p in fn(("c", "g"), iter([table.to_pandas()]), state)
@@ -214,8 +215,8 @@ def test_newer_envelope_prefers_the_one_that_saw_more_events():
 
 
 def test_stream_resumes_from_the_seed_when_the_state_store_is_empty_or_behind():
-    _, env1 = replay_group("c", "g", _batch(EVENTS[:1]), None, OPTS, "run1")
-    _, env2 = replay_group("c", "g", _batch(EVENTS[1:2]), env1, OPTS, "run2")  # a batch run in between
+    _, env1 = replay_group("c", "g", _batch(EVENTS[:1]), None, SETTINGS, "run1")
+    _, env2 = replay_group("c", "g", _batch(EVENTS[1:2]), env1, SETTINGS, "run2")  # a batch run in between
     for store in (None, json.dumps(env1)):  # lost checkpoint / a state store one run behind
         state = _FakeGroupState(store)
         out = _stream_rows(
@@ -232,7 +233,7 @@ def test_stream_resumes_from_the_seed_when_the_state_store_is_empty_or_behind():
 
 
 def test_stream_seed_alone_only_primes_the_state():
-    _, env1 = replay_group("c", "g", _batch(EVENTS[:1]), None, OPTS, "run1")
+    _, env1 = replay_group("c", "g", _batch(EVENTS[:1]), None, SETTINGS, "run1")
     state = _FakeGroupState(None)
     out = _stream_rows(state, "run2", frozenset({"run1"}), _with_seed([], json.dumps(env1)))
     assert out.num_rows == 0 and json.loads(state.value[0])["run_id"] == "run1"

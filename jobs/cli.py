@@ -105,6 +105,10 @@ def add_report_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--group", help="report one consumer group only")
     p.add_argument("--cluster", help="only this cluster's rows")
     p.add_argument("--title", help="report title")
+    p.add_argument(
+        "--config", metavar="FILE",
+        help="the job's YAML configuration: its replay: settings replay the storms the advice re-simulates",
+    )  # fmt: skip
 
 
 def add_simulate_arguments(p: argparse.ArgumentParser) -> None:
@@ -162,7 +166,14 @@ def report(args: argparse.Namespace, p: argparse.ArgumentParser) -> int:
     """``report``: write the HTML report of a lakehouse."""
     if not os.path.isdir(args.lakehouse) and "://" not in args.lakehouse:
         p.error(f"--lakehouse {args.lakehouse!r} is not a directory")
-    path = build_report(args.lakehouse, args.output, group=args.group, cluster=args.cluster, title=args.title)
+    try:
+        settings = load_config(args.config).replay if args.config else None
+    except ConfigError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    path = build_report(
+        args.lakehouse, args.output, group=args.group, cluster=args.cluster, title=args.title, settings=settings
+    )
     print(f"report written to {path}")
     return 0
 

@@ -21,9 +21,11 @@ def report_html(
     cluster: str | None = None,
     title: str | None = None,
     advise: bool = True,
+    settings: Any = None,
 ) -> str:
     """The HTML report of the tables of ``lakehouse``. ``advise``: re-simulate the worst storms under
-    other settings (:func:`jobs.report.whatif.storm_advice`)."""
+    other settings (:func:`jobs.report.whatif.storm_advice`), their evidence replayed under the job's
+    replay ``settings`` (a ``ReplaySettings``; default: the core's)."""
     # lazy: the job imports jobs.report.console, which runs this __init__; matplotlib and the what-if
     # re-simulation load only when a report is made
     from jobs.report.data import load_tables
@@ -31,7 +33,7 @@ def report_html(
     from jobs.report.whatif import storm_advice
 
     tables = load_tables(lakehouse, spark=spark, group=group, cluster=cluster)
-    advice = storm_advice(lakehouse, tables["storms"], spark=spark, cluster=cluster) if advise else None
+    advice = storm_advice(lakehouse, tables["storms"], spark=spark, cluster=cluster, settings=settings) if advise else None
     return render(tables, group=group, title=title, advice=advice)
 
 
@@ -55,10 +57,12 @@ def build_report(
     cluster: str | None = None,
     title: str | None = None,
     advise: bool = True,
+    settings: Any = None,
 ) -> str:
     """Read the tables of ``lakehouse`` and write the HTML report to ``output`` (a ``.html`` file, or a
-    directory that gets ``report.html``). Returns the path written."""
-    text = report_html(lakehouse, group, spark=spark, cluster=cluster, title=title, advise=advise)
+    directory that gets ``report.html``). Returns the path written. ``settings``: see
+    :func:`report_html`."""
+    text = report_html(lakehouse, group, spark=spark, cluster=cluster, title=title, advise=advise, settings=settings)
     return write_report(text, output)
 
 

@@ -26,6 +26,7 @@ from deltalake import DeltaTable, write_deltalake
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
+from jobs.ingest.model import arrow_schema as model_arrow_schema
 from jobs.schemas import TABLES
 from jobs.sink import read_table as sink_read  # Delta (Spark or delta-rs) or the Parquet fallback
 from jobs.sink import table_format
@@ -45,29 +46,10 @@ REPORT_TABLES: tuple[str, ...] = (
 MAX_ROWS = 500_000
 
 
-def _arrow_type(spark_type: Any) -> pa.DataType:
-    simple = {
-        T.StringType: pa.string(),
-        T.IntegerType: pa.int32(),
-        T.LongType: pa.int64(),
-        T.BooleanType: pa.bool_(),
-        T.DoubleType: pa.float64(),
-        T.TimestampType: pa.timestamp("us", tz="UTC"),
-        T.DateType: pa.date32(),
-    }
-    for cls, typ in simple.items():
-        if isinstance(spark_type, cls):
-            return typ
-    if isinstance(spark_type, T.ArrayType):
-        return pa.list_(_arrow_type(spark_type.elementType))
-    if isinstance(spark_type, T.MapType):
-        return pa.map_(_arrow_type(spark_type.keyType), _arrow_type(spark_type.valueType))
-    raise TypeError(f"no arrow type for {spark_type!r}")
-
-
 def arrow_schema(name: str) -> pa.Schema:
-    """The pyarrow schema of table ``name`` (same columns and order as :data:`jobs.schemas.TABLES`)."""
-    return pa.schema([pa.field(f.name, _arrow_type(f.dataType), nullable=True) for f in TABLES[name].fields])
+    """The pyarrow schema of table ``name`` (same columns and order as :data:`jobs.schemas.TABLES`;
+    the one Spark-to-Arrow converter, :func:`jobs.ingest.model.arrow_schema`)."""
+    return model_arrow_schema(TABLES[name])
 
 
 def columns(name: str) -> list[str]:

@@ -9,6 +9,7 @@ from typing import Any
 import pandas as pd
 
 from coordinator_core.events import EVENT_FIELDS, SIDE_ORDER, Event, event_from_row
+from coordinator_core.replay import ReplaySettings
 from coordinator_core.whatif import what_if
 from jobs.report.data import read_table
 from jobs.report.summary import worst_storms
@@ -83,10 +84,12 @@ def storm_advice(
     cluster: str | None = None,
     n: int = 3,
     given: Mapping[str, Any] | None = None,
+    settings: ReplaySettings | None = None,
 ) -> list[tuple[dict[str, Any], pd.DataFrame]]:
     """For the ``n`` worst storms: the storm (a dict of its row) and the setting changes ranked by
     paused time saved (:func:`jobs.whatif.advice.advise`, columns :data:`ADVICE_COLUMNS`), from the
-    group's events in the storm's window (10 minutes before it to 5 after)."""
+    group's events in the storm's window (10 minutes before it to 5 after), replayed under the job's
+    replay ``settings``."""
     out = []
     read: dict[str, list[Event]] = {}  # one read per group, however many of its storms are shown
     for _, st in worst_storms(storms, n).iterrows():
@@ -98,7 +101,8 @@ def storm_advice(
         events = [e for e in read[g] if lo - STORM_BEFORE_MS <= e.ts <= hi + STORM_AFTER_MS]
         if not events:
             continue
-        rows = advise(st["group_id"], events, given=given, window=(lo - STORM_BEFORE_MS, hi + STORM_AFTER_MS))
+        window = (lo - STORM_BEFORE_MS, hi + STORM_AFTER_MS)
+        rows = advise(st["group_id"], events, given=given, window=window, settings=settings)
         frame = pd.DataFrame([{c: getattr(a, c) for c in ADVICE_COLUMNS} for a in rows], columns=ADVICE_COLUMNS)
         out.append((st.to_dict(), frame))
     return out

@@ -20,6 +20,7 @@ from typing import Any
 
 from coordinator_core.behaviour import GroupSettings
 from coordinator_core.events import Event
+from coordinator_core.replay import ReplaySettings
 from jobs.whatif.predict import baseline_and_predictions, logged_settings, replay_group
 
 __all__ = ["ADVICE_COLUMNS", "Advice", "advise", "candidate_changes", "measured_accuracy"]
@@ -105,11 +106,12 @@ def advise(
     window: tuple[int, int] | None = None,
     samples: int = 3,
     accuracy: Mapping[str, Mapping[str, Any]] | None = None,
+    settings: ReplaySettings | None = None,
 ) -> list[Advice]:
-    """The candidate changes for one group's evidence, ranked by partition-time saved, then paused
-    time saved (most first)."""
+    """The candidate changes for one group's evidence (replayed under the job's ``settings``),
+    ranked by partition-time saved, then paused time saved (most first)."""
     events = list(events)
-    replay = replay_group(group_id, events)
+    replay = replay_group(group_id, events, settings)
     base = logged_settings(replay, given)
     times = [e.ts for e in events if e.ts is not None]
     lo, hi = window if window is not None else (min(times, default=0), max(times, default=0))

@@ -21,7 +21,7 @@ from coordinator_core.behaviour import GroupBehaviour, GroupSettings, consumer_k
 from coordinator_core.events import Event
 from coordinator_core.history import GroupHistory
 from coordinator_core.records import Rebalance
-from coordinator_core.replay import ReplayOutput
+from coordinator_core.replay import ReplayOutput, ReplaySettings
 from jobs.whatif.calibrate import calibrated
 from jobs.whatif.resim import Outcome, resimulate
 
@@ -86,9 +86,10 @@ def _mean(values) -> int | None:
     return round(sum(vs) / len(vs)) if vs else None
 
 
-def replay_group(group_id: str, events: Iterable[Event]) -> ReplayOutput:
-    """The group's replay records (a record reported twice by the flushes: the later one)."""
-    h = GroupHistory(group_id)
+def replay_group(group_id: str, events: Iterable[Event], settings: ReplaySettings | None = None) -> ReplayOutput:
+    """The group's replay records (a record reported twice by the flushes: the later one), under the
+    job's replay settings (``replay:`` of the config; default: the core's)."""
+    h = GroupHistory(group_id, settings)
     for e in sorted(events, key=lambda e: e.sort_key()):
         h.feed(e)
     out = h.flush(final=True)
@@ -147,13 +148,15 @@ def baseline_and_predictions(
     window: tuple[int, int] | None = None,
     samples: int = 1,
     replay: ReplayOutput | None = None,
+    settings: ReplaySettings | None = None,
 ) -> tuple[GroupBehaviour, list[Prediction]]:
     """Predictions for each named change (``{"static": {"static_consumers": "*"}, ...}``), the
     re-simulated baseline first (scenario ``baseline``), each over ``samples`` seeds (the same seeds
     for every setting) with its paused times calibrated by the logged rebalances
-    (:mod:`jobs.whatif.calibrate`). ``replay``: the events' replay when the caller has it already."""
+    (:mod:`jobs.whatif.calibrate`). ``replay``: the events' replay when the caller has it already;
+    else they are replayed under ``settings``."""
     events = list(events)
-    out = replay if replay is not None else replay_group(group_id, events)
+    out = replay if replay is not None else replay_group(group_id, events, settings)
     base = logged_settings(out, given)
     b = behaviour(group_id, out, events, base, window)
     logged = logged_rebalances(out, b)

@@ -208,6 +208,23 @@ def test_report_subcommand_rejects_a_missing_lakehouse(tmp_path, capsys):
         assert "is not a directory" in capsys.readouterr().err
 
 
+def test_report_config_replay_settings_reach_the_advice(tmp_path, monkeypatch, capsys):
+    """``report --config FILE``: the config's replay: settings are the ones the storms' evidence is
+    replayed under for the advice; a misspelt key is the config error that names it."""
+    seen = {}
+    monkeypatch.setattr(cli, "build_report", lambda *a, **kw: seen.update(kw) or "r.html")
+    conf = tmp_path / "c.yaml"
+    conf.write_text("replay:\n  clock_skew_tolerance_ms: 7000\n  version_hint: '2.8'\n")
+    assert cli.main(["report", "--output", "r.html", "--lakehouse", str(tmp_path), "--config", str(conf)]) == 0
+    assert (seen["settings"].clock_skew_tolerance_ms, seen["settings"].version_hint) == (7000, "2.8")
+    assert seen["settings"].signal_window_ms == 3000  # the core's default
+    cli.main(["report", "--output", "r.html", "--lakehouse", str(tmp_path)])
+    assert seen["settings"] is None  # no config: the core's defaults
+    conf.write_text("replay:\n  clock_skew_tolerence_ms: 7000\n")
+    assert cli.main(["report", "--output", "r.html", "--lakehouse", str(tmp_path), "--config", str(conf)]) == 2
+    assert "unknown key replay.clock_skew_tolerence_ms" in capsys.readouterr().err
+
+
 def test_simulate_subcommand_arguments():
     from jobs.simulate.__main__ import parse_args as simulate_parse_args
 

@@ -1,6 +1,6 @@
 """Writes the bundled sample logs (``jobs/samples/logs``) - run once; the output is committed.
 
-Every line uses Kafka's exact formats (``/work/shared/reference/kafka-coordinator.md`` sections 3-4):
+Every line uses Kafka's exact formats (the dialect table, ``jobs/ingest/dialects.py``; README *Ingestion*):
 a Scala 3.6 broker (``[GroupCoordinator 1]: ...``) for cluster ``prod-eu`` and Java 4.0 brokers
 (``[GroupCoordinator id=N topic=__consumer_offsets partition=P] ...``) for ``prod-us``; consumer logs
 in log4j (Kafka's ``[%d] %p %m (%c)%n``), Spring Boot and JSON (logstash) layouts.  The scenarios and
@@ -14,6 +14,8 @@ import hashlib
 import json
 import os
 
+from coordinator_core.placement import partition_for
+
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "logs")
 DAY = dt.datetime(2024, 5, 14)
 GC_SCALA = "kafka.coordinator.group.GroupCoordinator"
@@ -22,8 +24,8 @@ RUNTIME_JAVA = "org.apache.kafka.coordinator.common.runtime.CoordinatorRuntime"
 CC = "org.apache.kafka.clients.consumer.internals.ConsumerCoordinator"
 INVOKER = "org.apache.kafka.clients.consumer.internals.ConsumerRebalanceListenerInvoker"
 LEAVE = "`LeaveGroup`"
-# offsets partitions: coordinator_core.partition_for(group) (Java hashCode % 50)
-P = {"orders": 31, "payments": 13, "inventory": 10, "shipping": 8, "billing": 9}
+#: each group's __consumer_offsets partition (Java's abs(hashCode) % 50, as the coordinator places it)
+P = {g: partition_for(g, 50) for g in ("orders", "payments", "inventory", "shipping", "billing")}
 
 
 def uid(name: str) -> str:

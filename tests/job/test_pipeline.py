@@ -10,8 +10,8 @@ import shutil
 
 import pytest
 
-from jobs import schemas
-from jobs.pipeline import FAIL_AFTER_ENV, InjectedFailure, run_job
+from jobs import pipeline, schemas
+from jobs.pipeline import run_job
 from jobs.sink import read_table
 from tests.job.helpers import FIXTURES, REPLAY_TABLES, SAMPLE_INPUTS, job_config, rows, split_file_lines
 from tests.job.util import fields_of
@@ -225,17 +225,31 @@ def assert_tables_of_one_clean_run(lake: str, clean: str) -> None:
         assert rows(lake, name, drop=drop) == rows(clean, name, drop=drop), name
 
 
+class InjectedFailure(RuntimeError):
+    """The run killed at a commit point (:func:`kill_after`)."""
+
+
+def kill_after(monkeypatch, table: str) -> None:
+    """Make the run die right after ``table`` is committed (a crash mid-run)."""
+
+    def committed(self, name: str) -> None:
+        if name == table:
+            raise InjectedFailure(f"killed after committing {name}")
+
+    monkeypatch.setattr(pipeline._Run, "committed", committed)
+
+
 def test_killed_run_recovers(spark, sample_run, tmp_path, monkeypatch):
     """Crash after the state table was written but before the run's commit marker (ingest_audit),
     then run again: exactly the tables of one clean run."""
     lake, _ = sample_run
     crashed = str(tmp_path / "crashed")
-    monkeypatch.setenv(FAIL_AFTER_ENV, "group_state")
+    kill_after(monkeypatch, "group_state")
     with pytest.raises(InjectedFailure):
         run_job(spark, job_config(crashed), SAMPLE_INPUTS, "batch")
     assert len(read_table(None, crashed, "ingest_audit")) == 0
     assert len(read_table(None, crashed, "events")) == 119  # written by the crashed run
-    monkeypatch.delenv(FAIL_AFTER_ENV)
+    monkeypatch.undo()
     again = run_job(spark, job_config(crashed), SAMPLE_INPUTS, "batch")
     assert again.files_new == 6
     assert_tables_of_one_clean_run(crashed, lake)
@@ -248,11 +262,11 @@ def test_killed_incremental_run_recovers(spark, sample_run, tmp_path, monkeypatc
     marker. Run again: exactly the tables of one clean run (no event replayed twice or skipped)."""
     lake, _ = sample_run
     crashed = str(tmp_path / "crashed")
-    monkeypatch.setenv(FAIL_AFTER_ENV, fail_after)
+    kill_after(monkeypatch, fail_after)
     with pytest.raises(InjectedFailure):
         run_job(spark, job_config(crashed, mode="incremental"), SAMPLE_INPUTS, "incremental")
     assert len(read_table(None, crashed, "ingest_audit")) == 0
-    monkeypatch.delenv(FAIL_AFTER_ENV)
+    monkeypatch.undo()
     again = run_job(spark, job_config(crashed, mode="incremental"), SAMPLE_INPUTS, "incremental")
     assert again.files_new == 6 and again.groups_replayed == 5
     inbox = os.path.join(crashed, "_stream", "inbox")

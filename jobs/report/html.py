@@ -122,143 +122,28 @@ def render(
     advice: list[tuple[dict[str, Any], pd.DataFrame]] | None = None,
 ) -> str:
     """The report of ``tables`` (frames of the tables, see :func:`jobs.report.data.load_tables`): the
-    whole cluster, or one group when ``group`` is given."""
+    whole cluster, or one group when ``group`` is given. Sections in reading order: the summary, the
+    figures of causes, groups and storms (with the what-if ``advice``), each focused group's
+    timelines and rebalances, the evidence anomalies."""
     rb = tables["rebalances"]
     storms = tables["storms"]
     tot = summary.totals(tables)
-    subject = f"group {group}" if group else "all groups"
-    title = title or f"rebalance-lens — {subject}"
+    title = title or f"rebalance-lens — {f'group {group}' if group else 'all groups'}"
     clusters = sorted({c for c in rb["cluster"].dropna()}) if len(rb) else []
     span = f"{_ts(tot.first_ts)} → {_ts(tot.last_ts)} UTC" if tot.first_ts is not None else "no rebalances"
+    ranking = summary.group_ranking(rb, storms)
     parts = [
         f"<h1>{esc(title)}</h1>",
         f'<p class="sub">cluster {esc(", ".join(clusters) or "–")} · {esc(span)}</p>',
+        *_summary_section(tables, tot, ranking, group),
+        *_figures_section(tables, group, advice or []),
+        "<h2>Timelines</h2>",
     ]
-
-    # ---- the summary a person reads first
-    ranking = summary.group_ranking(rb, storms)
-    causes = summary.cause_counts(rb)
-    parts.append("<h2>Summary</h2>")
-    top_cause = f"{causes['cause'].iloc[0]} ({causes['share'].iloc[0]:.0%})" if len(causes) else "–"
-    parts.append(_cards([
-        ("rebalances", f"{tot.rebalances}", tot.rebalances > 0),
-        ("consumption paused (total)", summary.human_ms(tot.paused_ms), tot.paused_ms > 0),
-        ("storms", f"{tot.storms}", tot.storms > 0),
-        ("top cause", top_cause, False),
-        ("groups", f"{tot.groups}", False),
-        ("still open", f"{tot.open}", tot.open > 0),
-        ("anomalies", f"{tot.anomalies}", False),
-    ]))  # fmt: skip
-    parts.append(_headline(ranking, causes, storms, group))
-
-    parts.append("<h3>Worst storms</h3>")
-    ws = summary.worst_storms(storms)
-    storm_cols = [
-        ("group_id", "group"), ("start_ts", "start (UTC)"), ("duration_ms", "lasted"), ("rebalances", "rebalances"),
-        ("paused_ms", "paused"), ("dominant_cause", "dominant cause"), ("culprit_members", "culprits"),
-        ("coordinator_broker", "coordinator"), ("concurrent_groups", "stormed together with"),
-    ]  # fmt: skip
-    if "protocol_types" in ws and ws["protocol_types"].map(lambda v: list(v or []) not in ([], ["classic"])).any():
-        # consumer-protocol storms: which protocol, and the partition-time that really stopped
-        storm_cols[1:1] = [("protocol_types", "protocol")]
-        storm_cols[6:6] = [("paused_partition_ms", "partition-time paused")]
-    parts.append(table_html(ws, storm_cols, numeric=("rebalances", "paused_ms", "duration_ms", "coordinator_broker"),
-        formats={"start_ts": _ts, "duration_ms": summary.human_ms, "paused_ms": summary.human_ms,
-                 "paused_partition_ms": summary.human_ms, "culprit_members": _few, "protocol_types": _few,
-                 "concurrent_groups": _few}, empty="no storms"))  # fmt: skip
-
-    parts.append("<h3>Top causes</h3>")
-    parts.append(_causes_table(causes))
-    parts.append("<h3>Top culprits</h3>")
-    parts.append(table_html(summary.top_culprits(rb), [
-        ("culprit", "member"), ("client_id", "client id"), ("host", "host"), ("group_id", "group"),
-        ("rebalances", "rebalances"), ("paused_ms", "paused"), ("causes", "causes"),
-    ], numeric=("rebalances", "paused_ms"), formats={"paused_ms": summary.human_ms},
-        empty="no culprit member known"))  # fmt: skip
-    if not group:
-        parts.append("<h3>Groups most affected</h3>")
-        parts.append(table_html(ranking.head(15), [
-            ("group_id", "group"), ("rebalances", "rebalances"), ("paused_ms", "paused"), ("storms", "storms"),
-            ("top_cause", "top cause"), ("max_generation", "generation"),
-        ], numeric=("rebalances", "paused_ms", "storms", "max_generation"),
-            formats={"paused_ms": summary.human_ms}, empty="no rebalances"))  # fmt: skip
-        co = summary.co_storms(storms)
-        if len(co):
-            parts.append("<h3>Groups that stormed together on one coordinator</h3>")
-            parts.append(table_html(co, [
-                ("coordinator_broker", "coordinator"), ("start_ts", "from (UTC)"), ("end_ts", "to (UTC)"),
-                ("groups", "groups"), ("rebalances", "rebalances"), ("paused_ms", "paused"),
-                ("coordinator_wide", "coordinator-wide"),
-            ], numeric=("coordinator_broker", "rebalances", "paused_ms"),
-                formats={"start_ts": _ts, "end_ts": _ts, "paused_ms": summary.human_ms}))  # fmt: skip
-
-    # ---- figures
-    parts.append("<h2>Causes and groups</h2>")
-    parts.append(figure_html(plots.cause_breakdown(rb), "rebalances and paused time per cause"))
-    if not group:
-        parts.append(figure_html(plots.group_ranking(rb), "groups ranked by rebalances and paused time"))
-    parts.append(
-        figure_html(
-            plots.rebalances_heatmap(tables["rebalance_frequency"], rebalances=rb),
-            "rebalances per group per hour",
-        )
-    )
-    parts.append("<h2>Storms</h2>")
-    parts.append(figure_html(plots.storm_timeline(storms), "storms per coordinator and group"))
-    parts.extend(_advice_html(advice or []))
-
-    parts.append("<h2>Timelines</h2>")
     focus = [group] if group else list(ranking["group_id"].head(timeline_groups))
     if not focus:
         parts.append('<p class="muted">no group to show</p>')
     for g in focus:
-        parts.append(f"<h3>Group {esc(g)}</h3>")
-        parts.append(figure_html(
-            timeline.group_timeline(tables["group_transitions"], tables["member_sessions"], rb, tables["anomalies"], g),
-            f"timeline of group {g}",
-        ))  # fmt: skip
-        gstorms = summary.worst_storms(storms[storms["group_id"] == g], 1)
-        if len(gstorms):  # zoom into the group's worst storm
-            w = gstorms.iloc[0]
-            pad = max((w["end_ts"] - w["start_ts"]) * 0.1, pd.Timedelta(seconds=30))
-            parts.append(figure_html(
-                timeline.group_timeline(tables["group_transitions"], tables["member_sessions"], rb, tables["anomalies"],
-                                        g, start=w["start_ts"] - pad, end=w["end_ts"] + pad,
-                                        title=f"Group {plots.short(g, 60)} during its worst storm"),
-                f"timeline of group {g} during its worst storm",
-            ))  # fmt: skip
-        grb = rb[rb["group_id"] == g].sort_values("start_ts")
-        # classic groups count generations, consumer-protocol (KIP-848) groups group epochs; under
-        # KIP-848 only revoked partitions stop, so their partition-time paused is shown too
-        consumer = "protocol_type" in grb and (grb["protocol_type"].fillna("classic") != "classic").any()
-        unit = "epoch" if consumer else "gen"
-        cols = [("start_ts", "start (UTC)"), ("duration_ms", "paused"), ("old_generation", f"from {unit}"),
-                ("new_generation", f"to {unit}"), ("outcome", "outcome"), ("cause", "cause"),
-                ("culprit_member_id", "culprit"), ("reason", "reason (broker log)")]  # fmt: skip
-        if consumer:
-            cols[1:1] = [("protocol_type", "protocol"), ("partitions_revoked", "revoked"),
-                         ("paused_partition_ms", "partition-time paused")]  # fmt: skip
-        parts.append(table_html(grb.tail(20), cols,
-            numeric=("duration_ms", "old_generation", "new_generation", "partitions_revoked", "paused_partition_ms"),
-            formats={"start_ts": _ts, "duration_ms": summary.human_ms, "paused_partition_ms": summary.human_ms},
-            empty="no rebalances"))  # fmt: skip
-        if len(grb) > 20:
-            parts.append(f'<p class="muted">last 20 of {len(grb)} rebalances</p>')
-        skew = summary.skew_table(tables["partition_skew"], g)
-        if len(skew):
-            parts.append(
-                figure_html(
-                    plots.skew_by_generation(tables["partition_skew"], g),
-                    f"partitions per member per generation of group {g}",
-                )
-            )
-            parts.append(
-                figure_html(
-                    plots.movement_by_generation(tables["partition_skew"], g),
-                    f"partitions moved per generation of group {g}",
-                )
-            )
-
+        parts.extend(_group_section(tables, g))
     parts.append("<h2>Evidence anomalies</h2>")
     parts.append(table_html(summary.anomaly_counts(tables["anomalies"]).head(30), [
         ("group_id", "group"), ("kind", "kind"), ("count", "count"), ("example", "example"),
@@ -269,6 +154,143 @@ def render(
         f"<title>{esc(title)}</title><style>{CSS}</style></head>"
         f'<body><main>\n{body}\n<p class="muted">generated by rebalance-lens</p></main></body></html>\n'
     )
+
+
+def _summary_section(tables: dict[str, pd.DataFrame], tot: Any, ranking: pd.DataFrame, group: str | None) -> list[str]:
+    """The summary a person reads first: the cards, the headline, the worst storms, the top causes
+    and culprits, and (whole cluster) the groups most affected and the groups that stormed together."""
+    rb, storms = tables["rebalances"], tables["storms"]
+    causes = summary.cause_counts(rb)
+    top_cause = f"{causes['cause'].iloc[0]} ({causes['share'].iloc[0]:.0%})" if len(causes) else "–"
+    parts = ["<h2>Summary</h2>", _cards([
+        ("rebalances", f"{tot.rebalances}", tot.rebalances > 0),
+        ("consumption paused (total)", summary.human_ms(tot.paused_ms), tot.paused_ms > 0),
+        ("storms", f"{tot.storms}", tot.storms > 0),
+        ("top cause", top_cause, False),
+        ("groups", f"{tot.groups}", False),
+        ("still open", f"{tot.open}", tot.open > 0),
+        ("anomalies", f"{tot.anomalies}", False),
+    ]), _headline(ranking, causes, storms, group)]  # fmt: skip
+    parts += ["<h3>Worst storms</h3>", _worst_storms_table(summary.worst_storms(storms))]
+    parts += ["<h3>Top causes</h3>", _causes_table(causes), "<h3>Top culprits</h3>"]
+    parts.append(table_html(summary.top_culprits(rb), [
+        ("culprit", "member"), ("client_id", "client id"), ("host", "host"), ("group_id", "group"),
+        ("rebalances", "rebalances"), ("paused_ms", "paused"), ("causes", "causes"),
+    ], numeric=("rebalances", "paused_ms"), formats={"paused_ms": summary.human_ms},
+        empty="no culprit member known"))  # fmt: skip
+    if not group:
+        parts += _groups_tables(ranking, storms)
+    return parts
+
+
+def _worst_storms_table(ws: pd.DataFrame) -> str:
+    storm_cols = [
+        ("group_id", "group"), ("start_ts", "start (UTC)"), ("duration_ms", "lasted"), ("rebalances", "rebalances"),
+        ("paused_ms", "paused"), ("dominant_cause", "dominant cause"), ("culprit_members", "culprits"),
+        ("coordinator_broker", "coordinator"), ("concurrent_groups", "stormed together with"),
+    ]  # fmt: skip
+    if "protocol_types" in ws and ws["protocol_types"].map(lambda v: list(v or []) not in ([], ["classic"])).any():
+        # consumer-protocol storms: which protocol, and the partition-time that really stopped
+        storm_cols[1:1] = [("protocol_types", "protocol")]
+        storm_cols[6:6] = [("paused_partition_ms", "partition-time paused")]
+    return table_html(ws, storm_cols, numeric=("rebalances", "paused_ms", "duration_ms", "coordinator_broker"),
+        formats={"start_ts": _ts, "duration_ms": summary.human_ms, "paused_ms": summary.human_ms,
+                 "paused_partition_ms": summary.human_ms, "culprit_members": _few, "protocol_types": _few,
+                 "concurrent_groups": _few}, empty="no storms")  # fmt: skip
+
+
+def _groups_tables(ranking: pd.DataFrame, storms: pd.DataFrame) -> list[str]:
+    """The whole cluster's groups most affected, and the groups that stormed together."""
+    parts = ["<h3>Groups most affected</h3>", table_html(ranking.head(15), [
+        ("group_id", "group"), ("rebalances", "rebalances"), ("paused_ms", "paused"), ("storms", "storms"),
+        ("top_cause", "top cause"), ("max_generation", "generation"),
+    ], numeric=("rebalances", "paused_ms", "storms", "max_generation"),
+        formats={"paused_ms": summary.human_ms}, empty="no rebalances")]  # fmt: skip
+    co = summary.co_storms(storms)
+    if len(co):
+        parts.append("<h3>Groups that stormed together on one coordinator</h3>")
+        parts.append(table_html(co, [
+            ("coordinator_broker", "coordinator"), ("start_ts", "from (UTC)"), ("end_ts", "to (UTC)"),
+            ("groups", "groups"), ("rebalances", "rebalances"), ("paused_ms", "paused"),
+            ("coordinator_wide", "coordinator-wide"),
+        ], numeric=("coordinator_broker", "rebalances", "paused_ms"),
+            formats={"start_ts": _ts, "end_ts": _ts, "paused_ms": summary.human_ms}))  # fmt: skip
+    return parts
+
+
+def _figures_section(
+    tables: dict[str, pd.DataFrame], group: str | None, advice: list[tuple[dict[str, Any], pd.DataFrame]]
+) -> list[str]:
+    """Causes and groups, the rebalance heat map, the storms and the what-if advice."""
+    rb, storms = tables["rebalances"], tables["storms"]
+    parts = ["<h2>Causes and groups</h2>", figure_html(plots.cause_breakdown(rb), "rebalances and paused time per cause")]
+    if not group:
+        parts.append(figure_html(plots.group_ranking(rb), "groups ranked by rebalances and paused time"))
+    parts.append(
+        figure_html(
+            plots.rebalances_heatmap(tables["rebalance_frequency"], rebalances=rb),
+            "rebalances per group per hour",
+        )
+    )
+    parts.append("<h2>Storms</h2>")
+    parts.append(figure_html(plots.storm_timeline(storms), "storms per coordinator and group"))
+    parts.extend(_advice_html(advice))
+    return parts
+
+
+def _group_section(tables: dict[str, pd.DataFrame], g: str) -> list[str]:
+    """One group: its timeline, a zoom into its worst storm, its last rebalances, its skew."""
+    rb, storms = tables["rebalances"], tables["storms"]
+    parts = [f"<h3>Group {esc(g)}</h3>", figure_html(
+        timeline.group_timeline(tables["group_transitions"], tables["member_sessions"], rb, tables["anomalies"], g),
+        f"timeline of group {g}",
+    )]  # fmt: skip
+    gstorms = summary.worst_storms(storms[storms["group_id"] == g], 1)
+    if len(gstorms):  # zoom into the group's worst storm
+        w = gstorms.iloc[0]
+        pad = max((w["end_ts"] - w["start_ts"]) * 0.1, pd.Timedelta(seconds=30))
+        parts.append(figure_html(
+            timeline.group_timeline(tables["group_transitions"], tables["member_sessions"], rb, tables["anomalies"],
+                                    g, start=w["start_ts"] - pad, end=w["end_ts"] + pad,
+                                    title=f"Group {plots.short(g, 60)} during its worst storm"),
+            f"timeline of group {g} during its worst storm",
+        ))  # fmt: skip
+    parts += _group_rebalances(rb[rb["group_id"] == g].sort_values("start_ts"))
+    if len(summary.skew_table(tables["partition_skew"], g)):
+        parts.append(
+            figure_html(
+                plots.skew_by_generation(tables["partition_skew"], g),
+                f"partitions per member per generation of group {g}",
+            )
+        )
+        parts.append(
+            figure_html(
+                plots.movement_by_generation(tables["partition_skew"], g),
+                f"partitions moved per generation of group {g}",
+            )
+        )
+    return parts
+
+
+def _group_rebalances(grb: pd.DataFrame) -> list[str]:
+    """A group's last 20 rebalances. Classic groups count generations, consumer-protocol (KIP-848)
+    groups group epochs; under KIP-848 only revoked partitions stop, so their partition-time paused
+    is shown too."""
+    consumer = "protocol_type" in grb and (grb["protocol_type"].fillna("classic") != "classic").any()
+    unit = "epoch" if consumer else "gen"
+    cols = [("start_ts", "start (UTC)"), ("duration_ms", "paused"), ("old_generation", f"from {unit}"),
+            ("new_generation", f"to {unit}"), ("outcome", "outcome"), ("cause", "cause"),
+            ("culprit_member_id", "culprit"), ("reason", "reason (broker log)")]  # fmt: skip
+    if consumer:
+        cols[1:1] = [("protocol_type", "protocol"), ("partitions_revoked", "revoked"),
+                     ("paused_partition_ms", "partition-time paused")]  # fmt: skip
+    parts = [table_html(grb.tail(20), cols,
+        numeric=("duration_ms", "old_generation", "new_generation", "partitions_revoked", "paused_partition_ms"),
+        formats={"start_ts": _ts, "duration_ms": summary.human_ms, "paused_partition_ms": summary.human_ms},
+        empty="no rebalances")]  # fmt: skip
+    if len(grb) > 20:
+        parts.append(f'<p class="muted">last 20 of {len(grb)} rebalances</p>')
+    return parts
 
 
 def _causes_table(causes: pd.DataFrame) -> str:

@@ -498,56 +498,13 @@ def ingest(
         _file_rows(missing, list(res.empty), settings, run_id) if missing or res.empty else (None, [])
     )
     cache: DataFrame | None = None
-    events_dir: str | None = None
-    audits: list[dict[str, Any]] = []
-    buckets = settings.group_buckets if workers_write else 0
     if workers_write:
-        # the Python workers write the events / quarantine Parquet themselves; Spark returns the audit
-        local = _local_path(staging)
-        shutil.rmtree(local, ignore_errors=True)
-        os.makedirs(local)
-        outs = []
-        cores = parallelism(spark)
-        costs = {p: file_cost(p) for p, _ in res.files}
-        bins = plan_bins(list(res.files), cores, costs)
-        if buckets < 0:
-            buckets = bk.choose_buckets(sum(costs.values()) + (1 << 30) * len(res.remote), cores)
-        if bins:
-            ids = spark.range(0, len(bins), 1, len(bins))
-            outs.append(ids.mapInArrow(_parse_local_bins(settings, run_id, local, bins, buckets), RECORD))
-        if files is not None:
-            outs.append(files.mapInArrow(_parse_partition(settings, run_id, local, buckets), RECORD))
-        for out in outs:  # one row per file
-            audits += [audit_from_json(r["message"]) for r in out.select("message").collect()]
-        if settings.on_missing == "error":
-            gone = [a for a in audits if (a["error"] or "").startswith("missing_file")]
-            if gone:
-                raise IngestError(f"input path does not exist: {gone[0]['source_file']}")
-        if q_extra is not None and q_extra.num_rows:
-            os.makedirs(f"{local}/_rt=q", exist_ok=True)
-            pq.write_table(_data(_quarantine_record(q_extra)), f"{local}/_rt=q/part-driver.parquet")
-        audits += audit_extra
-        records = spark.read.schema(RECORD).parquet(staging)  # _rt: partition column of the folders
+        records, audits, buckets = _parse_on_workers(spark, res, files, settings, run_id, staging, q_extra, audit_extra)
         events_dir = staging + "/_rt=e"
     else:
-        records = files.mapInArrow(_parse_partition(settings, run_id), RECORD) if files is not None else None
-        extra = _file_records(spark, q_extra, audit_extra) if q_extra is not None else None
-        if extra is not None:
-            records = extra if records is None else records.unionByName(extra)
-        if records is None:
-            records = spark.createDataFrame([], RECORD)
-        if staging:
-            _write_staged(spark, records, staging)
-            records = spark.read.schema(RECORD).parquet(staging)
-            events_dir = staging + "/_rt=e"
-        else:
-            records = cache = records.persist()
-        # the audit: one small row per file; collecting it materialises the whole parse (every
-        # partition of the cache)
-        audits = [
-            audit_from_json(r["message"])
-            for r in records.where(F.col("_rt") == "a").select("message").collect()
-        ]
+        records, audits, events_dir, cache = _parse_through_spark(spark, files, settings, run_id, staging, q_extra,
+                                                                  audit_extra)  # fmt: skip
+        buckets = 0
     audits.sort(key=lambda a: (a["source_file"], a["cluster"]))
     if settings.on_corrupt == "error":
         bad = [a for a in audits if (a["error"] or "").startswith("corrupt_gzip")]
@@ -584,6 +541,68 @@ def ingest(
         no_quarantine=bool(workers_write and not _has_parquet(_local_path(staging) + "/_rt=q")),
         _cache=cache,
     )
+
+
+def _parse_on_workers(
+    spark: SparkSession, res, files: DataFrame | None, settings: IngestSettings, run_id: str, staging: str,
+    q_extra, audit_extra: list[dict[str, Any]],
+) -> tuple[DataFrame, list[dict[str, Any]], int]:
+    """The Python workers parse and write the events / quarantine Parquet themselves (local files in
+    cost-balanced bins, the rest from Spark's binaryFile rows); Spark returns one audit row per file.
+    Returns the staged records, the audits and the group buckets used."""  # fmt: skip
+    local = _local_path(staging)
+    shutil.rmtree(local, ignore_errors=True)
+    os.makedirs(local)
+    outs = []
+    cores = parallelism(spark)
+    costs = {p: file_cost(p) for p, _ in res.files}
+    bins = plan_bins(list(res.files), cores, costs)
+    buckets = settings.group_buckets
+    if buckets < 0:
+        buckets = bk.choose_buckets(sum(costs.values()) + (1 << 30) * len(res.remote), cores)
+    if bins:
+        ids = spark.range(0, len(bins), 1, len(bins))
+        outs.append(ids.mapInArrow(_parse_local_bins(settings, run_id, local, bins, buckets), RECORD))
+    if files is not None:
+        outs.append(files.mapInArrow(_parse_partition(settings, run_id, local, buckets), RECORD))
+    audits = []
+    for out in outs:  # one row per file
+        audits += [audit_from_json(r["message"]) for r in out.select("message").collect()]
+    if settings.on_missing == "error":
+        gone = [a for a in audits if (a["error"] or "").startswith("missing_file")]
+        if gone:
+            raise IngestError(f"input path does not exist: {gone[0]['source_file']}")
+    if q_extra is not None and q_extra.num_rows:
+        os.makedirs(f"{local}/_rt=q", exist_ok=True)
+        pq.write_table(_data(_quarantine_record(q_extra)), f"{local}/_rt=q/part-driver.parquet")
+    audits += audit_extra
+    return spark.read.schema(RECORD).parquet(staging), audits, buckets  # _rt: the folders' partition column
+
+
+def _parse_through_spark(
+    spark: SparkSession, files: DataFrame | None, settings: IngestSettings, run_id: str, staging: str | None,
+    q_extra, audit_extra: list[dict[str, Any]],
+) -> tuple[DataFrame, list[dict[str, Any]], str | None, DataFrame | None]:
+    """Spark parses (``mapInArrow`` over the binaryFile rows) and the records are staged as Parquet
+    (or cached when there is no staging folder). Returns the records, the audits, the events folder
+    and the cache to release."""  # fmt: skip
+    records = files.mapInArrow(_parse_partition(settings, run_id), RECORD) if files is not None else None
+    extra = _file_records(spark, q_extra, audit_extra) if q_extra is not None else None
+    if extra is not None:
+        records = extra if records is None else records.unionByName(extra)
+    if records is None:
+        records = spark.createDataFrame([], RECORD)
+    cache, events_dir = None, None
+    if staging:
+        _write_staged(spark, records, staging)
+        records = spark.read.schema(RECORD).parquet(staging)
+        events_dir = staging + "/_rt=e"
+    else:
+        records = cache = records.persist()
+    # the audit: one small row per file; collecting it materialises the whole parse (every partition
+    # of the cache)
+    audits = [audit_from_json(r["message"]) for r in records.where(F.col("_rt") == "a").select("message").collect()]
+    return records, audits, events_dir, cache
 
 
 def _write_staged(spark: SparkSession, records: DataFrame, staging: str) -> None:

@@ -384,25 +384,10 @@ def replay_parts(
     ``presorted``: the rows are already in :data:`EVENT_ORDER`."""
     if batch.num_rows == 0:
         return [], None
-    if not presorted:
-        batch = batch.sort_by(EVENT_ORDER)
-    if pa.types.is_integer(batch.column("source_file").type):
-        if files is None:
-            raise ValueError("source_file given as file indexes but no file names")
-        names = pc.take(pa.array(files, pa.string()), batch.column("source_file"))
-        batch = batch.set_column(batch.schema.get_field_index("source_file"), "source_file", names)
-    i_ts, i_file, i_line = (EVENT_FIELDS.index(f) for f in ("ts", "source_file", "line_no"))
-    first_ts = batch.column("ts")[0].as_py()
+    batch = _in_event_order(batch, files, presorted)
+    i_ts = EVENT_FIELDS.index("ts")
     out: list[dict[str, list[Any]]] = []
-    last_key = tuple(envelope["last_key"]) if envelope and envelope.get("last_key") else None
-    if last_key is not None:
-        done = _replayed_mask(batch, last_key)
-        skipped = pc.sum(done).as_py() or 0
-        if skipped:
-            out.append(_anomaly_columns(cluster, group_id, first_ts, "out_of_order",
-                                f"{skipped} event(s) at or before the group's replayed position "
-                                f"(ts {last_key[0]}, {last_key[2]}:{last_key[3]}) were not replayed again"))  # fmt: skip
-            batch = batch.filter(pc.invert(done))
+    batch = _without_replayed(cluster, group_id, batch, envelope, out)
     fed = batch.num_rows
     batch = compact_heartbeats(batch)
     rows = list(zip(*[column_values(batch.column(name), name) for name in EVENT_FIELDS]))
@@ -429,15 +414,55 @@ def replay_parts(
     ):
         if recs:
             out.append(_record_columns(table, cluster, group_id, list(recs)))
-    last = rows[-1]
+    new_env = _next_envelope(envelope, snapshot, rows[-1], run_id, fed)
+    state = {"state_json": envelope_json(new_env), "last_ts": new_env["last_ts"],
+             "events_replayed": new_env["events"], "run_id": run_id}  # fmt: skip
+    out.append(_record_columns("group_state", cluster, group_id, [state]))
+    return out, new_env
+
+
+def _in_event_order(batch, files: list[str] | None, presorted: bool):
+    """The batch sorted by :data:`EVENT_ORDER` (unless ``presorted``), file indexes named."""
+    if not presorted:
+        batch = batch.sort_by(EVENT_ORDER)
+    if pa.types.is_integer(batch.column("source_file").type):
+        if files is None:
+            raise ValueError("source_file given as file indexes but no file names")
+        names = pc.take(pa.array(files, pa.string()), batch.column("source_file"))
+        batch = batch.set_column(batch.schema.get_field_index("source_file"), "source_file", names)
+    return batch
+
+
+def _without_replayed(cluster: str, group_id: str, batch, envelope: dict[str, Any] | None, out: list):
+    """The batch without the events at or before the group's replayed position (an ``out_of_order``
+    anomaly row in ``out`` counts them)."""
+    last_key = tuple(envelope["last_key"]) if envelope and envelope.get("last_key") else None
+    if last_key is None:
+        return batch
+    done = _replayed_mask(batch, last_key)
+    skipped = pc.sum(done).as_py() or 0
+    if not skipped:
+        return batch
+    out.append(_anomaly_columns(cluster, group_id, batch.column("ts")[0].as_py(), "out_of_order",
+                                f"{skipped} event(s) at or before the group's replayed position "
+                                f"(ts {last_key[0]}, {last_key[2]}:{last_key[3]}) were not replayed again"))  # fmt: skip
+    return batch.filter(pc.invert(done))
+
+
+def _next_envelope(
+    envelope: dict[str, Any] | None, snapshot: Any, last: tuple, run_id: str, fed: int
+) -> dict[str, Any]:
+    """The group's state after this batch: the replay's snapshot, the last replayed position, and
+    the state before this run (``prev``: one level, enough to undo one uncommitted run)."""
+    i_ts, i_file, i_line = (EVENT_FIELDS.index(f) for f in ("ts", "source_file", "line_no"))
     last_rank = SIDE_ORDER.get(last[EVENT_FIELDS.index("side")], 9)
     if envelope and envelope.get("run_id") == run_id:
         prev = envelope.get("prev")  # an earlier micro-batch of this run: keep the state before the run
     else:
         prev = dict(envelope) if envelope else None
         if prev is not None:
-            prev.pop("prev", None)  # keep one level: enough to undo one uncommitted run
-    new_env = {
+            prev.pop("prev", None)
+    return {
         "v": 1,
         "replay": snapshot,
         "last_key": [last[i_ts] or 0, last_rank, last[i_file] or "", last[i_line] or 0],
@@ -446,11 +471,6 @@ def replay_parts(
         "last_ts": last[i_ts],
         "prev": prev,
     }
-    state_json = envelope_json(new_env)
-    state = {"state_json": state_json, "last_ts": last[i_ts], "events_replayed": new_env["events"],
-             "run_id": run_id}  # fmt: skip
-    out.append(_record_columns("group_state", cluster, group_id, [state]))
-    return out, new_env
 
 
 def resume_envelope(

@@ -100,10 +100,10 @@ def add_report_arguments(p: argparse.ArgumentParser) -> None:
 
 def add_simulate_arguments(p: argparse.ArgumentParser) -> None:
     """The simulator's arguments (``simulate``, ``python -m jobs.simulate``; :func:`simulate_config`)."""
-    from jobs.simulate import SCENARIOS
     from jobs.simulate.render_broker import DIALECTS
     from jobs.simulate.render_client import LAYOUTS
     from jobs.simulate.render_consumer import CONSUMER_FLAVOURS
+    from jobs.simulate.scenario_table import CONSUMER_SCENARIOS, SCENARIOS
 
     p.add_argument("--out", required=True, help="output directory (logs + truth/)")
     p.add_argument("--groups", type=int, default=4)
@@ -123,7 +123,8 @@ def add_simulate_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--scenarios",
         default=None,
-        help=f"comma-separated scenarios cycled per group (default: random mix of {', '.join(SCENARIOS)})",
+        help=f"comma-separated scenarios cycled per group (default: random mix of {', '.join(SCENARIOS)}; "
+        f"consumer-protocol groups: {', '.join(CONSUMER_SCENARIOS)})",
     )
     p.add_argument(
         "--incident-gap-min", type=float, default=15.0, help="mean minutes between incidents per group"

@@ -91,4 +91,3 @@ TABLE: tuple[Scenario, ...] = (
 #: the classic scenarios' names, in table order (``--scenarios`` also takes :data:`CONSUMER_SCENARIOS`)
 SCENARIOS = tuple(s.name for s in TABLE if s.protocol == CLASSIC)
 CONSUMER_SCENARIOS = tuple(s.name for s in TABLE if s.protocol == CONSUMER)
-

@@ -164,7 +164,8 @@ class GroupSim:
 
 
 class Simulation:
-    """The whole cluster: brokers, groups, clients, scenario injection, rendering and truth."""
+    """The whole cluster: brokers, groups, clients, rendering and truth (the incidents: the driver given
+    to :meth:`run`)."""
 
     def __init__(self, cfg: SimConfig) -> None:
         self.cfg = cfg

@@ -1,15 +1,13 @@
 """Incidents injected into the simulated cluster, mixed by seed over time.
 
-Each group gets an incident every ``incident_gap_ms`` on average (exponential gaps), chosen from
-:data:`~jobs.simulate.scenario_table.TABLE` by weight (or cycled from ``SimConfig.scenarios``). An incident
-starts only when its group is quiet (no open rebalance); the next one is planned after the
-incident's expected duration plus a gap, so incidents of one group do not overlap and the truth's
-cause is the injected one.
-
-What each scenario does (its planner here, one method per scenario returning the incident's expected
-duration), its weight and the README's table: :data:`jobs.simulate.scenario_table.TABLE`, injected
-as ``ScenarioDriver(sim, TABLE)``. The driver also starts the consumer-protocol groups' incidents
-(:class:`~jobs.simulate.consumer_scenarios.ConsumerScenarios`, the table's ``consumer`` rows).
+Each group gets an incident every ``incident_gap_ms`` on average (exponential gaps), drawn by weight
+from the scenario table the driver is given (:data:`jobs.simulate.scenario_table.TABLE`: what each
+scenario does, its weight, its planner) or cycled from ``SimConfig.scenarios``. An incident starts
+only when its group is quiet (no open rebalance); the next one is planned after the incident's
+expected duration (what its planner, one method here per classic scenario, returns) plus a gap, so
+incidents of one group do not overlap and the truth's cause is the injected one. The table's
+``consumer`` rows go to :class:`~jobs.simulate.consumer_scenarios.ConsumerScenarios` for the
+consumer-protocol groups.
 
 Cooperative-sticky groups add the two-phase revocation follow-up rebalance to any of these.
 """
@@ -28,7 +26,8 @@ if TYPE_CHECKING:
 
 
 class ScenarioDriver:
-    """Plans incidents per group and executes them through the clients."""
+    """Plans incidents per group from ``table`` and executes them through the clients (the seeded mix:
+    ``Simulation.run(ScenarioDriver(sim, TABLE))``)."""
 
     def __init__(self, sim: Simulation, table: Sequence[Scenario]) -> None:
         self.sim = sim
@@ -54,6 +53,7 @@ class ScenarioDriver:
 
     # ------------------------------------------------------------------ planning
     def bootstrap(self) -> None:
+        """Start the clients, plan each group's first incident and each broker's offsets cleanup."""
         sim, r = self.sim, self.rng
         t0 = sim.cfg.start_ms
         for grp in sim.groups:
@@ -69,6 +69,7 @@ class ScenarioDriver:
             self._bootstrap_consumer()
 
     def _bootstrap_consumer(self) -> None:
+        """The consumer-protocol groups' incidents; in a mixed run, group 0's conversion a third in."""
         sim = self.sim
         consumer = ConsumerScenarios(sim.consumer, [s for s in self.table if s.protocol == "consumer"])
         consumer.bootstrap()

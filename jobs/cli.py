@@ -33,11 +33,12 @@ from jobs.pipeline import run_job
 from jobs.process import run_main
 from jobs.report import build_report
 from jobs.session import local_session
-from jobs.simulate import SCENARIOS, SimConfig
+from jobs.simulate import SimConfig
 from jobs.simulate import simulate as run_simulator
 from jobs.simulate.render_broker import DIALECTS
 from jobs.simulate.render_client import LAYOUTS
 from jobs.simulate.render_consumer import CONSUMER_FLAVOURS
+from jobs.simulate.scenario_table import CONSUMER_SCENARIOS, SCENARIOS
 
 SAMPLES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "samples", "logs")
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -131,7 +132,8 @@ def add_simulate_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--scenarios",
         default=None,
-        help=f"comma-separated scenarios cycled per group (default: random mix of {', '.join(SCENARIOS)})",
+        help=f"comma-separated scenarios cycled per group (default: random mix of {', '.join(SCENARIOS)}; "
+        f"consumer-protocol groups: {', '.join(CONSUMER_SCENARIOS)})",
     )
     p.add_argument(
         "--incident-gap-min", type=float, default=15.0, help="mean minutes between incidents per group"

@@ -11,7 +11,9 @@ from __future__ import annotations
 import json
 import os
 
-from jobs.simulate.cluster import SCENARIOS, SimConfig, SimResult, Simulation
+from jobs.simulate.cluster import SimConfig, SimResult, Simulation
+from jobs.simulate.scenario_table import SCENARIOS, TABLE
+from jobs.simulate.scenarios import ScenarioDriver
 
 __all__ = ["SCENARIOS", "SimConfig", "SimResult", "simulate"]
 
@@ -19,7 +21,8 @@ __all__ = ["SCENARIOS", "SimConfig", "SimResult", "simulate"]
 def simulate(cfg: SimConfig) -> SimResult:
     """Run one simulation into ``cfg.out``; returns line/byte counts, files and truth counts."""
     os.makedirs(cfg.out, exist_ok=True)
-    result = Simulation(cfg).run()
+    sim = Simulation(cfg)
+    result = sim.run(ScenarioDriver(sim, TABLE))
     summary = {
         "config": {k: v for k, v in vars(cfg).items() if k != "out"},
         "lines": result.lines,

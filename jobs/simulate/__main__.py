@@ -5,19 +5,16 @@ from __future__ import annotations
 
 import sys
 
+from jobs.cli import run_simulation, simulate_config, subcommand_parser
 from jobs.simulate import SimConfig
 
 
 def parse_args(argv: list[str] | None = None) -> SimConfig:
-    from jobs.cli import simulate_config, subcommand_parser
-
     p = subcommand_parser("simulate", prog="python -m jobs.simulate")
     return simulate_config(p.parse_args(argv), p)
 
 
 def main(argv: list[str] | None = None) -> int:
-    from jobs.cli import run_simulation
-
     return run_simulation(parse_args(argv))
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import heapq
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from coordinator_core.assignors import assign
 from coordinator_core.config import CoordinatorConfig
@@ -26,6 +26,7 @@ from coordinator_core.coordinator import GroupCoordinator
 from coordinator_core.placement import partition_for
 from jobs.simulate import render_client as rc
 from jobs.simulate.client import Client, _tp_key
+from jobs.simulate.consumer_sim import ConsumerDriver
 from jobs.simulate.noise import TOPICS, BrokerNoise
 from jobs.simulate.render_broker import DIALECT_VERSION, BrokerRenderer, MemberInfo
 from jobs.simulate.timefmt import log4j_ts
@@ -38,16 +39,6 @@ APP_WORDS = (
     "orders", "payments", "billing", "search-indexer", "fraud-check", "email-sender", "inventory",
     "shipping", "analytics", "audit", "recommendations", "ledger", "notifications", "pricing",
 )  # fmt: skip
-
-SCENARIOS = (
-    "steady", "scale_out", "graceful_leave", "crash", "poll_timeout", "rolling_restart", "flapping",
-    "join_during_completing", "failover", "static_restart",
-)  # fmt: skip
-#: default mix (weights) of the scenarios injected over time
-SCENARIO_WEIGHTS = {
-    "steady": 18, "scale_out": 10, "graceful_leave": 12, "crash": 12, "poll_timeout": 8,
-    "rolling_restart": 7, "flapping": 6, "join_during_completing": 7, "failover": 6, "static_restart": 14,
-}  # fmt: skip
 
 
 @dataclass
@@ -88,6 +79,12 @@ class SimConfig:
     keep_truth: bool = False
     #: extra fields written into truth/summary.json
     extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Driver(Protocol):
+    """What :meth:`Simulation.run` is given: it schedules the clients' starts and the incidents."""
+
+    def bootstrap(self) -> None: ...
 
 
 @dataclass
@@ -167,7 +164,8 @@ class GroupSim:
 
 
 class Simulation:
-    """The whole cluster: brokers, groups, clients, scenario injection, rendering and truth."""
+    """The whole cluster: brokers, groups, clients, rendering and truth (the incidents: the driver given
+    to :meth:`run`)."""
 
     def __init__(self, cfg: SimConfig) -> None:
         self.cfg = cfg
@@ -234,8 +232,6 @@ class Simulation:
     def _consumer_groups(self):
         """Hand the consumer-protocol groups to the KIP-848 driver: every group for ``consumer``;
         for ``mixed`` the odd ones, and group 0 (classic) is converted at a third of the run."""
-        from jobs.simulate.consumer_sim import ConsumerDriver
-
         if self.cfg.protocol not in ("consumer", "mixed"):
             raise ValueError(f"unknown protocol {self.cfg.protocol!r}; expected classic, consumer or mixed")
         if self.cfg.dialect != "java4":
@@ -487,16 +483,12 @@ class Simulation:
             self.truth.end_episode(grp.name)
 
     # ------------------------------------------------------------------ run
-    def run(self, driver=None) -> SimResult:
-        """Run to the end. ``driver`` (anything with ``bootstrap()``) replaces the seeded incident
-        mix, e.g. the what-if's scripted behaviours (:mod:`jobs.whatif.resim`)."""
-        from jobs.simulate.scenarios import ScenarioDriver
-
+    def run(self, driver: Driver) -> SimResult:
+        """Run to the end. ``driver.bootstrap()`` schedules what happens: the seeded incident mix
+        (``ScenarioDriver(sim, TABLE)``, :mod:`jobs.simulate.scenarios`) or e.g. the what-if's
+        scripted behaviours (:mod:`jobs.whatif.resim`)."""
         self._group_by_name = {g.name: g for g in self.groups}
-        self.scenarios = driver if driver is not None else ScenarioDriver(self)
-        self.scenarios.bootstrap()
-        if self.consumer is not None and driver is None:
-            self._bootstrap_consumer()
+        driver.bootstrap()
         heap = self._heap
         pop = heapq.heappop
         end = self.end_ms
@@ -517,16 +509,6 @@ class Simulation:
         self.truth.close()
         files = self.sink.finish(self.cfg.gzip)
         return SimResult(self.sink.lines, self.sink.bytes, files, dict(self.truth.counts), self.now)
-
-
-    def _bootstrap_consumer(self) -> None:
-        from jobs.simulate.consumer_scenarios import ConsumerScenarios
-
-        self.consumer_scenarios = ConsumerScenarios(self.consumer)
-        self.consumer_scenarios.bootstrap()
-        if self.cfg.protocol == "mixed" and self.groups[0].protocol == "classic":
-            at = self.cfg.start_ms + max(120_000, (self.end_ms - self.cfg.start_ms) // 3)
-            self.at(at, self.consumer_scenarios.convert, self.groups[0])
 
 
 def _send_join_again(c: Client, _b=None) -> None:

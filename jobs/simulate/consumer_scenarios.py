@@ -1,26 +1,9 @@
 """Incidents of consumer-protocol groups (and the classic -> consumer conversion of a mixed run).
 
-=================  ==========================================================================
-scenario           what happens (expected truth)
-=================  ==========================================================================
-steady             nothing (no rebalance)
-scale_out          a new consumer starts (``new_member``); at twice the size, an extra one closes
-                   instead (``member_leave``; static: temporarily left, then ``session_timeout``)
-graceful_leave     a consumer closes (``member_leave``; static: its session expires 45 s later,
-                   ``session_timeout``) and comes back later (``new_member``)
-crash              a consumer dies silently (``session_timeout`` 45 s later), restarts later
-slow_revocation    a consumer joins and the next member asked to revoke takes longer than the
-                   rebalance timeout in its callback: fenced (a ``rebalance_timeout`` round of
-                   the ``new_member`` rebalance), then it rejoins (``new_member``)
-rolling_restart    every consumer restarts in turn: dynamic members leave and join (a storm of
-                   ``member_leave`` / ``new_member``); static members within the session
-                   timeout are replaced without any rebalance
-static_restart     one static member restarts within the session timeout (no rebalance)
-partitions_added   a subscribed topic gains partitions (``metadata_change``, no culprit)
-rolling_upgrade    a new application version subscribes to one more topic; every consumer
-                   restarts in turn: static members are replaced with another subscription
-                   (``static_member``, one bump each), dynamic ones leave and join
-=================  ==========================================================================
+What each scenario does (its planner here, one method per scenario returning the incident's expected
+duration), its weight and the README's table: the ``consumer`` rows of
+:data:`jobs.simulate.scenario_table.TABLE`, injected by
+:class:`~jobs.simulate.scenarios.ScenarioDriver`.
 
 The conversion (``--protocol mixed``): one classic group is upgraded mid-run. When it is quiet,
 a new consumer-protocol member joins: the coordinator converts the group (members keep their
@@ -32,6 +15,7 @@ and write no client lines (Kafka keeps them on JoinGroup/SyncGroup until they re
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from jobs.simulate import consumer_group as cg
@@ -40,28 +24,19 @@ from jobs.simulate.consumer_sim import REBALANCE_MS, SESSION_MS
 if TYPE_CHECKING:
     from jobs.simulate.cluster import GroupSim
     from jobs.simulate.consumer_sim import ConsumerClient, ConsumerDriver, ConsumerGroupSim
-
-CONSUMER_SCENARIOS = (
-    "steady", "scale_out", "graceful_leave", "crash", "slow_revocation", "rolling_restart",
-    "static_restart", "partitions_added", "rolling_upgrade",
-)  # fmt: skip
-CONSUMER_WEIGHTS = {
-    "steady": 15, "scale_out": 14, "graceful_leave": 14, "crash": 12, "slow_revocation": 6,
-    "rolling_restart": 8, "static_restart": 10, "partitions_added": 8, "rolling_upgrade": 4,
-}  # fmt: skip
+    from jobs.simulate.scenario_table import Scenario
 
 
 class ConsumerScenarios:
     """Plans incidents per consumer group and runs them through the clients."""
 
-    def __init__(self, drv: ConsumerDriver) -> None:
+    def __init__(self, drv: ConsumerDriver, table: Sequence[Scenario]) -> None:
         self.drv = drv
         self.sim = drv.sim
         self.rng = drv.sim.rng
-        names = self.sim.cfg.scenarios
-        self.names = [n for n in names if n in CONSUMER_SCENARIOS] if names else None
-        if names and not self.names:
-            self.names = None
+        self._scenarios = {s.name: s for s in table}
+        names = self.sim.cfg.scenarios  # the consumer ones are cycled, the classic ones ignored
+        self.names = [n for n in names or () if n in self._scenarios] or None
         self._i: dict[str, int] = {}
 
     # ------------------------------------------------------------------ planning
@@ -83,11 +58,11 @@ class ConsumerScenarios:
             i = self._i.get(g.grp.name, 0)
             self._i[g.grp.name] = i + 1
             return self.names[i % len(self.names)]
-        x = self.rng.uniform(0, sum(CONSUMER_WEIGHTS.values()))
-        for name, w in CONSUMER_WEIGHTS.items():
-            x -= w
+        x = self.rng.uniform(0, sum(s.weight for s in self._scenarios.values()))
+        for s in self._scenarios.values():
+            x -= s.weight
             if x <= 0:
-                return name
+                return s.name
         return "steady"
 
     def quiet(self, g: ConsumerGroupSim) -> bool:
@@ -101,7 +76,7 @@ class ConsumerScenarios:
             return
         name = self._pick(g)
         g.truth.scenario = g.grp.scenario = name
-        duration = max(getattr(self, "_" + name)(g), 1000)
+        duration = max(self._scenarios[name].planner(self, g), 1000)
         self.sim.later(duration, self._clear, (g, name))
         self.sim.later(duration + 10_000 + self._gap(), self.incident, g)
 
@@ -123,10 +98,10 @@ class ConsumerScenarios:
         return down[0] if down else self.drv.new_client(g)
 
     # ------------------------------------------------------------------ scenarios (return duration)
-    def _steady(self, g: ConsumerGroupSim) -> int:
+    def steady(self, g: ConsumerGroupSim) -> int:
         return 0
 
-    def _scale_out(self, g: ConsumerGroupSim) -> int:
+    def scale_out(self, g: ConsumerGroupSim) -> int:
         alive = self._alive(g)
         if len(alive) >= 2 * self.sim.cfg.members:
             alive[-1].close()
@@ -134,7 +109,7 @@ class ConsumerScenarios:
         self._down_or_new(g).start()
         return 30_000
 
-    def _graceful_leave(self, g: ConsumerGroupSim) -> int:
+    def graceful_leave(self, g: ConsumerGroupSim) -> int:
         c = self._victim(g)
         if c is None:
             return 0
@@ -145,7 +120,7 @@ class ConsumerScenarios:
         self.sim.later(back, c.start)
         return back + 30_000
 
-    def _crash(self, g: ConsumerGroupSim) -> int:
+    def crash(self, g: ConsumerGroupSim) -> int:
         c = self._victim(g)
         if c is None:
             return 0
@@ -154,16 +129,16 @@ class ConsumerScenarios:
         self.sim.later(back, c.start)
         return back + 30_000
 
-    def _slow_revocation(self, g: ConsumerGroupSim) -> int:
+    def slow_revocation(self, g: ConsumerGroupSim) -> int:
         alive = self._alive(g)
         if not alive or len(alive) >= 2 * self.sim.cfg.members:
-            return self._crash(g)
+            return self.crash(g)
         slow = REBALANCE_MS + self.rng.randint(20_000, 60_000)
         g.slow_ms = slow  # the first member asked to revoke is slow
         self._down_or_new(g).start()
         return slow + 60_000
 
-    def _rolling_restart(self, g: ConsumerGroupSim) -> int:
+    def rolling_restart(self, g: ConsumerGroupSim) -> int:
         sim, r = self.sim, self.rng
         t = 0
         for c in self._alive(g):
@@ -173,27 +148,27 @@ class ConsumerScenarios:
             t += down + r.randint(15_000, 30_000)
         return t + 30_000
 
-    def _static_restart(self, g: ConsumerGroupSim) -> int:
+    def static_restart(self, g: ConsumerGroupSim) -> int:
         c = self._victim(g)
         if c is None or not c.instance:
-            return self._graceful_leave(g)
+            return self.graceful_leave(g)
         c.close()
         back = self.rng.randint(3_000, 20_000)
         self.sim.later(back, c.start)
         return back + 30_000
 
-    def _partitions_added(self, g: ConsumerGroupSim) -> int:
+    def partitions_added(self, g: ConsumerGroupSim) -> int:
         topic = self.rng.choice(sorted(g.model.topics))
         g.model.add_partitions(topic, self.rng.choice((2, 4, 6, 8)))
         g.grp.topics[topic] = g.model.topics[topic]
         return 30_000
 
-    def _rolling_upgrade(self, g: ConsumerGroupSim) -> int:
+    def rolling_upgrade(self, g: ConsumerGroupSim) -> int:
         extra = f"{g.grp.app}-retry-{sum(t.startswith(g.grp.app + '-retry') for t in g.model.topics) + 1}"
         g.model.topics[extra] = self.rng.choice((3, 6, 12))
         g.grp.topics[extra] = g.model.topics[extra]
         g.subscription = tuple(sorted((*g.subscription, extra)))
-        return self._rolling_restart(g)
+        return self.rolling_restart(g)
 
     # ------------------------------------------------------------------ classic -> consumer
     def convert(self, grp: GroupSim, _b=None) -> None:

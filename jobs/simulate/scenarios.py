@@ -1,71 +1,59 @@
 """Incidents injected into the simulated cluster, mixed by seed over time.
 
-Each group gets an incident every ``incident_gap_ms`` on average (exponential gaps), chosen from
-:data:`~jobs.simulate.cluster.SCENARIO_WEIGHTS` (or cycled from ``SimConfig.scenarios``). An incident
-starts only when its group is quiet (no open rebalance); the next one is planned after the
-incident's expected duration plus a gap, so incidents of one group do not overlap and the truth's
-cause is the injected one.
-
-=========================  =====================================================================
-scenario                   what happens (expected truth)
-=========================  =====================================================================
-steady                     nothing (no rebalance)
-scale_out                  a new consumer host starts (``new_member``); at twice the size, an
-                           extra host is shut down instead (``member_leave``)
-graceful_leave             a consumer closes (``member_leave``; static: ``session_timeout``) and
-                           comes back 20-90 s later (``new_member``)
-crash                      a consumer dies without a word (``session_timeout``), restarts later
-poll_timeout               the poll loop blocks > max.poll.interval.ms: the heartbeat thread
-                           sends LeaveGroup (``poll_timeout_leave``), then the consumer rejoins
-rolling_restart            every consumer restarts in turn (a storm of ``member_leave`` /
-                           ``new_member``; static members within the session timeout: none)
-flapping                   one consumer freezes longer than the session timeout several times
-                           (``session_timeout`` then ``new_member``, a storm)
-join_during_completing     a new consumer joins while the group is CompletingRebalance (one
-                           rebalance with two join rounds)
-failover                   the ``__consumer_offsets`` partition moves to another broker
-                           (unload/load lines, clients rediscover; no rebalance)
-static_restart             a static member restarts within the session timeout (no rebalance)
-=========================  =====================================================================
+Each group gets an incident every ``incident_gap_ms`` on average (exponential gaps), drawn by weight
+from the scenario table the driver is given (:data:`jobs.simulate.scenario_table.TABLE`: what each
+scenario does, its weight, its planner) or cycled from ``SimConfig.scenarios``. An incident starts
+only when its group is quiet (no open rebalance); the next one is planned after the incident's
+expected duration (what its planner, one method here per classic scenario, returns) plus a gap, so
+incidents of one group do not overlap and the truth's cause is the injected one. The table's
+``consumer`` rows go to :class:`~jobs.simulate.consumer_scenarios.ConsumerScenarios` for the
+consumer-protocol groups.
 
 Cooperative-sticky groups add the two-phase revocation follow-up rebalance to any of these.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from jobs.simulate.client import Client
-from jobs.simulate.cluster import SCENARIO_WEIGHTS, SCENARIOS, GroupSim
+from jobs.simulate.cluster import GroupSim, Simulation
+from jobs.simulate.consumer_scenarios import ConsumerScenarios
 
 if TYPE_CHECKING:
-    from jobs.simulate.cluster import Simulation
+    from jobs.simulate.scenario_table import Scenario
 
 
 class ScenarioDriver:
-    """Plans incidents per group and executes them through the clients."""
+    """Plans incidents per group from ``table`` and executes them through the clients (the seeded mix:
+    ``Simulation.run(ScenarioDriver(sim, TABLE))``)."""
 
-    def __init__(self, sim: Simulation) -> None:
+    def __init__(self, sim: Simulation, table: Sequence[Scenario]) -> None:
         self.sim = sim
         self.rng = sim.rng
-        names = sim.cfg.scenarios
-        known = SCENARIOS
-        if names is not None and sim.cfg.protocol != "classic":
-            from jobs.simulate.consumer_scenarios import CONSUMER_SCENARIOS
-
-            known = tuple(dict.fromkeys(SCENARIOS + CONSUMER_SCENARIOS))
-            # classic groups of a mixed run play the classic ones (or stay steady)
-            names = tuple(n for n in names if n in SCENARIOS or n not in known) or ("steady",)
-        if names is not None:
-            bad = [n for n in names if n not in known]
-            if bad:
-                raise ValueError(f"unknown scenario(s) {bad}; expected some of {known}")
-        self.names = list(names) if names else None
-        self._weights = list(SCENARIO_WEIGHTS.items())
+        self.table = tuple(table)
+        self._classic = {s.name: s for s in self.table if s.protocol == "classic"}
+        self.names = self._cycled(sim.cfg.scenarios)
         self._epochs: dict[int, int] = {}
+
+    def _cycled(self, names: tuple[str, ...] | None) -> list[str] | None:
+        """``SimConfig.scenarios`` checked against the table; the ones classic groups play."""
+        if names is None:
+            return None
+        known = tuple(self._classic)
+        if self.sim.cfg.protocol != "classic":
+            known = tuple(dict.fromkeys(s.name for s in self.table))
+            # classic groups of a mixed run play the classic ones (or stay steady)
+            names = tuple(n for n in names if n in self._classic or n not in known) or ("steady",)
+        bad = [n for n in names if n not in known]
+        if bad:
+            raise ValueError(f"unknown scenario(s) {bad}; expected some of {known}")
+        return list(names) if names else None
 
     # ------------------------------------------------------------------ planning
     def bootstrap(self) -> None:
+        """Start the clients, plan each group's first incident and each broker's offsets cleanup."""
         sim, r = self.sim, self.rng
         t0 = sim.cfg.start_ms
         for grp in sim.groups:
@@ -77,6 +65,17 @@ class ScenarioDriver:
             sim.at(t0 + 60_000 + self._gap(), self.incident, grp)
         for b in sim.brokers.values():
             sim.at(t0 + r.randint(1, 600_000), self.cleanup, b)
+        if sim.consumer is not None:
+            self._bootstrap_consumer()
+
+    def _bootstrap_consumer(self) -> None:
+        """The consumer-protocol groups' incidents; in a mixed run, group 0's conversion a third in."""
+        sim = self.sim
+        consumer = ConsumerScenarios(sim.consumer, [s for s in self.table if s.protocol == "consumer"])
+        consumer.bootstrap()
+        if sim.cfg.protocol == "mixed" and sim.groups[0].protocol == "classic":
+            at = sim.cfg.start_ms + max(120_000, (sim.end_ms - sim.cfg.start_ms) // 3)
+            sim.at(at, consumer.convert, sim.groups[0])
 
     def _gap(self) -> int:
         mean = self.sim.cfg.incident_gap_ms
@@ -87,12 +86,12 @@ class ScenarioDriver:
             name = self.names[grp.scenario_i % len(self.names)]
             grp.scenario_i += 1
             return name
-        total = sum(w for _, w in self._weights)
+        total = sum(s.weight for s in self._classic.values())
         x = self.rng.uniform(0, total)
-        for name, w in self._weights:
-            x -= w
+        for s in self._classic.values():
+            x -= s.weight
             if x <= 0:
-                return name
+                return s.name
         return "steady"
 
     def _quiet(self, grp: GroupSim) -> bool:
@@ -110,7 +109,7 @@ class ScenarioDriver:
             return
         name = self._pick(grp)
         grp.scenario = name
-        duration = getattr(self, "_" + name)(grp)
+        duration = self._classic[name].planner(self, grp)
         sim.later(max(duration, 1000), self._clear_scenario, grp, name)
         sim.later(max(duration, 1000) + 10_000 + self._gap(), self.incident, grp)
 
@@ -140,10 +139,10 @@ class ScenarioDriver:
         return c
 
     # ------------------------------------------------------------------ scenarios (return duration)
-    def _steady(self, grp: GroupSim) -> int:
+    def steady(self, grp: GroupSim) -> int:
         return 0
 
-    def _scale_out(self, grp: GroupSim) -> int:
+    def scale_out(self, grp: GroupSim) -> int:
         sim = self.sim
         alive = self._alive(grp)
         if len(alive) >= 2 * sim.cfg.members:
@@ -160,7 +159,7 @@ class ScenarioDriver:
         down = [c for c in grp.clients if not c.alive and c not in grp.hold_on_completing]
         return down[0] if down else self._new_slot(grp)
 
-    def _graceful_leave(self, grp: GroupSim) -> int:
+    def graceful_leave(self, grp: GroupSim) -> int:
         c = self._victim(grp)
         if c is None:
             return 0
@@ -173,7 +172,7 @@ class ScenarioDriver:
         self.sim.later(back, c.start)
         return back + 30_000
 
-    def _crash(self, grp: GroupSim) -> int:
+    def crash(self, grp: GroupSim) -> int:
         c = self._victim(grp)
         if c is None:
             return 0
@@ -182,9 +181,9 @@ class ScenarioDriver:
         self.sim.later(back, c.start)
         return back + 30_000
 
-    def _poll_timeout(self, grp: GroupSim) -> int:
+    def poll_timeout(self, grp: GroupSim) -> int:
         if grp.static:
-            return self._crash(grp)
+            return self.crash(grp)
         c = self._victim(grp)
         if c is None:
             return 0
@@ -192,7 +191,7 @@ class ScenarioDriver:
         c.get_stuck(blocked)
         return blocked + 30_000
 
-    def _rolling_restart(self, grp: GroupSim) -> int:
+    def rolling_restart(self, grp: GroupSim) -> int:
         sim, r = self.sim, self.rng
         alive = self._alive(grp)
         if not alive:
@@ -208,7 +207,7 @@ class ScenarioDriver:
         sim.later(t + 120_000, self._end_episode, grp)
         return t + 30_000
 
-    def _flapping(self, grp: GroupSim) -> int:
+    def flapping(self, grp: GroupSim) -> int:
         sim, r = self.sim, self.rng
         c = self._victim(grp)
         if c is None:
@@ -225,9 +224,9 @@ class ScenarioDriver:
     def _end_episode(self, grp: GroupSim, _b=None) -> None:
         self.sim.truth.end_episode(grp.name)
 
-    def _join_during_completing(self, grp: GroupSim) -> int:
+    def join_during_completing(self, grp: GroupSim) -> int:
         if len(self._alive(grp)) + 2 > 2 * self.sim.cfg.members:
-            return self._scale_out(grp)  # at the size limit: shut an extra host down instead
+            return self.scale_out(grp)  # at the size limit: shut an extra host down instead
         a = self._down_or_new(grp)
         grp.hold_on_completing.append(a)  # reserve a while picking b
         b = self._down_or_new(grp)
@@ -236,7 +235,7 @@ class ScenarioDriver:
         b.start()
         return 40_000
 
-    def _failover(self, grp: GroupSim) -> int:
+    def failover(self, grp: GroupSim) -> int:
         sim, r = self.sim, self.rng
         p = grp.partition
         if p in sim.loading:
@@ -282,9 +281,9 @@ class ScenarioDriver:
             "unload_ms": started + sim.brokers[old_id].skew, "load_ms": sim.now + new.skew, "groups": names,
         })  # fmt: skip
 
-    def _static_restart(self, grp: GroupSim) -> int:
+    def static_restart(self, grp: GroupSim) -> int:
         if not grp.static:
-            return self._graceful_leave(grp)
+            return self.graceful_leave(grp)
         c = self._victim(grp)
         if c is None:
             return 0

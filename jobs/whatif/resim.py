@@ -63,7 +63,7 @@ class ScriptDriver(ScenarioDriver):
     """Executes a :class:`GroupBehaviour` instead of random incidents (one group)."""
 
     def __init__(self, sim: Simulation, grp: GroupSim, behaviour: GroupBehaviour, clients: dict) -> None:
-        super().__init__(sim)
+        super().__init__(sim, ())  # no seeded mix: the behaviour's actions only
         self.grp = grp
         self.behaviour = behaviour
         self.clients = clients  # consumer key -> client
@@ -116,7 +116,7 @@ class ScriptDriver(ScenarioDriver):
                 c.rejoin_now(c.incarnation)
 
     def _move(self, _a=None, _b=None) -> None:
-        self._failover(self.grp)
+        self.failover(self.grp)
 
 
 def resimulate(

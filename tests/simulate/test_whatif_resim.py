@@ -10,6 +10,8 @@ import pytest
 
 from coordinator_core.behaviour import Action, ConsumerBehaviour, GroupBehaviour, GroupSettings
 from jobs.simulate.cluster import SimConfig, Simulation
+from jobs.simulate.scenario_table import TABLE
+from jobs.simulate.scenarios import ScenarioDriver
 from jobs.whatif.accuracy import run_scenario, summarise
 from jobs.whatif.evidence import events_by_group
 from jobs.whatif.predict import baseline_and_predictions, behaviour, logged_settings, predict, replay_group
@@ -75,7 +77,7 @@ def test_baseline_reproduces_a_simulated_corpus(seed, dialect, at_least):
     inside or just outside a running rebalance - heartbeat phase - can differ by one)."""
     with tempfile.TemporaryDirectory() as d:
         sim = Simulation(SimConfig(out=d, groups=4, members=3, hours=2, seed=seed, dialect=dialect))
-        sim.run()
+        sim.run(ScenarioDriver(sim, TABLE))
         sessions = {g.name: g.session_ms for g in sim.groups}
         by_group = events_by_group(d)
     exact = 0

@@ -60,7 +60,7 @@ from jobs.replay_udf import (
     union_schema,
 )
 from jobs.report import console
-from jobs.sink import PARTITION_COL, Sink, _arrow_schema, make_sink
+from jobs.sink import PARTITION_COL, Sink, make_sink, table_arrow_schema
 
 __all__ = ["JobConfig", "RunSummary", "load_config", "run_job"]
 
@@ -319,7 +319,7 @@ def write_run_files(sink: Sink, res, run_id: str, skip_files: Sequence[str] = ()
     if not adopted:
         sink.write_partition("events", res.events.where(keep).withColumn("run_id", run_col), run_id)
     if res.no_quarantine:
-        sink.write_partition_arrow("quarantine", _arrow_schema("quarantine").empty_table(), run_id)
+        sink.write_partition_arrow("quarantine", table_arrow_schema("quarantine").empty_table(), run_id)
     else:
         sink.write_partition("quarantine", res.quarantine.where(keep).withColumn("run_id", run_col), run_id)
     return adopted

@@ -54,7 +54,7 @@ def table_schema(name: str):
     return schemas.TABLES.get(name, schemas.GROUP_STATE)
 
 
-def _arrow_schema(name: str):
+def table_arrow_schema(name: str):
     """The Arrow schema of table ``name`` (one conversion for the whole project: ``arrow_schema``)."""
     return arrow_schema(table_schema(name))
 
@@ -255,7 +255,7 @@ class DeltaRsSink(Sink):
 
     def _table(self, name: str):
         if not self.exists(name):
-            schema = _arrow_schema(name)
+            schema = table_arrow_schema(name)
             part = [PARTITION_COL] if name in PARTITIONED else None
             write_deltalake(
                 self.path(name), pa.Table.from_pylist([], schema=schema), mode="append", partition_by=part
@@ -267,7 +267,7 @@ class DeltaRsSink(Sink):
         """A table written by an earlier version of rebalance-lens gets the columns added since
         (appended, null in its old rows), so that old lakehouses keep working."""
         have = {f.name for f in dt.schema().fields}
-        missing = [f for f in _arrow_schema(name) if f.name not in have]
+        missing = [f for f in table_arrow_schema(name) if f.name not in have]
         if missing:
             dt.alter.add_columns(list(Schema.from_arrow(pa.schema(missing)).fields))
             dt = type(dt)(self.path(name))
@@ -320,7 +320,7 @@ class DeltaRsSink(Sink):
         dt.create_write_transaction(
             actions,
             mode="overwrite",
-            schema=_arrow_schema(name),
+            schema=table_arrow_schema(name),
             partition_by=[PARTITION_COL],
             partition_filters=[(PARTITION_COL, "=", value)],
         )
@@ -333,7 +333,7 @@ class DeltaRsSink(Sink):
         dt.create_write_transaction(
             _add_actions(self.path(name), sub, {PARTITION_COL: value}),
             mode="overwrite",
-            schema=_arrow_schema(name),
+            schema=table_arrow_schema(name),
             partition_by=[PARTITION_COL],
             partition_filters=[(PARTITION_COL, "=", value)],
         )
@@ -350,7 +350,7 @@ class DeltaRsSink(Sink):
         sub = f"r-{self.run_id}"
         self._spark_write_parquet(self._conform(name, df), os.path.join(self.path(name), sub))
         dt.create_write_transaction(
-            _add_actions(self.path(name), sub, None), mode="overwrite", schema=_arrow_schema(name)
+            _add_actions(self.path(name), sub, None), mode="overwrite", schema=table_arrow_schema(name)
         )
 
     def merge(self, name: str, df, keys: list[str]) -> None:
@@ -361,32 +361,32 @@ class DeltaRsSink(Sink):
     def read_arrow(self, name: str):
         """The whole table as an Arrow table of its schema (for small tables read on the driver)."""
         if not self.exists(name):
-            return _arrow_schema(name).empty_table()
+            return table_arrow_schema(name).empty_table()
         return (
             DeltaTable(self.path(name))
             .to_pyarrow_dataset()
             .to_table()
-            .select(_arrow_schema(name).names)
-            .cast(_arrow_schema(name))
+            .select(table_arrow_schema(name).names)
+            .cast(table_arrow_schema(name))
         )
 
     def overwrite_arrow(self, name: str, table) -> None:
         """:meth:`overwrite` with an Arrow table already on the driver (one delta-rs commit)."""
         self._table(name)
-        write_deltalake(self.path(name), table.cast(_arrow_schema(name)), mode="overwrite")
+        write_deltalake(self.path(name), table.cast(table_arrow_schema(name)), mode="overwrite")
 
     def write_partition_arrow(self, name: str, table, value: str) -> None:
         """:meth:`write_partition` with an Arrow table already on the driver (one delta-rs commit
         replacing the ``run_id=value`` partition)."""
         self._table(name)
         quoted = value.replace("'", "''")
-        write_deltalake(self.path(name), table.cast(_arrow_schema(name)), mode="overwrite",
+        write_deltalake(self.path(name), table.cast(table_arrow_schema(name)), mode="overwrite",
                         partition_by=[PARTITION_COL], predicate=f"{PARTITION_COL} = '{quoted}'")  # fmt: skip
 
     def merge_arrow(self, name: str, source, keys: list[str]) -> None:
         """:meth:`merge` of an Arrow table already on the driver (small: the replay's output read
         from its staged Parquet), without a Spark job. Duplicate keys keep their last row."""
-        source = _dedupe_arrow(source.cast(_arrow_schema(name)), keys)
+        source = _dedupe_arrow(source.cast(table_arrow_schema(name)), keys)
         if source.num_rows == 0:
             self._table(name)
             return
@@ -590,7 +590,7 @@ def read_table(spark_or_none, lakehouse_dir: str, name: str):
 
 
 def _read_pandas(lakehouse_dir: str, name: str, fmt: str | None):
-    schema = _arrow_schema(name)
+    schema = table_arrow_schema(name)
     path = os.path.join(_local(lakehouse_dir), name)
     if fmt == "delta":
         table = DeltaTable(path).to_pyarrow_table()

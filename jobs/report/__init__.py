@@ -10,7 +10,10 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from coordinator_core.replay import ReplaySettings
 
 
 def report_html(
@@ -21,7 +24,7 @@ def report_html(
     cluster: str | None = None,
     title: str | None = None,
     advise: bool = True,
-    settings: Any = None,
+    settings: ReplaySettings | None = None,
 ) -> str:
     """The HTML report of the tables of ``lakehouse``. ``advise``: re-simulate the worst storms under
     other settings (:func:`jobs.report.whatif.storm_advice`), their evidence replayed under the job's
@@ -57,7 +60,7 @@ def build_report(
     cluster: str | None = None,
     title: str | None = None,
     advise: bool = True,
-    settings: Any = None,
+    settings: ReplaySettings | None = None,
 ) -> str:
     """Read the tables of ``lakehouse`` and write the HTML report to ``output`` (a ``.html`` file, or a
     directory that gets ``report.html``). Returns the path written. ``settings``: see

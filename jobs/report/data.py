@@ -26,10 +26,9 @@ from deltalake import DeltaTable, write_deltalake
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from jobs.ingest.model import arrow_schema as model_arrow_schema
 from jobs.schemas import TABLES
 from jobs.sink import read_table as sink_read  # Delta (Spark or delta-rs) or the Parquet fallback
-from jobs.sink import table_format
+from jobs.sink import table_arrow_schema, table_format
 
 #: the tables the report and notebooks read (never ``events``: event-sized, not a roll-up)
 REPORT_TABLES: tuple[str, ...] = (
@@ -46,12 +45,6 @@ REPORT_TABLES: tuple[str, ...] = (
 MAX_ROWS = 500_000
 
 
-def arrow_schema(name: str) -> pa.Schema:
-    """The pyarrow schema of table ``name`` (same columns and order as :data:`jobs.schemas.TABLES`;
-    the one Spark-to-Arrow converter, :func:`jobs.ingest.model.arrow_schema`)."""
-    return model_arrow_schema(TABLES[name])
-
-
 def columns(name: str) -> list[str]:
     return [f.name for f in TABLES[name].fields]
 
@@ -66,7 +59,7 @@ def integer_columns(name: str) -> list[str]:
 
 def empty_frame(name: str) -> pd.DataFrame:
     """An empty frame with the columns (and pandas dtypes) of table ``name``."""
-    return arrow_schema(name).empty_table().to_pandas()
+    return table_arrow_schema(name).empty_table().to_pandas()
 
 
 def normalise(df: pd.DataFrame, name: str) -> pd.DataFrame:
@@ -181,6 +174,6 @@ def load_tables(
 def write_tables(lakehouse: str, frames: dict[str, pd.DataFrame], mode: str = "overwrite") -> None:
     """Write hand-made frames as Delta tables with the job's schemas (tests, demos; not the job's sink)."""
     for name, df in frames.items():
-        schema = arrow_schema(name)
+        schema = table_arrow_schema(name)
         table = pa.Table.from_pandas(normalise(df, name)[columns(name)], schema=schema, preserve_index=False)
         write_deltalake(table_path(lakehouse, name), table, mode=mode)

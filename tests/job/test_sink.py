@@ -162,10 +162,10 @@ def test_tables_of_an_earlier_version_gain_the_new_columns(spark, tmp_path):
     import pyarrow as pa
     from deltalake import DeltaTable, write_deltalake
 
-    from jobs.sink import _arrow_schema
+    from jobs.sink import table_arrow_schema
 
     root = tmp_path / "lake"
-    new = _arrow_schema("rebalances")
+    new = table_arrow_schema("rebalances")
     old = pa.schema([f for f in new if f.name not in ("protocol_type", "paused_partition_ms",
                                                       "partitions_revoked", "partitions_assigned")])  # fmt: skip
     row = {f.name: None for f in old} | {"cluster": "c", "group_id": "g", "rebalance_id": "g:1:1", "join_rounds": 1,

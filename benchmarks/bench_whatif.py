@@ -35,8 +35,7 @@ def _commit() -> str:
 
 def _table(rows: list[dict], keys: list[str]) -> str:
     cols = [*keys, "cases", "exact_pct", "rules_exact_pct", "paused_within_10pct", "expectation_within_10pct",
-            "median_paused_error_pct",
-            "mean_moved_error", "baseline_reproduced_pct"]  # fmt: skip
+            "paused_in_range_pct", "median_paused_error_pct", "mean_moved_error", "baseline_reproduced_pct"]  # fmt: skip
     out = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for r in rows:
         out.append("| " + " | ".join("" if r.get(c) is None else str(r[c]) for c in cols) + " |")
@@ -66,7 +65,8 @@ def main(argv: list[str] | None = None) -> int:
     md = (
         f"# What-if accuracy\n\n`{meta['command']}` at commit `{commit}` ({len(cases)} cases, {took:.0f} s)\n\n"
         f"Overall: rebalance count exact in {overall['exact_pct']}% of cases; paused time within 10% in "
-        f"{overall['paused_within_10pct']}%; baseline reproduced in {overall['baseline_reproduced_pct']}%.\n\n"
+        f"{overall['paused_within_10pct']}%; truth inside the predicted range in {overall['paused_in_range_pct']}%; "
+        f"baseline reproduced in {overall['baseline_reproduced_pct']}%.\n\n"
         f"## By change\n\n{_table(by_change, ['change'])}\n\n"
         f"## By scenario and change\n\n{_table(by_both, ['scenario', 'change'])}\n"
     )

@@ -24,10 +24,13 @@ class Totals:
 
 
 def human_ms(ms: float | int | None) -> str:
-    """Milliseconds as a short human duration: ``850 ms``, ``12.4 s``, ``3 min 20 s``, ``2 h 05 min``."""
+    """Milliseconds as a short human duration: ``850 ms``, ``12.4 s``, ``3 min 20 s``, ``2 h 05 min``;
+    a negative one (time a what-if change would cost) with a minus sign: ``−4.2 s``."""
     if ms is None or pd.isna(ms):
         return "–"
     ms = float(ms)
+    if ms < 0:
+        return "\u2212" + human_ms(-ms)
     if ms < 1000:
         return f"{ms:.0f} ms"
     s = ms / 1000

@@ -13,7 +13,8 @@ Each *case* is (scenario, seed, change). The scenario draws one group's behaviou
 4. **truth B**: the simulator plays the *true* behaviour under B with the same seed as truth A: the
    same world (heartbeat phases, network delays) until the change makes a difference.
 
-Per case: rebalance count exact, paused time (ms) error and moved partitions error, plus the
+Per case: rebalance count exact, paused time (ms) error, whether truth B's paused time lies in the
+predicted range (lowest to highest of the prediction's samples) and moved partitions error, plus the
 baseline check (the inferred behaviour re-simulated under A reproduces truth A's rebalance count).
 Beside the what-if's paused-time error stands the world's own: truth B's paused time against the
 mean of truth B over :data:`SAMPLES` seeds (``expectation_paused_ms``), i.e. how close even a
@@ -141,6 +142,9 @@ class Case:
     predicted_moved: int | None
     #: the rule-based what-if's prediction (coordinator_core.whatif), where its rules apply
     rules_rebalances: int | None = None
+    #: the lowest and highest predicted paused time over the prediction's samples
+    predicted_paused_low: int | None = None
+    predicted_paused_high: int | None = None
 
     @property
     def exact(self) -> bool:
@@ -150,6 +154,14 @@ class Case:
     def paused_error(self) -> float:
         """Relative error of the predicted paused time (0 when both are 0)."""
         return _relative(self.predicted_paused_ms, self.truth_paused_ms)
+
+    @property
+    def in_range(self) -> bool:
+        """Truth B's paused time lies in the predicted range (lowest to highest sample), give or
+        take the same 10 %."""
+        lo = self.predicted_paused_ms if self.predicted_paused_low is None else self.predicted_paused_low
+        hi = self.predicted_paused_ms if self.predicted_paused_high is None else self.predicted_paused_high
+        return 0.9 * lo <= self.truth_paused_ms <= 1.1 * hi
 
     @property
     def expectation_error(self) -> float:
@@ -207,13 +219,14 @@ def _case(scenario, seed, change, truth_a: Outcome, base_pred: int, truth_b: Pre
     return Case(
         scenario, seed, change, truth_a.rebalance_count, base_pred, first.rebalance_count, pred.rebalances,
         first.paused_ms, pred.paused_ms, truth_b.paused_ms, first.moved_partitions, pred.moved_partitions, rules,
+        *pred.paused_range,
     )  # fmt: skip
 
 
 def summarise(cases: Iterable[Case], by: tuple[str, ...] = ("scenario", "change")) -> list[dict[str, Any]]:
     """Per group of ``by``: cases, rebalance count exact %, paused time within 10 % (share), median
-    paused error, the true expectation within 10 % (share), mean moved-partitions error, baseline
-    reproduced %."""
+    paused error, truth inside the predicted range (share), the true expectation within 10 %
+    (share), mean moved-partitions error, baseline reproduced %."""
     groups: dict[tuple, list[Case]] = {}
     for c in cases:
         groups.setdefault(tuple(getattr(c, k) for k in by), []).append(c)
@@ -227,6 +240,7 @@ def summarise(cases: Iterable[Case], by: tuple[str, ...] = ("scenario", "change"
             "exact_pct": round(100 * sum(c.exact for c in cs) / len(cs), 1),
             "paused_within_10pct": round(100 * sum(e <= 0.10 for e in errs) / len(cs), 1),
             "median_paused_error_pct": round(100 * errs[len(errs) // 2], 1),
+            "paused_in_range_pct": round(100 * sum(c.in_range for c in cs) / len(cs), 1),
             "expectation_within_10pct": round(100 * sum(c.expectation_error <= 0.10 for c in cs) / len(cs), 1),
             "mean_moved_error": round(sum(moved) / len(moved), 2) if moved else None,
             "baseline_reproduced_pct": round(
@@ -243,5 +257,5 @@ def _pct(flags: list[bool]) -> float | None:
 
 
 def as_rows(cases: Iterable[Case]) -> list[dict[str, Any]]:
-    return [{**asdict(c), "exact": c.exact, "paused_error": round(c.paused_error, 4),
+    return [{**asdict(c), "exact": c.exact, "paused_error": round(c.paused_error, 4), "in_range": c.in_range,
              "expectation_error": round(c.expectation_error, 4)} for c in cases]  # fmt: skip

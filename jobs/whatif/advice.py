@@ -27,8 +27,9 @@ __all__ = ["ADVICE_COLUMNS", "Advice", "advise", "candidate_changes", "measured_
 
 ACCURACY_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "accuracy.json")
 ADVICE_COLUMNS = [
-    "change", "setting", "rebalances_logged", "rebalances_before", "rebalances_after", "paused_ms_saved", "paused_partition_ms_saved",
-    "moved_partitions_after", "exact_pct", "paused_within_10pct", "strength",
+    "change", "setting", "rebalances_logged", "rebalances_before", "rebalances_after", "paused_ms_saved",
+    "paused_ms_saved_low", "paused_ms_saved_high", "paused_partition_ms_saved", "moved_partitions_after", "exact_pct",
+    "paused_within_10pct", "paused_in_range_pct", "strength",
 ]  # fmt: skip
 
 
@@ -41,10 +42,16 @@ class Advice:
     rebalances_before: int
     rebalances_after: int
     paused_ms_saved: int
+    #: the least and most paused time saved over the samples (each sample against the baseline
+    #: sample of the same seed): the spread of the heartbeat-phase race
+    paused_ms_saved_low: int
+    paused_ms_saved_high: int
     paused_partition_ms_saved: int | None
     moved_partitions_after: int | None
     exact_pct: float | None
     paused_within_10pct: float | None
+    #: measured: how often the true paused time fell inside the predicted range
+    paused_in_range_pct: float | None
     strength: str
 
 
@@ -128,11 +135,13 @@ def advise(
     for p in rows[1:]:
         m = acc.get(p.scenario, {})  # the accuracy benchmark measures the same change names
         saved = b.paused_ms - p.paused_ms
+        per_seed = [x - y for x, y in zip(b.paused_samples, p.paused_samples, strict=True)] or [saved]
         ppm = (b.paused_partition_ms - p.paused_partition_ms
                if b.paused_partition_ms is not None and p.paused_partition_ms is not None else None)  # fmt: skip
         out.append(Advice(
-            p.scenario, cands[p.scenario][0], logged, b.rebalances, p.rebalances, saved, ppm, p.moved_partitions,
-            m.get("exact_pct"), m.get("paused_within_10pct"),
+            p.scenario, cands[p.scenario][0], logged, b.rebalances, p.rebalances, saved, min(per_seed),
+            max(per_seed), ppm, p.moved_partitions, m.get("exact_pct"), m.get("paused_within_10pct"),
+            m.get("paused_in_range_pct"),
             strength(m.get("exact_pct"), m.get("paused_within_10pct"), ppm if ppm is not None else saved, off),
         ))  # fmt: skip
     # partition-time is what stops (an eager rebalance stops every partition, a cooperative or

@@ -38,6 +38,8 @@ class Prediction:
     """One setting's predicted outcome over ``samples`` re-simulations (different seeds: the
     heartbeat phases, network delays... differ): the most frequent rebalance count, the mean
     paused time, partition-time and moved partitions, and the rebalances of the first sample.
+    ``paused_samples``: each sample's paused time (calibrated like the mean), in seed order: their
+    spread is the heartbeat-phase race no log can settle (:attr:`paused_range`).
     ``calibrated``: how many rebalances (over all samples) took their logged duration."""
 
     scenario: str
@@ -49,6 +51,13 @@ class Prediction:
     samples: int = 1
     first: Outcome | None = None
     calibrated: int = 0
+    paused_samples: tuple[int, ...] = ()
+
+    @property
+    def paused_range(self) -> tuple[int, int]:
+        """The lowest and highest paused time over the samples."""
+        vs = self.paused_samples or (self.paused_ms,)
+        return min(vs), max(vs)
 
 
 def runs(b: GroupBehaviour, settings: GroupSettings, *, seed: int = 1, samples: int = 1) -> list[Outcome]:
@@ -77,7 +86,7 @@ def summarise(
         n = sum(c.calibrated for c in cal)
     return Prediction(
         name, outcomes[0].settings, mode, _mean(paused), _mean(partition_ms),
-        _mean(o.moved_partitions for o in outcomes), len(outcomes), outcomes[0], n,
+        _mean(o.moved_partitions for o in outcomes), len(outcomes), outcomes[0], n, tuple(paused),
     )  # fmt: skip
 
 

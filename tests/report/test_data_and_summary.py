@@ -66,8 +66,8 @@ def test_co_storms_groups_overlapping_storms_per_coordinator(tables):
 
 
 def test_human_ms():
-    assert [summary.human_ms(v) for v in (850, 12400, 200000, 7_500_000, None)] == [
-        "850 ms", "12.4 s", "3 min 20 s", "2 h 05 min", "–",
+    assert [summary.human_ms(v) for v in (850, 12400, 200000, 7_500_000, None, -4200, -850)] == [
+        "850 ms", "12.4 s", "3 min 20 s", "2 h 05 min", "–", "\u22124.2 s", "\u2212850 ms",
     ]  # fmt: skip
 
 

@@ -134,6 +134,20 @@ def test_predictions_from_logs_match_the_truth():
     by_change = {r["change"]: r for r in summarise(cases, by=("change",))}
     for change in ("longer_session", "static_membership", "longer_poll_interval", "consumer_protocol"):
         assert by_change[change]["exact_pct"] == 100.0, change
+    for c in cases:  # the range is the samples' lowest to highest, the mean inside it
+        assert c.predicted_paused_low <= c.predicted_paused_ms <= c.predicted_paused_high
+
+
+def test_truth_in_range_allows_the_same_ten_percent():
+    from jobs.whatif.accuracy import Case
+
+    def case(truth, low, high):
+        return Case("s", 1, "c", 1, 1, 1, 1, truth, (low + high) // 2, truth, None, None, None, low, high)
+
+    assert [case(t, 5_000, 10_000).in_range for t in (4_400, 4_600, 7_000, 10_900, 11_100)] == [
+        False, True, True, True, False,
+    ]  # fmt: skip
+    assert case(0, 0, 0).in_range and not case(300, 0, 0).in_range
 
 
 def test_unknown_setting_is_an_error_naming_it():
@@ -152,6 +166,8 @@ def test_advice_ranks_static_membership_first_for_a_rolling_restart():
     acc = {"static_membership": {"exact_pct": 100.0, "paused_within_10pct": 85.0}}
     rows = advise("g", events, window=(T0, T0 + 1_200_000), samples=1, accuracy=acc)
     top = rows[0]
+    # one sample: the range is the one saving
+    assert top.paused_ms_saved_low == top.paused_ms_saved == top.paused_ms_saved_high
     assert (top.change, top.rebalances_before, top.rebalances_after, top.strength) == (
         "static_membership", 6, 0, "strong",
     )  # fmt: skip
@@ -179,3 +195,21 @@ def test_advice_without_member_evidence_is_unverified():
     from jobs.whatif.advice import strength
 
     assert strength(100.0, 90.0, 5_000, baseline_off=True) == "unverified"
+
+
+def test_advice_shows_the_spread_of_the_samples():
+    """Over several seeds the saved paused time is a range (the heartbeat-phase race): the mean lies
+    inside it, and each end is one seed's saving against the baseline of the same seed."""
+    from jobs.whatif.advice import advise
+
+    acts = [(1, Action(T0 + 200_000, "pause", 50_000))]
+    with tempfile.TemporaryDirectory() as d:
+        resimulate(_group(*acts), GroupSettings(), seed=3, out=d)
+        events = events_by_group(d)["g"]
+    rows = {r.change: r for r in advise("g", events, window=(T0, T0 + 1_200_000), samples=4, accuracy={})}
+    cp = rows["consumer_protocol"]
+    assert cp.paused_ms_saved_low <= cp.paused_ms_saved <= cp.paused_ms_saved_high
+    assert cp.paused_ms_saved_low < cp.paused_ms_saved_high  # the 5 s heartbeat race differs by seed
+    longer = rows["longer_session"]  # a 50 s pause under a 90 s session: no rebalance, nothing to race
+    assert longer.rebalances_after == 0
+    assert longer.paused_ms_saved_low == longer.paused_ms_saved == longer.paused_ms_saved_high > 0

@@ -193,18 +193,31 @@ def node(host: str, broker: int) -> str:
 
 # ------------------------------------------------------------------------------------------ prod-eu
 
+ORDERS_CLIENT = {i: f"consumer-orders-{i}" for i in (1, 2, 3)}
+ORDERS_HOST = {1: "/10.0.1.11", 2: "/10.0.1.12", 3: "/10.0.1.13"}
+PAYMENTS_CLIENT = {1: "consumer-payments-1", 2: "consumer-payments-2"}
+
 
 def prod_eu() -> list[File]:
+    """Cluster prod-eu: one Scala broker; orders' rolling restart, payments' poll timeout, inventory's crash."""
     b1 = ScalaBroker("prod-eu/broker-1/server.log", 1)
     b1.other(t("08:59:58.000"), "[KafkaServer id=1] started", "kafka.server.KafkaServer")
     b1.other(t("08:59:58.412"), "[GroupMetadataManager brokerId=1] Finished loading offsets and group metadata "
              "from __consumer_offsets-31 in 12 milliseconds for epoch 4, of which 1 milliseconds was spent in "
              "the scheduler.", "kafka.coordinator.group.GroupMetadataManager")  # fmt: skip
-
-    # orders: 3 dynamic members form the group, then a rolling restart (leave + rejoin each) -> storm
     app = Log4jClient("prod-eu/apps/orders-consumer-1.log")
-    c = {i: f"consumer-orders-{i}" for i in (1, 2, 3)}
-    host = {1: "/10.0.1.11", 2: "/10.0.1.12", 3: "/10.0.1.13"}
+    orders = orders_formed(b1, app)
+    orders_rolling_restart(b1, app, orders)
+    spring = SpringClient("prod-eu/apps/payments-service.log")
+    payments = payments_formed(b1, spring)
+    payments_poll_timeout(b1, spring, payments)
+    inventory_crash(b1)
+    return [b1, app, spring]
+
+
+def orders_formed(b1: ScalaBroker, app: Log4jClient) -> dict[int, str]:
+    """orders: 3 dynamic members form the group (generation 1); returns their member ids."""
+    c = ORDERS_CLIENT
     m = {i: mid(c[i]) for i in (1, 2, 3)}
     b1.new_dynamic(t("09:00:00.102"), "orders", "Empty", m[1])
     b1.prepare(t("09:00:00.108"), "orders", 0, f"Adding new member {m[1]} with group instance id None; client "
@@ -234,61 +247,84 @@ def prod_eu() -> list[File]:
         "Adding newly assigned partitions: orders-0, orders-1",
         logger=INVOKER,
     )
+    return m
 
-    # rolling restart 10:00: each pod closes (LeaveGroup) and comes back 35 s later with a new member id
+
+def orders_rolling_restart(b1: ScalaBroker, app: Log4jClient, m: dict[int, str]) -> None:
+    """orders at 10:00: each pod closes (LeaveGroup) and comes back 35 s later with a new member id
+    (``m`` is updated); two rebalances per pod, a storm."""
     gen, leader = 1, m[1]
     clock = {1: "10:00:00", 2: "10:01:30", 3: "10:03:00"}
     back = {1: "10:00:35", 2: "10:02:05", 3: "10:03:35"}
     for i in (1, 2, 3):
-        hh, mm, ss = clock[i].split(":")
-        base = t(clock[i] + ".000")
         old = m[i]
-        if i == 1:
-            app.line(base + dt.timedelta(milliseconds=1), c[1], "orders",
-                     "Revoke previously assigned partitions orders-0, orders-1", logger=INVOKER)  # fmt: skip
-            app.line(base + dt.timedelta(milliseconds=3), c[1], "orders", f"Member {old} sending LeaveGroup request "
-                     f"to coordinator {node('kafka-1.eu', 1)} due to the consumer is being closed")  # fmt: skip
-            app.line(base + dt.timedelta(milliseconds=4), c[1], "orders", "Resetting generation and member id due "
-                     "to: consumer pro-actively leaving the group")  # fmt: skip
-        b1.left(
-            base + dt.timedelta(milliseconds=6), "orders", old, c[i], host[i], "the consumer is being closed"
-        )
-        b1.prepare(base + dt.timedelta(milliseconds=7), "orders", gen, f"Removing member {old} on LeaveGroup; client "
-                   "reason: the consumer is being closed")  # fmt: skip
-        gen += 1
         if old == leader:
             leader = m[2] if i != 2 else m[3]
-        b1.stabilized(base + dt.timedelta(milliseconds=2950), "orders", gen, 2)
-        b1.assignment(base + dt.timedelta(milliseconds=2961), "orders", leader, gen, 2)
-        # the new incarnation
-        new = mid(c[i], 1)
-        m[i] = new
-        ret = t(back[i] + ".000")
-        b1.new_dynamic(ret + dt.timedelta(milliseconds=210), "orders", "Stable", new)
-        b1.prepare(ret + dt.timedelta(milliseconds=214), "orders", gen, f"Adding new member {new} with group instance "
-                   f"id None; client reason: need to re-join with the given member-id: {new}")  # fmt: skip
-        gen += 1
-        b1.stabilized(ret + dt.timedelta(milliseconds=2890), "orders", gen, 3)
-        b1.assignment(ret + dt.timedelta(milliseconds=2904), "orders", leader, gen, 3)
-        if i == 1:
-            app.line(ret + dt.timedelta(milliseconds=120), c[1], "orders",
-                     f"Discovered group coordinator {node('kafka-1.eu', 1)}")  # fmt: skip
-            app.line(ret + dt.timedelta(milliseconds=125), c[1], "orders", "(Re-)joining group")
-            app.line(ret + dt.timedelta(milliseconds=212), c[1], "orders", "Request joining group due to: need to "
-                     f"re-join with the given member-id: {new}")  # fmt: skip
-            app.line(ret + dt.timedelta(milliseconds=213), c[1], "orders", "(Re-)joining group")
-            app.line(ret + dt.timedelta(milliseconds=2895), c[1], "orders",
-                     f"Successfully joined group with generation {gen_str(gen, new)}")  # fmt: skip
-            app.line(ret + dt.timedelta(milliseconds=2910), c[1], "orders",
-                     f"Successfully synced group in generation {gen_str(gen, new)}")  # fmt: skip
-            app.line(ret + dt.timedelta(milliseconds=2911), c[1], "orders",
-                     "Notifying assignor about the new Assignment(partitions=[orders-4, orders-5])")  # fmt: skip
-            app.line(ret + dt.timedelta(milliseconds=2912), c[1], "orders",
-                     "Adding newly assigned partitions: orders-4, orders-5", logger=INVOKER)  # fmt: skip
+        gen = orders_pod_leaves(b1, app, i, old, t(clock[i] + ".000"), gen, leader)
+        m[i] = mid(ORDERS_CLIENT[i], 1)
+        gen = orders_pod_returns(b1, app, i, m[i], t(back[i] + ".000"), gen, leader)
 
-    # payments: formed by 2 members; member 1 exceeds max.poll.interval.ms (leaves), rejoins later
-    spring = SpringClient("prod-eu/apps/payments-service.log")
-    pc = {1: "consumer-payments-1", 2: "consumer-payments-2"}
+
+def orders_pod_leaves(
+    b1: ScalaBroker, app: Log4jClient, i: int, old: str, base: dt.datetime, gen: int, leader: str
+) -> int:
+    """Pod ``i`` closes: LeaveGroup and a rebalance of the 2 others; returns the new generation."""
+    c = ORDERS_CLIENT
+    if i == 1:
+        app.line(base + dt.timedelta(milliseconds=1), c[1], "orders",
+                 "Revoke previously assigned partitions orders-0, orders-1", logger=INVOKER)  # fmt: skip
+        app.line(base + dt.timedelta(milliseconds=3), c[1], "orders", f"Member {old} sending LeaveGroup request "
+                 f"to coordinator {node('kafka-1.eu', 1)} due to the consumer is being closed")  # fmt: skip
+        app.line(base + dt.timedelta(milliseconds=4), c[1], "orders", "Resetting generation and member id due "
+                 "to: consumer pro-actively leaving the group")  # fmt: skip
+    b1.left(
+        base + dt.timedelta(milliseconds=6),
+        "orders",
+        old,
+        c[i],
+        ORDERS_HOST[i],
+        "the consumer is being closed",
+    )
+    b1.prepare(base + dt.timedelta(milliseconds=7), "orders", gen, f"Removing member {old} on LeaveGroup; client "
+               "reason: the consumer is being closed")  # fmt: skip
+    gen += 1
+    b1.stabilized(base + dt.timedelta(milliseconds=2950), "orders", gen, 2)
+    b1.assignment(base + dt.timedelta(milliseconds=2961), "orders", leader, gen, 2)
+    return gen
+
+
+def orders_pod_returns(
+    b1: ScalaBroker, app: Log4jClient, i: int, new: str, ret: dt.datetime, gen: int, leader: str
+) -> int:
+    """Pod ``i`` is back as member ``new``: a rebalance to 3 members; returns the new generation."""
+    c = ORDERS_CLIENT
+    b1.new_dynamic(ret + dt.timedelta(milliseconds=210), "orders", "Stable", new)
+    b1.prepare(ret + dt.timedelta(milliseconds=214), "orders", gen, f"Adding new member {new} with group instance "
+               f"id None; client reason: need to re-join with the given member-id: {new}")  # fmt: skip
+    gen += 1
+    b1.stabilized(ret + dt.timedelta(milliseconds=2890), "orders", gen, 3)
+    b1.assignment(ret + dt.timedelta(milliseconds=2904), "orders", leader, gen, 3)
+    if i == 1:
+        app.line(ret + dt.timedelta(milliseconds=120), c[1], "orders",
+                 f"Discovered group coordinator {node('kafka-1.eu', 1)}")  # fmt: skip
+        app.line(ret + dt.timedelta(milliseconds=125), c[1], "orders", "(Re-)joining group")
+        app.line(ret + dt.timedelta(milliseconds=212), c[1], "orders", "Request joining group due to: need to "
+                 f"re-join with the given member-id: {new}")  # fmt: skip
+        app.line(ret + dt.timedelta(milliseconds=213), c[1], "orders", "(Re-)joining group")
+        app.line(ret + dt.timedelta(milliseconds=2895), c[1], "orders",
+                 f"Successfully joined group with generation {gen_str(gen, new)}")  # fmt: skip
+        app.line(ret + dt.timedelta(milliseconds=2910), c[1], "orders",
+                 f"Successfully synced group in generation {gen_str(gen, new)}")  # fmt: skip
+        app.line(ret + dt.timedelta(milliseconds=2911), c[1], "orders",
+                 "Notifying assignor about the new Assignment(partitions=[orders-4, orders-5])")  # fmt: skip
+        app.line(ret + dt.timedelta(milliseconds=2912), c[1], "orders",
+                 "Adding newly assigned partitions: orders-4, orders-5", logger=INVOKER)  # fmt: skip
+    return gen
+
+
+def payments_formed(b1: ScalaBroker, spring: SpringClient) -> dict[int, str]:
+    """payments: 2 members form the group (generation 1); returns their member ids."""
+    pc = PAYMENTS_CLIENT
     pm = {1: mid(pc[1]), 2: mid(pc[2])}
     b1.new_dynamic(t("09:05:00.300"), "payments", "Empty", pm[1])
     b1.prepare(t("09:05:00.305"), "payments", 0, f"Adding new member {pm[1]} with group instance id None; client "
@@ -307,6 +343,13 @@ def prod_eu() -> list[File]:
     spring.line(t("09:05:03.941"), pc[1], "payments",
                 "Adding newly assigned partitions: payments-0, payments-1, payments-2", logger=INVOKER.replace(
                     "org.apache.kafka.clients.consumer.internals", "o.a.k.c.c.internals"))  # fmt: skip
+    return pm
+
+
+def payments_poll_timeout(b1: ScalaBroker, spring: SpringClient, pm: dict[int, str]) -> None:
+    """payments at 11:20: member 1 exceeds max.poll.interval.ms (its heartbeat thread leaves), rejoins
+    70 s later with a new member id."""
+    pc = PAYMENTS_CLIENT
     hb = "kafka-coordinator-heartbeat-thread | payments"
     spring.line(t("11:20:00.412"), pc[1], "payments", "consumer poll timeout has expired. This means the time between "
                 "subsequent calls to poll() was longer than the configured max.poll.interval.ms, which typically "
@@ -330,7 +373,9 @@ def prod_eu() -> list[File]:
     spring.line(t("11:21:12.955"), pc[1], "payments",
                 f"Successfully joined group with generation {gen_str(3, pm1b)}")  # fmt: skip
 
-    # inventory: 3 members; member 2 crashes at 13:00:00 (kill -9), expires after 45 s
+
+def inventory_crash(b1: ScalaBroker) -> None:
+    """inventory: 3 members; member 2 crashes at 13:00:00 (kill -9), expires after 45 s (broker lines only)."""
     im = {i: mid(f"consumer-inventory-{i}") for i in (1, 2, 3)}
     b1.new_dynamic(t("09:10:00.010"), "inventory", "Empty", im[1])
     b1.prepare(t("09:10:00.015"), "inventory", 0, f"Adding new member {im[1]} with group instance id None; client "
@@ -343,20 +388,33 @@ def prod_eu() -> list[File]:
     b1.prepare(t("13:00:45.004"), "inventory", 1, f"removing member {im[2]} on heartbeat expiration")
     b1.stabilized(t("13:00:47.950"), "inventory", 2, 2)
     b1.assignment(t("13:00:47.961"), "inventory", im[1], 2, 2)
-    return [b1, app, spring]
 
 
 # ------------------------------------------------------------------------------------------ prod-us
 
+#: shipping's static members: group.instance.id shipping-0..3 and their client ids
+SHIPPING_INSTANCE = {i: f"shipping-{i}" for i in range(4)}
+SHIPPING_CLIENT = {i: f"consumer-shipping-shipping-{i}" for i in range(4)}
+
 
 def prod_us() -> list[File]:
+    """Cluster prod-us: two Java 4.0 brokers; shipping's static restart and scale-up, billing's failover."""
     b2 = JavaBroker("prod-us/broker-2/server.log", 2)
     b3 = JavaBroker("prod-us/broker-3/server.log", 3)
     js = JsonClient("prod-us/apps/shipping-1.json.log")
+    shipping = shipping_formed(b2, js)
+    shipping_static_restart(b2, js, shipping)
+    shipping_scale_up(b2, shipping)
+    billing = billing_formed(b2)
+    billing_failover(b2, b3)
+    billing_joins_on_new_coordinator(b3, billing)
+    return [b2, b3, js]
 
-    # shipping: 3 static members (group.instance.id shipping-0..2)
-    sid = {i: f"shipping-{i}" for i in range(4)}
-    scid = {i: f"consumer-shipping-shipping-{i}" for i in range(4)}
+
+def shipping_formed(b2: JavaBroker, js: JsonClient) -> dict[int, str]:
+    """shipping: 3 static members (group.instance.id shipping-0..2) form the group; returns the member ids
+    of shipping-0..3."""
+    sid, scid = SHIPPING_INSTANCE, SHIPPING_CLIENT
     # static members' ids are <group.instance.id>-<uuid> (GroupMetadata.generateMemberId, 2.3.0+)
     sm = {i: mid(sid[i]) for i in range(4)}
     b2.new_static(t("09:00:00.210"), "shipping", "Empty", sid[0], sm[0])
@@ -382,7 +440,13 @@ def prod_us() -> list[File]:
             "shipments-2, shipments-3])", iid=sid[1])  # fmt: skip
     js.line(t("09:00:04.062"), scid[1], "shipping", "Adding newly assigned partitions: shipments-2, shipments-3",
             logger=INVOKER, iid=sid[1])  # fmt: skip
-    # 12:00 shipping-1's pod restarts within the session timeout: static member replaced, no rebalance
+    return sm
+
+
+def shipping_static_restart(b2: JavaBroker, js: JsonClient, sm: dict[int, str]) -> None:
+    """shipping at 12:00: shipping-1's pod restarts within the session timeout: static member replaced,
+    no rebalance."""
+    sid, scid = SHIPPING_INSTANCE, SHIPPING_CLIENT
     sm1b = mid(sid[1], 1)
     js.line(
         t("12:00:20.101"),
@@ -400,15 +464,20 @@ def prod_us() -> list[File]:
             iid=sid[1])  # fmt: skip
     js.line(t("12:00:20.133"), scid[1], "shipping", "Adding newly assigned partitions: shipments-2, shipments-3",
             logger=INVOKER, iid=sid[1])  # fmt: skip
-    # 14:30 scale-up: a 4th static member joins -> one rebalance
+
+
+def shipping_scale_up(b2: JavaBroker, sm: dict[int, str]) -> None:
+    """shipping at 14:30: a 4th static member joins -> one rebalance."""
+    sid = SHIPPING_INSTANCE
     b2.new_static(t("14:30:00.500"), "shipping", "Stable", sid[3], sm[3])
     b2.prepare(t("14:30:00.503"), "shipping", 1, f"Adding new member {sm[3]} with group instance id {sid[3]}; "
                "client reason: not provided")  # fmt: skip
     b2.stabilized(t("14:30:03.400"), "shipping", 2, 4)
     b2.assignment(t("14:30:03.415"), "shipping", sm[0], 2, 4, 4)
 
-    # billing: 2 dynamic members on broker 2; at 15:00 the coordinator moves to broker 3 (no rebalance);
-    # at 15:20 a third member joins on broker 3
+
+def billing_formed(b2: JavaBroker) -> dict[int, str]:
+    """billing: 2 dynamic members form the group on broker 2; returns the member ids of members 1..3."""
     bc = {i: f"consumer-billing-{i}" for i in (1, 2, 3)}
     bm = {i: mid(bc[i]) for i in (1, 2, 3)}
     b2.new_dynamic(t("09:30:00.100"), "billing", "Empty", bm[1])
@@ -419,6 +488,11 @@ def prod_us() -> list[File]:
     b2.pending_join(t("09:30:01.050"), "billing", "PreparingRebalance", bm[2])
     b2.stabilized(t("09:30:04.060"), "billing", 1, 2)
     b2.assignment(t("09:30:04.075"), "billing", bm[1], 1, 2)
+    return bm
+
+
+def billing_failover(b2: JavaBroker, b3: JavaBroker) -> None:
+    """billing at 15:00: the coordinator moves from broker 2 to broker 3 (no rebalance)."""
     b2.runtime(
         t("15:00:00.010"),
         f"Scheduling unloading of metadata for __consumer_offsets-{P['billing']} with epoch 7",
@@ -431,13 +505,16 @@ def prod_us() -> list[File]:
     b3.gmm(t("15:00:00.245"), "billing", "Loaded classic group billing with 2 members.")
     b3.runtime(t("15:00:00.246"), f"Finished loading of metadata from __consumer_offsets-{P['billing']} with epoch 8 "
                "in 46ms where 1ms was spent in the scheduler. Loaded 14 records which total to 3120 bytes.")  # fmt: skip
+
+
+def billing_joins_on_new_coordinator(b3: JavaBroker, bm: dict[int, str]) -> None:
+    """billing at 15:20: a third member joins on broker 3 -> one rebalance."""
     b3.new_dynamic(t("15:20:00.300"), "billing", "Stable", bm[3])
     b3.pending_join(t("15:20:00.352"), "billing", "Stable", bm[3])
     b3.prepare(t("15:20:00.353"), "billing", 1, f"Adding new member {bm[3]} with group instance id null; client "
                f"reason: need to re-join with the given member-id: {bm[3]}")  # fmt: skip
     b3.stabilized(t("15:20:03.100"), "billing", 2, 3)
     b3.assignment(t("15:20:03.118"), "billing", bm[1], 2, 3)
-    return [b2, b3, js]
 
 
 def main() -> None:

@@ -456,74 +456,90 @@ class Client:
             sim.later(self.grp.heartbeat_ms + sim.rng.randint(-3, 3), self.heartbeat, epoch)
 
     def on_heartbeat(self, r) -> None:
+        """A Heartbeat response: all fine, a rebalance to join, a lost membership or a lost coordinator."""
         err = r.error
-        t = self.texts
         if err == "NONE":
-            if self.sim.cfg.debug_heartbeats:
-                text, n = self.layout.line(
-                    self.sim.now + self.skew,
-                    "DEBUG",
-                    t.coord_logger,
-                    self.hb_thread,
-                    f"{self.prefix}Received successful Heartbeat response",
-                )
-                self.sim.write(self.path, text, n, self)
-            return
-        if err == "REBALANCE_IN_PROGRESS":
-            if self.state != "stable" or self.pending_rejoin:
-                return
-            self.pending_rejoin = True
-            if t.v2:
-                self.log(
-                    "INFO",
-                    t.coord_logger,
-                    "Attempt to heartbeat failed since group is rebalancing",
-                    thread=self.hb_thread,
-                )
-            else:
-                self.log(
-                    "INFO",
-                    t.coord_logger,
-                    "Request joining group due to: group is already rebalancing",
-                    thread=self.hb_thread,
-                )
-            self.rejoin_reason = "group is already rebalancing"
-            if not self.stuck:
-                self.sim.later(self.sim.rng.randint(5, 400), self.rejoin_now, self.incarnation)
-            return
-        if err in ("UNKNOWN_MEMBER_ID", "ILLEGAL_GENERATION", "FENCED_INSTANCE_ID"):
-            if self.state not in ("stable", "syncing"):
-                return
-            if err == "FENCED_INSTANCE_ID":
-                self.log(
-                    "ERROR",
-                    t.coord_logger,
-                    f"Attempt to heartbeat failed since member id {self.member_id} is fenced by another instance of group instance id Optional[{self.instance}]",
-                    thread=self.hb_thread,
-                )
-                self.die()
-                return
-            inst = f"Optional[{self.instance}]" if self.instance else "Optional.empty"
-            self.log(
-                "INFO",
-                t.coord_logger,
-                f"Attempt to heartbeat with {self.gen_str()} and group instance id {inst} failed due to {err}, resetting generation",
-                thread=self.hb_thread,
-            )
-            self.reset(f"encountered {err} from HEARTBEAT response", member_too=err == "UNKNOWN_MEMBER_ID")
-            if not self.stuck:
-                self.sim.later(self.sim.rng.randint(5, 300), self.rejoin_now, self.incarnation)
-            return
-        if err in ("NOT_COORDINATOR", "COORDINATOR_NOT_AVAILABLE", "COORDINATOR_LOAD_IN_PROGRESS") and (
+            self._heartbeat_ok()
+        elif err == "REBALANCE_IN_PROGRESS":
+            self._heartbeat_rebalancing()
+        elif err in ("UNKNOWN_MEMBER_ID", "ILLEGAL_GENERATION", "FENCED_INSTANCE_ID"):
+            self._heartbeat_membership_lost(err)
+        elif err in ("NOT_COORDINATOR", "COORDINATOR_NOT_AVAILABLE", "COORDINATOR_LOAD_IN_PROGRESS") and (
             self.coord is not None
         ):
+            self._heartbeat_coordinator_lost(err)
+
+    def _heartbeat_ok(self) -> None:
+        """The DEBUG line of a successful heartbeat (only with ``debug_heartbeats``)."""
+        if self.sim.cfg.debug_heartbeats:
+            text, n = self.layout.line(
+                self.sim.now + self.skew,
+                "DEBUG",
+                self.texts.coord_logger,
+                self.hb_thread,
+                f"{self.prefix}Received successful Heartbeat response",
+            )
+            self.sim.write(self.path, text, n, self)
+
+    def _heartbeat_rebalancing(self) -> None:
+        """REBALANCE_IN_PROGRESS to a stable member: it rejoins shortly (unless its poll loop is stuck)."""
+        t = self.texts
+        if self.state != "stable" or self.pending_rejoin:
+            return
+        self.pending_rejoin = True
+        if t.v2:
             self.log(
                 "INFO",
                 t.coord_logger,
-                f"Attempt to heartbeat failed since coordinator {self.node()} is either not started or not valid",
+                "Attempt to heartbeat failed since group is rebalancing",
                 thread=self.hb_thread,
             )
-            self.lost_coordinator(err)
+        else:
+            self.log(
+                "INFO",
+                t.coord_logger,
+                "Request joining group due to: group is already rebalancing",
+                thread=self.hb_thread,
+            )
+        self.rejoin_reason = "group is already rebalancing"
+        if not self.stuck:
+            self.sim.later(self.sim.rng.randint(5, 400), self.rejoin_now, self.incarnation)
+
+    def _heartbeat_membership_lost(self, err: str) -> None:
+        """UNKNOWN_MEMBER_ID / ILLEGAL_GENERATION reset the generation and rejoin; FENCED_INSTANCE_ID
+        (another process with this group_instance_id) is fatal."""
+        t = self.texts
+        if self.state not in ("stable", "syncing"):
+            return
+        if err == "FENCED_INSTANCE_ID":
+            self.log(
+                "ERROR",
+                t.coord_logger,
+                f"Attempt to heartbeat failed since member id {self.member_id} is fenced by another instance of group instance id Optional[{self.instance}]",
+                thread=self.hb_thread,
+            )
+            self.die()
+            return
+        inst = f"Optional[{self.instance}]" if self.instance else "Optional.empty"
+        self.log(
+            "INFO",
+            t.coord_logger,
+            f"Attempt to heartbeat with {self.gen_str()} and group instance id {inst} failed due to {err}, resetting generation",
+            thread=self.hb_thread,
+        )
+        self.reset(f"encountered {err} from HEARTBEAT response", member_too=err == "UNKNOWN_MEMBER_ID")
+        if not self.stuck:
+            self.sim.later(self.sim.rng.randint(5, 300), self.rejoin_now, self.incarnation)
+
+    def _heartbeat_coordinator_lost(self, err: str) -> None:
+        """The coordinator moved or is loading: mark it unknown and rediscover."""
+        self.log(
+            "INFO",
+            self.texts.coord_logger,
+            f"Attempt to heartbeat failed since coordinator {self.node()} is either not started or not valid",
+            thread=self.hb_thread,
+        )
+        self.lost_coordinator(err)
 
     # ------------------------------------------------------------------ departures
     def close(self, _a=None, _b=None) -> None:

@@ -41,74 +41,63 @@ class BrokerNoise:
         self.stack_rate = stack_rate
 
     def line(self, b: int) -> tuple[str, str, str, str | None]:
+        """One line of broker ``b``: now and then a replica fetcher error with its stack trace, else
+        log layer or replication housekeeping."""
         r = self.rng
         t = r.choice(TOPICS)
         p = r.randrange(24)
         off = r.randrange(10_000, 90_000_000)
         k = r.randrange(8)
         if r.random() < self.stack_rate:
-            peer = r.choice([x for x in self.brokers if x != b] or [b])
-            msg = (
-                f"[ReplicaFetcher replicaId={b}, leaderId={peer}, fetcherId=0] Error in response for fetch request "
-                f"(type=FetchRequest, replicaId={b}, maxWait=500, minBytes=1, maxBytes=10485760, fetchData={{}}, "
-                "isolationLevel=READ_UNCOMMITTED, removed=, replaced=, metadata=(sessionId=INVALID, epoch=INITIAL), rackId=)"
-            )
-            return "WARN", "kafka.server.ReplicaFetcherThread", msg, BROKER_STACK.format(peer=peer)
-        if k == 0:
-            return (
-                "INFO",
-                "kafka.log.LocalLog",
-                f"[LocalLog partition={t}-{p}, dir=/var/lib/kafka/data] Rolled new log segment at offset {off} in {r.randrange(1, 9)} ms.",
-                None,
-            )
-        if k == 1:
-            return (
-                "INFO",
-                "kafka.log.ProducerStateManager",
-                f"[ProducerStateManager partition={t}-{p}] Wrote producer snapshot at offset {off} with {r.randrange(0, 4)} producer ids in {r.randrange(1, 5)} ms.",
-                None,
-            )
-        if k == 2:
-            return (
-                "INFO",
-                "kafka.log.LogSegment",
-                f"Deleted log /var/lib/kafka/data/{t}-{p}/{off - 5_000_000 if off > 5_000_000 else 0:020d}.log.deleted.",
-                None,
-            )
-        if k == 3:
-            return (
-                "INFO",
-                "kafka.log.UnifiedLog$",
-                f"[UnifiedLog partition={t}-{p}, dir=/var/lib/kafka/data] Deleting segment LogSegment(baseOffset={off}, size={r.randrange(1 << 20, 1 << 30)}, lastModifiedTime=1767225600000, largestRecordTimestamp=1767225599000) due to log retention time 604800000ms breach based on the largest record timestamp in the segment",
-                None,
-            )
-        if k == 4:
-            return (
-                "INFO",
-                "kafka.log.LogCleaner",
-                f"[kafka-log-cleaner-thread-0]: \tLog cleaner thread 0 cleaned log __consumer_offsets-{r.randrange(50)} (dirty section = [{off}, {off + r.randrange(100, 9000)}])",
-                None,
-            )
-        if k == 5:
-            return (
-                "INFO",
-                "kafka.cluster.Partition",
-                f"[Partition {t}-{p} broker={b}] ISR updated to {','.join(str(x) for x in self.brokers)} and version updated to {r.randrange(2, 900)}",
-                None,
-            )
-        if k == 6:
-            return (
-                "INFO",
-                "kafka.server.ReplicaFetcherManager",
-                f"[ReplicaFetcherManager on broker {b}] Removed fetcher for partitions Set({t}-{p})",
-                None,
-            )
-        return (
-            "INFO",
-            "kafka.server.BrokerLifecycleManager",
-            f"[BrokerLifecycleManager id={b}] The broker is in RUNNING state.",
-            None,
+            return self._fetch_error(b)
+        if k < 5:
+            return self._log_layer(k, f"{t}-{p}", off)
+        return self._replication(k, b, f"{t}-{p}")
+
+    def _fetch_error(self, b: int) -> tuple[str, str, str, str | None]:
+        """The replica fetcher of ``b`` lost its connection to the leader (a WARN with a stack trace)."""
+        peer = self.rng.choice([x for x in self.brokers if x != b] or [b])
+        msg = (
+            f"[ReplicaFetcher replicaId={b}, leaderId={peer}, fetcherId=0] Error in response for fetch request "
+            f"(type=FetchRequest, replicaId={b}, maxWait=500, minBytes=1, maxBytes=10485760, fetchData={{}}, "
+            "isolationLevel=READ_UNCOMMITTED, removed=, replaced=, metadata=(sessionId=INVALID, epoch=INITIAL), rackId=)"
         )
+        return "WARN", "kafka.server.ReplicaFetcherThread", msg, BROKER_STACK.format(peer=peer)
+
+    def _log_layer(self, k: int, tp: str, off: int) -> tuple[str, str, str, str | None]:
+        """Log layer line ``k`` (0-4) of partition ``tp``: segment roll, producer snapshot, segment
+        deletion, retention breach, log cleaner."""
+        r = self.rng
+        if k == 0:
+            logger = "kafka.log.LocalLog"
+            msg = f"[LocalLog partition={tp}, dir=/var/lib/kafka/data] Rolled new log segment at offset {off} in {r.randrange(1, 9)} ms."
+        elif k == 1:
+            logger = "kafka.log.ProducerStateManager"
+            msg = f"[ProducerStateManager partition={tp}] Wrote producer snapshot at offset {off} with {r.randrange(0, 4)} producer ids in {r.randrange(1, 5)} ms."
+        elif k == 2:
+            logger = "kafka.log.LogSegment"
+            msg = f"Deleted log /var/lib/kafka/data/{tp}/{off - 5_000_000 if off > 5_000_000 else 0:020d}.log.deleted."
+        elif k == 3:
+            logger = "kafka.log.UnifiedLog$"
+            msg = f"[UnifiedLog partition={tp}, dir=/var/lib/kafka/data] Deleting segment LogSegment(baseOffset={off}, size={r.randrange(1 << 20, 1 << 30)}, lastModifiedTime=1767225600000, largestRecordTimestamp=1767225599000) due to log retention time 604800000ms breach based on the largest record timestamp in the segment"
+        else:
+            logger = "kafka.log.LogCleaner"
+            msg = f"[kafka-log-cleaner-thread-0]: \tLog cleaner thread 0 cleaned log __consumer_offsets-{r.randrange(50)} (dirty section = [{off}, {off + r.randrange(100, 9000)}])"
+        return "INFO", logger, msg, None
+
+    def _replication(self, k: int, b: int, tp: str) -> tuple[str, str, str, str | None]:
+        """Replication line ``k`` (5-7) of broker ``b``: ISR update, fetcher removed, lifecycle state."""
+        if k == 5:
+            logger = "kafka.cluster.Partition"
+            isr = ",".join(str(x) for x in self.brokers)
+            msg = f"[Partition {tp} broker={b}] ISR updated to {isr} and version updated to {self.rng.randrange(2, 900)}"
+        elif k == 6:
+            logger = "kafka.server.ReplicaFetcherManager"
+            msg = f"[ReplicaFetcherManager on broker {b}] Removed fetcher for partitions Set({tp})"
+        else:
+            logger = "kafka.server.BrokerLifecycleManager"
+            msg = f"[BrokerLifecycleManager id={b}] The broker is in RUNNING state."
+        return "INFO", logger, msg, None
 
 
 class ClientNoise:

@@ -62,6 +62,14 @@ def member(i):
 
 
 def rebalance(s: Stream, ts: int, gen: int, members: list[str], culprit: str, reason: str):
+    """One rebalance of ``members`` from generation ``gen``: prepare, join, sync (broker and client lines)."""
+    _prepare_rebalance(s, ts, gen, members, reason)
+    _complete_join(s, ts, gen, members)
+    _sync(s, ts, gen, members)
+
+
+def _prepare_rebalance(s: Stream, ts: int, gen: int, members: list[str], reason: str) -> None:
+    """PreparingRebalance: the broker's line, then every member rejoins, revokes and sends its JoinGroup."""
     s.add(ts, "rebalance_prepared", "broker", "server.log", generation=gen, coordinator=1, reason=reason)
     for i, m in enumerate(members):
         f = f"client-{m[-4:]}.log"
@@ -78,6 +86,10 @@ def rebalance(s: Stream, ts: int, gen: int, members: list[str], culprit: str, re
             ts + 6 + i, "partitions_revoked", "client", f, member_id=m, client_id=m[:-37], partitions=("t-0",)
         )
         s.add(ts + 7 + i, "join_sent", "client", f, member_id=m, client_id=m[:-37])
+
+
+def _complete_join(s: Stream, ts: int, gen: int, members: list[str]) -> None:
+    """CompletingRebalance: the join completes, every member joined, the leader computes the assignment."""
     s.add(
         ts + 300,
         "join_completed",
@@ -109,6 +121,10 @@ def rebalance(s: Stream, ts: int, gen: int, members: list[str], culprit: str, re
         generation=gen + 1,
         assignment=amap,
     )
+
+
+def _sync(s: Stream, ts: int, gen: int, members: list[str]) -> None:
+    """SyncGroup: the broker receives the leader's assignment, every member syncs and gets its partitions."""
     s.add(
         ts + 310,
         "assignment_received",

@@ -203,32 +203,21 @@ def ingest_tables(spark, paths: list[str], lake: str, run_id: str = "bench", fmt
     return res, phases
 
 
-def main() -> None:
+def _parse_args() -> argparse.Namespace:
+    """The command line (``--help``)."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--lines", type=int, default=5_000_000)
     ap.add_argument("--corpus", default=os.path.join(HERE, "corpus"))
     ap.add_argument("--out", default=os.path.join(HERE, "out"))
     ap.add_argument("--master", default="local[2]")
     ap.add_argument("--skip-single", action="store_true", help="skip the single-process parse_bytes timing")
-    args = ap.parse_args()
+    return ap.parse_args()
 
-    corpus_dir = os.path.join(args.corpus, str(args.lines))
-    t = time.perf_counter()
-    files = build_corpus(args.lines, corpus_dir)
-    build_s = time.perf_counter() - t
-    total_bytes = sum(os.path.getsize(f) for f in files)
 
-    from pyspark.sql import functions as F
-
+def _warm_up(spark, work: str) -> None:
+    """Start the JVM and the Python workers on a tiny file (not timed)."""
     from jobs.ingest import InputSpec, ingest
-    from jobs.session import local_session
 
-    work = os.path.join(args.out, "ingest_work")
-    shutil.rmtree(work, ignore_errors=True)
-    spark = local_session(master=args.master, app_name="bench-ingest", shuffle_partitions=4)
-    spark.sparkContext.setLogLevel("ERROR")
-
-    # warm-up (JVM + Python workers) on a tiny file, not timed
     warm = os.path.join(work, "warm.log")
     os.makedirs(work, exist_ok=True)
     with open(warm, "w") as fh:
@@ -236,7 +225,11 @@ def main() -> None:
     ingest(spark, [InputSpec(warm)]).events.count()
     spark.read.text(warm).count()
 
-    # floor: read.text + one regexp_extract of the timestamp + Parquet
+
+def _time_floor(spark, files: list[str], work: str) -> float:
+    """Seconds of the floor job: read.text + one regexp_extract of the timestamp + Parquet."""
+    from pyspark.sql import functions as F
+
     t = time.perf_counter()
     (
         spark.read.text(files)
@@ -249,9 +242,14 @@ def main() -> None:
         .write.mode("overwrite")
         .parquet(os.path.join(work, "floor"))
     )
-    floor_s = time.perf_counter() - t
+    return time.perf_counter() - t
 
-    # ingestion: events + quarantine + audit tables (Parquet), as the job's ingestion stage does
+
+def _time_ingest(spark, corpus_dir: str, work: str) -> tuple[float, dict[str, float], dict]:
+    """Seconds of ingestion (events + quarantine + audit tables, as the job's ingestion stage), its
+    phases and the summed audit counters."""
+    from pyspark.sql import functions as F
+
     t = time.perf_counter()
     res, phases = ingest_tables(spark, [corpus_dir], os.path.join(work, "lake"))
     ingest_s = time.perf_counter() - t
@@ -266,20 +264,33 @@ def main() -> None:
         .asDict()
     )
     res.unpersist()
-    spark.stop()
+    return ingest_s, phases, audit
 
-    single_s = None
-    if not args.skip_single:
-        from jobs.ingest.parse import parse_bytes
 
-        t = time.perf_counter()
-        for f in files:
-            with open(f, "rb") as fh:
-                parse_bytes(fh.read(), f)
-        single_s = time.perf_counter() - t
+def _time_single_process(files: list[str]) -> float:
+    """Seconds of ``parse_bytes`` over every file in this process (no Spark)."""
+    from jobs.ingest.parse import parse_bytes
 
+    t = time.perf_counter()
+    for f in files:
+        with open(f, "rb") as fh:
+            parse_bytes(fh.read(), f)
+    return time.perf_counter() - t
+
+
+def _report(
+    args: argparse.Namespace,
+    files: list[str],
+    total_bytes: int,
+    build_s: float,
+    floor_s: float,
+    ingested: tuple[float, dict[str, float], dict],
+    single_s: float | None,
+) -> dict:
+    """The ``ingest.json`` figures: lines/s, the ratio to the floor, phases and the line accounting."""
+    ingest_s, phases, audit = ingested
     total = int(audit["total_lines"])
-    report = {
+    return {
         "lines": total,
         "files": len(files),
         "bytes_on_disk": total_bytes,
@@ -298,6 +309,29 @@ def main() -> None:
         "accounting_reconciles": int(audit["total_lines"])
         == sum(int(audit[k]) for k in ("events", "continuations", "unrelated", "quarantined")),
     }
+
+
+def main() -> None:
+    args = _parse_args()
+    corpus_dir = os.path.join(args.corpus, str(args.lines))
+    t = time.perf_counter()
+    files = build_corpus(args.lines, corpus_dir)
+    build_s = time.perf_counter() - t
+    total_bytes = sum(os.path.getsize(f) for f in files)
+
+    from jobs.session import local_session
+
+    work = os.path.join(args.out, "ingest_work")
+    shutil.rmtree(work, ignore_errors=True)
+    spark = local_session(master=args.master, app_name="bench-ingest", shuffle_partitions=4)
+    spark.sparkContext.setLogLevel("ERROR")
+    _warm_up(spark, work)
+    floor_s = _time_floor(spark, files, work)
+    ingested = _time_ingest(spark, corpus_dir, work)
+    spark.stop()
+    single_s = None if args.skip_single else _time_single_process(files)
+
+    report = _report(args, files, total_bytes, build_s, floor_s, ingested, single_s)
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "ingest.json"), "w") as fh:
         json.dump(report, fh, indent=2)

@@ -388,63 +388,93 @@ def cpu_scaling(procs: int = 2) -> dict[str, Any]:
 
 
 def evaluate(results: dict[str, Any], earlier: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
-    checks = []
-    lines = results["corpus"]["lines"]
+    """The targets of :data:`TARGETS`, each with its value, whether it is met and the likely reason."""
+    checks = [_core_check(results)]
+    by_master = {r["master"]: r for r in results.get("spark", []) if "floor_s" in r}
+    checks += _floor_checks(by_master, results.get("python") or {})
+    if "local[1]" in by_master and "local[2]" in by_master:
+        checks.append(_speedup_check(by_master, results))
+    checks += _scale_checks(results, earlier)
+    return checks
+
+
+def _core_check(results: dict[str, Any]) -> dict[str, Any]:
+    """Core replay events/s: ``bench_core``'s heartbeat stream, else the corpus replay."""
     core = results.get("core", {})
     hb = _events_per_s(core.get("heartbeat"))
     corpus_eps = results.get("python", {}).get("replay_events_per_s")
     value = hb if hb is not None else corpus_eps
-    checks.append({
+    return {
         "target": "core replay >= 500k events/s/core (heartbeat-dominated)", "value": value,
         "met": None if value is None else value >= TARGETS["core_events_per_s_per_core"],
         "source": "bench_core" if hb is not None else "corpus replay (bench_core missing)",
         "why": "not measured in this run (--skip-core / --skip-python)" if value is None
         else "per-event Python work in GroupReplay.feed_rows (heartbeat fast path) plus row building",
-    })  # fmt: skip
-    by_master = {r["master"]: r for r in results.get("spark", []) if "floor_s" in r}
-    py = results.get("python") or {}
+    }  # fmt: skip
+
+
+def _floor_checks(by_master: dict[str, dict[str, Any]], py: dict[str, Any]) -> list[dict[str, Any]]:
+    """Per master: ingestion and whole job against the floor of the same child."""
+    checks = []
     for master, r in by_master.items():
         ing = _ratio(r.get("ingest_s"), r.get("floor_s"))
         job = _ratio(r.get("job_s"), r.get("floor_s"))
-        ph = r.get("ingest_phases") or {}
-        why_ingest = (
-            "the floor runs one JVM regexp per line; ingestion runs the dialect table in Python workers "
-            "(pyarrow RE2 kernels, once per distinct message), then writes events + quarantine with pyarrow"
-            + (f"; the same parse takes {py['parse_s']:.0f} s in one plain Python process "
-               f"({py['parse_s'] / r['floor_s']:.1f}x this floor)" if py.get("parse_s") else "")
-            + (f"; parse+stage {ph['parse_and_stage_s']:.0f} s" if ph.get("parse_and_stage_s") else "")
-            + ". The fewer lines repeat their message (distinct heartbeat lines), the less the per-distinct-"
-            "message work saves"
-        )  # fmt: skip
-        stages = dict(r.get("job_stages") or [])
-        why_job = (
-            f"ingestion {stages.get('ingest', r['ingest_s']):.0f} s + replay {stages.get('replayed', 0):.0f} s "
-            "(group buckets: each replay task reads its bucket's event files with pyarrow, sorts them, leaves "
-            "out the heartbeats that cannot change the model and replays the rest) + "
-            f"{r['job_s'] - stages.get('ingest', 0) - stages.get('replayed', 0):.0f} s of merges, roll-ups "
-            "and the summary"
-        )  # fmt: skip
         checks.append({"target": f"ingestion <= 2x floor ({master})", "value": ing,
                        "met": ing is not None and ing <= TARGETS["ingest_vs_floor"],
-                       "why": why_ingest})  # fmt: skip
+                       "why": _why_ingest(r, py)})  # fmt: skip
         checks.append({"target": f"whole job <= 3x floor ({master})", "value": job,
                        "met": job is not None and job <= TARGETS["job_vs_floor"],
-                       "why": why_job})  # fmt: skip
-    if "local[1]" in by_master and "local[2]" in by_master:
-        sp = _ratio(by_master["local[1]"]["job_s"], by_master["local[2]"]["job_s"])
-        fsp = _ratio(by_master["local[1]"]["floor_s"], by_master["local[2]"]["floor_s"])
-        isp = _ratio(by_master["local[1]"]["ingest_s"], by_master["local[2]"]["ingest_s"])
-        la = results.get("loadavg_start", (0,))[0]
-        ceil = (results.get("cpu_scaling") or {}).get("ceiling")
-        checks.append({"target": "local[2] >= 1.7x faster than local[1] (whole job)", "value": sp,
-                       "met": sp is not None and sp >= TARGETS["local2_speedup"],
-                       "why": f"the floor itself sped up {_fmt(fsp)}x and ingestion {_fmt(isp)}x (load average "
-                              f"{la:.1f} at start on {os.cpu_count()} CPUs"
-                              + (f"; two CPU-bound processes side by side ran {_fmt(ceil)}x the throughput of one "
-                                 "in this run, the machine's own ceiling" if ceil else "")
-                              + "): the Python stages already keep both cores busy under local[1] (the JVM feeds "
-                              "Arrow batches to the Python worker while it computes), so a second task slot gains "
-                              "less than 2x"})  # fmt: skip
+                       "why": _why_job(r)})  # fmt: skip
+    return checks
+
+
+def _why_ingest(r: dict[str, Any], py: dict[str, Any]) -> str:
+    """Why ingestion costs more than the floor, with the single-process parse and the phases."""
+    ph = r.get("ingest_phases") or {}
+    return (
+        "the floor runs one JVM regexp per line; ingestion runs the dialect table in Python workers "
+        "(pyarrow RE2 kernels, once per distinct message), then writes events + quarantine with pyarrow"
+        + (f"; the same parse takes {py['parse_s']:.0f} s in one plain Python process "
+           f"({py['parse_s'] / r['floor_s']:.1f}x this floor)" if py.get("parse_s") else "")
+        + (f"; parse+stage {ph['parse_and_stage_s']:.0f} s" if ph.get("parse_and_stage_s") else "")
+        + ". The fewer lines repeat their message (distinct heartbeat lines), the less the per-distinct-"
+        "message work saves"
+    )  # fmt: skip
+
+
+def _why_job(r: dict[str, Any]) -> str:
+    """The whole job's time by stage: ingestion, replay and the rest."""
+    stages = dict(r.get("job_stages") or [])
+    return (
+        f"ingestion {stages.get('ingest', r['ingest_s']):.0f} s + replay {stages.get('replayed', 0):.0f} s "
+        "(group buckets: each replay task reads its bucket's event files with pyarrow, sorts them, leaves "
+        "out the heartbeats that cannot change the model and replays the rest) + "
+        f"{r['job_s'] - stages.get('ingest', 0) - stages.get('replayed', 0):.0f} s of merges, roll-ups "
+        "and the summary"
+    )  # fmt: skip
+
+
+def _speedup_check(by_master: dict[str, dict[str, Any]], results: dict[str, Any]) -> dict[str, Any]:
+    """local[2] against local[1] (whole job), explained by the floor's and ingestion's speed-ups."""
+    sp = _ratio(by_master["local[1]"]["job_s"], by_master["local[2]"]["job_s"])
+    fsp = _ratio(by_master["local[1]"]["floor_s"], by_master["local[2]"]["floor_s"])
+    isp = _ratio(by_master["local[1]"]["ingest_s"], by_master["local[2]"]["ingest_s"])
+    la = results.get("loadavg_start", (0,))[0]
+    ceil = (results.get("cpu_scaling") or {}).get("ceiling")
+    return {"target": "local[2] >= 1.7x faster than local[1] (whole job)", "value": sp,
+            "met": sp is not None and sp >= TARGETS["local2_speedup"],
+            "why": f"the floor itself sped up {_fmt(fsp)}x and ingestion {_fmt(isp)}x (load average "
+                   f"{la:.1f} at start on {os.cpu_count()} CPUs"
+                   + (f"; two CPU-bound processes side by side ran {_fmt(ceil)}x the throughput of one "
+                      "in this run, the machine's own ceiling" if ceil else "")
+                   + "): the Python stages already keep both cores busy under local[1] (the JVM feeds "
+                   "Arrow batches to the Python worker while it computes), so a second task slot gains "
+                   "less than 2x"}  # fmt: skip
+
+
+def _scale_checks(results: dict[str, Any], earlier: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """Seconds per million lines of this size against the other sizes' stored results."""
+    checks = []
     size = results["size"]
     if size == "1M":
         for big in ("3M", "10M", "100M"):
@@ -468,7 +498,6 @@ def evaluate(results: dict[str, Any], earlier: dict[str, dict[str, Any]]) -> lis
         checks.append({"target": f"s/Mline at {size} within 1.2x of 1M", "value": r,
                        "met": r is not None and r <= TARGETS["scale_10M_vs_1M"],
                        "why": "per-line cost grows only through skew (bigger files) or memory pressure"})  # fmt: skip
-    _ = lines
     return checks
 
 
@@ -498,7 +527,21 @@ def _scale_row(r: dict[str, Any]) -> dict[str, Any]:
 
 
 def write_report(results: dict[str, Any], out_dir: str) -> str:
-    lines = results["corpus"]["lines"]
+    """Render ``report.md`` (and ``report-<size>[-<protocol>].md``) into ``out_dir``; returns the text."""
+    md = _report_header(results) + _corpus_section(results) + _targets_section(results["checks"])
+    md += _core_section(results) + _pipelines_section(results) + _stages_section(results)
+    md += _accuracy_section(results) + _scale_section(results) + _reproduce_section(results)
+    text = "\n".join(md)
+    proto = results.get("protocol", "classic")
+    tag = results["size"] if proto == "classic" else f"{results['size']}-{proto}"
+    for name in ("report.md", f"report-{tag}.md"):
+        with open(os.path.join(out_dir, name), "w", encoding="utf-8") as fh:
+            fh.write(text)
+    return text
+
+
+def _report_header(results: dict[str, Any]) -> list[str]:
+    """Title, the commit measured and the machine (load, CPU scaling ceiling)."""
     md = [f"# rebalance-lens benchmark report ({results['size']}, {results.get('protocol', 'classic')} groups)", "",
           f"Code measured: commit `{results.get('commit')}` (committed tree only).", ""]  # fmt: skip
     m = results["machine"]
@@ -511,21 +554,35 @@ def write_report(results: dict[str, Any], out_dir: str) -> str:
               "throughput of one (the ceiling for local[1] → local[2] on this machine in this run; the CPU's "
               "speed drifts by ~10% between rounds, so a value near 2 means no shared core)."
               if results.get("cpu_scaling") else ""), ""]  # fmt: skip
+    return md
+
+
+def _corpus_section(results: dict[str, Any]) -> list[str]:
+    """How the corpus was made and its size."""
     c = results["corpus"]
-    md += ["## Corpus", "",
-           "`python -m jobs.simulate` ("
-           + ("scala3 broker" if results.get("protocol", "classic") == "classic" else
-              f"--protocol {results['protocol']}: classic and KIP-848 groups, Java 4.x broker at DEBUG")
-           + ", log4j clients, DEBUG heartbeats, noise 10%): "
-           f"{_fmt(c['lines'])} lines, {_fmt(c['bytes'] / 1e6, 1)} MB, {c['files']} files"
-           + (" (reused)" if c.get("reused") else f", generated in {_fmt(c.get('seconds'))} s "
-              f"({_fmt(c['lines'] / c['seconds'] if c.get('seconds') else None)} lines/s)") + ".", ""]  # fmt: skip
-    md += ["## Targets", "", "| target | value | met | note |", "|---|---|---|---|"]
-    for ch in results["checks"]:
+    return ["## Corpus", "",
+            "`python -m jobs.simulate` ("
+            + ("scala3 broker" if results.get("protocol", "classic") == "classic" else
+               f"--protocol {results['protocol']}: classic and KIP-848 groups, Java 4.x broker at DEBUG")
+            + ", log4j clients, DEBUG heartbeats, noise 10%): "
+            f"{_fmt(c['lines'])} lines, {_fmt(c['bytes'] / 1e6, 1)} MB, {c['files']} files"
+            + (" (reused)" if c.get("reused") else f", generated in {_fmt(c.get('seconds'))} s "
+               f"({_fmt(c['lines'] / c['seconds'] if c.get('seconds') else None)} lines/s)") + ".", ""]  # fmt: skip
+
+
+def _targets_section(checks: list[dict[str, Any]]) -> list[str]:
+    """The targets table: value, met, and the reason of a missed one."""
+    md = ["## Targets", "", "| target | value | met | note |", "|---|---|---|---|"]
+    for ch in checks:
         met = "not measured" if ch["met"] is None else ("yes" if ch["met"] else "**no**")
         md.append(f"| {ch['target']} | {_fmt(ch['value'])} | {met} | "
                   f"{'' if ch['met'] else ch['why']}{' (' + ch['source'] + ')' if ch.get('source') else ''} |")  # fmt: skip
-    md += ["", "## Core replay", ""]
+    return md
+
+
+def _core_section(results: dict[str, Any]) -> list[str]:
+    """``bench_core`` streams and the replay of the corpus' own events."""
+    md = ["", "## Core replay", ""]
     core = results.get("core", {})
     if not core.get("available"):
         md.append(f"- `benchmarks.bench_core`: {core.get('error', 'n/a')}")
@@ -542,8 +599,15 @@ def write_report(results: dict[str, Any], out_dir: str) -> str:
         md += [f"- replay of the corpus' parsed events (one process, inside `GroupReplay` only): {_fmt(p['events'])} "
            f"events in {_fmt(p['core_s'])} s = {_fmt(p['replay_events_per_s'])} events/s (sorting and row "
            f"building around it: {_fmt(p['replay_s'] - p['core_s'])} s)", ""]  # fmt: skip
-    md += ["## Pipelines", "", "| run | wall s | lines/s | x floor | s/Mline | peak RSS JVM / driver py / workers (MB) |",
-           "|---|---|---|---|---|---|"]  # fmt: skip
+    return md
+
+
+def _pipelines_section(results: dict[str, Any]) -> list[str]:
+    """The pipelines table: pure Python, then floor / ingestion / whole job per Spark master."""
+    lines = results["corpus"]["lines"]
+    p = results.get("python") or {}
+    md = ["## Pipelines", "", "| run | wall s | lines/s | x floor | s/Mline | peak RSS JVM / driver py / workers (MB) |",
+          "|---|---|---|---|---|---|"]  # fmt: skip
     if p:
         md.append(f"| pure Python, 1 process (parse {_fmt(p['parse_s'])} s + replay {_fmt(p['replay_s'])} s) | "
                   f"{_fmt(p['seconds'])} | {_fmt(p['lines_per_s'])} | | {_fmt(p['seconds'] / lines * 1e6)} | |")  # fmt: skip
@@ -557,43 +621,61 @@ def write_report(results: dict[str, Any], out_dir: str) -> str:
             s = r[key]
             md.append(f"| {r['master']} {label} | {_fmt(s)} | {_fmt(lines / s)} | "
                       f"{_fmt(s / r['floor_s'])} | {_fmt(s / lines * 1e6)} | {mem if key == 'job_s' else ''} |")  # fmt: skip
+    return md
+
+
+def _stages_section(results: dict[str, Any]) -> list[str]:
+    """Ingestion phases and whole-job stages per master, when measured."""
     staged = [r for r in results.get("spark", []) if r.get("job_stages") or r.get("ingest_phases")]
-    if staged:
-        md += ["", "## Where the time goes (seconds)", ""]
-        for r in staged:
-            ph = ", ".join(f"{k.removesuffix('_s')} {v}" for k, v in (r.get("ingest_phases") or {}).items())
-            st = ", ".join(f"{n} {v}" for n, v in (r.get("job_stages") or []) if n != "start")
-            md.append(f"- {r['master']}: ingestion: {ph}; whole job by stage: {st}")
-    if p.get("truth"):
-        t = p["truth"]
-        md += ["", "## Accuracy on the corpus (pure-Python pipeline vs the simulator's truth)", "",
-               f"{t['truth_rebalances']} true rebalances, {t['replayed_rebalances']} replayed; found {t['found']}, "
-               f"same cause {t['same_cause']}, same culprit {t['same_culprit']}.", ""]  # fmt: skip
-    if results.get("scale"):
-        md += [
-            "",
-            "## Scale (s per million lines, fastest master)",
-            "",
-            "| size | lines | commit | master | whole job | ingestion | after ingestion |",
-            "|---|---|---|---|---|---|---|",
-        ]
-        for size, v in results["scale"].items():
-            md.append(f"| {size} | {_fmt(v['lines'])} | {v.get('commit')} | {v.get('master')} | "
-                      f"{_fmt(v['job_s_per_mline'])} | {_fmt(v.get('ingest_s_per_mline'))} | "
-                      f"{_fmt(v.get('after_ingest_s_per_mline'))} |")  # fmt: skip
-        if len({v.get("commit") for v in results["scale"].values()}) > 1:
-            md += ["", "The sizes were measured at different commits (ingestion changed in between), so "
-                   "for scale compare the *after ingestion* column (replay, Delta merges, roll-ups)."]  # fmt: skip
-    proto_arg = "" if results.get("protocol", "classic") == "classic" else f" --protocol {results['protocol']}"
-    md += ["", f"Reproduce: `python -m benchmarks.run --size {results['size']}{proto_arg}` (add `--reuse` to keep the corpus); "
-           "corpora live in `benchmarks/corpus/` (git-ignored).", ""]  # fmt: skip
-    text = "\n".join(md)
-    proto = results.get("protocol", "classic")
-    tag = results["size"] if proto == "classic" else f"{results['size']}-{proto}"
-    for name in ("report.md", f"report-{tag}.md"):
-        with open(os.path.join(out_dir, name), "w", encoding="utf-8") as fh:
-            fh.write(text)
-    return text
+    if not staged:
+        return []
+    md = ["", "## Where the time goes (seconds)", ""]
+    for r in staged:
+        ph = ", ".join(f"{k.removesuffix('_s')} {v}" for k, v in (r.get("ingest_phases") or {}).items())
+        st = ", ".join(f"{n} {v}" for n, v in (r.get("job_stages") or []) if n != "start")
+        md.append(f"- {r['master']}: ingestion: {ph}; whole job by stage: {st}")
+    return md
+
+
+def _accuracy_section(results: dict[str, Any]) -> list[str]:
+    """The pure-Python pipeline's rebalances against the simulator's truth, when measured."""
+    p = results.get("python") or {}
+    if not p.get("truth"):
+        return []
+    t = p["truth"]
+    return ["", "## Accuracy on the corpus (pure-Python pipeline vs the simulator's truth)", "",
+            f"{t['truth_rebalances']} true rebalances, {t['replayed_rebalances']} replayed; found {t['found']}, "
+            f"same cause {t['same_cause']}, same culprit {t['same_culprit']}.", ""]  # fmt: skip
+
+
+def _scale_section(results: dict[str, Any]) -> list[str]:
+    """Seconds per million lines per size, with a note when the sizes were measured at different commits."""
+    if not results.get("scale"):
+        return []
+    md = [
+        "",
+        "## Scale (s per million lines, fastest master)",
+        "",
+        "| size | lines | commit | master | whole job | ingestion | after ingestion |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for size, v in results["scale"].items():
+        md.append(f"| {size} | {_fmt(v['lines'])} | {v.get('commit')} | {v.get('master')} | "
+                  f"{_fmt(v['job_s_per_mline'])} | {_fmt(v.get('ingest_s_per_mline'))} | "
+                  f"{_fmt(v.get('after_ingest_s_per_mline'))} |")  # fmt: skip
+    if len({v.get("commit") for v in results["scale"].values()}) > 1:
+        md += ["", "The sizes were measured at different commits (ingestion changed in between), so "
+               "for scale compare the *after ingestion* column (replay, Delta merges, roll-ups)."]  # fmt: skip
+    return md
+
+
+def _reproduce_section(results: dict[str, Any]) -> list[str]:
+    """The command that reproduces this report."""
+    proto_arg = (
+        "" if results.get("protocol", "classic") == "classic" else f" --protocol {results['protocol']}"
+    )
+    return ["", f"Reproduce: `python -m benchmarks.run --size {results['size']}{proto_arg}` (add `--reuse` to keep the corpus); "
+            "corpora live in `benchmarks/corpus/` (git-ignored).", ""]  # fmt: skip
 
 
 def _earlier_results(out_dir: str, size: str) -> dict[str, dict[str, Any]]:
@@ -612,7 +694,8 @@ def _scale_table(earlier: dict[str, dict[str, Any]], size: str, results: dict[st
     return {sz: _scale_row(r) for sz, r in rows}
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parse_args(argv: list[str] | None) -> argparse.Namespace:
+    """The command line (``--help``)."""
     ap = argparse.ArgumentParser(prog="python -m benchmarks.run")
     ap.add_argument("--size", choices=sorted(SIZES), default="1M")
     ap.add_argument("--reuse", action="store_true", help="reuse benchmarks/corpus/<size> if present")
@@ -630,18 +713,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--rewrite-report", action="store_true", help="only re-render report.md from out/results-<size>.json"
     )
-    a = ap.parse_args(argv)
-    if a.rewrite_report:
-        with open(os.path.join(a.out, f"results-{a.size}.json"), encoding="utf-8") as fh:
-            stored = json.load(fh)
-        earlier = _earlier_results(a.out, a.size)
-        stored["scale"] = _scale_table(earlier, a.size, stored)
-        stored["checks"] = evaluate(stored, earlier)
-        with open(os.path.join(a.out, "report.json"), "w", encoding="utf-8") as fh:
-            json.dump(stored, fh, indent=1, default=str)
-        print(write_report(stored, a.out))
-        return 0
-    os.makedirs(a.out, exist_ok=True)
+    return ap.parse_args(argv)
+
+
+def _rewrite_report(a: argparse.Namespace) -> None:
+    """Re-evaluate and re-render the stored results of ``--size`` (no measurement)."""
+    with open(os.path.join(a.out, f"results-{a.size}.json"), encoding="utf-8") as fh:
+        stored = json.load(fh)
+    earlier = _earlier_results(a.out, a.size)
+    stored["scale"] = _scale_table(earlier, a.size, stored)
+    stored["checks"] = evaluate(stored, earlier)
+    with open(os.path.join(a.out, "report.json"), "w", encoding="utf-8") as fh:
+        json.dump(stored, fh, indent=1, default=str)
+    print(write_report(stored, a.out))
+
+
+def _measure(a: argparse.Namespace) -> dict[str, Any]:
+    """Machine, corpus, core replay, the pure-Python pipeline and the Spark masters."""
     results: dict[str, Any] = {
         "size": a.size,
         "protocol": a.protocol,
@@ -666,6 +754,11 @@ def main(argv: list[str] | None = None) -> int:
                 f"{master}: { {k: r.get(k) for k in ('floor_s', 'ingest_s', 'job_s', 'error')} }", flush=True
             )
             results["spark"].append(r)
+    return results
+
+
+def _conclude(results: dict[str, Any], a: argparse.Namespace) -> None:
+    """Scale figures, target checks, ``results-<size>.json`` / ``report.json`` and the report."""
     lines = results["corpus"]["lines"]
     best = [r["job_s"] for r in results["spark"] if "job_s" in r]
     if best:
@@ -680,6 +773,15 @@ def main(argv: list[str] | None = None) -> int:
     with open(os.path.join(a.out, "report.json"), "w", encoding="utf-8") as fh:
         json.dump(results, fh, indent=1, default=str)
     print(write_report(results, a.out))
+
+
+def main(argv: list[str] | None = None) -> int:
+    a = _parse_args(argv)
+    if a.rewrite_report:
+        _rewrite_report(a)
+        return 0
+    os.makedirs(a.out, exist_ok=True)
+    _conclude(_measure(a), a)
     return 0
 
 

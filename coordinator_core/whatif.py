@@ -35,7 +35,7 @@ movement (it is applied to the baseline generations). Pure: evidence in, numbers
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any
@@ -204,6 +204,69 @@ def _moves(gens: list[tuple[int, list[str]]], strategy: str, subs_for: Any, ppt:
     return total
 
 
+def _replay_settings(settings: ReplaySettings | None) -> ReplaySettings:
+    """The caller's settings with generation tracking on and skew off."""
+    base_settings = settings or ReplaySettings()
+    return ReplaySettings(**{**base_settings.__dict__, "track_generations": True, "emit_skew": False})
+
+
+def _by_group(events: Iterable[Event]) -> dict[str, list[Event]]:
+    """The events of each group id, in their given order."""
+    groups: dict[str, list[Event]] = {}
+    for e in events:
+        groups.setdefault(e.group_id, []).append(e)
+    return groups
+
+
+def _partitions_per_topic(
+    given: Mapping[str, int] | None, logged: Mapping[int, Mapping[str, list[tuple[str, int]]]]
+) -> dict[str, int]:
+    """``given``, else the partition counts seen in the logged assignments."""
+    ppt = dict(given or {})
+    if not ppt:
+        for amap in logged.values():
+            for tps in amap.values():
+                for t, p in tps:
+                    ppt[t] = max(ppt.get(t, 0), p + 1)
+    return ppt
+
+
+def _subscriptions_for(
+    g: _Group, subscriptions: Mapping[str, Iterable[str]] | None, ppt: Mapping[str, int]
+) -> Callable[[str], list[str]]:
+    """Member id -> topics: from ``subscriptions`` by member id or client id, else every topic."""
+    cid = {s.member_id: s.client_id for s in g.sessions}
+
+    def subs_for(m: str) -> list[str]:
+        if subscriptions:
+            for key in (m, cid.get(m)):
+                if key is not None and key in subscriptions:
+                    return list(subscriptions[key])
+        return sorted(ppt)
+
+    return subs_for
+
+
+def _assignor_moves(
+    g: _Group,
+    assignor: str,
+    partitions_per_topic: Mapping[str, int] | None,
+    subscriptions: Mapping[str, Iterable[str]] | None,
+) -> tuple[int, int] | None:
+    """(baseline, scenario) moved partitions of one group (rule 3); ``None`` when nothing is known."""
+    gens, logged = _generations(g)
+    ppt = _partitions_per_topic(partitions_per_topic, logged)
+    if not ppt or not gens:
+        return None
+    subs_for = _subscriptions_for(g, subscriptions, ppt)
+    if gens and all(gen in logged for gen, _ in gens):
+        seq = [logged[gen] for gen, _ in gens]
+        base_moves = sum(moved_partitions(a, b) for a, b in zip(seq, seq[1:]))
+    else:
+        base_moves = _moves(gens, g.protocol or "range", subs_for, ppt)
+    return base_moves, _moves(gens, assignor, subs_for, ppt)
+
+
 def what_if(
     events: Iterable[Event],
     *,
@@ -217,11 +280,8 @@ def what_if(
 ) -> WhatIfResult:
     """Compare the logged baseline with a scenario (rules in the module docstring). ``events`` may
     hold several groups; the result sums over them."""
-    base_settings = settings or ReplaySettings()
-    st = ReplaySettings(**{**base_settings.__dict__, "track_generations": True, "emit_skew": False})
-    groups: dict[str, list[Event]] = {}
-    for e in events:
-        groups.setdefault(e.group_id, []).append(e)
+    st = _replay_settings(settings)
+    groups = _by_group(events)
     notes: list[str] = []
     if session_timeout_ms is not None and session_timeout_ms <= baseline_session_timeout_ms:
         notes.append("session timeout not longer than the baseline: no session-timeout rebalance disappears")
@@ -239,32 +299,12 @@ def what_if(
         removed_all += [r.rebalance_id for r in g.rebalances if r.rebalance_id in removed]
         if assignor is None:
             continue
-        gens, logged = _generations(g)
-        ppt = dict(partitions_per_topic or {})
-        if not ppt:
-            for amap in logged.values():
-                for tps in amap.values():
-                    for t, p in tps:
-                        ppt[t] = max(ppt.get(t, 0), p + 1)
-        if not ppt or not gens:
+        moves = _assignor_moves(g, assignor, partitions_per_topic, subscriptions)
+        if moves is None:
             notes.append(f"{gid}: no partitions or generations known; assignor scenario skipped")
             continue
-        cid = {s.member_id: s.client_id for s in g.sessions}
-
-        def subs_for(m: str, cid: dict = cid, ppt: dict = ppt) -> list[str]:
-            if subscriptions:
-                for key in (m, cid.get(m)):
-                    if key is not None and key in subscriptions:
-                        return list(subscriptions[key])
-            return sorted(ppt)
-
-        if gens and all(gen in logged for gen, _ in gens):
-            seq = [logged[gen] for gen, _ in gens]
-            base_moves = sum(moved_partitions(a, b) for a, b in zip(seq, seq[1:]))
-        else:
-            base_moves = _moves(gens, g.protocol or "range", subs_for, ppt)
-        b_moved = (b_moved or 0) + base_moves
-        s_moved = (s_moved or 0) + _moves(gens, assignor, subs_for, ppt)
+        b_moved = (b_moved or 0) + moves[0]
+        s_moved = (s_moved or 0) + moves[1]
     return WhatIfResult(
         b_count, s_count, b_paused, s_paused, b_moved, s_moved, tuple(removed_all), tuple(notes)
     )

@@ -156,82 +156,252 @@ def _resolve_claims(
 # ------------------------------------------------------------------------------ constrained path
 
 
+class _ConstrainedAssignmentBuilder:
+    """Kafka's ``ConstrainedAssignmentBuilder`` (identical subscriptions), without racks."""
+
+    def __init__(
+        self,
+        order: list[str],
+        counts: Mapping[str, int],
+        valid: Mapping[str, Mapping[TopicPartition, None]],
+        multiply_claimed: set[TopicPartition],
+    ) -> None:
+        self.order = order
+        self.counts = counts
+        self.valid = valid
+        self.multiply_claimed = multiply_claimed
+        total = sum(counts.values())
+        self.min_quota, rest = divmod(total, len(order))
+        self.max_quota = self.min_quota + (1 if rest else 0)
+        self.expected_over = rest  # members that will hold maxQuota
+        self.current_over = 0
+        self.assignment: Assignment = {m: [] for m in order}
+        self.maybe_revoked: dict[TopicPartition, str] = {}
+        self.under_min: list[str] = []
+        self.exactly_min: list[str] = []
+        self.assigned: set[TopicPartition] = set()
+        self.transferring: dict[TopicPartition, str] = {}
+
+    def build(self) -> tuple[Assignment, dict[TopicPartition, str]]:
+        """Keep owned partitions within quota, then fill the unfilled members round-robin."""
+        self.assign_owned_partitions()
+        unassigned = self.get_unassigned_partitions()
+        self.under_min.sort(key=java_key)
+        self.exactly_min.sort(key=java_key)
+        self.assign_round_robin(unassigned)
+        return self.assignment, self.transferring
+
+    def assign_owned_partitions(self) -> None:
+        """Reassign previously owned partitions, up to the expected number per member."""
+        for member in self.order:
+            owned = sorted(
+                (tp for tp in self.valid[member] if tp not in self.multiply_claimed),
+                key=lambda tp: (tp[1], java_key(tp[0])),
+            )
+            if len(owned) < self.min_quota:
+                keep = owned
+                self.under_min.append(member)
+            elif len(owned) >= self.max_quota and self.current_over < self.expected_over:
+                self.current_over += 1
+                if self.current_over == self.expected_over:
+                    self.exactly_min.clear()
+                keep = owned[: self.max_quota]
+            else:
+                keep = owned[: self.min_quota]
+                if self.current_over < self.expected_over:
+                    self.exactly_min.append(member)
+            for tp in owned[len(keep) :]:
+                self.maybe_revoked[tp] = member
+            self.assignment[member].extend(keep)
+            self.assigned.update(keep)
+
+    def get_unassigned_partitions(self) -> list[TopicPartition]:
+        """Every partition not kept by its owner, sorted by topic then partition."""
+        return [(t, p) for t, n in self.counts.items() for p in range(n) if (t, p) not in self.assigned]
+
+    def assign_round_robin(self, unassigned: list[TopicPartition]) -> None:
+        """Fill the unfilled members up to ``maxQuota`` where slots remain, else to ``minQuota``."""
+        under_min = self.under_min
+        exact_queue = deque(self.exactly_min)
+        cursor = 0  # position of an iterator over under_min
+        for tp in unassigned:
+            if cursor < len(under_min):
+                member = under_min[cursor]
+                cursor += 1
+            elif not under_min and not exact_queue:
+                raise AssertionError(
+                    f"sticky assignor: no unfilled member left for {tp}"
+                )  # Kafka: IllegalStateException
+            elif not under_min:
+                member = exact_queue.popleft()
+            else:
+                member = under_min[0]
+                cursor = 1
+            count = self.assign_new_partition(tp, member)
+            if count == self.min_quota:
+                cursor -= 1
+                del under_min[cursor]
+                exact_queue.append(member)
+            elif count == self.max_quota:
+                self.current_over += 1
+
+    def assign_new_partition(self, tp: TopicPartition, member: str) -> int:
+        """Give ``tp`` to ``member``, recording it as transferring if another member owned it."""
+        self.assignment[member].append(tp)
+        if (tp in self.maybe_revoked and self.maybe_revoked[tp] != member) or tp in self.multiply_claimed:
+            self.transferring[tp] = member
+        return len(self.assignment[member])
+
+
 def _constrained(
     order: list[str],
     counts: Mapping[str, int],
     valid: Mapping[str, Mapping[TopicPartition, None]],
     multiply_claimed: set[TopicPartition],
 ) -> tuple[Assignment, dict[TopicPartition, str]]:
-    """Kafka's ``ConstrainedAssignmentBuilder`` (identical subscriptions), without racks."""
-    num_members = len(order)
-    total = sum(counts.values())
-    min_quota, rest = divmod(total, num_members)
-    max_quota = min_quota + (1 if rest else 0)
-    expected_over = rest  # members that will hold maxQuota
-    current_over = 0
-
-    assignment: Assignment = {m: [] for m in order}
-    maybe_revoked: dict[TopicPartition, str] = {}
-    under_min: list[str] = []
-    exactly_min: list[str] = []
-    assigned: set[TopicPartition] = set()
-
-    for member in order:
-        owned = sorted(
-            (tp for tp in valid[member] if tp not in multiply_claimed),
-            key=lambda tp: (tp[1], java_key(tp[0])),
-        )
-        if len(owned) < min_quota:
-            keep = owned
-            under_min.append(member)
-        elif len(owned) >= max_quota and current_over < expected_over:
-            current_over += 1
-            if current_over == expected_over:
-                exactly_min.clear()
-            keep = owned[:max_quota]
-        else:
-            keep = owned[:min_quota]
-            if current_over < expected_over:
-                exactly_min.append(member)
-        for tp in owned[len(keep) :]:
-            maybe_revoked[tp] = member
-        assignment[member].extend(keep)
-        assigned.update(keep)
-
-    unassigned = [(t, p) for t, n in counts.items() for p in range(n) if (t, p) not in assigned]
-    under_min.sort(key=java_key)
-    exactly_min.sort(key=java_key)
-    exact_queue = deque(exactly_min)
-
-    transferring: dict[TopicPartition, str] = {}
-    cursor = 0  # position of an iterator over under_min
-    for tp in unassigned:
-        if cursor < len(under_min):
-            member = under_min[cursor]
-            cursor += 1
-        elif not under_min and not exact_queue:
-            raise AssertionError(
-                f"sticky assignor: no unfilled member left for {tp}"
-            )  # Kafka: IllegalStateException
-        elif not under_min:
-            member = exact_queue.popleft()
-        else:
-            member = under_min[0]
-            cursor = 1
-        assignment[member].append(tp)
-        if (tp in maybe_revoked and maybe_revoked[tp] != member) or tp in multiply_claimed:
-            transferring[tp] = member
-        count = len(assignment[member])
-        if count == min_quota:
-            cursor -= 1
-            del under_min[cursor]
-            exact_queue.append(member)
-        elif count == max_quota:
-            current_over += 1
-    return assignment, transferring
+    """Kafka's ``constrainedAssign``: the assignment and the partitions transferring ownership."""
+    return _ConstrainedAssignmentBuilder(order, counts, valid, multiply_claimed).build()
 
 
 # --------------------------------------------------------------------------------- general path
+
+
+class _GeneralAssignmentBuilder:
+    """Kafka's ``GeneralAssignmentBuilder``: balance first, then stickiness, for differing subscriptions."""
+
+    def __init__(
+        self,
+        order: list[str],
+        subs: Mapping[str, frozenset[str]],
+        counts: Mapping[str, int],
+        valid: Mapping[str, Mapping[TopicPartition, None]],
+        prev_owner: Mapping[TopicPartition, str],
+    ) -> None:
+        self.order = order
+        self.subs = subs
+        self.counts = counts
+        self.valid = valid
+        self.prev_owner = prev_owner
+        self.by_key = sorted(order, key=java_key)
+        self.rank = {m: i for i, m in enumerate(self.by_key)}
+        self.topic_subscribers: dict[str, list[str]] = {t: [] for t in counts}
+        self.member_topics: dict[str, list[str]] = {}
+        for m in self.by_key:
+            mt = [t for t in counts if t in subs[m]]
+            self.member_topics[m] = mt
+            for t in mt:
+                self.topic_subscribers[t].append(m)
+        # held[m][t]: partitions of topic t held by m (ordered sets)
+        self.held: dict[str, dict[str, dict[TopicPartition, None]]] = {m: {} for m in self.by_key}
+        self.count: dict[str, int] = dict.fromkeys(self.by_key, 0)
+        self.owner: dict[TopicPartition, str] = {}
+        self.fresh: set[TopicPartition] = set()
+        self.revocation_required = False
+        self.dst_topics: dict[str, list[str]] = {}
+        self.fresh_held: dict[str, dict[str, dict[TopicPartition, None]]] = {}
+        # returning[dst]: partitions dst owned in an older generation
+        self.returning: dict[str, list[TopicPartition]] = {}
+
+    def build(self) -> Assignment:
+        """Keep valid owned partitions, hand out the rest, then balance."""
+        self.assign_owned_partitions()
+        self.maybe_assign()
+        self.balance()
+        return {m: [tp for t in self.counts for tp in self.held[m].get(t, ())] for m in self.order}
+
+    def _add(self, tp: TopicPartition, member: str) -> None:
+        """Record ``member`` as the holder of ``tp``."""
+        self.held[member].setdefault(tp[0], {})[tp] = None
+        self.owner[tp] = member
+        self.count[member] += 1
+
+    def assign_owned_partitions(self) -> None:
+        """Keep every valid owned partition of a topic its member still subscribes to."""
+        for m in self.by_key:
+            for tp in self.valid[m]:
+                if tp[0] not in self.subs[m]:
+                    self.revocation_required = True  # the member unsubscribed from that topic
+                    continue
+                self._add(tp, m)
+
+    def maybe_assign(self) -> None:
+        """Hand out unassigned partitions, topics with the fewest potential consumers first."""
+        count, rank = self.count, self.rank
+        topic_order = sorted(self.counts, key=lambda t: (len(self.topic_subscribers[t]), java_key(t)))
+        for t in topic_order:
+            candidates = self.topic_subscribers[t]
+            for p in range(self.counts[t]):
+                tp = (t, p)
+                if tp in self.owner:
+                    continue
+                m = min(candidates, key=lambda c: (count[c], rank[c]))
+                self._add(tp, m)
+                self.fresh.add(tp)
+
+    def balance(self) -> None:
+        """Move partitions from members with 2+ more partitions to subscribed members with fewer."""
+        movable_topics = {t for t, s in self.topic_subscribers.items() if len(s) >= 2}
+        self.dst_topics = {m: [t for t in self.member_topics[m] if t in movable_topics] for m in self.by_key}
+        self.fresh_held = {m: {} for m in self.by_key}
+        for tp in self.fresh:
+            self.fresh_held[self.owner[tp]].setdefault(tp[0], {})[tp] = None
+        for tp, m in self.prev_owner.items():
+            if m in self.held and tp[0] in movable_topics:
+                self.returning.setdefault(m, []).append(tp)
+
+        if not self.revocation_required:
+            self.perform_reassignments(only_fresh=True)
+        self.perform_reassignments(only_fresh=False)
+
+    def perform_reassignments(self, only_fresh: bool) -> None:
+        """Repeat moves until no member can receive a partition that improves the balance."""
+        changed = True
+        while changed:
+            changed = False
+            for dst in sorted(self.by_key, key=lambda m: (self.count[m], self.rank[m])):
+                if not self.dst_topics[dst]:
+                    continue
+                while (found := self._find_move(dst, only_fresh)) is not None:
+                    src, tp = found
+                    self.reassign_partition(tp, src, dst)
+                    changed = True
+
+    def _find_move(self, dst: str, only_fresh: bool) -> tuple[str, TopicPartition] | None:
+        """A (source, partition) for ``dst``: from the fullest member with 2+ more partitions."""
+        limit = self.count[dst] + 1
+        sources = [s for s in self.by_key if self.count[s] > limit]
+        sources.sort(key=lambda s: (-self.count[s], self.rank[s]))
+        for src in sources:
+            tp = self._pick_partition(src, dst, only_fresh)
+            if tp is not None:
+                return src, tp
+        return None
+
+    def _pick_partition(self, src: str, dst: str, only_fresh: bool) -> TopicPartition | None:
+        """Prefer a partition that returns to its previous owner, then one handed out this round."""
+        for tp in self.returning.get(dst, ()):
+            if self.owner.get(tp) == src and tp[0] in self.subs[dst] and (tp in self.fresh or not only_fresh):
+                return tp
+        for t in reversed(self.dst_topics[dst]):
+            if part := self.fresh_held[src].get(t):
+                return next(reversed(part))
+        if only_fresh:
+            return None
+        for t in reversed(self.dst_topics[dst]):
+            if part := self.held[src].get(t):
+                return next(reversed(part))
+        return None
+
+    def reassign_partition(self, tp: TopicPartition, src: str, dst: str) -> None:
+        """Move ``tp`` from ``src`` to ``dst``."""
+        del self.held[src][tp[0]][tp]
+        self.held[dst].setdefault(tp[0], {})[tp] = None
+        if tp in self.fresh:
+            del self.fresh_held[src][tp[0]][tp]
+            self.fresh_held[dst].setdefault(tp[0], {})[tp] = None
+        self.owner[tp] = dst
+        self.count[src] -= 1
+        self.count[dst] += 1
 
 
 def _general(
@@ -241,109 +411,8 @@ def _general(
     valid: Mapping[str, Mapping[TopicPartition, None]],
     prev_owner: Mapping[TopicPartition, str],
 ) -> Assignment:
-    """Balance-first, then sticky assignment for members with different subscriptions."""
-    by_key = sorted(order, key=java_key)
-    rank = {m: i for i, m in enumerate(by_key)}
-    topic_subscribers: dict[str, list[str]] = {t: [] for t in counts}
-    member_topics: dict[str, list[str]] = {}
-    for m in by_key:
-        mt = [t for t in counts if t in subs[m]]
-        member_topics[m] = mt
-        for t in mt:
-            topic_subscribers[t].append(m)
-
-    # held[m][t]: partitions of topic t held by m (ordered sets)
-    held: dict[str, dict[str, dict[TopicPartition, None]]] = {m: {} for m in by_key}
-    count: dict[str, int] = dict.fromkeys(by_key, 0)
-    owner: dict[TopicPartition, str] = {}
-    revocation_required = False
-    for m in by_key:
-        for tp in valid[m]:
-            if tp[0] not in subs[m]:
-                revocation_required = True  # the member unsubscribed from that topic
-                continue
-            held[m].setdefault(tp[0], {})[tp] = None
-            owner[tp] = m
-            count[m] += 1
-
-    # 1. hand out unassigned partitions: topics with the fewest potential consumers first
-    topic_order = sorted(counts, key=lambda t: (len(topic_subscribers[t]), java_key(t)))
-    fresh: set[TopicPartition] = set()
-    for t in topic_order:
-        candidates = topic_subscribers[t]
-        for p in range(counts[t]):
-            tp = (t, p)
-            if tp in owner:
-                continue
-            m = min(candidates, key=lambda c: (count[c], rank[c]))
-            held[m].setdefault(t, {})[tp] = None
-            owner[tp] = m
-            count[m] += 1
-            fresh.add(tp)
-
-    # 2. balance: move partitions from members with 2+ more partitions to subscribed members
-    movable_topics = {t for t, s in topic_subscribers.items() if len(s) >= 2}
-    dst_topics = {m: [t for t in member_topics[m] if t in movable_topics] for m in by_key}
-    fresh_held: dict[str, dict[str, dict[TopicPartition, None]]] = {m: {} for m in by_key}
-    for tp in fresh:
-        fresh_held[owner[tp]].setdefault(tp[0], {})[tp] = None
-    returning: dict[str, list[TopicPartition]] = {}  # dst -> partitions it owned in an older generation
-    for tp, m in prev_owner.items():
-        if m in held and tp[0] in movable_topics:
-            returning.setdefault(m, []).append(tp)
-
-    def pick_partition(src: str, dst: str, only_fresh: bool) -> TopicPartition | None:
-        """Prefer a partition that returns to its previous owner, then one handed out this round."""
-        for tp in returning.get(dst, ()):
-            if owner.get(tp) == src and tp[0] in subs[dst] and (tp in fresh or not only_fresh):
-                return tp
-        for t in reversed(dst_topics[dst]):
-            if part := fresh_held[src].get(t):
-                return next(reversed(part))
-        if only_fresh:
-            return None
-        for t in reversed(dst_topics[dst]):
-            if part := held[src].get(t):
-                return next(reversed(part))
-        return None
-
-    def find_move(dst: str, only_fresh: bool) -> tuple[str, TopicPartition] | None:
-        limit = count[dst] + 1
-        sources = [s for s in by_key if count[s] > limit]
-        sources.sort(key=lambda s: (-count[s], rank[s]))
-        for src in sources:
-            tp = pick_partition(src, dst, only_fresh)
-            if tp is not None:
-                return src, tp
-        return None
-
-    def move(tp: TopicPartition, src: str, dst: str) -> None:
-        del held[src][tp[0]][tp]
-        held[dst].setdefault(tp[0], {})[tp] = None
-        if tp in fresh:
-            del fresh_held[src][tp[0]][tp]
-            fresh_held[dst].setdefault(tp[0], {})[tp] = None
-        owner[tp] = dst
-        count[src] -= 1
-        count[dst] += 1
-
-    def rebalance(only_fresh: bool) -> None:
-        changed = True
-        while changed:
-            changed = False
-            for dst in sorted(by_key, key=lambda m: (count[m], rank[m])):
-                if not dst_topics[dst]:
-                    continue
-                while (found := find_move(dst, only_fresh)) is not None:
-                    src, tp = found
-                    move(tp, src, dst)
-                    changed = True
-
-    if not revocation_required:
-        rebalance(only_fresh=True)
-    rebalance(only_fresh=False)
-
-    return {m: [tp for t in counts for tp in held[m].get(t, ())] for m in order}
+    """Kafka's ``generalAssign``: balance-first, then sticky assignment for different subscriptions."""
+    return _GeneralAssignmentBuilder(order, subs, counts, valid, prev_owner).build()
 
 
 # ---------------------------------------------------------------------------------------- API

@@ -230,6 +230,22 @@ def rebalances_heatmap(
     Uses the hourly rows of ``rebalance_frequency``; when given ``rebalances`` instead (or the
     frequency table is empty) the hours are counted from ``start_ts``.
     """
+    hourly = _hourly_counts(frequency, rebalances)
+    fig = _figure(11, 3)
+    if not len(hourly):
+        return _empty(fig, title, "no hourly rebalance counts")
+    values, lanes, more, hours = _heatmap_grid(hourly, top_n)
+    fig.set_size_inches(11, max(2.6, 0.3 * len(lanes) + 1.9))
+    ax = fig.add_subplot()
+    im = _draw_heatmap(ax, values)
+    _label_heatmap(ax, lanes, more, hours, title)
+    cb = fig.colorbar(im, ax=ax, pad=0.01)
+    cb.set_label("rebalances per hour (blank = none)")
+    return fig
+
+
+def _hourly_counts(frequency: pd.DataFrame | None, rebalances: pd.DataFrame | None) -> pd.DataFrame:
+    """(group_id, window_start, rebalances) per hour: the frequency table's, else counted from ``rebalances``."""
     hourly = pd.DataFrame(columns=["group_id", "window_start", "rebalances"])
     if frequency is not None and len(frequency):
         hourly = frequency[frequency["granularity"] == "hour"][["group_id", "window_start", "rebalances"]]
@@ -242,9 +258,11 @@ def rebalances_heatmap(
             .rename("rebalances")
             .reset_index()
         )
-    fig = _figure(11, 3)
-    if not len(hourly):
-        return _empty(fig, title, "no hourly rebalance counts")
+    return hourly
+
+
+def _heatmap_grid(hourly: pd.DataFrame, top_n: int) -> tuple[np.ndarray, list, int, pd.DatetimeIndex]:
+    """Counts per (lane, hour), the lanes (busiest first, capped), the groups left out and the hours."""
     hourly = hourly.assign(window_start=_ts(hourly["window_start"]).dt.tz_localize(None))
     order = hourly.groupby("group_id")["rebalances"].sum().sort_values(ascending=False)
     lanes, more = _cap(list(order.index), top_n)
@@ -256,9 +274,11 @@ def rebalances_heatmap(
         )
         .reindex(index=lanes, columns=hours, fill_value=0)
     )
-    fig.set_size_inches(11, max(2.6, 0.3 * len(lanes) + 1.9))
-    ax = fig.add_subplot()
-    values = grid.to_numpy(dtype=float)
+    return grid.to_numpy(dtype=float), lanes, more, hours
+
+
+def _draw_heatmap(ax, values: np.ndarray):
+    """The grid (zero cells blank), with the counts written in the cells of small grids."""
     cmap = matplotlib.colormaps[SEQUENTIAL_CMAP].with_extremes(bad="#FFFFFF")
     im = ax.imshow(
         np.ma.masked_equal(values, 0),
@@ -280,6 +300,11 @@ def rebalances_heatmap(
                     fontsize=7,
                     color="black" if v < values.max() * 0.6 else "white",
                 )
+    return im
+
+
+def _label_heatmap(ax, lanes: list, more: int, hours: pd.DatetimeIndex, title: str) -> None:
+    """Group names, thinned hour ticks, axis labels and title."""
     ax.set_yticks(np.arange(len(lanes)), [short(g, 36) for g in lanes])
     step = max(1, math.ceil(len(hours) / 12))
     ticks = np.arange(0, len(hours), step)
@@ -288,9 +313,6 @@ def rebalances_heatmap(
     ax.set_xlabel("hour (UTC)")
     ax.set_ylabel("group" + (f" (top {len(lanes)}, +{more} more)" if more else ""))
     ax.set_title(title, fontweight="bold")
-    cb = fig.colorbar(im, ax=ax, pad=0.01)
-    cb.set_label("rebalances per hour (blank = none)")
-    return fig
 
 
 def storm_timeline(
@@ -302,6 +324,19 @@ def storm_timeline(
     fig = _figure(11, 3)
     if storms is None or not len(storms):
         return _empty(fig, title, "no storms")
+    df, lane_keys, more = _storm_lanes(storms, max_lanes)
+    fig.set_size_inches(11, max(2.6, 0.36 * len(lane_keys) + 2.0))
+    ax = fig.add_subplot()
+    causes_seen = _draw_storms(ax, df, {k: i for i, k in enumerate(lane_keys)})
+    _label_storm_lanes(ax, lane_keys, more)
+    _storm_legend(ax, causes_seen, df["coordinator_wide"].fillna(False).astype(bool).any())
+    ax.set_title(title + "  (bar label = rebalances in the storm)", fontweight="bold")
+    return fig
+
+
+def _storm_lanes(storms: pd.DataFrame, max_lanes: int) -> tuple[pd.DataFrame, list[tuple[int, str]], int]:
+    """Storms with naive start/end and an int broker (-1 unknown), the (broker, group) lanes (by broker,
+    most paused first, capped) and the lanes left out."""
     df = storms.assign(
         start=_naive(storms["start_ts"]),
         end=_naive(storms["end_ts"]),
@@ -314,9 +349,11 @@ def storm_timeline(
         .sort_values(["broker", "paused_ms"], ascending=[True, False])
     )
     lane_keys, more = _cap(list(zip(keys["broker"], keys["group_id"])), max_lanes)
-    fig.set_size_inches(11, max(2.6, 0.36 * len(lane_keys) + 2.0))
-    ax = fig.add_subplot()
-    lane_of = {k: i for i, k in enumerate(lane_keys)}
+    return df, lane_keys, more
+
+
+def _draw_storms(ax, df: pd.DataFrame, lane_of: dict[tuple[int, str], int]) -> set[str]:
+    """One bar per storm on its lane, labelled with its rebalance count; returns the causes drawn."""
     causes_seen = set()
     span = (df["end"].max() - df["start"].min()) or pd.Timedelta(minutes=1)
     min_w = span * 0.004
@@ -344,6 +381,11 @@ def storm_timeline(
             va="center",
             fontsize=7,
         )
+    return causes_seen
+
+
+def _label_storm_lanes(ax, lane_keys: list[tuple[int, str]], more: int) -> None:
+    """Lane labels (top down), a dashed line between coordinators, the date axis and the y label."""
     labels = [(f"b{b} · " if b >= 0 else "b? · ") + short(g, 30) for b, g in lane_keys]
     ax.set_yticks(np.arange(len(lane_keys)), labels)
     ax.invert_yaxis()
@@ -355,11 +397,15 @@ def storm_timeline(
     ax.xaxis_date()
     _date_axis(ax)
     ax.set_ylabel("coordinator · group" + (f" (+{more} more)" if more else ""))
+
+
+def _storm_legend(ax, causes_seen: set[str], any_coordinator_wide: bool) -> None:
+    """Legend of the dominant causes drawn, plus the coordinator-wide hatch when present."""
     handles = [
         Patch(facecolor=cause_colour(c), edgecolor="#333333", label=short(c))
         for c in _cause_order(causes_seen)
     ]
-    if df["coordinator_wide"].fillna(False).astype(bool).any():
+    if any_coordinator_wide:
         handles.append(Patch(facecolor="white", edgecolor="#333333", hatch="//", label="coordinator-wide"))
     ax.legend(
         handles=handles,
@@ -369,8 +415,6 @@ def storm_timeline(
         loc="upper left",
         bbox_to_anchor=(1.01, 1.0),
     )
-    ax.set_title(title + "  (bar label = rebalances in the storm)", fontweight="bold")
-    return fig
 
 
 # --------------------------------------------------------------------------------- one group
@@ -398,41 +442,59 @@ def skew_by_generation(
 ) -> Figure:
     """Per generation: partitions per member (min–max range bar, mean dot), skew ratio (max/mean) and
     idle members (members with no partition) of one group."""
-    df = summary.skew_table(partition_skew, group_id, topic)
-    if group_id is None and len(df):
-        group_id = df["group_id"].iloc[0]
-        df = df[df["group_id"] == group_id]
+    df, group_id = _skew_rows(partition_skew, group_id, topic)
     title = title or f"Assignment balance per generation — {short(group_id, 50)}"
     fig = _figure(11, 5)
     if not len(df):
         return _empty(fig, title, "no assignments known")
     ax1, ax2 = fig.subplots(2, 1, sharex=True, height_ratios=[3, 2])
+    _draw_partitions_per_member(ax1, df, title)
+    idle = df["idle_members"].fillna(0).astype(int).to_numpy()
+    _draw_skew_ratio(ax2, df, idle)
+    _draw_members(ax2, df, idle)
+    _generation_ticks(ax2, df["generation"])
+    return fig
+
+
+def _skew_rows(
+    partition_skew: pd.DataFrame, group_id: str | None, topic: str
+) -> tuple[pd.DataFrame, str | None]:
+    """The skew rows of ``group_id`` (default: the first group) and ``topic``, and that group id."""
+    df = summary.skew_table(partition_skew, group_id, topic)
+    if group_id is None and len(df):
+        group_id = df["group_id"].iloc[0]
+        df = df[df["group_id"] == group_id]
+    return df, group_id
+
+
+def _draw_partitions_per_member(ax, df: pd.DataFrame, title: str) -> None:
+    """Top panel: min–max range bar, max / min ticks and mean dot per generation, legend and title."""
     x = np.arange(len(df))
     lo = df["min_per_member"].fillna(0).to_numpy(float)
     hi = df["max_per_member"].fillna(0).to_numpy(float)
     lw = float(np.clip(500 / max(1, len(x)), 2, 12))  # thinner ranges when there are many generations
-    ax1.vlines(x, lo, hi, colors="#88CCEE", linewidth=lw, label="min–max per member")
-    ax1.plot(
-        x, hi, linestyle="none", marker="_", markersize=lw * 1.5, color="#332288", label="max per member"
-    )
-    ax1.plot(
-        x, lo, linestyle="none", marker="_", markersize=lw * 1.5, color="#117733", label="min per member"
-    )
-    ax1.plot(x, df["mean_per_member"], linestyle="none", marker="o", color="#CC6677", label="mean per member")
-    ax1.set_xlim(-0.6, len(x) - 0.4)
-    ax1.set_ylabel("partitions per member")
-    ax1.set_ylim(0, max(1.0, float(np.nanmax(hi)) * 1.15))
-    ax1.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    ax1.set_title(title, fontweight="bold")
+    ax.vlines(x, lo, hi, colors="#88CCEE", linewidth=lw, label="min–max per member")
+    ax.plot(x, hi, linestyle="none", marker="_", markersize=lw * 1.5, color="#332288", label="max per member")
+    ax.plot(x, lo, linestyle="none", marker="_", markersize=lw * 1.5, color="#117733", label="min per member")
+    ax.plot(x, df["mean_per_member"], linestyle="none", marker="o", color="#CC6677", label="mean per member")
+    ax.set_xlim(-0.6, len(x) - 0.4)
+    ax.set_ylabel("partitions per member")
+    ax.set_ylim(0, max(1.0, float(np.nanmax(hi)) * 1.15))
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    ax.set_title(title, fontweight="bold")
+
+
+def _draw_skew_ratio(ax, df: pd.DataFrame, idle: np.ndarray) -> None:
+    """Bottom panel: skew ratio bars over a line at 1, idle counts above the bars (30 generations at most)."""
+    x = np.arange(len(df))
     ratio = df["skew_ratio"].to_numpy(float)
-    ax2.bar(x, ratio, width=0.6, color="#DDCC77", edgecolor="#999933", label="skew ratio (max / mean)")
-    ax2.axhline(1.0, color="#555555", linewidth=0.8, linestyle="--")
-    ax2.set_ylabel("skew ratio")
-    ax2.set_ylim(0, max(1.5, np.nanmax(ratio) * 1.25 if len(ratio) and not np.isnan(ratio).all() else 1.5))
-    idle = df["idle_members"].fillna(0).astype(int).to_numpy()
+    ax.bar(x, ratio, width=0.6, color="#DDCC77", edgecolor="#999933", label="skew ratio (max / mean)")
+    ax.axhline(1.0, color="#555555", linewidth=0.8, linestyle="--")
+    ax.set_ylabel("skew ratio")
+    ax.set_ylim(0, max(1.5, np.nanmax(ratio) * 1.25 if len(ratio) and not np.isnan(ratio).all() else 1.5))
     for xi, n in zip(x, idle):
         if n and len(x) <= 30:  # beyond that the counts go on the members axis instead
-            ax2.text(
+            ax.text(
                 xi,
                 0 if np.isnan(ratio[xi]) else ratio[xi],
                 f"{n} idle",
@@ -441,19 +503,22 @@ def skew_by_generation(
                 fontsize=7,
                 color="#882255",
             )
-    ax2r = ax2.twinx()
-    ax2r.plot(x, df["members"], color="#117733", marker=".", label="members")
+
+
+def _draw_members(ax, df: pd.DataFrame, idle: np.ndarray) -> None:
+    """Members (and, past 30 generations, idle members) on a right-hand axis; the bottom panel's legend."""
+    x = np.arange(len(df))
+    axr = ax.twinx()
+    axr.plot(x, df["members"], color="#117733", marker=".", label="members")
     if len(x) > 30 and idle.any():
-        ax2r.plot(
+        axr.plot(
             x[idle > 0], idle[idle > 0], linestyle="none", marker="x", color="#882255", label="idle members"
         )
-    ax2r.set_ylabel("members", color="#117733")
-    ax2r.set_ylim(bottom=0)
-    h1, l1 = ax2.get_legend_handles_labels()
-    h2, l2 = ax2r.get_legend_handles_labels()
-    ax2.legend(h1 + h2, l1 + l2, fontsize=8, loc="upper left", bbox_to_anchor=(1.08, 1.0))
-    _generation_ticks(ax2, df["generation"])
-    return fig
+    axr.set_ylabel("members", color="#117733")
+    axr.set_ylim(bottom=0)
+    h1, l1 = ax.get_legend_handles_labels()
+    h2, l2 = axr.get_legend_handles_labels()
+    ax.legend(h1 + h2, l1 + l2, fontsize=8, loc="upper left", bbox_to_anchor=(1.08, 1.0))
 
 
 def _generation_ticks(ax, generations: pd.Series) -> None:

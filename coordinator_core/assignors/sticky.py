@@ -295,7 +295,9 @@ class _GeneralAssignmentBuilder:
         self.held: dict[str, dict[str, dict[TopicPartition, None]]] = {m: {} for m in self.by_key}
         self.count: dict[str, int] = dict.fromkeys(self.by_key, 0)
         self.owner: dict[TopicPartition, str] = {}
-        self.fresh: set[TopicPartition] = set()
+        # handed out this round, in the order maybe_assign gave them (an ordered set: a plain set's
+        # order follows the per-process string hash, and the balance picks from the end of it)
+        self.fresh: dict[TopicPartition, None] = {}
         self.revocation_required = False
         self.dst_topics: dict[str, list[str]] = {}
         self.fresh_held: dict[str, dict[str, dict[TopicPartition, None]]] = {}
@@ -336,7 +338,7 @@ class _GeneralAssignmentBuilder:
                     continue
                 m = min(candidates, key=lambda c: (count[c], rank[c]))
                 self._add(tp, m)
-                self.fresh.add(tp)
+                self.fresh[tp] = None
 
     def balance(self) -> None:
         """Move partitions from members with 2+ more partitions to subscribed members with fewer."""

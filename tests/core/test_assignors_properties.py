@@ -178,3 +178,36 @@ def test_hundred_members_thousand_partitions_general_and_constrained():
     kept = sum(len(set(first[m]) & set(plan.assignment[m])) for m in members)
     still_subscribed = sum(1 for m in members for t, _ in first[m] if t in mixed[m])
     assert kept >= still_subscribed * 0.95
+
+
+_HASH_SEED_PROBE = """
+import random
+from coordinator_core.assignors import plan_sticky
+rnd = random.Random(20240611)
+for _ in range(300):
+    topics = rnd.sample(["a", "b", "c", "Zed", "topic-10"], rnd.randint(1, 4))
+    parts = {t: rnd.randint(1, 12) for t in topics}
+    members = rnd.sample([f"m{i}" for i in range(10)], rnd.randint(2, 8))
+    subs = {m: rnd.sample(topics, rnd.randint(1, len(topics))) for m in members}
+    tps = [(t, p) for t in topics for p in range(parts[t])]
+    owned = {m: rnd.sample(tps, rnd.randint(0, min(6, len(tps)))) for m in members if rnd.random() < 0.8}
+    plan = plan_sticky(subs, parts, owned=owned, generation=1)
+    print(sorted(plan.assignment.items()), sorted(plan.transferring.items()))
+"""
+
+
+def test_sticky_assignment_does_not_depend_on_the_process_hash_seed():
+    """The same subscriptions give the same assignment in every Python process (Spark workers
+    included): no step of the general path follows a set's hash order."""
+    import os
+    import subprocess
+    import sys
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    outs = [
+        subprocess.run([sys.executable, "-c", _HASH_SEED_PROBE], capture_output=True, text=True, check=True,
+                       env={**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": root}).stdout  # fmt: skip
+        for seed in ("0", "1", "2")
+    ]
+    assert outs[0].count("\n") == 300
+    assert outs[0] == outs[1] == outs[2]

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any
 
-from coordinator_core.assignors import assign
+from coordinator_core.assignors import STRATEGIES, assign
 from coordinator_core.events import Event
 from coordinator_core.records import MemberSession, Rebalance
 from coordinator_core.replay import GroupReplay, ReplaySettings
@@ -252,8 +252,10 @@ def _assignor_moves(
     assignor: str,
     partitions_per_topic: Mapping[str, int] | None,
     subscriptions: Mapping[str, Iterable[str]] | None,
-) -> tuple[int, int] | None:
-    """(baseline, scenario) moved partitions of one group (rule 3); ``None`` when nothing is known."""
+) -> tuple[int | None, int] | None:
+    """(baseline, scenario) moved partitions of one group (rule 3); ``None`` when nothing is known.
+    The baseline is ``None`` when some generation's assignment is not logged and the logged
+    protocol is not an assignor this model knows (a custom one, or Connect's ``sessioned``)."""
     gens, logged = _generations(g)
     ppt = _partitions_per_topic(partitions_per_topic, logged)
     if not ppt or not gens:
@@ -262,8 +264,10 @@ def _assignor_moves(
     if gens and all(gen in logged for gen, _ in gens):
         seq = [logged[gen] for gen, _ in gens]
         base_moves = sum(moved_partitions(a, b) for a, b in zip(seq, seq[1:]))
-    else:
+    elif (g.protocol or "range") in STRATEGIES:
         base_moves = _moves(gens, g.protocol or "range", subs_for, ppt)
+    else:
+        base_moves = None
     return base_moves, _moves(gens, assignor, subs_for, ppt)
 
 
@@ -303,7 +307,11 @@ def what_if(
         if moves is None:
             notes.append(f"{gid}: no partitions or generations known; assignor scenario skipped")
             continue
-        b_moved = (b_moved or 0) + moves[0]
+        if moves[0] is None:
+            notes.append(f"{gid}: logged assignor {g.protocol!r} is not modelled and not every generation's "
+                         "assignment is logged; baseline moves not counted")  # fmt: skip
+        else:
+            b_moved = (b_moved or 0) + moves[0]
         s_moved = (s_moved or 0) + moves[1]
     return WhatIfResult(
         b_count, s_count, b_paused, s_paused, b_moved, s_moved, tuple(removed_all), tuple(notes)

@@ -525,8 +525,10 @@ DIALECTS: tuple[Dialect, ...] = (
        "Asynchronous auto-commit of offsets {t-0=OffsetAndMetadata{offset=5, leaderEpoch=null, metadata=''}} failed: "
        "Commit cannot be completed since the group has already rebalanced and assigned the partitions to another member."),
     # ------------------------------------------------------------------ Kafka Connect worker
+    # DistributedHerder.onAssigned logs Connect's protocol *version* (0 eager, 1 compatible, 2
+    # sessioned), not the protocol name the coordinator selected: it is not read as the protocol
     _d("connect.joined", "joined", CN, "1.0-4.x",
-       r"Joined group at generation {N} with protocol version (?P<protocol>\S+) and got assignment: (?P<reason>Assignment\{.*\})(?: with rebalance delay: \d+)?",
+       r"Joined group at generation {N} with protocol version \d+ and got assignment: (?P<reason>Assignment\{.*\})(?: with rebalance delay: \d+)?",
        "Joined group at generation 7 with protocol version 2 and got assignment: Assignment{error=0, leader='connect-1-uuid', "
        "leaderUrl='http://w1:8083/', offset=12, connectorIds=[c1], taskIds=[c1-0], revokedConnectorIds=[], revokedTaskIds=[], delay=0} with rebalance delay: 0"),
     _d("connect.joined.v1_0", "joined", CN, "0.10-1.1",

@@ -101,3 +101,17 @@ def test_another_assignor_moves_fewer_partitions():
 def test_assignor_without_partition_counts_is_skipped_with_a_note():
     res = what_if(membership_changes(), assignor="sticky")
     assert res.scenario_moved_partitions is None and res.notes
+
+
+def test_a_logged_assignor_the_model_does_not_know_leaves_the_baseline_moves_uncounted():
+    """A custom assignor (or Connect's ``sessioned``) without every generation's assignment logged:
+    the baseline's moves are unknown (a note says so); the scenario's are still counted."""
+    from tests.core.replay_helpers import client
+
+    joined = [client("joined", ts + 150, generation=gen, member_id="a", protocol="sessioned")
+              for ts, gen in ((0, 1), (1000, 2), (2000, 3))]  # fmt: skip
+    events = number(sorted(membership_changes() + joined, key=lambda e: e.ts))
+    res = what_if(events, assignor="sticky", partitions_per_topic={"t": 6})
+    assert res.baseline_moved_partitions is None
+    assert res.scenario_moved_partitions == 4
+    assert any("'sessioned' is not modelled" in n for n in res.notes)

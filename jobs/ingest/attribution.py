@@ -65,70 +65,120 @@ def _attribute_groups(ev: pa.Table, msg: pa.Array, ts: np.ndarray) -> tuple[pa.A
     cands = np.nonzero(nog)[0]
     opart = _np(pc.fill_null(ev["offsets_partition"].combine_chunks().cast(pa.int64()), -1)).astype(np.int64)
     cols = {c: ev[c].combine_chunks() for c in ("member_id", "old_member_id", "group_instance_id")}
+    member_ids, inst_ids = _candidate_ids(cols, cands)
+    all_ids = sorted(set().union(*member_ids, *inst_ids))
+    where = _id_mentions(cols, msg, nog, all_ids)
+    cand_groups = _attribute_candidates(gid, cands, np.nonzero(~nog)[0], member_ids, inst_ids, where, opart, ts,
+                                        attributed)  # fmt: skip
+    if not attributed.any():
+        return gid, attributed
+    out = pc.replace_with_mask(gid, pa.array(attributed), pa.array(cand_groups, pa.string()))
+    return out, attributed
+
+
+def _candidate_ids(cols: dict[str, pa.Array], cands: np.ndarray) -> tuple[list[set[str]], list[set[str]]]:
+    """Per group-less candidate: its member ids (``member_id``, ``old_member_id``) and its
+    ``group_instance_id`` (as sets, empty when the line names none)."""
     cand_vals = {c: _take(a, cands).to_pylist() for c, a in cols.items()}
     member_ids = [
         {v for v in (m, o) if v} for m, o in zip(cand_vals["member_id"], cand_vals["old_member_id"])
     ]
     inst_ids = [{i} if i else set() for i in cand_vals["group_instance_id"]]
-    all_ids = sorted(set().union(*member_ids, *inst_ids))
-    # id -> sorted positions of named rows mentioning it (an id field or a whole word of the message)
+    return member_ids, inst_ids
+
+
+def _id_mentions(
+    cols: dict[str, pa.Array], msg: pa.Array, nog: np.ndarray, all_ids: list[str]
+) -> dict[str, list[int]]:
+    """id -> sorted positions of the rows naming a group that mention it (in an id field or as a
+    whole word of the message). One RE2 scan finds the rows; Python's ``re`` lists their ids."""
     where: dict[str, list[int]] = {}
-    if all_ids:
-        ida = pa.array(all_ids, pa.string())
-        hit = np.zeros(n, dtype=bool)
-        for a in cols.values():
-            hit |= _mask(pc.is_in(a, ida))
-        # whole-word mentions in the message text (ids in bounded alternations)
-        alts = ["|".join(re.escape(i) for i in all_ids[c : c + 256]) for c in range(0, len(all_ids), 256)]
-        for alt in alts:
-            rx = rf"(?:^|{_ID_BOUNDARY})(?:{alt})(?:$|{_ID_BOUNDARY})"
-            hit |= _mask(pc.match_substring_regex(msg, rx))
-        hit &= ~nog
-        if hit.any():
-            hrows = np.nonzero(hit)[0]
-            words = [re.compile(rf"(?<![\w.\-])(?:{alt})(?![\w.\-])") for alt in alts]
-            texts = _take(msg, hrows).to_pylist()
-            fields = [_take(a, hrows).to_pylist() for a in cols.values()]
-            idset = set(all_ids)
-            for k, r in enumerate(hrows.tolist()):
-                found = {f[k] for f in fields} & idset
-                for w in words:
-                    found.update(w.findall(texts[k] or ""))
-                for i in found:
-                    where.setdefault(i, []).append(r)
-    named = np.nonzero(~nog)[0]
+    if not all_ids:
+        return where
+    ida = pa.array(all_ids, pa.string())
+    hit = np.zeros(len(nog), dtype=bool)
+    for a in cols.values():
+        hit |= _mask(pc.is_in(a, ida))
+    # whole-word mentions in the message text (ids in bounded alternations)
+    alts = ["|".join(re.escape(i) for i in all_ids[c : c + 256]) for c in range(0, len(all_ids), 256)]
+    for alt in alts:
+        rx = rf"(?:^|{_ID_BOUNDARY})(?:{alt})(?:$|{_ID_BOUNDARY})"
+        hit |= _mask(pc.match_substring_regex(msg, rx))
+    hit &= ~nog
+    if not hit.any():
+        return where
+    hrows = np.nonzero(hit)[0]
+    words = [re.compile(rf"(?<![\w.\-])(?:{alt})(?![\w.\-])") for alt in alts]
+    texts = _take(msg, hrows).to_pylist()
+    fields = [_take(a, hrows).to_pylist() for a in cols.values()]
+    idset = set(all_ids)
+    for k, r in enumerate(hrows.tolist()):
+        found = {f[k] for f in fields} & idset
+        for w in words:
+            found.update(w.findall(texts[k] or ""))
+        for i in found:
+            where.setdefault(i, []).append(r)
+    return where
+
+
+def _attribute_candidates(
+    gid: pa.Array,
+    cands: np.ndarray,
+    named: np.ndarray,
+    member_ids: list[set[str]],
+    inst_ids: list[set[str]],
+    where: dict[str, list[int]],
+    opart: np.ndarray,
+    ts: np.ndarray,
+    attributed: np.ndarray,
+) -> list[str]:
+    """The group of each candidate (in line order) that its ids or a recent group line give; marks
+    it in ``attributed`` and returns the groups found, in row order. An attributed candidate then
+    counts as naming its ids for the later ones (``where`` is updated)."""
     named_by_part: dict[int, np.ndarray] = {}
     cand_groups: list[str] = []
     resolved: dict[int, str] = {}  # candidates attributed so far (their group for chained lines)
-
-    def group_at(r: int) -> str:
-        return resolved[r] if r in resolved else gid[r].as_py()
-
     for k, p in enumerate(cands.tolist()):
-        src = -1
-        for ids in (member_ids[k], inst_ids[k]):
-            for i in ids:
-                src = max(src, _nearest_before(where.get(i, []), p, opart))
-            if src >= 0:
-                break
+        src = _id_source(member_ids[k], inst_ids[k], where, p, opart)
         if src < 0 and ts[p] >= 0:
-            pool = named
-            if opart[p] >= 0:
-                if opart[p] not in named_by_part:
-                    named_by_part[opart[p]] = named[opart[named] == opart[p]]
-                pool = named_by_part[opart[p]]
-            j = int(np.searchsorted(pool, p)) - 1
-            if j >= 0 and ts[pool[j]] >= 0 and abs(int(ts[p]) - int(ts[pool[j]])) <= ATTRIBUTION_WINDOW_MS:
-                src = int(pool[j])
+            src = _recent_group_line(named, named_by_part, p, opart, ts)
         if src < 0:
             continue
-        g = group_at(src)
+        g = resolved[src] if src in resolved else gid[src].as_py()
         resolved[p] = g
         attributed[p] = True
         cand_groups.append(g)
         for i in member_ids[k] | inst_ids[k]:
             bisect.insort(where.setdefault(i, []), p)
-    if not attributed.any():
-        return gid, attributed
-    out = pc.replace_with_mask(gid, pa.array(attributed), pa.array(cand_groups, pa.string()))
-    return out, attributed
+    return cand_groups
+
+
+def _id_source(
+    member_ids: set[str], inst_ids: set[str], where: dict[str, list[int]], p: int, opart: np.ndarray
+) -> int:
+    """The nearest line before ``p`` mentioning one of its member ids, else one of its instance ids
+    (on its coordinator partition), or -1."""
+    src = -1
+    for ids in (member_ids, inst_ids):
+        for i in ids:
+            src = max(src, _nearest_before(where.get(i, []), p, opart))
+        if src >= 0:
+            break
+    return src
+
+
+def _recent_group_line(
+    named: np.ndarray, named_by_part: dict[int, np.ndarray], p: int, opart: np.ndarray, ts: np.ndarray
+) -> int:
+    """The nearest line before ``p`` naming a group (on its coordinator partition, when its prefix
+    names one), if at most :data:`ATTRIBUTION_WINDOW_MS` apart, else -1. ``named_by_part`` caches
+    the named rows of each partition."""
+    pool = named
+    if opart[p] >= 0:
+        if opart[p] not in named_by_part:
+            named_by_part[opart[p]] = named[opart[named] == opart[p]]
+        pool = named_by_part[opart[p]]
+    j = int(np.searchsorted(pool, p)) - 1
+    if j >= 0 and ts[pool[j]] >= 0 and abs(int(ts[p]) - int(ts[pool[j]])) <= ATTRIBUTION_WINDOW_MS:
+        return int(pool[j])
+    return -1

@@ -143,7 +143,43 @@ def _event_fields(t: pa.Table, logger: pa.Array, layout: pa.Array) -> pa.Table:
     n = len(t)
     dia = _np(t["_dialect"]) if n else np.zeros(0, np.int32)
     hrow = pa.array(_np(t["_row"]) if n else np.zeros(0, np.int64))
-    sides = _SIDE_CODES[dia]
+    out = _id_fields(t, n)
+    out["coordinator"] = _coordinator(t, n)
+    out["offsets_partition"] = _coalesce(
+        _int(_col(t, "offsets_partition")) if "offsets_partition" in t.column_names else None,
+        _int(_col(t, "pfx_opart")),
+    )
+    for f in ("generation", "member_count", "static_count", "member_epoch"):
+        c = _col(t, f)
+        out[f] = _int(c) if c is not None else pa.nulls(n, pa.int32())
+    out.update(_list_fields(t, n))
+    sides = _sides(t, dia, logger, layout)
+    sw = _col(t, "static_word")
+    flags = {
+        "static": pc.equal(sw, "Static") if sw is not None else pa.nulls(n, pa.bool_()),
+        "pending": pa.nulls(n, pa.bool_()),
+        "unexpected": pa.nulls(n, pa.bool_()),
+    }
+    _apply_fixed_fields(dia, out, flags)
+    out.update(flags)
+    _failure_errors(t, dia, out)
+    other = sides == _OTHER
+    if other.any():
+        _ids_anywhere_in_message(t, other, out)
+    out["kind"] = _KIND_NAMES.take(pa.array(_KIND_CODES[dia], pa.int32()))
+    out["side"] = _SIDE_NAMES.take(pa.array(sides, pa.int32()))
+    out["dialect"] = _IDS.take(pa.array(dia, pa.int32()))
+    out["_row"] = hrow
+    out["_other"] = pa.array(other)
+    gr = _col(t, "groups_raw")
+    out["_groups_raw"] = gr if gr is not None else pa.nulls(n, pa.string())
+    return pa.table(out)
+
+
+def _id_fields(t: pa.Table, n: int) -> dict[str, pa.Array]:
+    """The string fields of :data:`_FIELDS_STR` (null when no dialect captures one), with
+    ``group_id``, ``client_id`` and ``group_instance_id`` completed from the context prefix
+    (``pfx_gid`` "null" is no group; ``Some(i)``/``Optional[i]`` instance ids unwrapped)."""
     out: dict[str, pa.Array] = {}
     for f in _FIELDS_STR:
         c = _col(t, f)
@@ -155,9 +191,15 @@ def _event_fields(t: pa.Table, logger: pa.Array, layout: pa.Array) -> pa.Table:
     out["group_instance_id"] = _coalesce(
         _instance_id(out["group_instance_id"]), _nullify_empty(_col(t, "pfx_iid"))
     )
+    return out
+
+
+def _coordinator(t: pa.Table, n: int) -> pa.Array:
+    """The coordinator broker: the dialect's own field, else the broker of the context prefix, else
+    the client-side node id (``MAX_INT - node`` for the coordinator connection's node ids)."""
     node = _int(_col(t, "node_id"), pa.int64()) if "node_id" in t.column_names else pa.nulls(n, pa.int64())
     node_broker = pc.if_else(pc.greater(node, 1 << 30), pc.subtract(MAX_INT, node), node)
-    out["coordinator"] = pc.cast(
+    return pc.cast(
         _coalesce(
             _int(_col(t, "coordinator"), pa.int64()) if "coordinator" in t.column_names else None,
             _int(_col(t, "pfx_broker"), pa.int64()),
@@ -166,80 +208,78 @@ def _event_fields(t: pa.Table, logger: pa.Array, layout: pa.Array) -> pa.Table:
         ),
         pa.int32(),
     )
-    out["offsets_partition"] = _coalesce(
-        _int(_col(t, "offsets_partition")) if "offsets_partition" in t.column_names else None,
-        _int(_col(t, "pfx_opart")),
-    )
-    for f in ("generation", "member_count", "static_count", "member_epoch"):
-        c = _col(t, f)
-        out[f] = _int(c) if c is not None else pa.nulls(n, pa.int32())
+
+
+def _list_fields(t: pa.Table, n: int) -> dict[str, pa.Array]:
+    """``partitions``, ``revoked``, ``members`` (lists) and the leader's ``assignment`` map."""
     pr = _col(t, "partitions_raw")
-    out["partitions"] = _partitions(pr) if pr is not None else pa.nulls(n, pa.list_(pa.string()))
     rr = _col(t, "revoked_raw")
-    out["revoked"] = _partitions(rr) if rr is not None else pa.nulls(n, pa.list_(pa.string()))
     mr = _col(t, "members_raw")
-    out["members"] = _split_list(mr, _MEMBER_STRIP) if mr is not None else pa.nulls(n, pa.list_(pa.string()))
     ar = _col(t, "assignment_raw")
-    out["assignment"] = (
-        _assignment(ar) if ar is not None else pa.nulls(n, pa.map_(pa.string(), pa.list_(pa.string())))
-    )
-    sw = _col(t, "static_word")
-    static = pc.equal(sw, "Static") if sw is not None else pa.nulls(n, pa.bool_())
-    pending = pa.nulls(n, pa.bool_())
-    unexpected = pa.nulls(n, pa.bool_())
-    # side: Connect worker prefix, kafka-python logger, librdkafka / Go layouts
-    ctype = _col(t, "pfx_ctype")
-    worker = _mask(pc.equal(ctype, "Worker"))
+    return {
+        "partitions": _partitions(pr) if pr is not None else pa.nulls(n, pa.list_(pa.string())),
+        "revoked": _partitions(rr) if rr is not None else pa.nulls(n, pa.list_(pa.string())),
+        "members": _split_list(mr, _MEMBER_STRIP) if mr is not None else pa.nulls(n, pa.list_(pa.string())),
+        "assignment": _assignment(ar) if ar is not None else pa.nulls(n, _MAP_TYPE),
+    }
+
+
+def _sides(t: pa.Table, dia: np.ndarray, logger: pa.Array, layout: pa.Array) -> np.ndarray:
+    """Side code of each row: the dialect's, with client lines of a Connect worker prefix made
+    ``connect`` and those of kafka-python loggers or librdkafka / Go / Python layouts ``other``."""
+    sides = _SIDE_CODES[dia]
+    worker = _mask(pc.equal(_col(t, "pfx_ctype"), "Worker"))
     py = _mask(PR.match(logger, D.PYTHON_LOGGER))
     foreign = _mask(PR.match(layout, r"(?:^|\+)(?:librdkafka|golog|python|python-basic)$"))
     sides = np.where(worker & (sides == _CLIENT), _CONNECT, sides)
-    sides = np.where((py | foreign) & (sides == _CLIENT), _OTHER, sides)
-    # constant fields of dialects
-    bools = {"static": static, "pending": pending, "unexpected": unexpected}
+    return np.where((py | foreign) & (sides == _CLIENT), _OTHER, sides)
+
+
+def _apply_fixed_fields(dia: np.ndarray, out: dict[str, pa.Array], flags: dict[str, pa.Array]) -> None:
+    """The constant fields of the dialects (``Dialect.fixed``) on their rows, in place: the boolean
+    ``flags`` (static, pending, unexpected) and the other columns of ``out``."""
     for di in np.unique(dia):
         d = D.DIALECTS[di]
         if not d.fixed:
             continue
         sel = pa.array(dia == di)
         for k, v in d.fixed.items():
-            if k in bools:
-                bools[k] = pc.if_else(sel, pa.scalar(v, pa.bool_()), bools[k])
+            if k in flags:
+                flags[k] = pc.if_else(sel, pa.scalar(v, pa.bool_()), flags[k])
             else:
                 out[k] = pc.if_else(sel, pa.scalar(v, out[k].type), out[k])
-    out.update(bools)
-    # error names of failures
+
+
+def _failure_errors(t: pa.Table, dia: np.ndarray, out: dict[str, pa.Array]) -> None:
+    """``error`` of the failure dialects (join / sync / heartbeat / offset commit failed), in place:
+    the captured value, else the error name in the body, else the name of a known error message."""
     failing = _FAILING[dia]
-    if failing.any():
-        # only the failing rows are searched (the needles would otherwise scan every event body)
-        frows = np.nonzero(failing)[0]
-        body = _take(_col(t, "_body"), frows)
-        err = _nullify_empty(_extract(body, D.ERROR_NAME).field("error"))
-        for needle, name in D.ERROR_MESSAGES:
-            if not pc.any(pc.is_null(err)).as_py():
-                break
-            hit = pc.match_substring(body, needle)
-            err = pc.if_else(pc.and_(pc.is_null(err), hit), pa.scalar(name, pa.string()), err)
-        err = pc.coalesce(_take(out["error"], frows), err)
-        out["error"] = pc.replace_with_mask(out["error"], pa.array(failing), err.cast(out["error"].type))
-    # non-Java clients: generation / member id anywhere in the message
-    other = sides == _OTHER
-    if other.any():
-        body = _col(t, "_body")
-        g = _nullify_empty(_extract(body, r"[Gg]eneration(?:Id| id|_id)?:? ?=?(?P<g>-?\d+)").field("g"))
-        m = _nullify_empty(_extract(body, r"(?:MemberId|[Mm]ember[ _]id):? ?=?'?(?P<m>[\w.-]+)").field("m"))
-        sel = pa.array(other)
-        out["generation"] = pc.if_else(
-            sel, pc.coalesce(out["generation"], pc.cast(g, pa.int32(), safe=False)), out["generation"]
-        )
-        out["member_id"] = pc.if_else(sel, pc.coalesce(out["member_id"], m), out["member_id"])
-    out["kind"] = _KIND_NAMES.take(pa.array(_KIND_CODES[dia], pa.int32()))
-    out["side"] = _SIDE_NAMES.take(pa.array(sides, pa.int32()))
-    out["dialect"] = _IDS.take(pa.array(dia, pa.int32()))
-    out["_row"] = hrow
-    out["_other"] = pa.array(other)
-    gr = _col(t, "groups_raw")
-    out["_groups_raw"] = gr if gr is not None else pa.nulls(n, pa.string())
-    return pa.table(out)
+    if not failing.any():
+        return
+    # only the failing rows are searched (the needles would otherwise scan every event body)
+    frows = np.nonzero(failing)[0]
+    body = _take(_col(t, "_body"), frows)
+    err = _nullify_empty(_extract(body, D.ERROR_NAME).field("error"))
+    for needle, name in D.ERROR_MESSAGES:
+        if not pc.any(pc.is_null(err)).as_py():
+            break
+        hit = pc.match_substring(body, needle)
+        err = pc.if_else(pc.and_(pc.is_null(err), hit), pa.scalar(name, pa.string()), err)
+    err = pc.coalesce(_take(out["error"], frows), err)
+    out["error"] = pc.replace_with_mask(out["error"], pa.array(failing), err.cast(out["error"].type))
+
+
+def _ids_anywhere_in_message(t: pa.Table, other: np.ndarray, out: dict[str, pa.Array]) -> None:
+    """Non-Java clients (rows ``other``), in place: a ``generation`` / ``member_id`` the dialect did
+    not capture is taken from anywhere in the message."""
+    body = _col(t, "_body")
+    g = _nullify_empty(_extract(body, r"[Gg]eneration(?:Id| id|_id)?:? ?=?(?P<g>-?\d+)").field("g"))
+    m = _nullify_empty(_extract(body, r"(?:MemberId|[Mm]ember[ _]id):? ?=?'?(?P<m>[\w.-]+)").field("m"))
+    sel = pa.array(other)
+    out["generation"] = pc.if_else(
+        sel, pc.coalesce(out["generation"], pc.cast(g, pa.int32(), safe=False)), out["generation"]
+    )
+    out["member_id"] = pc.if_else(sel, pc.coalesce(out["member_id"], m), out["member_id"])
 
 
 def _event_rows(res: pa.Table, thread: pa.Array) -> pa.Table:
@@ -337,38 +377,18 @@ def _finish_events(
     ts_inferred: np.ndarray | None = None,
     file_key: str | None = None,
 ) -> pa.Table:
+    """The final EVENTS rows of the event lines ``ev`` (``evh``: their head index, ``head_rows[evh]``
+    their line): timestamps, level names, the continuation text, the fields of continuation blocks,
+    redaction placeholders and the file's columns, in the order and types of ``EVENTS_ARROW``."""
     n = len(ev)
     hidx = pa.array(evh, pa.int64())
     line_rows = head_rows[evh]
     ts = ts_ms.take(hidx) if ev_ts is None else ev_ts
     ts_us = pc.cast(pc.multiply(ts, 1000), pa.int64()).cast(pa.timestamp("us", tz="UTC"))
-    lvl = pc.utf8_upper(level.take(hidx))
-    if pc.any(PR.match(lvl, r"^\d$")).as_py():
-        # librdkafka's syslog numbers → names (on the few distinct levels)
-        enc = pc.dictionary_encode(lvl)
-        names = pa.array([_RDKAFKA_LEVELS.get(x, x) for x in enc.dictionary.to_pylist()], pa.string())
-        lvl = names.take(enc.indices)
-    # continuation text of each event line
-    cont = pa.nulls(n, pa.string())
-    if is_cont.any():
-        cont_rows = np.nonzero(is_cont)[0]
-        last_non = np.maximum.accumulate(np.where(~is_cont, np.arange(len(is_cont)), -1))
-        head_of = last_non[cont_rows]
-        sel = np.isin(head_of, line_rows)
-        if sel.any():
-            cr, ho = cont_rows[sel], head_of[sel]
-            uh, starts = np.unique(ho, return_index=True)
-            offsets = np.append(starts, len(ho)).astype(np.int32)
-            lst = pa.ListArray.from_arrays(pa.array(offsets, pa.int32()), _take(text, cr).cast(pa.string()))
-            joined = pc.binary_join(lst, "\n")
-            pos = np.searchsorted(uh, line_rows)
-            pos_ok = (pos < len(uh)) & (uh[np.minimum(pos, len(uh) - 1)] == line_rows)
-            cont = pc.if_else(pa.array(pos_ok), joined.take(pa.array(np.minimum(pos, len(uh) - 1))), cont)
+    cont = _continuation_text(text, is_cont, line_rows)
     if inline_cont is not None:
         cont = _coalesce(cont, inline_cont.take(hidx).cast(pa.string()))
     block = _block_fields(ev, cont)
-    dia = ev["dialect"].combine_chunks()
-    partitions = block["partitions"]
     ids = {"group_id": ev["group_id"].combine_chunks(), "member_id": block["member_id"]}
     redacted = np.zeros(n, bool)
     red = RD.placeholders(ids, file_key) if file_key is not None else None
@@ -379,27 +399,72 @@ def _finish_events(
         "event_date": pc.cast(ts_us, pa.date32()),
         "ts": ts_us,
         "ts_ms": ts,
-        "group_id": ids["group_id"], "kind": ev["kind"], "side": ev["side"], "member_id": ids["member_id"],
-        "generation": ev["generation"], "group_instance_id": ev["group_instance_id"], "client_id": ev["client_id"],
-        "coordinator": ev["coordinator"], "host": ev["host"], "reason": ev["reason"], "state": ev["state"],
-        "protocol": ev["protocol"], "member_count": ev["member_count"], "static_count": ev["static_count"],
-        "error": ev["error"], "old_member_id": ev["old_member_id"], "members": ev["members"], "partitions": partitions,
-        "assignment": ev["assignment"], "static": ev["static"], "pending": ev["pending"], "unexpected": ev["unexpected"],
-        "operation": ev["operation"], "offsets_partition": ev["offsets_partition"],
-        "protocol_type": ev["protocol_type"], "member_epoch": ev["member_epoch"], "from_state": ev["from_state"],
-        "revoked": block["revoked"],
+        **_kafka_fields(ev, ids, block),
         "ts_inferred": pa.array(ts_inferred if ts_inferred is not None else np.zeros(n, bool), pa.bool_()),
         "redacted": pa.array(redacted, pa.bool_()),
-        "level": lvl,
+        "level": _level_names(pc.utf8_upper(level.take(hidx))),
         "logger": head_t["logger"].combine_chunks().take(hidx),
-        "dialect": dia,
+        "dialect": ev["dialect"].combine_chunks(),
         "layout": head_t["layout"].combine_chunks().take(hidx),
         "message": message.take(hidx).cast(pa.string()),
         "continuation": cont,
         "source_file": _repeat(source_file, n),
         "line_no": pa.array(line_rows + 1, pa.int64()),
         "run_id": _repeat(run_id, n),
+    }
+    return _events_table(cols)
+
+
+def _level_names(lvl: pa.Array) -> pa.Array:
+    """Upper-cased levels with librdkafka's syslog numbers as names (mapped on the few distinct
+    levels)."""
+    if not pc.any(PR.match(lvl, r"^\d$")).as_py():
+        return lvl
+    enc = pc.dictionary_encode(lvl)
+    names = pa.array([_RDKAFKA_LEVELS.get(x, x) for x in enc.dictionary.to_pylist()], pa.string())
+    return names.take(enc.indices)
+
+
+def _continuation_text(text: pa.Array, is_cont: np.ndarray, line_rows: np.ndarray) -> pa.Array:
+    """Continuation text of each event line ``line_rows``: its continuation lines joined with
+    ``"\\n"`` (null when it has none). One list array over all continuation lines of event heads."""
+    cont = pa.nulls(len(line_rows), pa.string())
+    if not is_cont.any():
+        return cont
+    cont_rows = np.nonzero(is_cont)[0]
+    last_non = np.maximum.accumulate(np.where(~is_cont, np.arange(len(is_cont)), -1))
+    head_of = last_non[cont_rows]
+    sel = np.isin(head_of, line_rows)
+    if not sel.any():
+        return cont
+    cr, ho = cont_rows[sel], head_of[sel]
+    uh, starts = np.unique(ho, return_index=True)
+    offsets = np.append(starts, len(ho)).astype(np.int32)
+    lst = pa.ListArray.from_arrays(pa.array(offsets, pa.int32()), _take(text, cr).cast(pa.string()))
+    joined = pc.binary_join(lst, "\n")
+    pos = np.searchsorted(uh, line_rows)
+    pos_ok = (pos < len(uh)) & (uh[np.minimum(pos, len(uh) - 1)] == line_rows)
+    return pc.if_else(pa.array(pos_ok), joined.take(pa.array(np.minimum(pos, len(uh) - 1))), cont)
+
+
+def _kafka_fields(ev: pa.Table, ids: dict[str, pa.Array], block: dict[str, pa.Array]) -> dict[str, Any]:
+    """The Kafka fields of the event rows: ``group_id`` / ``member_id`` as redaction left them,
+    ``partitions`` / ``revoked`` with the continuation blocks read, the rest as the dialects gave."""
+    return {
+        "group_id": ids["group_id"], "kind": ev["kind"], "side": ev["side"], "member_id": ids["member_id"],
+        "generation": ev["generation"], "group_instance_id": ev["group_instance_id"], "client_id": ev["client_id"],
+        "coordinator": ev["coordinator"], "host": ev["host"], "reason": ev["reason"], "state": ev["state"],
+        "protocol": ev["protocol"], "member_count": ev["member_count"], "static_count": ev["static_count"],
+        "error": ev["error"], "old_member_id": ev["old_member_id"], "members": ev["members"],
+        "partitions": block["partitions"], "assignment": ev["assignment"], "static": ev["static"],
+        "pending": ev["pending"], "unexpected": ev["unexpected"], "operation": ev["operation"],
+        "offsets_partition": ev["offsets_partition"], "protocol_type": ev["protocol_type"],
+        "member_epoch": ev["member_epoch"], "from_state": ev["from_state"], "revoked": block["revoked"],
     }  # fmt: skip
+
+
+def _events_table(cols: dict[str, Any]) -> pa.Table:
+    """``cols`` as one-chunk arrays in the order and types of :data:`EVENTS_ARROW`."""
     arrays = [
         pc.cast(cols[f.name], f.type) if cols[f.name].type != f.type else cols[f.name] for f in EVENTS_ARROW
     ]

@@ -113,31 +113,28 @@ def _match_dialects(message: pa.Array, logger: pa.Array) -> tuple[pa.Table, np.n
     body = message
     if has_pre.any():
         body = _strip_prefix(message, has_pre)
-    first = _extract(body, r"^(?P<w>\S*)").field("w")
-    enc = pc.dictionary_encode(first)
+    unmatched = np.ones(n, dtype=bool)
+    t = _matches_table(_dialect_matches(body, logger, has_pre, unmatched))
+    return _with_prefix_fields(t, pre, body), unmatched
+
+
+def _dialect_matches(body: pa.Array, logger: pa.Array, has_pre: np.ndarray, unmatched: np.ndarray) -> list[pa.Table]:
+    """The matches of each dialect on the bodies it can match (``unmatched`` is updated): keyed
+    dialects of the first words present (rows of different keys are disjoint: table order only
+    matters within one key), then the keyless ones on every row left. Returned keyed then keyless,
+    each in table order (the column order of the result follows the first chunk with each field)."""
+    enc = pc.dictionary_encode(_extract(body, r"^(?P<w>\S*)").field("w"))
     codes = _np(enc.indices)
     word_code = {w: i for i, w in enumerate(enc.dictionary.to_pylist())}
-    unmatched = np.ones(n, dtype=bool)
     chunks: list[tuple[bool, int, pa.Table]] = []
     logger_ok: dict[str, np.ndarray] = {}
-    # keyed dialects of the first words present (rows of different keys are disjoint: table order
-    # only matters within one key), then the keyless ones on every row left
     work = [(code, di, d) for w, code in word_code.items() for di, d in _DIALECTS_BY_KEY.get(w, ())] + [
         (None, di, d) for di, d in _KEYLESS
     ]
     for code, di, d in work:
         if not unmatched.any():
             break
-        if code is not None:
-            rows = np.nonzero(unmatched & (codes == code))[0]
-        elif d.first_words is not None:
-            # (a keyless dialect whose matches start with one of a few words: only those bodies)
-            wc = [word_code[w] for w in d.first_words if w in word_code]
-            if not wc:
-                continue
-            rows = np.nonzero(unmatched & np.isin(codes, wc))[0]
-        else:
-            rows = np.nonzero(unmatched)[0]
+        rows = _rows_to_try(d, code, codes, word_code, unmatched)
         if d.logger and len(rows):
             if d.logger not in logger_ok:
                 rx = d.logger
@@ -147,53 +144,83 @@ def _match_dialects(message: pa.Array, logger: pa.Array) -> tuple[pa.Table, np.n
             rows = rows[has_pre[rows]]
         if not len(rows):
             continue
-        sub = _take(body, rows)
-        if len(d.literal) > len(d.key or "") + 1:
-            # every match starts with this text: a cheap test before the regex
-            lit = _mask(pc.starts_with(sub, d.literal))
-            if not lit.any():
-                continue
-            if not lit.all():
-                rows = rows[lit]
-                sub = _take(body, rows)
-        if d.groups:
-            m = _extract(sub, d.pattern)
-            ok = _np(m.is_valid()).astype(bool)
-        else:
-            m = None
-            ok = _mask(PR.match(sub, d.pattern))
-        if not ok.any():
+        matched = _match_dialect(body, rows, di, d)
+        if matched is None:
             continue
-        r = rows[ok]
+        r, table = matched
         unmatched[r] = False
-        cols: dict[str, pa.Array] = {
-            "_row": pa.array(r, pa.int64()),
-            "_dialect": pa.array(np.full(len(r), di, np.int32)),
-        }
-        if m is not None:
-            mf = m.filter(pa.array(ok)) if not ok.all() else m
-            for f in m.type:
-                cols[f.name] = mf.field(f.name)
-        chunks.append((d.key is None, di, pa.table(cols)))
-    # (keyed then keyless, each in table order: the column order of the result follows the first
-    # chunk with each field)
-    chunks = [c for _, _, c in sorted(chunks, key=lambda x: x[:2])]
-    if chunks:
-        t = pa.concat_tables(chunks, promote_options="default")
-        t = t.take(pc.sort_indices(t["_row"])).combine_chunks()
-        # empty sub-matches are null (once per column, not per dialect); an empty partition list is
-        # a fact ("Adding newly assigned partitions: ")
-        for i, name in enumerate(t.column_names):
-            if name not in ("_row", "_dialect", "partitions_raw"):
-                t = t.set_column(i, name, _nullify_empty(t[name].combine_chunks()))
+        chunks.append((d.key is None, di, table))
+    return [c for _, _, c in sorted(chunks, key=lambda x: x[:2])]
+
+
+def _rows_to_try(
+    d: D.Dialect, code: int | None, codes: np.ndarray, word_code: dict[str, int], unmatched: np.ndarray
+) -> np.ndarray:
+    """The unmatched rows a dialect can match by their first word: its key's (``code``), else
+    those starting with one of its ``first_words``, else all."""
+    if code is not None:
+        return np.nonzero(unmatched & (codes == code))[0]
+    if d.first_words is not None:
+        # (a keyless dialect whose matches start with one of a few words: only those bodies)
+        wc = [word_code[w] for w in d.first_words if w in word_code]
+        if not wc:
+            return np.zeros(0, np.int64)
+        return np.nonzero(unmatched & np.isin(codes, wc))[0]
+    return np.nonzero(unmatched)[0]
+
+
+def _match_dialect(body: pa.Array, rows: np.ndarray, di: int, d: D.Dialect) -> tuple[np.ndarray, pa.Table] | None:
+    """One dialect on the bodies ``rows``: the rows it matches and their fields (``_row``,
+    ``_dialect`` and its named groups), or None."""
+    sub = _take(body, rows)
+    if len(d.literal) > len(d.key or "") + 1:
+        # every match starts with this text: a cheap test before the regex
+        lit = _mask(pc.starts_with(sub, d.literal))
+        if not lit.any():
+            return None
+        if not lit.all():
+            rows = rows[lit]
+            sub = _take(body, rows)
+    if d.groups:
+        m = _extract(sub, d.pattern)
+        ok = _np(m.is_valid()).astype(bool)
     else:
-        t = pa.table({"_row": pa.array([], pa.int64()), "_dialect": pa.array([], pa.int32())})
+        m = None
+        ok = _mask(PR.match(sub, d.pattern))
+    if not ok.any():
+        return None
+    r = rows[ok]
+    cols: dict[str, pa.Array] = {
+        "_row": pa.array(r, pa.int64()),
+        "_dialect": pa.array(np.full(len(r), di, np.int32)),
+    }
+    if m is not None:
+        mf = m.filter(pa.array(ok)) if not ok.all() else m
+        for f in m.type:
+            cols[f.name] = mf.field(f.name)
+    return r, pa.table(cols)
+
+
+def _matches_table(chunks: list[pa.Table]) -> pa.Table:
+    """The dialect matches as one table in row order; empty sub-matches are null (once per column,
+    not per dialect), except an empty partition list, which is a fact ("Adding newly assigned
+    partitions: ")."""
+    if not chunks:
+        return pa.table({"_row": pa.array([], pa.int64()), "_dialect": pa.array([], pa.int32())})
+    t = pa.concat_tables(chunks, promote_options="default")
+    t = t.take(pc.sort_indices(t["_row"])).combine_chunks()
+    for i, name in enumerate(t.column_names):
+        if name not in ("_row", "_dialect", "partitions_raw"):
+            t = t.set_column(i, name, _nullify_empty(t[name].combine_chunks()))
+    return t
+
+
+def _with_prefix_fields(t: pa.Table, pre: dict[str, pa.Array], body: pa.Array) -> pa.Table:
+    """``t`` with the context prefix fields (``pfx_*``) and the ``_body`` of its rows."""
     rows = pa.array(_np(t["_row"]) if len(t) else np.zeros(0, np.int64))
-    # prefix fields for the matched rows
     for name in ("pfx_broker", "pfx_broker2", "pfx_opart", "pfx_ctype", "pfx_iid", "pfx_cid", "pfx_gid"):
         t = t.append_column(name, _nullify_empty(pc.fill_null(pre[name], "").take(rows)).cast(pa.string()))
-    t = t.append_column("_body", body.take(rows).cast(pa.string()))
-    return t, unmatched
+    return t.append_column("_body", body.take(rows).cast(pa.string()))
 
 
 def _candidate_events(
@@ -208,22 +235,10 @@ def _candidate_events(
     ``take``."""
     logger = _take(head_t["logger"].combine_chunks(), cpos)
     layout = _take(layout_col, cpos)
-    lc = _np(pc.dictionary_encode(logger, null_encoding="encode").indices).astype(np.int64)
-    yc = _np(pc.dictionary_encode(layout).indices).astype(np.int64)
-    key = (ccodes.astype(np.int64) * (int(lc.max()) + 1) + lc) * (int(yc.max()) + 1) + yc
-    inv = _np(pc.dictionary_encode(pa.array(key, pa.int64())).indices).astype(np.int64)
-    nu = int(inv.max()) + 1
-    rep = np.empty(nu, dtype=np.int64)
-    rep[inv] = np.arange(len(cpos))  # any line of each distinct triple
+    inv, rep = _distinct_triples(ccodes, logger, layout)
     ulog = _take(logger, rep)
     umsg = _take(message, cpos[rep])
-    mt, unmatched_u = _match_dialects(umsg, pc.fill_null(ulog, ""))
-    # a catch-all match is provisional: a specific dialect found message-first is preferred
-    provisional = np.zeros(len(unmatched_u), dtype=bool)
-    if len(mt):
-        provisional[_np(mt["_row"])[_CATCHALL[_np(mt["_dialect"])]]] = True
-    if unmatched_u.any() or provisional.any():
-        mt = _message_first(umsg, pc.fill_null(ulog, ""), mt, unmatched_u, provisional)
+    mt, unmatched_u = _match_distinct(umsg, ulog)
     unmatched = unmatched_u[inv]
     if not len(mt):
         return None, unmatched
@@ -231,7 +246,7 @@ def _candidate_events(
     fields = _event_fields(mt, _take(ulog, urow), _take(layout, rep[urow]))
     if "_msg" in mt.column_names:
         fields = fields.append_column("_msg", mt["_msg"])
-    j = np.full(nu, -1, dtype=np.int64)
+    j = np.full(len(rep), -1, dtype=np.int64)
     j[urow] = np.arange(len(urow))
     jr = j[inv][~unmatched]
     hrow = cpos[~unmatched]
@@ -241,21 +256,45 @@ def _candidate_events(
         ev = fields.take(pa.array(jr, pa.int64()))
         ev = ev.set_column(ev.column_names.index("_row"), "_row", pa.array(hrow, pa.int64()))
         return _event_rows(ev, thread), unmatched
-    # the same as _event_rows without materialising the recognised non-events: only the group
-    # carry of librdkafka lines looks at them
-    gid = None
-    other = _np(fields["_other"]).astype(bool)[jr]
-    if other.any():
-        gid = _take(fields["group_id"].combine_chunks(), jr)
-        if pc.any(pc.and_(pc.is_null(gid), pa.array(other))).as_py():
-            gid = _carry_groups(gid, other, thread)
-        else:
-            gid = None
+    return _spread_events(fields, jr, hrow, thread), unmatched
+
+
+def _distinct_triples(ccodes: np.ndarray, logger: pa.Array, layout: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct (message, logger, layout) triples of the candidates: each candidate's triple
+    (``inv``) and one candidate of each triple (``rep``)."""
+    lc = _np(pc.dictionary_encode(logger, null_encoding="encode").indices).astype(np.int64)
+    yc = _np(pc.dictionary_encode(layout).indices).astype(np.int64)
+    key = (ccodes.astype(np.int64) * (int(lc.max()) + 1) + lc) * (int(yc.max()) + 1) + yc
+    inv = _np(pc.dictionary_encode(pa.array(key, pa.int64())).indices).astype(np.int64)
+    rep = np.empty(int(inv.max()) + 1, dtype=np.int64)
+    rep[inv] = np.arange(len(inv))  # any line of each distinct triple
+    return inv, rep
+
+
+def _match_distinct(umsg: pa.Array, ulog: pa.Array) -> tuple[pa.Table, np.ndarray]:
+    """The dialect table on the distinct messages, then message-first on those it left unmatched or
+    matched only with a catch-all (provisional: a specific dialect found message-first is
+    preferred)."""
+    ulog = pc.fill_null(ulog, "")
+    mt, unmatched_u = _match_dialects(umsg, ulog)
+    provisional = np.zeros(len(unmatched_u), dtype=bool)
+    if len(mt):
+        provisional[_np(mt["_row"])[_CATCHALL[_np(mt["_dialect"])]]] = True
+    if unmatched_u.any() or provisional.any():
+        mt = _message_first(umsg, ulog, mt, unmatched_u, provisional)
+    return mt, unmatched_u
+
+
+def _spread_events(fields: pa.Table, jr: np.ndarray, hrow: np.ndarray, thread: pa.Array) -> pa.Table:
+    """The event rows of the lines ``hrow`` (``jr``: their row of the distinct ``fields``): the same
+    as :func:`_event_rows` without materialising the recognised non-events (only the group carry of
+    librdkafka lines looks at them). Columns without a value in the file (e.g. assignment maps) are
+    not gathered."""
+    gid = _carried_groups(fields, jr, thread)
     keep = _np(pc.not_equal(fields["kind"], "")).astype(bool)[jr]
     if not keep.all():
         jr, hrow = jr[keep], hrow[keep]
         gid = gid.filter(pa.array(keep)) if gid is not None else None
-    # (columns without a value in the file, e.g. assignment maps, are not gathered)
     jra = pa.array(jr, pa.int64())
     ev = pa.table(
         {
@@ -270,7 +309,19 @@ def _candidate_events(
     )
     if gid is not None:
         ev = ev.set_column(ev.column_names.index("group_id"), "group_id", gid)
-    return ev, unmatched
+    return ev
+
+
+def _carried_groups(fields: pa.Table, jr: np.ndarray, thread: pa.Array) -> pa.Array | None:
+    """The ``group_id`` of every line (``jr``) with the librdkafka lines without a group name given
+    the group of the same client instance's last line, or None when no such line needs one."""
+    other = _np(fields["_other"]).astype(bool)[jr]
+    if not other.any():
+        return None
+    gid = _take(fields["group_id"].combine_chunks(), jr)
+    if not pc.any(pc.and_(pc.is_null(gid), pa.array(other))).as_py():
+        return None
+    return _carry_groups(gid, other, thread)
 
 
 #: catch-all dialects (``(?P<reason>.*`` ...): message-first prefers any specific dialect to them
@@ -341,31 +392,17 @@ def _wrapped_lines(
     joins are tried in order (1, 2, 3 following lines; with a space, then without one: a terminal
     box cuts words); the first a dialect matches makes the event, whose message is the joined text,
     and the joined lines become its continuations. ``unmatched`` (per candidate) is updated."""
-    n = len(text)
     head_rows = _np(head_t["_row"])
-    # a line that can be the wrapped rest of the line before it: no entry of its own (no layout;
-    # or read by the general reader without a timestamp or level) and not matched by a dialect
-    bare = _mask(pc.and_(pc.equal(layout_col, "general"),
-                         pc.and_(pc.is_null(head_t["ts"].combine_chunks()), pc.is_null(head_t["level"].combine_chunks()))))  # fmt: skip
-    joinable = (cls == 3) & (qreason == "unparsable_layout")
-    joinable[head_rows[bare]] = True
-    if ev is not None and len(ev):
-        joinable[head_rows[_np(ev["_row"])]] = False
+    joinable = _joinable_lines(head_t, layout_col, cls, qreason, ev)
     cand_of = dict(zip(head_rows[cpos].tolist(), range(len(cpos))))
     un = np.nonzero(unmatched)[0]
     rows = head_rows[cpos[un]]
     jul = _mask(pc.ends_with(_take(layout_col, cpos[un]), "jul"))
-    orphan_of: list[list[int]] = []
-    for r, j in zip(rows, jul):
-        nxt: list[int] = []
-        k = int(r) + 1
-        while not j and k < n and len(nxt) < WRAP_MAX and joinable[k]:
-            nxt.append(k)
-            k += 1
-        orphan_of.append(nxt)
+    orphan_of = _following_lines(rows, jul, joinable)
     if not any(orphan_of):
         return ev, message
-    texts = {k: t for k, t in zip(sorted({k for o in orphan_of for k in o}), _take(text, np.array(sorted({k for o in orphan_of for k in o}))).to_pylist())}
+    orphans = sorted({k for o in orphan_of for k in o})
+    texts = dict(zip(orphans, _take(text, np.array(orphans)).to_pylist()))
     msgs = _take(message, cpos[un]).to_pylist()
     found: list[pa.Table] = [] if ev is None else [ev]
     open_ = np.array([bool(o) for o in orphan_of])
@@ -375,44 +412,121 @@ def _wrapped_lines(
             todo = np.nonzero(open_ & np.array([len(o) >= lines for o in orphan_of]))[0]
             if not len(todo):
                 continue
-            joined = [
-                G.cut_logger_tail(msgs[i].rstrip() + sep + sep.join(texts[k].strip() for k in orphan_of[i][:lines]))
-                for i in todo
-            ]
-            mask = np.zeros(len(message), dtype=bool)
-            mask[cpos[un[todo]]] = True
-            msg2 = pc.replace_with_mask(message, pa.array(mask), pa.array(joined, message.type))
-            pos = cpos[un[todo]]
-            codes = _np(pc.dictionary_encode(_take(msg2, pos)).indices)
-            ev2, un2 = _candidate_events(pos, codes, msg2, head_t, layout_col)
+            joined = _joined_messages(msgs, texts, orphan_of, todo, lines, sep)
+            ev2, un2 = _candidate_events_of_joined(message, cpos[un[todo]], joined, head_t, layout_col)
             hit = todo[~un2]
             if not len(hit):
                 continue
-            joined_of = dict(zip(todo.tolist(), joined))
-            kept: list[int] = []
-            for i in sorted(hit.tolist(), key=lambda i: rows[i]):
-                if int(rows[i]) in absorbed:
-                    continue  # (already the wrapped rest of an earlier line: no entry of its own)
-                kept.append(i)
-                for k in orphan_of[i][:lines]:
-                    absorbed.add(k)
-                    is_cont[k], cls[k], qreason[k], qdetail[k] = True, 0, None, None
-                    if k in cand_of:  # (a bare line that was a candidate of its own)
-                        unmatched[cand_of[k]] = False
-                open_[i] = False
-                unmatched[un[i]] = False
-            for i in np.nonzero(open_)[0]:
-                if int(rows[i]) in absorbed:
-                    open_[i] = False
+            kept, rest = _first_joins(hit, rows, orphan_of, lines, absorbed)
+            _as_continuations(rest, cand_of, unmatched, is_cont, cls, qreason, qdetail)
+            open_[kept] = False
+            unmatched[un[kept]] = False
+            open_ &= ~np.isin(rows, list(absorbed))  # (absorbed lines have no entry of their own)
             if not kept:
                 continue
-            keep_rows = set(cpos[un[kept]].tolist())
-            ev2 = ev2.filter(pa.array([r in keep_rows for r in _np(ev2["_row"]).tolist()], pa.bool_()))
-            found.append(ev2)
-            hm = np.zeros(len(message), dtype=bool)
-            hm[cpos[un[kept]]] = True
-            message = pc.replace_with_mask(message, pa.array(hm), pa.array([joined_of[i] for i in kept], message.type))
+            found.append(_events_of_rows(ev2, cpos[un[kept]]))
+            joined_of = dict(zip(todo.tolist(), joined))
+            message = _replace_messages(message, cpos[un[kept]], [joined_of[i] for i in kept])
     if len(found) <= 1:
         return (found[0] if found else None), message
     t = pa.concat_tables(found, promote_options="default")
     return t.take(pc.sort_indices(t["_row"])).combine_chunks(), message
+
+
+def _joinable_lines(
+    head_t: pa.Table, layout_col: pa.Array, cls: np.ndarray, qreason: np.ndarray, ev: pa.Table | None
+) -> np.ndarray:
+    """Lines that can be the wrapped rest of the line before them: no entry of their own (no
+    layout; or read by the general reader without a timestamp or level) and not matched by a
+    dialect."""
+    head_rows = _np(head_t["_row"])
+    bare = _mask(pc.and_(pc.equal(layout_col, "general"),
+                         pc.and_(pc.is_null(head_t["ts"].combine_chunks()), pc.is_null(head_t["level"].combine_chunks()))))  # fmt: skip
+    joinable = (cls == 3) & (qreason == "unparsable_layout")
+    joinable[head_rows[bare]] = True
+    if ev is not None and len(ev):
+        joinable[head_rows[_np(ev["_row"])]] = False
+    return joinable
+
+
+def _following_lines(rows: np.ndarray, jul: np.ndarray, joinable: np.ndarray) -> list[list[int]]:
+    """Per unmatched line ``rows`` (not of a JUL layout, whose message is its second line): the up
+    to :data:`WRAP_MAX` joinable lines right after it."""
+    n = len(joinable)
+    orphan_of: list[list[int]] = []
+    for r, j in zip(rows, jul):
+        nxt: list[int] = []
+        k = int(r) + 1
+        while not j and k < n and len(nxt) < WRAP_MAX and joinable[k]:
+            nxt.append(k)
+            k += 1
+        orphan_of.append(nxt)
+    return orphan_of
+
+
+def _joined_messages(
+    msgs: list[str], texts: dict[int, str], orphan_of: list[list[int]], todo: np.ndarray, lines: int, sep: str
+) -> list[str]:
+    """The messages of the candidates ``todo`` joined with their ``lines`` following lines by
+    ``sep`` (each line trimmed; a logger name the layout left at the end is cut)."""
+    return [
+        G.cut_logger_tail(msgs[i].rstrip() + sep + sep.join(texts[k].strip() for k in orphan_of[i][:lines]))
+        for i in todo
+    ]
+
+
+def _replace_messages(message: pa.Array, pos: np.ndarray, values: list[str]) -> pa.Array:
+    """``message`` with the rows ``pos`` (increasing) replaced by ``values``."""
+    mask = np.zeros(len(message), dtype=bool)
+    mask[pos] = True
+    return pc.replace_with_mask(message, pa.array(mask), pa.array(values, message.type))
+
+
+def _candidate_events_of_joined(
+    message: pa.Array, pos: np.ndarray, joined: list[str], head_t: pa.Table, layout_col: pa.Array
+) -> tuple[pa.Table | None, np.ndarray]:
+    """:func:`_candidate_events` of the heads ``pos`` with their messages replaced by the
+    ``joined`` texts."""
+    msg2 = _replace_messages(message, pos, joined)
+    codes = _np(pc.dictionary_encode(_take(msg2, pos)).indices)
+    return _candidate_events(pos, codes, msg2, head_t, layout_col)
+
+
+def _first_joins(
+    hit: np.ndarray, rows: np.ndarray, orphan_of: list[list[int]], lines: int, absorbed: set[int]
+) -> tuple[list[int], list[int]]:
+    """The joins of ``lines`` following lines a dialect matched (``hit``) that stand, in line order,
+    and the lines they absorb (added to ``absorbed``): a line already absorbed as the wrapped rest
+    of an earlier one has no entry of its own."""
+    kept: list[int] = []
+    rest: list[int] = []
+    for i in sorted(hit.tolist(), key=lambda i: rows[i]):
+        if int(rows[i]) in absorbed:
+            continue
+        kept.append(i)
+        for k in orphan_of[i][:lines]:
+            absorbed.add(k)
+            rest.append(k)
+    return kept, rest
+
+
+def _as_continuations(
+    rest: list[int],
+    cand_of: dict[int, int],
+    unmatched: np.ndarray,
+    is_cont: np.ndarray,
+    cls: np.ndarray,
+    qreason: np.ndarray,
+    qdetail: np.ndarray,
+) -> None:
+    """The absorbed lines ``rest`` become continuations (not quarantined; a bare line that was a
+    candidate of its own is no longer unmatched)."""
+    for k in rest:
+        is_cont[k], cls[k], qreason[k], qdetail[k] = True, 0, None, None
+        if k in cand_of:
+            unmatched[cand_of[k]] = False
+
+
+def _events_of_rows(ev: pa.Table, keep: np.ndarray) -> pa.Table:
+    """The rows of ``ev`` whose ``_row`` is one of ``keep``."""
+    return ev.filter(pa.array(np.isin(_np(ev["_row"]), keep), pa.bool_()))

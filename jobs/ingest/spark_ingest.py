@@ -41,7 +41,7 @@ from pyspark.sql import types as T
 from jobs import buckets as bk
 from jobs.ingest.model import IngestError, IngestSettings, InputSpec, arrow_schema
 from jobs.ingest.parse import parse_bytes, quarantine_table
-from jobs.ingest.sources import as_specs, resolve
+from jobs.ingest.sources import ResolvedInputs, as_specs, resolve
 from jobs.schemas import EVENTS, INGEST_AUDIT, QUARANTINE
 from jobs.session import parallelism
 
@@ -489,32 +489,65 @@ def ingest(
         raise IngestError(f"input path does not exist: {res.missing[0][0]}")
     staging = settings.staging_dir.rstrip("/") + f"/run_id={run_id}" if settings.staging_dir else None
     workers_write = bool(staging and worker_writable(staging))
-    # the workers read local files themselves when they write (no copy of every file through the
-    # JVM); other paths go through Spark's binaryFile reader
+    parsed = _parse_inputs(spark, res, settings, run_id, staging, workers_write)
+    parsed.audits.sort(key=lambda a: (a["source_file"], a["cluster"]))
+    if settings.on_corrupt == "error":
+        _raise_on_corrupt(parsed)
+    return _ingest_result(spark, parsed, run_id, staging, workers_write)
+
+
+@dataclass
+class _Parsed:
+    """What the parse of one run gives: the record stream, one audit row per file, the folder of the
+    staged events, the group buckets they are written in and the cache to release (if any)."""
+
+    records: DataFrame
+    audits: list[dict[str, Any]]
+    events_dir: str | None
+    buckets: int
+    cache: DataFrame | None
+
+
+def _parse_inputs(
+    spark: SparkSession, res: ResolvedInputs, settings: IngestSettings, run_id: str, staging: str | None,
+    workers_write: bool,
+) -> _Parsed:
+    """Parse the resolved inputs. The workers read local files themselves when they write (no copy
+    of every file through the JVM); other paths go through Spark's binaryFile reader. Missing and
+    empty inputs get their quarantine / audit rows here."""  # fmt: skip
     spark_read = list(res.remote) + ([] if workers_write else list(res.files))
     missing = list(res.missing)
     files = _binary_files(spark, spark_read, settings, missing)
     q_extra, audit_extra = (
         _file_rows(missing, list(res.empty), settings, run_id) if missing or res.empty else (None, [])
     )
-    cache: DataFrame | None = None
     if workers_write:
         records, audits, buckets = _parse_on_workers(spark, res, files, settings, run_id, staging, q_extra, audit_extra)
-        events_dir = staging + "/_rt=e"
-    else:
-        records, audits, events_dir, cache = _parse_through_spark(spark, files, settings, run_id, staging, q_extra,
-                                                                  audit_extra)  # fmt: skip
-        buckets = 0
-    audits.sort(key=lambda a: (a["source_file"], a["cluster"]))
-    if settings.on_corrupt == "error":
-        bad = [a for a in audits if (a["error"] or "").startswith("corrupt_gzip")]
-        if bad:
-            if cache is not None:
-                cache.unpersist()
-            raise IngestError(f"corrupt gzip input: {bad[0]['source_file']} ({bad[0]['error']})")
-    dups = mark_duplicates(audits)
-    events = records.where(F.col("_rt") == "e")
-    quarantine = records.where(F.col("_rt") == "q")
+        return _Parsed(records, audits, staging + "/_rt=e", buckets, None)
+    records, audits, events_dir, cache = _parse_through_spark(spark, files, settings, run_id, staging, q_extra,
+                                                              audit_extra)  # fmt: skip
+    return _Parsed(records, audits, events_dir, 0, cache)
+
+
+def _raise_on_corrupt(parsed: _Parsed) -> None:
+    """:class:`IngestError` naming the first corrupt gzip input (the cache released first)."""
+    bad = [a for a in parsed.audits if (a["error"] or "").startswith("corrupt_gzip")]
+    if bad:
+        if parsed.cache is not None:
+            parsed.cache.unpersist()
+        raise IngestError(f"corrupt gzip input: {bad[0]['source_file']} ({bad[0]['error']})")
+
+
+def _ingest_result(
+    spark: SparkSession, parsed: _Parsed, run_id: str, staging: str | None, workers_write: bool
+) -> IngestResult:
+    """The run's DataFrames from the parsed records: files with the content of an earlier one
+    (``duplicate_of``) lose their events / quarantine rows (and the staged events folder is no
+    longer the run's events as they are); every row gets the ``run_id``."""
+    events_dir = parsed.events_dir
+    dups = mark_duplicates(parsed.audits)
+    events = parsed.records.where(F.col("_rt") == "e")
+    quarantine = parsed.records.where(F.col("_rt") == "q")
     if dups:
         events = events.where(~F.col("source_file").isin(sorted(dups)))
         quarantine = quarantine.where(~F.col("source_file").isin(sorted(dups)))
@@ -531,15 +564,15 @@ def ingest(
         events=events.withColumn("run_id", run_col).select(*EVENTS.fieldNames()),
         quarantine=quarantine.select(*q_cols),
         audit=spark.createDataFrame(
-            [tuple(a.get(f) for f in INGEST_AUDIT.fieldNames()) for a in audits], INGEST_AUDIT
+            [tuple(a.get(f) for f in INGEST_AUDIT.fieldNames()) for a in parsed.audits], INGEST_AUDIT
         ),
         run_id=run_id,
-        audit_rows=audits,
+        audit_rows=parsed.audits,
         events_dir=events_dir,
-        buckets=buckets,
-        bucket_dir=staging + "/_rt=e" if buckets > 0 and staging else None,
+        buckets=parsed.buckets,
+        bucket_dir=staging + "/_rt=e" if parsed.buckets > 0 and staging else None,
         no_quarantine=bool(workers_write and not _has_parquet(_local_path(staging) + "/_rt=q")),
-        _cache=cache,
+        _cache=parsed.cache,
     )
 
 

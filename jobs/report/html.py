@@ -340,7 +340,8 @@ def _advice_html(advice: list[tuple[dict[str, Any], pd.DataFrame]]) -> list[str]
             numeric=("rebalances_logged", "rebalances_before", "rebalances_after", "paused_ms_saved", "paused_partition_ms_saved",
                      "moved_partitions_after", "exact_pct", "paused_within_10pct", "paused_in_range_pct"),
             formats={"paused_ms_saved": summary.human_ms, "paused_partition_ms_saved": summary.human_ms},
-            empty="no evidence of the storm's members to re-simulate"))  # fmt: skip
+            empty="nothing to re-simulate: no member evidence in the storm's window, or a Kafka Connect "
+                  "worker group (the re-simulation models consumer groups)"))  # fmt: skip
     return out
 
 

@@ -23,8 +23,11 @@ from coordinator_core.events import Event
 from coordinator_core.replay import ReplaySettings
 from jobs.whatif.predict import baseline_and_predictions, logged_settings, replay_group
 
-__all__ = ["ADVICE_COLUMNS", "Advice", "advise", "candidate_changes", "measured_accuracy"]
+__all__ = ["ADVICE_COLUMNS", "Advice", "advise", "candidate_changes", "connect_group", "measured_accuracy"]
 
+#: the protocols a Kafka Connect worker group selects (ConnectProtocolCompatibility): its members
+#: share connectors and tasks, not partitions, which the re-simulation does not model
+CONNECT_PROTOCOLS = frozenset({"default", "compatible", "sessioned"})
 ACCURACY_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "accuracy.json")
 ADVICE_COLUMNS = [
     "change", "setting", "rebalances_logged", "rebalances_before", "rebalances_after", "paused_ms_saved",
@@ -77,6 +80,12 @@ def candidate_changes(base: GroupSettings) -> dict[str, tuple[str, dict[str, Any
     return out
 
 
+def connect_group(events: Iterable[Event]) -> bool:
+    """The evidence is a Kafka Connect worker group's: a Connect worker's line, or a Connect
+    protocol selected."""
+    return any(e.side_of() == "connect" or getattr(e, "protocol", None) in CONNECT_PROTOCOLS for e in events)
+
+
 def measured_accuracy(path: str = ACCURACY_FILE) -> dict[str, dict[str, Any]]:
     """change -> its row of the published accuracy table (empty when none is published)."""
     try:
@@ -116,8 +125,11 @@ def advise(
     settings: ReplaySettings | None = None,
 ) -> list[Advice]:
     """The candidate changes for one group's evidence (replayed under the job's ``settings``),
-    ranked by partition-time saved, then paused time saved (most first)."""
+    ranked by partition-time saved, then paused time saved (most first); none for a Kafka Connect
+    worker group (:func:`connect_group`)."""
     events = list(events)
+    if connect_group(events):
+        return []
     replay = replay_group(group_id, events, settings)
     base = logged_settings(replay, given)
     times = [e.ts for e in events if e.ts is not None]

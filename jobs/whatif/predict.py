@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from coordinator_core.assignors import STRATEGIES
 from coordinator_core.behaviour import GroupBehaviour, GroupSettings, consumer_key, infer_behaviour
 from coordinator_core.events import Event
 from coordinator_core.history import GroupHistory
@@ -109,13 +110,17 @@ def replay_group(group_id: str, events: Iterable[Event], settings: ReplaySetting
 
 def logged_settings(out: ReplayOutput, given: Mapping[str, Any] | None = None) -> GroupSettings:
     """The settings in force, from the evidence, overridden by ``given`` (e.g. the session timeout
-    the user knows; INFO logs do not show it)."""
+    the user knows; INFO logs do not show it). A logged assignor outside
+    :data:`coordinator_core.assignors.STRATEGIES` reads as ``range``."""
     static = frozenset(consumer_key(s) for s in out.sessions if s.group_instance_id)
     protocols = [r.protocol for r in out.rebalances if r.protocol]
     consumer = any(r.protocol_type == "consumer" for r in out.rebalances)
+    # an assignor the model does not know (a custom one) is re-simulated as range: eager, as Kafka's
+    # ConsumerPartitionAssignor.supportedProtocols() is by default; only the assignment differs
+    known = protocols[-1] if protocols and protocols[-1] in STRATEGIES else "range"
     s = GroupSettings(
         static_consumers=static,
-        assignor=protocols[-1] if protocols and not consumer else "range",
+        assignor=known if not consumer else "range",
         group_protocol="consumer" if consumer else "classic",
     )
     return s.with_changes(**_checked(given or {}))

@@ -4,6 +4,8 @@ changed settings."""
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import tempfile
 
 import pytest
@@ -213,3 +215,31 @@ def test_advice_shows_the_spread_of_the_samples():
     longer = rows["longer_session"]  # a 50 s pause under a 90 s session: no rebalance, nothing to race
     assert longer.rebalances_after == 0
     assert longer.paused_ms_saved_low == longer.paused_ms_saved == longer.paused_ms_saved_high > 0
+
+
+def test_advice_over_every_real_log_group_never_fails():
+    """The real-log corpus (tests/fixtures/real: excerpts pasted in public threads) group by group:
+    the advice either ranks the changes or, for a Kafka Connect worker group (its members share
+    connectors and tasks, not partitions), gives none; a custom assignor re-simulates as eager."""
+    from jobs.whatif.advice import advise, connect_group
+
+    groups = events_by_group(os.path.join(os.path.dirname(os.path.dirname(__file__)), "fixtures", "real"))
+    assert len(groups) >= 90
+    advised = {gid: advise(gid, evs, samples=1, accuracy={}) for gid, evs in groups.items()}
+    connect = {gid for gid, evs in groups.items() if connect_group(evs)}
+    assert connect == {"connect-8.1.0", "connect-8.3.2"}
+    assert all(advised[g] == [] for g in connect)
+    assert all(len(rows) >= 2 for g, rows in advised.items() if g not in connect)  # consumer protocol: 2
+
+
+def test_a_custom_assignor_is_re_simulated_as_eager_range():
+    with tempfile.TemporaryDirectory() as d:
+        resimulate(_group((1, Action(T0 + 100_000, "close"))), GroupSettings(), out=d)
+        out = replay_group("g", events_by_group(d)["g"])
+    assert out.rebalances
+
+    def with_protocol(p):
+        return dataclasses.replace(out, rebalances=[dataclasses.replace(r, protocol=p) for r in out.rebalances])
+
+    assert logged_settings(with_protocol("my-rack-aware-assignor")).assignor == "range"
+    assert logged_settings(with_protocol("cooperative-sticky")).assignor == "cooperative-sticky"

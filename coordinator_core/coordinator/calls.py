@@ -33,6 +33,11 @@ class CallsMixin:
             self._now = now_ms
         return out
 
+    def _instance_id(self, group_instance_id: str | None) -> str | None:
+        """The request's ``group.instance.id`` as this broker reads it: a broker before static
+        membership (KIP-345, 2.3) ignores it."""
+        return group_instance_id if self.features.static_membership else None
+
     def _finish(self, out: Outcome) -> Outcome:
         heap = self._timers._heap  # noqa: SLF001
         if heap and heap[0][0] <= self._now - self._lag:

@@ -37,9 +37,7 @@ class HeartbeatMixin:
         group_instance_id: str | None = None,
     ) -> Outcome:
         out = self._begin(now_ms)
-        f = self.features
-        if not f.static_membership:
-            group_instance_id = None
+        group_instance_id = self._instance_id(group_instance_id)
         err = self._status(group_id, HEARTBEAT)
         if err is None:
             err = self._heartbeat(self._groups.get(group_id), member_id, generation, group_instance_id)

@@ -63,8 +63,7 @@ class JoinMixin:
         out = self._begin(now_ms)
         f = self.features
         prots = norm_protocols(protocols)
-        if not f.static_membership:
-            group_instance_id = None
+        group_instance_id = self._instance_id(group_instance_id)
         if not f.rebalance_timeout:
             rebalance_timeout_ms = session_timeout_ms
         err = self._status(group_id, JOIN)

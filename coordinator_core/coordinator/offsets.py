@@ -34,8 +34,7 @@ class OffsetsMixin:
         """OffsetCommit (non-transactional); offsets are not stored, only validated."""
         out = self._begin(now_ms)
         f = self.features
-        if not f.static_membership:
-            group_instance_id = None
+        group_instance_id = self._instance_id(group_instance_id)
         err = self._status(group_id, COMMIT)
         if err is None:
             group = self._groups.get(group_id)

@@ -43,9 +43,7 @@ class SyncMixin:
     ) -> Outcome:
         """SyncGroup; ``assignments`` (member id -> payload) is read from the leader only."""
         out = self._begin(now_ms)
-        f = self.features
-        if not f.static_membership:
-            group_instance_id = None
+        group_instance_id = self._instance_id(group_instance_id)
         err = self._status(group_id, SYNC)
         group = self._groups.get(group_id)
         if err is None:

@@ -335,6 +335,7 @@ class Client:
         self.log("INFO", t.coord_logger, f"Successfully synced group in generation {self.gen_str()}")
         assigned = sorted(r.assignment or (), key=_tp_key)
         self.state = "stable"
+        added, revoked = assigned, []
         if self.grp.cooperative:
             owned = self.owned
             aset, oset = set(assigned), set(owned)
@@ -356,23 +357,12 @@ class Client:
                     self.log("INFO", t.coord_logger, f"Request joining group due to: {full}")
                 self.rejoin_reason = "need to revoke partitions and re-join"
                 self.pending_rejoin = True
-            self.log(
-                "INFO",
-                rc.CC,
-                f"Notifying assignor about the new Assignment(partitions={rc.tp_list(assigned)})",
-            )
-            self.log("INFO", t.callback_logger, f"Adding newly assigned partitions: {', '.join(added)}")
-            self.owned = assigned
-            if revoked:
-                self.sim.later(self.sim.rng.randint(5, 60), self.rejoin_now, self.incarnation)
-        else:
-            self.log(
-                "INFO",
-                rc.CC,
-                f"Notifying assignor about the new Assignment(partitions={rc.tp_list(assigned)})",
-            )
-            self.log("INFO", t.callback_logger, f"Adding newly assigned partitions: {', '.join(assigned)}")
-            self.owned = assigned
+        # eager: everything assigned is new (the member revoked all before it joined)
+        self.log("INFO", rc.CC, f"Notifying assignor about the new Assignment(partitions={rc.tp_list(assigned)})")
+        self.log("INFO", t.callback_logger, f"Adding newly assigned partitions: {', '.join(added)}")
+        self.owned = assigned
+        if revoked:
+            self.sim.later(self.sim.rng.randint(5, 60), self.rejoin_now, self.incarnation)
         self.sim.on_member_stable(self)
 
     def rejoin_now(self, inc: int, _b=None) -> None:

@@ -264,10 +264,9 @@ def _assignor_moves(
     if gens and all(gen in logged for gen, _ in gens):
         seq = [logged[gen] for gen, _ in gens]
         base_moves = sum(moved_partitions(a, b) for a, b in zip(seq, seq[1:]))
-    elif (g.protocol or "range") in STRATEGIES:
-        base_moves = _moves(gens, g.protocol or "range", subs_for, ppt)
     else:
-        base_moves = None
+        logged_assignor = g.protocol or "range"
+        base_moves = _moves(gens, logged_assignor, subs_for, ppt) if logged_assignor in STRATEGIES else None
     return base_moves, _moves(gens, assignor, subs_for, ppt)
 
 

@@ -351,7 +351,7 @@ def test_every_config_key_is_a_field_of_the_settings_the_job_uses():
 
 def test_the_ingest_defaults_are_the_documented_ones():
     """One default per value (IngestSettings'), the one the README's config table gives."""
-    with open(os.path.join(REPO, "README.md"), encoding="utf-8") as fh:
+    with open(os.path.join(REPO, "docs", "configuration.md"), encoding="utf-8") as fh:
         readme = fh.read()
     ingest = load_config(None).ingest
     assert (ingest.on_missing, ingest.on_corrupt, ingest.max_line_bytes) == ("error", "quarantine", 1048576)
@@ -365,7 +365,7 @@ def test_the_replay_defaults_are_the_documented_and_shipped_ones():
     key with that default, and conf/local.yaml sets the same values."""
     from jobs.config import config_keys
 
-    with open(os.path.join(REPO, "README.md"), encoding="utf-8") as fh:
+    with open(os.path.join(REPO, "docs", "configuration.md"), encoding="utf-8") as fh:
         readme = fh.read()
     replay = load_config(None).replay
     values = tuple(getattr(replay, k) for k in config_keys(type(replay)))

@@ -1,6 +1,10 @@
 """rebalance-lens: why does my consumer group keep rebalancing, who caused it, how long did it stop."""
 
-from setuptools import find_packages, setup
+from setuptools import find_namespace_packages, find_packages, setup
+
+# the bundled sample logs are data folders below jobs/samples/logs; listed as (namespace) packages of data,
+# so that setuptools neither warns that an importable folder is missing from `packages` nor drops them
+SAMPLE_LOG_DIRS = find_namespace_packages(include=["jobs.samples.logs", "jobs.samples.logs.*"])
 
 setup(
     name="rebalance-lens",
@@ -10,8 +14,8 @@ setup(
         "through a pure model of Kafka's coordinator and writes rebalance tables to Delta."
     ),
     python_requires=">=3.11,<3.14",
-    packages=find_packages(include=["coordinator_core", "coordinator_core.*", "jobs", "jobs.*"]),
-    package_data={"jobs": ["samples/*.md", "samples/logs/*/*", "samples/logs/*/*/*", "samples/logs/*/*/*/*"]},
+    packages=find_packages(include=["coordinator_core", "coordinator_core.*", "jobs", "jobs.*"]) + SAMPLE_LOG_DIRS,
+    package_data={"jobs.samples": ["*.md"], **{d: ["*"] for d in SAMPLE_LOG_DIRS}},
     include_package_data=True,
     install_requires=[
         "pyspark>=4.0.1,<=4.2.0",

@@ -12,20 +12,25 @@ session); ``run`` is the default when the first argument is not a subcommand. ``
 jobs.report ...`` and ``python -m jobs.simulate ...`` are the ``report`` / ``simulate`` subcommands
 (the same argument definitions: :data:`SUBCOMMANDS`).
 
-Exit status: 0 done, 2 bad arguments or configuration (message ``config error: ...``), 1 the run
-failed (e.g. a missing input with ``ingest.on_missing: error``).
+Exit status: 0 done, 2 bad arguments or configuration (message ``config error: ...``), 1 an input or
+lakehouse error (one line: ``input error: ...`` / ``report error: ...``), 130 interrupted (Ctrl-C: one
+line, no traceback). ``REBALANCE_LENS_CHECK_ONLY=1`` checks the arguments, the configuration and the
+inputs and stops before Spark starts (``spark-submit.sh`` does that before it starts the JVM).
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import os
+import signal
 import sys
 import tempfile
 from collections.abc import Sequence
 
 from pyspark.sql import SparkSession
 
+from jobs.cli_checks import InputError, LakehouseError, check_inputs, check_lakehouse, run_output_dir
 from jobs.config import ConfigError, JobConfig, OutputConfig, RunConfig, SparkConfig, load_config
 from jobs.ingest.model import IngestError, InputSpec
 from jobs.package import package_zip
@@ -43,6 +48,8 @@ from jobs.simulate.scenario_table import CONSUMER_SCENARIOS, SCENARIOS
 SAMPLES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "samples", "logs")
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SUBMITTED_ENV = "REBALANCE_LENS_SUBMITTED"
+CHECK_ONLY_ENV = "REBALANCE_LENS_CHECK_ONLY"
+INTERRUPTED = "interrupted (Ctrl-C): nothing of this run was committed; run it again to start over"
 
 EPILOG = """\
 subcommands: run (the default), report, simulate (spark-submit.sh report --help ...)
@@ -77,7 +84,10 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help="Kafka cluster name of the --input paths (default: 'default')",
     )
-    p.add_argument("--output", metavar="DIR", help="lakehouse directory (overrides output.path)")
+    p.add_argument(
+        "--output", metavar="DIR",
+        help="lakehouse directory (overrides output.path; with --input and no --output: a new ./lakehouse-<run> folder)",
+    )  # fmt: skip
     p.add_argument("--config", metavar="FILE", help="YAML configuration (default: embedded conf/local.yaml)")
     p.add_argument("--mode", choices=("batch", "incremental"), help="overrides run.mode (default batch)")
     p.add_argument(
@@ -102,13 +112,13 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
 def add_report_arguments(p: argparse.ArgumentParser) -> None:
     """The HTML report's arguments (``report``, ``python -m jobs.report``)."""
     p.add_argument("--output", required=True, help="HTML file to write (a directory gets report.html)")
-    p.add_argument("--lakehouse", required=True, help="directory of the job's tables")
-    p.add_argument("--group", help="report one consumer group only")
+    p.add_argument("--lakehouse", required=True, help="directory of the job's tables (the run's --output)")
+    p.add_argument("--group", help="report one consumer group only (an unknown group is an error)")
     p.add_argument("--cluster", help="only this cluster's rows")
     p.add_argument("--title", help="report title")
     p.add_argument(
         "--config", metavar="FILE",
-        help="the job's YAML configuration: its replay: settings replay the storms the advice re-simulates",
+        help="the job's YAML configuration: its replay: and kafka: settings are used by the advice",
     )  # fmt: skip
 
 
@@ -166,16 +176,20 @@ def simulate_config(a: argparse.Namespace, p: argparse.ArgumentParser):
 
 def report(args: argparse.Namespace, p: argparse.ArgumentParser) -> int:
     """``report``: write the HTML report of a lakehouse."""
-    if not os.path.isdir(args.lakehouse) and "://" not in args.lakehouse:
-        p.error(f"--lakehouse {args.lakehouse!r} is not a directory")
     try:
-        settings = load_config(args.config).replay if args.config else None
+        cfg = load_config(args.config) if args.config else None
     except ConfigError as exc:
         print(str(exc), file=sys.stderr)
         return 2
+    try:
+        check_lakehouse(args.lakehouse, group=args.group, cluster=args.cluster)
+    except LakehouseError as exc:
+        print(f"report error: {exc}", file=sys.stderr)
+        return 1
     path = build_report(
-        args.lakehouse, args.output, group=args.group, cluster=args.cluster, title=args.title, settings=settings
-    )
+        args.lakehouse, args.output, group=args.group, cluster=args.cluster, title=args.title,
+        settings=cfg.replay if cfg else None, kafka=cfg.kafka if cfg else None,
+    )  # fmt: skip
     print(f"report written to {path}")
     return 0
 
@@ -201,6 +215,14 @@ def run(args: argparse.Namespace, p: argparse.ArgumentParser) -> int:
     except ConfigError as exc:
         print(str(exc), file=sys.stderr)
         return 2
+    try:
+        if cfg.ingest.on_missing == "error":
+            check_inputs([i.path for i in inputs])
+    except InputError as exc:
+        print(f"input error: {exc}", file=sys.stderr)
+        return 1
+    if os.environ.get(CHECK_ONLY_ENV):
+        return 0
     spark = build_session(cfg)
     try:
         summary = run_job(spark, cfg, inputs, cfg.run.mode)
@@ -211,8 +233,7 @@ def run(args: argparse.Namespace, p: argparse.ArgumentParser) -> int:
         print(f"input error: {exc}", file=sys.stderr)
         return 1
     print(summary.text())
-    if args.sample:
-        print(f"\nnext: ./spark-submit.sh report --output report.html --lakehouse {summary.lakehouse}")
+    print(f"\nnext: ./spark-submit.sh report --output report.html --lakehouse {summary.lakehouse}")
     return 0
 
 
@@ -277,9 +298,10 @@ def resolve_config(args: argparse.Namespace) -> tuple[JobConfig, list[InputSpec]
             raise ConfigError(f"--remote must be a Spark Connect URL sc://host:port, got {args.remote!r}")
         spark = SparkConfig(master=spark.master, conf=spark.conf, remote=args.remote)
     out = cfg.output
-    out = OutputConfig(
-        path=args.output or out.path, format=args.format or out.format, writer=args.writer or out.writer
-    )
+    path = args.output or out.path
+    if args.input and not args.output and out.path == OutputConfig().path and not args.sample:
+        path = run_output_dir(os.environ.get("REBALANCE_LENS_RUN_STAMP") or datetime.datetime.now())
+    out = OutputConfig(path=path, format=args.format or out.format, writer=args.writer or out.writer)
     run = cfg.run
     run = RunConfig(mode=args.mode or run.mode, state_table=run.state_table,
                     checkpoint=args.checkpoint or run.checkpoint, progress=run.progress and not args.quiet)  # fmt: skip
@@ -331,7 +353,18 @@ def build_session(cfg: JobConfig):
     return local_session(master=cfg.spark.master or "local[*]", shuffle_partitions=shuffle, extra_conf=conf)
 
 
+def on_interrupt(signum=None, frame=None) -> None:
+    """Ctrl-C: one line and exit 130, at once (no py4j / JVM traceback from a half-stopped session)."""
+    try:
+        sys.stderr.write(f"\n{INTERRUPTED}\n")
+        sys.stderr.flush()
+    finally:
+        os._exit(130)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    if argv is None:  # the command line itself, not a call from Python
+        signal.signal(signal.SIGINT, on_interrupt)
     args = parse_args(sys.argv[1:] if argv is None else argv)
     return SUBCOMMANDS[args.command][2](args, args._parser)
 

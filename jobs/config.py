@@ -75,6 +75,43 @@ class RunConfig:
     exchange: str = "auto"
 
 
+#: the client settings of the ``kafka:`` section: Kafka's name -> the what-if's ``GroupSettings`` field
+KAFKA_KEYS: dict[str, str] = {
+    "session.timeout.ms": "session_timeout_ms",
+    "max.poll.interval.ms": "max_poll_interval_ms",
+    "heartbeat.interval.ms": "heartbeat_interval_ms",
+}
+
+
+@dataclass(frozen=True)
+class ClientTimeouts:
+    """The consumers' timeouts as configured (INFO logs do not show them); None = not known."""
+
+    session_timeout_ms: int | None = None
+    max_poll_interval_ms: int | None = None
+    heartbeat_interval_ms: int | None = None
+
+    def known(self) -> dict[str, int]:
+        """The values given, by ``GroupSettings`` field."""
+        return {f: getattr(self, f) for f in KAFKA_KEYS.values() if getattr(self, f) is not None}
+
+
+@dataclass(frozen=True)
+class KafkaConfig:
+    """``kafka:``: the consumers' client settings the advice re-simulates under, for every group
+    (the top-level keys) and per group (``groups: {name: {...}}``, overriding the top level)."""
+
+    defaults: ClientTimeouts = field(default_factory=ClientTimeouts)
+    groups: tuple[tuple[str, ClientTimeouts], ...] = ()
+
+    def for_group(self, group_id: str | None) -> dict[str, int]:
+        """The known settings of ``group_id`` (``GroupSettings`` field -> value): the group's own,
+        else the top level's; a setting given nowhere is absent (the what-if takes Kafka's default)."""
+        out = self.defaults.known()
+        out.update(dict(self.groups).get(group_id, ClientTimeouts()).known())
+        return out
+
+
 @dataclass(frozen=True)
 class JobConfig:
     spark: SparkConfig = field(default_factory=SparkConfig)
@@ -89,6 +126,8 @@ class JobConfig:
     replay: ReplaySettings = field(default_factory=ReplaySettings)
     storms: StormsConfig = field(default_factory=StormsConfig)
     run: RunConfig = field(default_factory=RunConfig)
+    #: the consumers' client settings (``kafka:``), used by the advice of the report and notebooks
+    kafka: KafkaConfig = field(default_factory=KafkaConfig)
 
     def replace(self, **sections: Any) -> JobConfig:
         """A copy with some sections replaced, e.g. ``cfg.replace(output=OutputConfig(path=p))``."""
@@ -164,6 +203,7 @@ SECTIONS: dict[str, type] = {
     "replay": ReplaySettings,
     "storms": StormsConfig,
     "run": RunConfig,
+    "kafka": KafkaConfig,
 }
 
 
@@ -184,6 +224,7 @@ def config_from_dict(data: dict[str, Any] | None) -> JobConfig:
         replay=_replay(data.get("replay")),
         storms=_storms(data.get("storms")),
         run=_run(data.get("run")),
+        kafka=_kafka(data.get("kafka")),
     )
 
 
@@ -299,6 +340,36 @@ def _run(raw: Any) -> RunConfig:
     )
 
 
+def _timeouts(key: str, raw: Any, extra: tuple[str, ...] = ()) -> ClientTimeouts:
+    k = _section(key, raw, (*KAFKA_KEYS, *extra))
+    values = {field_: _int(f"{key}.{name}", k[name], 1) for name, field_ in KAFKA_KEYS.items() if k.get(name) is not None}
+    return ClientTimeouts(**values)
+
+
+def _kafka(raw: Any) -> KafkaConfig:
+    """``kafka:`` Kafka's own key names (``session.timeout.ms`` ...), top level and per group."""
+    defaults = _timeouts("kafka", raw, ("groups",))
+    groups = (raw or {}).get("groups") or {}
+    if not isinstance(groups, dict):
+        raise _fail("kafka.groups", "a mapping of group id -> settings", groups)
+    return KafkaConfig(
+        defaults=defaults,
+        groups=tuple((str(g), _timeouts(f"kafka.groups.{g}", v)) for g, v in groups.items()),
+    )
+
+
+def kafka_dict(kafka: KafkaConfig) -> dict[str, Any]:
+    """The ``kafka:`` section as YAML-able data (Kafka's key names)."""
+
+    def named(t: ClientTimeouts) -> dict[str, int]:
+        return {n: getattr(t, f) for n, f in KAFKA_KEYS.items() if getattr(t, f) is not None}
+
+    out: dict[str, Any] = named(kafka.defaults)
+    if kafka.groups:
+        out["groups"] = {g: named(t) for g, t in kafka.groups}
+    return out
+
+
 def _declared_layouts(entries: Any) -> tuple:
     try:
         return declared_layouts(entries)
@@ -332,7 +403,8 @@ def load_config(path: str | None = None) -> JobConfig:
 def to_dict(cfg: JobConfig) -> dict[str, Any]:
     """The configuration as plain YAML-able data (the inverse of :func:`config_from_dict`)."""
     d = {name: {k: getattr(getattr(cfg, name), k) for k in config_keys(cls)}
-         for name, cls in SECTIONS.items() if name != "inputs"}  # fmt: skip
+         for name, cls in SECTIONS.items() if name not in ("inputs", "kafka")}  # fmt: skip
+    d["kafka"] = kafka_dict(cfg.kafka)
     d["spark"]["conf"] = dict(cfg.spark.conf)
     d["inputs"] = [{k: getattr(i, k) for k in config_keys(InputSpec)} for i in cfg.inputs]
     d["ingest"]["layouts"] = [{"regex": lay.regex, "name": lay.id} for lay in cfg.ingest.layouts]

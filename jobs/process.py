@@ -36,6 +36,7 @@ def run_main(entry) -> NoReturn:
         if isinstance(exc.code, str):
             print(exc.code, file=sys.stderr)
     except KeyboardInterrupt:
+        print("\ninterrupted (Ctrl-C)", file=sys.stderr)
         code = 130
     except BaseException:  # noqa: BLE001 - reported like the interpreter would, then a plain exit 1
         traceback.print_exc()

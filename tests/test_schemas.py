@@ -38,12 +38,12 @@ def test_every_table_starts_with_cluster_and_names_are_unique():
 
 
 def _readme_tables() -> dict[str, list[str]]:
-    """The README's "## Tables" rows: table -> column names (parenthesised notes dropped)."""
+    """docs/tables.md's "## Columns" rows: table -> column names (parenthesised notes dropped)."""
     import pathlib
     import re
 
-    text = (pathlib.Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    section = text.split("\n## Tables", 1)[1].split("\n## ", 1)[0]
+    text = (pathlib.Path(__file__).resolve().parents[1] / "docs" / "tables.md").read_text(encoding="utf-8")
+    section = text.split("\n## Columns", 1)[1].split("\n## ", 1)[0]
     out = {}
     for m in re.finditer(r"^\| `(\w+)` \| ([^|]*(?:\\\|[^|]*)*) \|", section, re.M):
         cols = re.sub(r"\([^()]*\)", "", m.group(2))

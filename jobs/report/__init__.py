@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from coordinator_core.replay import ReplaySettings
+    from jobs.config import KafkaConfig
 
 
 def report_html(
@@ -25,10 +26,12 @@ def report_html(
     title: str | None = None,
     advise: bool = True,
     settings: ReplaySettings | None = None,
+    kafka: KafkaConfig | None = None,
 ) -> str:
     """The HTML report of the tables of ``lakehouse``. ``advise``: re-simulate the worst storms under
     other settings (:func:`jobs.report.whatif.storm_advice`), their evidence replayed under the job's
-    replay ``settings`` (a ``ReplaySettings``; default: the core's)."""
+    replay ``settings`` (a ``ReplaySettings``; default: the core's) and the consumers' client settings
+    of the ``kafka:`` section (``kafka``; default: Kafka's)."""
     # lazy: the job imports jobs.report.console, which runs this __init__; matplotlib and the what-if
     # re-simulation load only when a report is made
     from jobs.report.data import load_tables
@@ -36,7 +39,8 @@ def report_html(
     from jobs.report.whatif import storm_advice
 
     tables = load_tables(lakehouse, spark=spark, group=group, cluster=cluster)
-    advice = storm_advice(lakehouse, tables["storms"], spark=spark, cluster=cluster, settings=settings) if advise else None
+    advice = (storm_advice(lakehouse, tables["storms"], spark=spark, cluster=cluster, settings=settings, kafka=kafka)
+              if advise else None)  # fmt: skip
     return render(tables, group=group, title=title, advice=advice)
 
 
@@ -61,11 +65,13 @@ def build_report(
     title: str | None = None,
     advise: bool = True,
     settings: ReplaySettings | None = None,
+    kafka: KafkaConfig | None = None,
 ) -> str:
     """Read the tables of ``lakehouse`` and write the HTML report to ``output`` (a ``.html`` file, or a
-    directory that gets ``report.html``). Returns the path written. ``settings``: see
+    directory that gets ``report.html``). Returns the path written. ``settings``, ``kafka``: see
     :func:`report_html`."""
-    text = report_html(lakehouse, group, spark=spark, cluster=cluster, title=title, advise=advise, settings=settings)
+    text = report_html(lakehouse, group, spark=spark, cluster=cluster, title=title, advise=advise, settings=settings,
+                       kafka=kafka)  # fmt: skip
     return write_report(text, output)
 
 

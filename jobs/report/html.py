@@ -314,7 +314,7 @@ _ADVICE_COLS = [
     ("paused_ms_saved", "group paused time saved"), ("paused_saved_range", "saved over the samples"),
     ("moved_partitions_after", "partitions moved after"), ("exact_pct", "measured: count exact %"),
     ("paused_within_10pct", "measured: paused within 10 %"), ("paused_in_range_pct", "measured: inside the range %"),
-    ("strength", "advice strength"),
+    ("strength", "advice strength"), ("note", "why"),
 ]  # fmt: skip
 
 
@@ -325,10 +325,9 @@ def _advice_html(advice: list[tuple[dict[str, Any], pd.DataFrame]]) -> list[str]
         return []
     out = ["<h3>What would have stopped the worst storms</h3>",
            '<p class="muted">Each storm\'s consumers are re-simulated from its evidence (what each process did: '
-           "starts, stops, pauses, stalled poll loops) under each change; <i>measured</i> columns are the "
-           "prediction accuracy of that kind of change on simulated scenarios with known truth. "
-           "<i>Saved over the samples</i> is the least and the most saved by one re-simulation: how far the "
-           "heartbeat-phase race, which no log settles, can move the answer.</p>"]  # fmt: skip
+           "starts, stops, pauses, stalled poll loops), first under today's settings (<i>re-simulated as "
+           "logged</i> must match <i>rebalances logged</i>, else every change is <b>unverified</b> and not "
+           "ranked), then under each change.</p>"]  # fmt: skip
     for st, frame in advice:
         frame = frame.assign(paused_saved_range=[
             f"{summary.human_ms(lo)} … {summary.human_ms(hi)}"
@@ -342,7 +341,26 @@ def _advice_html(advice: list[tuple[dict[str, Any], pd.DataFrame]]) -> list[str]
             formats={"paused_ms_saved": summary.human_ms, "paused_partition_ms_saved": summary.human_ms},
             empty="nothing to re-simulate: no member evidence in the storm's window, or a Kafka Connect "
                   "worker group (the re-simulation models consumer groups)"))  # fmt: skip
+        if st.get("assumed"):
+            out.append(f'<p class="muted">Client settings assumed: {esc(st["assumed"])} '
+                       "(set them in the <code>kafka:</code> section of <code>--config</code>).</p>")  # fmt: skip
+    out.append(ADVICE_LEGEND)
     return out
+
+
+#: what the advice columns measure, under the tables
+ADVICE_LEGEND = (
+    '<p class="muted"><i>Partition-time saved</i>: the sum over partitions of the time each had no consumer, '
+    "before minus after (an eager rebalance stops every partition for its whole length, a cooperative or "
+    "consumer-protocol one only the partitions that move); <i>group paused time saved</i>: the time the "
+    "group was rebalancing, before minus after (negative: the change adds rebalance time). A change can add "
+    "rebalances and still save partition-time. <i>Saved over the samples</i>: the least and most group "
+    "paused time saved by one re-simulation (the heartbeat-phase race no log settles). <i>Measured</i> "
+    "columns: the accuracy of that kind of change on simulated incidents with known truth. Strength: "
+    "<b>strong</b> (≥ 95 % counts exact and ≥ 80 % of paused times within 10 %), <b>fair</b> (≥ 80 % exact), "
+    "<b>no effect</b> (the re-simulation reproduces the log and the change saves nothing), "
+    "<b>unverified</b> (the re-simulation does not reproduce the log).</p>"
+)
 
 
 def _headline(ranking: pd.DataFrame, causes: pd.DataFrame, storms: pd.DataFrame, group: str | None) -> str:

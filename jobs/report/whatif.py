@@ -8,6 +8,7 @@ from typing import Any
 
 import pandas as pd
 
+from coordinator_core.behaviour import GroupSettings
 from coordinator_core.events import EVENT_FIELDS, SIDE_ORDER, Event, event_from_row
 from coordinator_core.replay import ReplaySettings
 from coordinator_core.whatif import what_if
@@ -49,7 +50,9 @@ def _isna(v: Any) -> bool:
 
 
 def compare(
-    events: list[Event], scenarios: Mapping[str, Mapping[str, Any]], baseline_session_timeout_ms: int = 45000
+    events: list[Event],
+    scenarios: Mapping[str, Mapping[str, Any]],
+    baseline_session_timeout_ms: int = GroupSettings.session_timeout_ms,
 ) -> pd.DataFrame:
     """One row per scenario, the logged evidence first (``observed``): rebalances, paused_ms,
     moved_partitions, removed (rebalances that disappear), notes. ``scenarios`` maps a name to
@@ -85,11 +88,14 @@ def storm_advice(
     n: int = 3,
     given: Mapping[str, Any] | None = None,
     settings: ReplaySettings | None = None,
+    kafka: Any = None,
 ) -> list[tuple[dict[str, Any], pd.DataFrame]]:
-    """For the ``n`` worst storms: the storm (a dict of its row) and the setting changes ranked by
-    paused time saved (:func:`jobs.whatif.advice.advise`, columns :data:`ADVICE_COLUMNS`), from the
-    group's events in the storm's window (10 minutes before it to 5 after), replayed under the job's
-    replay ``settings``."""
+    """For the ``n`` worst storms: the storm (a dict of its row, plus ``assumed``: the client settings
+    re-simulated, as text) and the setting changes ranked by paused time saved
+    (:func:`jobs.whatif.advice.advise`, columns :data:`ADVICE_COLUMNS`), from the group's events in
+    the storm's window (10 minutes before it to 5 after), replayed under the job's replay
+    ``settings``. The client timeouts are ``kafka.for_group(group)`` (the ``kafka:`` section,
+    a :class:`jobs.config.KafkaConfig`) overridden by ``given``; Kafka's defaults otherwise."""
     out = []
     read: dict[str, list[Event]] = {}  # one read per group, however many of its storms are shown
     for _, st in worst_storms(storms, n).iterrows():
@@ -102,7 +108,22 @@ def storm_advice(
         if not events:
             continue
         window = (lo - STORM_BEFORE_MS, hi + STORM_AFTER_MS)
-        rows = advise(st["group_id"], events, given=given, window=window, settings=settings)
+        known = {**(kafka.for_group(g) if kafka is not None else {}), **(given or {})}
+        rows = advise(st["group_id"], events, given=known or None, window=window, settings=settings)
         frame = pd.DataFrame([{c: getattr(a, c) for c in ADVICE_COLUMNS} for a in rows], columns=ADVICE_COLUMNS)
-        out.append((st.to_dict(), frame))
+        out.append(({**st.to_dict(), "assumed": assumed_text(known)}, frame))
     return out
+
+
+#: the client settings the advice depends on: Kafka's name -> GroupSettings field
+ASSUMED = (("session.timeout.ms", "session_timeout_ms"), ("max.poll.interval.ms", "max_poll_interval_ms"),
+           ("heartbeat.interval.ms", "heartbeat_interval_ms"))  # fmt: skip
+
+
+def assumed_text(known: Mapping[str, Any]) -> str:
+    """``session.timeout.ms=10000 (configured), max.poll.interval.ms=300000 (Kafka's default), ...``"""
+    default = GroupSettings()
+    return ", ".join(
+        f"{name}={known[f]} (configured)" if f in known else f"{name}={getattr(default, f)} (Kafka's default)"
+        for name, f in ASSUMED
+    )

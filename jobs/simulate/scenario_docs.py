@@ -1,6 +1,6 @@
-"""The README's scenario table, generated from :data:`jobs.simulate.scenario_table.TABLE`.
+"""The scenario table of docs/simulator.md, generated from :data:`jobs.simulate.scenario_table.TABLE`.
 
-It sits in the README's simulator section between ``<!-- scenarios:begin -->`` and
+It sits in docs/simulator.md between ``<!-- scenarios:begin -->`` and
 ``<!-- scenarios:end -->``; ``python -m jobs.simulate.scenario_docs`` rewrites it there and
 ``tests/simulate/test_scenario_table.py`` fails when the committed copy is stale.
 """
@@ -12,13 +12,13 @@ import sys
 
 from jobs.simulate.scenario_table import CLASSIC, CONSUMER, TABLE, Scenario
 
-README = pathlib.Path(__file__).resolve().parents[2] / "README.md"
+README = pathlib.Path(__file__).resolve().parents[2] / "docs" / "simulator.md"
 BEGIN = "<!-- scenarios:begin -->"
 END = "<!-- scenarios:end -->"
 
 
 def render_markdown(table: tuple[Scenario, ...] = TABLE) -> str:
-    """The scenario table as Markdown (the README's copy, between the markers)."""
+    """The scenario table as Markdown (the copy in docs/simulator.md, between the markers)."""
     totals = {p: sum(s.weight for s in table if s.protocol == p) for p in (CLASSIC, CONSUMER)}
     rows = [
         "| protocol | scenario | weight | what happens (expected truth) |",
@@ -40,7 +40,7 @@ def splice(text: str, rendered: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m jobs.simulate.scenario_docs [README]``: rewrite the README's scenario table."""
+    """``python -m jobs.simulate.scenario_docs [README]``: rewrite the scenario table of docs/simulator.md."""
     path = pathlib.Path(argv[0]) if argv else README
     text = path.read_text(encoding="utf-8")
     new = splice(text, render_markdown())

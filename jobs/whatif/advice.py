@@ -32,7 +32,7 @@ ACCURACY_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "accura
 ADVICE_COLUMNS = [
     "change", "setting", "rebalances_logged", "rebalances_before", "rebalances_after", "paused_ms_saved",
     "paused_ms_saved_low", "paused_ms_saved_high", "paused_partition_ms_saved", "moved_partitions_after", "exact_pct",
-    "paused_within_10pct", "paused_in_range_pct", "strength",
+    "paused_within_10pct", "paused_in_range_pct", "strength", "note",
 ]  # fmt: skip
 
 
@@ -56,6 +56,8 @@ class Advice:
     #: measured: how often the true paused time fell inside the predicted range
     paused_in_range_pct: float | None
     strength: str
+    #: one sentence: why a change is ``unverified``, or what its figures mean when they pull apart
+    note: str = ""
 
 
 def candidate_changes(base: GroupSettings) -> dict[str, tuple[str, dict[str, Any]]]:
@@ -99,14 +101,15 @@ def measured_accuracy(path: str = ACCURACY_FILE) -> dict[str, dict[str, Any]]:
 def strength(
     exact_pct: float | None, paused_within_10pct: float | None, saved_ms: int | None, baseline_off: bool = False
 ) -> str:
-    """``strong`` (measured ≥ 95 % exact and ≥ 80 % of paused times within 10 %), ``fair``
-    (≥ 80 % exact), ``weak``; ``no effect`` when nothing would be saved; ``unverified`` when the
-    re-simulated baseline misses the logged rebalances by more than one (the evidence does not show
-    what the consumers did: e.g. broker lines without member ids)."""
-    if saved_ms is None or saved_ms <= 0:
-        return "no effect"
+    """``unverified`` when the re-simulated baseline misses the logged rebalances by more than one
+    (the evidence does not show what the consumers did: e.g. broker lines without member ids) —
+    whatever the change would save, since nothing then says the re-simulation is right; else ``no
+    effect`` when nothing would be saved; else ``strong`` (measured ≥ 95 % exact and ≥ 80 % of paused
+    times within 10 %), ``fair`` (≥ 80 % exact), ``weak``."""
     if baseline_off:
         return "unverified"
+    if saved_ms is None or saved_ms <= 0:
+        return "no effect"
     if exact_pct is None:
         return "unmeasured"
     if exact_pct >= 95 and (paused_within_10pct or 0) >= 80:
@@ -143,6 +146,7 @@ def advise(
     acc = measured_accuracy() if accuracy is None else accuracy
     b = rows[0]
     off = abs(b.rebalances - logged) > 1
+    why = baseline_note(logged, b.rebalances) if off else ""
     out = []
     for p in rows[1:]:
         m = acc.get(p.scenario, {})  # the accuracy benchmark measures the same change names
@@ -155,8 +159,28 @@ def advise(
             max(per_seed), ppm, p.moved_partitions, m.get("exact_pct"), m.get("paused_within_10pct"),
             m.get("paused_in_range_pct"),
             strength(m.get("exact_pct"), m.get("paused_within_10pct"), ppm if ppm is not None else saved, off),
+            why or change_note(b.rebalances, p.rebalances, saved, ppm),
         ))  # fmt: skip
+    if off:  # no ranking: the re-simulation did not reproduce the log, so its figures rank nothing
+        return sorted(out, key=lambda a: list(cands).index(a.change))
     # partition-time is what stops (an eager rebalance stops every partition, a cooperative or
     # KIP-848 one only the moved ones): rank by it, then by group paused time
     out.sort(key=lambda a: (-(a.paused_partition_ms_saved or 0), -a.paused_ms_saved, a.change))
     return out
+
+
+def baseline_note(logged: int, baseline: int) -> str:
+    """Why every change of a storm is ``unverified``."""
+    return (f"not verified: re-simulated under today's settings the consumers give {baseline} rebalances where "
+            f"the log shows {logged}, so the logs do not show enough of what the consumers did "
+            "(e.g. no member ids, or client lines missing)")  # fmt: skip
+
+
+def change_note(before: int, after: int, saved_ms: int, saved_partition_ms: int | None) -> str:
+    """What a change's figures mean when they pull apart (more rebalances but less partition-time)."""
+    if saved_partition_ms is not None and saved_partition_ms > 0 and (after > before or saved_ms < 0):
+        return ("more or longer rebalances, but each stops only the partitions that move: "
+                "less partition-time paused")  # fmt: skip
+    if after == before and saved_ms == 0 and not saved_partition_ms:
+        return "the same rebalances as today"
+    return ""

@@ -60,7 +60,7 @@ def test_local_yaml_equals_embedded_default_where_it_matters():
         ({"spark": {"conf": ["a"]}}, "config error: spark.conf must be a mapping of Spark settings, got ['a']"),
         ({"spark": {"remote": "http://x"}},
          "config error: spark.remote must be a Spark Connect URL sc://host:port, got 'http://x'"),
-        ({"sparks": {}}, "config error: unknown key sparks (known: spark, output, inputs, ingest, replay, storms, run)"),
+        ({"sparks": {}}, "config error: unknown key sparks (known: spark, output, inputs, ingest, replay, storms, run, kafka)"),
         ({"storms": {"n": 3}}, "config error: unknown key storms.n (known: min_rebalances, window_minutes)"),
         ({"inputs": [{"cluster": "x"}]}, "config error: inputs[0].path is required"),
         ({"inputs": "logs/"}, "config error: inputs must be a list of {path, cluster}, got 'logs/'"),
@@ -202,24 +202,29 @@ def test_report_subcommand_rejects_a_missing_lakehouse(tmp_path, capsys):
     from jobs.report.__main__ import main as report_main
 
     for entry in (lambda a: cli.main(["report", *a]), report_main):
-        with pytest.raises(SystemExit) as exc:
-            entry(["--output", str(tmp_path / "r.html"), "--lakehouse", str(tmp_path / "nope")])
-        assert exc.value.code == 2
+        code = entry(["--output", str(tmp_path / "r.html"), "--lakehouse", str(tmp_path / "nope")])
+        assert code == 1
         assert "is not a directory" in capsys.readouterr().err
+        assert not (tmp_path / "r.html").exists()
 
 
 def test_report_config_replay_settings_reach_the_advice(tmp_path, monkeypatch, capsys):
-    """``report --config FILE``: the config's replay: settings are the ones the storms' evidence is
-    replayed under for the advice; a misspelt key is the config error that names it."""
+    """``report --config FILE``: the config's replay: and kafka: settings are the ones the storms'
+    evidence is replayed and re-simulated under for the advice; a misspelt key is the config error
+    that names it."""
     seen = {}
     monkeypatch.setattr(cli, "build_report", lambda *a, **kw: seen.update(kw) or "r.html")
+    monkeypatch.setattr(cli, "check_lakehouse", lambda *a, **kw: None)
     conf = tmp_path / "c.yaml"
-    conf.write_text("replay:\n  clock_skew_tolerance_ms: 7000\n  version_hint: '2.8'\n")
+    conf.write_text("replay:\n  clock_skew_tolerance_ms: 7000\n  version_hint: '2.8'\n"
+                    "kafka:\n  session.timeout.ms: 10000\n  groups: {orders: {max.poll.interval.ms: 600000}}\n")
     assert cli.main(["report", "--output", "r.html", "--lakehouse", str(tmp_path), "--config", str(conf)]) == 0
     assert (seen["settings"].clock_skew_tolerance_ms, seen["settings"].version_hint) == (7000, "2.8")
     assert seen["settings"].signal_window_ms == 3000  # the core's default
+    assert seen["kafka"].for_group("orders") == {"session_timeout_ms": 10000, "max_poll_interval_ms": 600000}
+    assert seen["kafka"].for_group("other") == {"session_timeout_ms": 10000}
     cli.main(["report", "--output", "r.html", "--lakehouse", str(tmp_path)])
-    assert seen["settings"] is None  # no config: the core's defaults
+    assert seen["settings"] is None and seen["kafka"] is None  # no config: the core's and Kafka's defaults
     conf.write_text("replay:\n  clock_skew_tolerence_ms: 7000\n")
     assert cli.main(["report", "--output", "r.html", "--lakehouse", str(tmp_path), "--config", str(conf)]) == 2
     assert "unknown key replay.clock_skew_tolerence_ms" in capsys.readouterr().err
@@ -330,7 +335,7 @@ def test_every_config_key_is_a_field_of_the_settings_the_job_uses():
 
     assert set(SECTIONS) == {f.name for f in dataclasses.fields(JobConfig)}
     assert SECTIONS["ingest"] is IngestSettings and SECTIONS["inputs"] is InputSpec
-    assert set(NON_DEFAULT) == set(SECTIONS) - {"inputs"}
+    assert set(NON_DEFAULT) == set(SECTIONS) - {"inputs", "kafka"}  # kafka: Kafka's key names, tested below
     for name, keys in NON_DEFAULT.items():
         assert set(keys) == set(config_keys(SECTIONS[name])), name
     cfg = config_from_dict({**NON_DEFAULT, "inputs": [{"path": "/logs", "cluster": "eu"}, "/more"]})
@@ -351,7 +356,7 @@ def test_every_config_key_is_a_field_of_the_settings_the_job_uses():
 
 def test_the_ingest_defaults_are_the_documented_ones():
     """One default per value (IngestSettings'), the one the README's config table gives."""
-    with open(os.path.join(REPO, "README.md"), encoding="utf-8") as fh:
+    with open(os.path.join(REPO, "docs", "configuration.md"), encoding="utf-8") as fh:
         readme = fh.read()
     ingest = load_config(None).ingest
     assert (ingest.on_missing, ingest.on_corrupt, ingest.max_line_bytes) == ("error", "quarantine", 1048576)
@@ -365,7 +370,7 @@ def test_the_replay_defaults_are_the_documented_and_shipped_ones():
     key with that default, and conf/local.yaml sets the same values."""
     from jobs.config import config_keys
 
-    with open(os.path.join(REPO, "README.md"), encoding="utf-8") as fh:
+    with open(os.path.join(REPO, "docs", "configuration.md"), encoding="utf-8") as fh:
         readme = fh.read()
     replay = load_config(None).replay
     values = tuple(getattr(replay, k) for k in config_keys(type(replay)))
@@ -394,3 +399,29 @@ def test_a_misspelt_key_is_an_error_naming_it(data, message):
     with pytest.raises(ConfigError) as err:
         config_from_dict(data)
     assert str(err.value).startswith("config error: " + message)
+
+
+def test_the_kafka_section_gives_each_group_its_client_settings():
+    """``kafka:``: Kafka's own names, a top level for every group and per-group overrides; what is not
+    given is absent (the what-if then takes Kafka's defaults); bad keys and values name the key."""
+    from jobs.config import KafkaConfig, to_dict
+
+    cfg = config_from_dict({"kafka": {"session.timeout.ms": 10000, "heartbeat.interval.ms": 1000,
+                                      "groups": {"orders": {"session.timeout.ms": 30000,
+                                                            "max.poll.interval.ms": 600000}}}})  # fmt: skip
+    assert cfg.kafka.for_group("orders") == {"session_timeout_ms": 30000, "heartbeat_interval_ms": 1000,
+                                             "max_poll_interval_ms": 600000}  # fmt: skip
+    assert cfg.kafka.for_group("payments") == {"session_timeout_ms": 10000, "heartbeat_interval_ms": 1000}
+    assert load_config(None).kafka == KafkaConfig() and KafkaConfig().for_group("x") == {}
+    assert config_from_dict(to_dict(cfg)) == cfg
+    assert to_dict(cfg)["kafka"]["groups"]["orders"]["max.poll.interval.ms"] == 600000
+    for data, message in (
+        ({"kafka": {"session_timeout_ms": 1}}, "unknown key kafka.session_timeout_ms (known: session.timeout.ms, "),
+        ({"kafka": {"session.timeout.ms": "45s"}}, "kafka.session.timeout.ms must be an integer >= 1, got '45s'"),
+        ({"kafka": {"groups": {"g": {"max.poll.interval.ms": 0}}}},
+         "kafka.groups.g.max.poll.interval.ms must be an integer >= 1, got 0"),
+        ({"kafka": {"groups": ["g"]}}, "kafka.groups must be a mapping"),
+    ):  # fmt: skip
+        with pytest.raises(ConfigError) as err:
+            config_from_dict(data)
+        assert message in str(err.value)

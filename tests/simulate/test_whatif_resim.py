@@ -193,10 +193,17 @@ def test_advice_without_member_evidence_is_unverified():
                    AssignmentReceived(ts=ts + 10, group_id="g", generation=i + 1, coordinator=1)]  # fmt: skip
     rows = advise("g", events, samples=1, accuracy={})
     assert {r.rebalances_logged for r in rows} == {3} and {r.rebalances_before for r in rows} == {0}
-    assert {r.strength for r in rows} == {"no effect"}  # nothing re-simulated, nothing saved, no advice
-    from jobs.whatif.advice import strength
+    # the baseline did not reproduce the log: every change is unverified (never "no effect"), says why,
+    # and is not ranked (the changes in their fixed order)
+    assert {r.strength for r in rows} == {"unverified"}
+    assert all("give 0 rebalances where the log shows 3" in r.note for r in rows)
+    from jobs.whatif.advice import candidate_changes, logged_settings, replay_group, strength
 
+    base = logged_settings(replay_group("g", events, None))
+    assert [r.change for r in rows] == list(candidate_changes(base))
     assert strength(100.0, 90.0, 5_000, baseline_off=True) == "unverified"
+    assert strength(100.0, 90.0, 0, baseline_off=True) == "unverified"
+    assert strength(100.0, 90.0, 0, baseline_off=False) == "no effect"
 
 
 def test_advice_shows_the_spread_of_the_samples():

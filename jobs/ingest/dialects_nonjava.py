@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from jobs.ingest.dialect_model import OT, PYTHON_LOGGER, RDKAFKA_FACILITY, Dialect
 from jobs.ingest.dialect_model import dialect as _d
+from jobs.ingest.dialects_clients import CLIENT_DIALECTS
 
 NON_JAVA: tuple[Dialect, ...] = (
     # ------------------------------------------------------------------ kafka-python (logger kafka.coordinator*)
@@ -82,6 +83,8 @@ NON_JAVA: tuple[Dialect, ...] = (
        'Group "g": new assignment of 2 partition(s) in join-state wait-assign-call'),
     _d("librdkafka.any_cgrp", "other", OT, "librdkafka", r"(?P<reason>.*\b(?:[Gg]eneration(?:Id| id)?|MemberId|member id)\b.*)",
        "Heartbeat for generation 3 member id rdkafka-l1", logger=RDKAFKA_FACILITY),
+    # ------------------------------------------------------------------ Go, JS, Ruby, Erlang and faust clients read from the catalogue
+    *CLIENT_DIALECTS,
     # ------------------------------------------------------------------ kafkajs (its JSON lines: groupId, memberId, generationId keys)
     _d("kafkajs.joined", "joined", OT, "kafkajs", r"(?:\[ConsumerGroup\] )?Consumer has joined the group",
        "[ConsumerGroup] Consumer has joined the group"),
@@ -102,14 +105,7 @@ NON_JAVA: tuple[Dialect, ...] = (
        "[Cluster] Found group coordinator"),
     _d("kafkajs.leaving", "leave_sent", OT, "kafkajs", r"\[ConsumerGroup\] (?P<reason>Consumer (?:has left the group|leaving group).*)",
        "[ConsumerGroup] Consumer has left the group"),
-    # ------------------------------------------------------------------ franz-go (kgo; JSON with a "group" key)
-    _d("franzgo.joining", "join_sent", OT, "franz-go", r"joining group", "joining group"),
-    _d("franzgo.member_id_required", "join_failed", OT, "franz-go",
-       r"(?P<reason>join returned MemberIDRequired, rejoining with response's MemberID)",
-       "join returned MemberIDRequired, rejoining with response's MemberID", fixed={"error": "MEMBER_ID_REQUIRED"}),
-    _d("franzgo.heartbeat_errored", "heartbeat_failed", OT, "franz-go", r"heartbeat errored", "heartbeat errored"),
-    _d("franzgo.revoking", "partitions_revoked", OT, "franz-go", r"(?P<reason>(?:eager|cooperative) consumer revoking prior assigned partitions.*)",
-       "eager consumer revoking prior assigned partitions"),
+    # ------------------------------------------------------------------ franz-go (kgo; JSON with a "group" key; its text lines: dialects_clients)
     _d("franzgo.assigning", "partitions_assigned", OT, "franz-go", r"assigning partitions", "assigning partitions"),
     _d("franzgo.heartbeat_loop", "other", OT, "franz-go", r"(?P<reason>beginning heartbeat loop|synced|joined, balancing group)",
        "beginning heartbeat loop"),

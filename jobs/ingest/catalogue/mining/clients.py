@@ -1,0 +1,194 @@
+"""What the mining scripts read, per client: the repository, the release tags (the last patch of
+each minor line), the group-membership files and how a log call looks in them."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from jobs.ingest.catalogue.mining.scan import Call, calls, literal, python_calls, python_literal, split_args
+
+
+@dataclass(frozen=True)
+class Mined:
+    """One log statement found at one tag."""
+
+    file: str
+    line: int
+    level: str
+    format: str  # the verbatim format (or the call's arguments, for a key/value logger)
+    text: str  # the message text with every argument as ``%v`` (the wording's identity)
+    args: tuple[str, ...] = ()  # the argument expressions, in placeholder order (key/value loggers: the values)
+
+
+@dataclass(frozen=True)
+class Client:
+    name: str
+    repo: str
+    files: tuple[str, ...]
+    mine: Callable[[str, str], list[Mined]]  # (file path, source text) -> statements
+    tag_rx: str = r"^v?(\d+)\.(\d+)\.(\d+)$"
+    since: tuple[int, int] = (0, 0)
+    #: only statements whose text matches (files of which only the group lines belong here)
+    keep: dict[str, str] = field(default_factory=dict)
+
+
+def _ph(text: str, rx: str) -> str:
+    return re.sub(rx, "%v", text)
+
+
+GO_VERB = r"%[-+# 0]*\d*(?:\.\d+)?[vsdqxXtTfgep%]"
+
+
+def _go_printf(path: str, src: str, start: str, level_of: Callable[[str, Call], str]) -> list[Mined]:
+    out = []
+    for c in calls(src, start, "go"):
+        if not c.args:
+            continue
+        lit = literal(c.args[0], "go")
+        if c.name.endswith("ln"):
+            fmt = " ".join(literal(a, "go") or "%v" for a in c.args)
+        else:
+            fmt = lit if lit is not None else "%v"
+        fmt = fmt.rstrip("\n")  # (Go's log package writes one final newline either way)
+        out.append(Mined(path, c.line, level_of(src, c), fmt, _ph(fmt, GO_VERB).strip(), tuple(c.args[1:])))
+    return out
+
+
+def _sarama(path: str, src: str) -> list[Mined]:
+    return _go_printf(path, src, r"\b(?:sarama\.)?(?:Logger|DebugLogger)\.Print(?:f|ln)?",
+                      lambda s, c: "DEBUG" if "Debug" in c.name else "INFO")
+
+
+def _kafka_go(path: str, src: str) -> list[Mined]:
+    def level(s: str, c: Call) -> str:
+        at = sum(len(x) + 1 for x in s.split("\n")[: c.line - 1])
+        before = s[max(0, at - 200) : at]
+        last_ok, last_err = before.rfind("withLogger"), max(before.rfind("withErrorLogger"), before.rfind("logError"))
+        return "ERROR" if last_err > last_ok else "INFO"
+
+    return _go_printf(path, src, r"\b(?:l|log|logger)\.Printf", level)
+
+
+_KGO_LEVEL = {"LogLevelError": "ERROR", "LogLevelWarn": "WARN", "LogLevelInfo": "INFO", "LogLevelDebug": "DEBUG"}
+
+
+def _franz_go(path: str, src: str) -> list[Mined]:
+    out = []
+    for c in calls(src, r"\blogger\.Log", "go"):
+        if len(c.args) < 2 or c.args[0] not in _KGO_LEVEL:
+            continue
+        msg = literal(c.args[1], "go")
+        if msg is None:  # "entering "+name
+            msg = re.sub(r'"\s*\+\s*\w+', '%v"', c.args[1]).strip('"')
+        keys = [literal(k, "go") or "?" for k in c.args[2::2]]
+        text = msg + ("; " + ", ".join(f"{k}: %v" for k in keys) if keys else "")
+        out.append(Mined(path, c.line, _KGO_LEVEL[c.args[0]], ", ".join(c.args[1:]), text, tuple(c.args[3::2])))
+    return out
+
+
+def _kafkajs(path: str, src: str) -> list[Mined]:
+    out = []
+    for c in calls(src, r"\blogger\.(?:info|warn|error|debug)", "js"):
+        if not c.args:
+            continue
+        lvl = c.name.rsplit(".", 1)[1].upper()
+        lit = literal(c.args[0], "js")
+        fmt = lit if lit is not None else "%v"
+        extra = c.args[1] if len(c.args) > 1 else ""
+        keys = re.findall(r"(?:^|[{,]\s*)(\w+)(?=\s*[:,}]|\s*$)", extra.strip()) if extra.startswith("{") else []
+        text = _ph(fmt, r"\$\{[^}]*\}") + (" {" + ", ".join(keys) + "}" if keys else (" " + extra if extra else ""))
+        inner = tuple(re.findall(r"\$\{([^}]*)\}", fmt))
+        out.append(Mined(path, c.line, lvl, fmt + (" " + extra if extra else ""), text, inner + tuple(keys)))
+    return out
+
+
+def _ruby(path: str, src: str) -> list[Mined]:
+    out = []
+    for c in calls(src, r"@logger\.(?:info|warn|error|debug)", "ruby"):
+        if not c.args:
+            continue
+        lvl = c.name.rsplit(".", 1)[1].upper()
+        lit = literal(c.args[0], "ruby")
+        fmt = lit if lit is not None else "%v"
+        inner = tuple(re.findall(r"#\{((?:[^{}]|\{[^{}]*\})*)\}", fmt))
+        out.append(Mined(path, c.line, lvl, fmt, _ph(fmt, r"#\{(?:[^{}]|\{[^{}]*\})*\}"), inner))
+    return out
+
+
+_ERL_LEVEL = {"info": "INFO", "warning": "WARNING", "error": "ERROR", "INFO": "INFO", "WARNING": "WARNING", "ERROR": "ERROR",
+              "info_msg": "INFO", "warning_msg": "WARNING", "error_msg": "ERROR"}
+_ERL_VERB = r"~(?:\d+|\*)?(?:\.\d*)?[ptswPWSBfeg]"
+
+
+def _brod(path: str, src: str) -> list[Mined]:
+    """brod's group coordinator: its ``log(State, Level, Fmt, Args)`` calls, each behind the prefix
+    that ``log/4`` puts in front of ``Fmt`` at that tag (its own wording)."""
+    m = re.search(r'^log\(#state\{.*?"((?:[^"\\]|\\.)*)"\s*\+\+\s*Fmt,\s*\[(.*?)\|\s*Args\]', src, re.S | re.M)
+    prefix = literal('"' + m.group(1) + '"', "erlang") if m else ""
+    out = []
+    for c in calls(src, r"(?<![\w:?])log(?=\()", "erlang"):
+        if len(c.args) != 4 or c.args[1] not in _ERL_LEVEL or c.args[0].startswith("#state"):
+            continue
+        fmt = literal(c.args[2], "erlang")
+        if fmt is None:
+            continue
+        full = prefix + fmt
+        pargs = tuple(split_args(m.group(2), "erlang")) if m else ()
+        fargs = tuple(split_args(c.args[3].strip()[1:-1], "erlang"))
+        out.append(Mined(path, c.line, _ERL_LEVEL[c.args[1]], full, _ph(full, _ERL_VERB), pargs + fargs))
+    for c in calls(src, r"\?BROD_LOG_(?:INFO|WARNING|ERROR)|error_logger:(?:info|warning|error)_msg", "erlang"):
+        fmt = literal(c.args[0], "erlang") if c.args else None
+        if fmt is None:
+            continue
+        lvl = c.name.rsplit("_", 1)[1] if c.name.startswith("?") else c.name.split(":")[1]
+        fargs = tuple(split_args(c.args[1].strip()[1:-1], "erlang")) if len(c.args) > 1 else ()
+        out.append(Mined(path, c.line, _ERL_LEVEL[lvl], fmt, _ph(fmt, _ERL_VERB), fargs))
+    return sorted(out, key=lambda x: x.line)
+
+
+_PY_LEVEL = {"info": "INFO", "warning": "WARNING", "warn": "WARNING", "error": "ERROR", "exception": "ERROR",
+             "debug": "DEBUG", "dev": "DEBUG", "critical": "CRITICAL"}
+
+
+def _faust(path: str, src: str) -> list[Mined]:
+    out = []
+    for c in python_calls(src, set(_PY_LEVEL), re.compile(r"self\.log|logger|self\.app\.log|log")):
+        lit = python_literal(c.args[0]) if c.args else None
+        if lit is None:
+            continue
+        text = _ph(_ph(lit, r"%[-+# 0]*\d*(?:\.\d+)?[rsdif]"), r"\{[^{}]*\}")
+        inner = tuple(re.findall(r"\{([^{}]*)\}", lit)) if c.args[0].startswith("f") else tuple(c.args[1:])
+        out.append(Mined(path, c.line, _PY_LEVEL[c.name.rsplit(".", 1)[1]], lit, text, inner))
+    return out
+
+
+_GROUPISH = r"(?i)group|rebalanc|generation|revok|assign|join|coordinator|heartbeat|member|leader|partitions? (?:changed|lost)"
+
+CLIENTS: dict[str, Client] = {
+    c.name: c
+    for c in (
+        Client("sarama", "IBM/sarama", ("consumer_group.go", "offset_manager.go", "client.go"), _sarama,
+               since=(1, 10), keep={"client.go": r"coordinator|consumergroup|consumer group"}),
+        Client("sarama-cluster", "bsm/sarama-cluster", ("consumer.go",), _sarama),
+        Client("franz-go", "twmb/franz-go", ("pkg/kgo/consumer_group.go", "pkg/kgo/group_balancer.go"), _franz_go),
+        Client("kafka-go", "segmentio/kafka-go", ("consumergroup.go", "reader.go"), _kafka_go, since=(0, 2),
+               keep={"reader.go": r"group|generation|commit"}),
+        Client("kafkajs", "tulios/kafkajs",
+               ("src/consumer/consumerGroup.js", "src/consumer/runner.js", "src/consumer/index.js"), _kafkajs,
+               since=(1, 0)),
+        Client("ruby-kafka", "zendesk/ruby-kafka", ("lib/kafka/consumer_group.rb", "lib/kafka/consumer.rb"), _ruby,
+               since=(0, 1)),
+        Client("brod", "kafka4beam/brod", ("src/brod_group_coordinator.erl",), _brod, tag_rx=r"^v?(\d+)\.(\d+)(?:\.(\d+))?$",
+               since=(2, 0)),
+        Client("faust", "faust-streaming/faust",
+               ("faust/transport/consumer.py", "faust/transport/drivers/aiokafka.py", "faust/app/base.py"), _faust,
+               keep={"faust/app/base.py": _GROUPISH, "faust/transport/drivers/aiokafka.py": _GROUPISH,
+                     "faust/transport/consumer.py": _GROUPISH}),
+        Client("faust-robinhood", "robinhood/faust",
+               ("faust/transport/consumer.py", "faust/transport/drivers/aiokafka.py", "faust/app/base.py"), _faust,
+               keep={"faust/app/base.py": _GROUPISH, "faust/transport/drivers/aiokafka.py": _GROUPISH,
+                     "faust/transport/consumer.py": _GROUPISH}),
+    )
+}

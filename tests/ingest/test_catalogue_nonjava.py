@@ -1,0 +1,69 @@
+"""The non-Java clients' dialects and their catalogue files (jobs/ingest/catalogue/data): every dialect of
+those clients is the reading of at least one catalogued statement, or is marked as seen only in a real
+excerpt; the catalogue files carry their mining provenance."""
+
+from __future__ import annotations
+
+import re
+
+from jobs.ingest.catalogue import UNMAPPED, golden_lines, load
+from jobs.ingest.dialects_clients import CLIENT_DIALECTS
+from jobs.ingest.dialects_nonjava import NON_JAVA
+from jobs.ingest.parse import parse_bytes
+
+SOURCES = ("sarama", "sarama-cluster", "kafka-go", "franz-go", "kafkajs", "ruby-kafka", "brod", "faust", "faust-robinhood")
+#: dialects of these clients whose wording is not in the files the catalogue mines (their lines come from
+#: other files of the client, or from an application printing the client's objects): seen in real excerpts
+SEEN_ONLY_IN_EXCERPTS = {
+    "sarama_cluster.rebalance": "also the cluster's 'rebalance, metadata done' debug lines",
+    "sarama.consumer_broker": "consumer.go (partition consumers), not a group file",
+    "kafkajs.heartbeat_request": "src/network/connection.js DEBUG request lines",
+    "kafkajs.joingroup_request": "src/network/connection.js DEBUG request lines",
+    "kafkajs.heartbeat_response_error": "src/network/connection.js response lines",
+    "kafkajs.joingroup_response_error": "src/network/connection.js response lines",
+    "kafkajs.coordinator": "src/cluster/index.js",
+    "kafkajs.leaving": "an application's own wording around consumer.disconnect()",
+    "franzgo.assigning": "franz-go's JSON (kzap/kslog) layouts",
+}
+_FAMILY = re.compile(r"^(?:sarama|sarama_cluster|kafkago|franzgo|kafkajs|rubykafka|brod|faust)\.")
+
+
+def _catalogue_dialects() -> set[str]:
+    """Dialect ids that read at least one mapped statement of the non-Java catalogue files."""
+    srcs = tuple(s for s in load() if s.name in SOURCES)
+    seen: set[str] = set()
+    for src in srcs:
+        items = list(golden_lines((src,)))
+        data = "\n".join(line for _, _, line in items).encode("utf-8") + b"\n"
+        events, quarantine, _ = parse_bytes(data, f"{src.name}.log")
+        seen.update(d for d in events.column("dialect").to_pylist() if d)
+        for detail in quarantine.column("detail").to_pylist():
+            m = re.search(r"recognised \(([^)]+)\)", detail or "")
+            if m:
+                seen.add(m.group(1))
+    return seen
+
+
+def test_every_client_dialect_reads_a_catalogued_statement_or_a_real_excerpt():
+    seen = _catalogue_dialects()
+    mine = [d for d in (*CLIENT_DIALECTS, *NON_JAVA) if _FAMILY.match(d.id) and d.kind is not None]
+    missing = sorted({d.id for d in mine} - seen - set(SEEN_ONLY_IN_EXCERPTS))
+    assert missing == []
+    # an entry of the exception list names a dialect that exists and that the catalogue does not read
+    assert set(SEEN_ONLY_IN_EXCERPTS) <= {d.id for d in NON_JAVA}
+    assert not set(SEEN_ONLY_IN_EXCERPTS) & seen
+
+
+def test_catalogue_files_have_provenance_and_cover_the_group_events():
+    by_name = {s.name: s for s in load()}
+    assert set(SOURCES) <= set(by_name)
+    for name in SOURCES:
+        src = by_name[name]
+        assert len(src.versions) >= 2 or name == "kafka-consumer-classic", name
+        for st in src.statements:
+            assert st.format and st.file and st.line, f"{name}: {st.id} has no provenance"
+            if st.kind == UNMAPPED:
+                assert st.note, f"{name}: {st.id} is unmapped without a note saying why"
+    # the join of each client with a group-membership protocol of its own is read
+    for name in ("sarama-cluster", "kafka-go", "franz-go", "kafkajs", "ruby-kafka", "brod"):
+        assert any(st.kind == "joined" for st in by_name[name].statements), name

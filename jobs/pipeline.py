@@ -6,7 +6,8 @@
    (its ``run_id`` is not in ``ingest_audit``) are dropped; states such a run wrote are ignored by the
    replay (it resumes from the envelope's ``prev``);
 2. **ingest** the inputs; files whose content (sha256) is already in ``ingest_audit`` are skipped, so
-   re-running the same input changes nothing;
+   re-running the same input changes nothing; a file that grew since an earlier read is read from
+   where that read stopped (``docs/nightly-runs.md``);
 3. write this run's ``events`` and ``quarantine`` (one ``run_id`` partition each, replaced atomically);
 4. **replay** the new events of every (cluster, group_id) on top of its stored state:
    ``batch`` = through the group buckets the ingestion workers wrote (``spark.range(buckets)
@@ -44,6 +45,7 @@ from jobs.buckets import bucket_expr, bucket_files
 from jobs.config import ConfigError, JobConfig, load_config
 from jobs.ingest import ingest
 from jobs.ingest.model import InputSpec
+from jobs.ingest.resume import READ_COLUMNS, earlier_reads
 from jobs.ingest.spark_ingest import audit_table
 from jobs.progress import Progress
 from jobs.replay_udf import (
@@ -178,10 +180,11 @@ def run_job(
     r.progress.stage("start", run_id=r.run_id, mode=mode, sink=sink.kind, inputs=len(specs))
     small = _ShuffleSetting(spark)
     try:
-        committed_runs, seen_hashes = _recover(r)
-        step = _ingest(r, specs, seen_hashes, summary)
+        committed_runs, seen_hashes, earlier = _recover(r)
+        step = _ingest(r, specs, seen_hashes, summary, earlier)
         if step.new_audit:
             _write_events(r, step, summary)
+            _replace_lines(r, step.new_audit)
             union, local = _replay(r, step, committed_runs, summary, small)
         else:
             small.set(_small_rows(sink.row_count("rebalances")))
@@ -203,19 +206,21 @@ def run_job(
         small.restore()
 
 
-def _recover(r: _Run) -> tuple[frozenset[str], set[str]]:
-    """The committed runs and the content hashes already ingested; drops the ``events`` and
-    ``quarantine`` partitions of runs that never wrote their commit marker."""
+def _recover(r: _Run) -> tuple[frozenset[str], set[str], dict[str, Any]]:
+    """The committed runs, the content hashes already ingested and the earlier reads files may
+    continue (:func:`jobs.ingest.resume.earlier_reads`); drops the ``events`` and ``quarantine``
+    partitions of runs that never wrote their commit marker."""
     sink = r.sink
-    audit_prev = sink.read("ingest_audit").select("run_id", "content_sha256", "error").collect()
-    committed_runs = frozenset(row.run_id for row in audit_prev)
-    seen_hashes = {row.content_sha256 for row in audit_prev if row.error is None and row.content_sha256}
+    cols = ("run_id", "source_file", "content_sha256", "error", "duplicate_of", "total_lines", *READ_COLUMNS)
+    audit_prev = [row.asDict() for row in sink.read("ingest_audit").select(*cols).collect()]
+    committed_runs = frozenset(row["run_id"] for row in audit_prev)
+    seen_hashes = {row["content_sha256"] for row in audit_prev if row["error"] is None and row["content_sha256"]}
     for name in ("events", "quarantine"):
         stale = [v for v in sink.partition_values(name) if v not in committed_runs]
         if stale:
             sink.delete_partitions(name, stale)
             r.progress.stage("recover", table=name, dropped_uncommitted_runs=len(stale))
-    return committed_runs, seen_hashes
+    return committed_runs, seen_hashes, earlier_reads(audit_prev)
 
 
 @dataclass
@@ -231,19 +236,21 @@ class _Ingested:
     adopted: bool = False
 
 
-def _ingest(r: _Run, specs: list[Any], seen_hashes: set[str], summary: RunSummary) -> _Ingested:
+def _ingest(r: _Run, specs: list[Any], seen_hashes: set[str], summary: RunSummary, earlier=None) -> _Ingested:
     # batch mode: the ingestion workers split the events by group bucket, so the replay can read
     # each group's events without a shuffle (jobs/buckets.py); -1 = as many as the input needs
     buckets = -1 if r.mode == "batch" and r.config.run.exchange == "auto" else 0
     settings = replace(r.config.ingest, staging_dir=r.sink.staging("ingest"), group_buckets=buckets)
-    res = ingest(r.spark, specs, settings, run_id=r.run_id)
+    res = ingest(r.spark, specs, settings, run_id=r.run_id, earlier=earlier)
     audit_rows = res.audit_rows  # one dict per file
     skip_set = {a["source_file"] for a in audit_rows if a["content_sha256"] in seen_hashes}
     new_audit = [a for a in audit_rows if a["source_file"] not in skip_set]
     summary.files_seen, summary.files_skipped = len(audit_rows), len(skip_set)
     summary.files_new = len(new_audit)
     _what_was_lost(summary, new_audit)
-    r.progress.stage("ingest", files=len(audit_rows), new=len(new_audit), already_ingested=len(skip_set))
+    modes = Counter(a.get("read_mode") for a in new_audit)
+    r.progress.stage("ingest", files=len(audit_rows), new=len(new_audit), already_ingested=len(skip_set),
+                     **{k: modes[k] for k in ("resumed", "truncated", "rewritten") if modes[k]})  # fmt: skip
     return _Ingested(res, audit_rows, skip_set, new_audit)
 
 
@@ -290,6 +297,18 @@ def _replay(r: _Run, step: _Ingested, committed_runs: frozenset[str], summary: R
             r.committed(name)
     r.progress.stage("replay tables merged")
     return union, local
+
+
+def _replace_lines(r: _Run, audits: Sequence[dict[str, Any]]) -> None:
+    """Delete the earlier rows of the lines this run read again whole (an earlier last line that
+    was still being written; :mod:`jobs.ingest.resume`). Before the commit marker: a run killed
+    after it reads the same lines again."""
+    for a in audits:
+        rep = a.get("replaced_lines")
+        if rep and a.get("duplicate_of") is None:
+            for name in ("events", "quarantine"):
+                r.sink.delete_lines(name, rep["run_id"], rep["source_file"], rep["lines"])
+            r.progress.stage("replaced", file=rep["source_file"], lines=len(rep["lines"]))
 
 
 def _what_was_lost(summary: RunSummary, audits: Sequence[dict[str, Any]]) -> None:

@@ -58,6 +58,12 @@ INGEST_AUDIT = _s(
     ("quarantined", L), ("duplicate_of", S), ("error", S), ("first_ts", TS), ("last_ts", TS),
     ("out_of_order_lines", L), ("layouts", STRINGS),
     ("quarantine_reasons", MapType(S, L)), ("unreadable_example", S),
+    # how the run read the file (docs/nightly-runs.md; null in rows written before these existed):
+    # read_mode whole | resumed | truncated | rewritten; a resumed read counts the lines from
+    # first_line_no, continuing the read of resumed_from; text_bytes = decompressed length,
+    # complete_bytes = end of its last complete line, prefix_sha256 = sha256 of the text up to there
+    ("read_mode", S), ("first_line_no", L), ("resumed_from", S), ("text_bytes", L), ("complete_bytes", L),
+    ("prefix_sha256", S),
 )  # fmt: skip
 
 # ------------------------------------------------------------------------------------- replay

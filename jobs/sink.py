@@ -169,6 +169,19 @@ class Sink:
     def delete_partitions(self, name: str, values: list[str]) -> None:
         raise NotImplementedError
 
+    def delete_lines(self, name: str, value: str, source_file: str, line_nos: list[int]) -> None:
+        """Delete the rows of lines ``line_nos`` of ``source_file`` from the ``run_id=value``
+        partition (a line an earlier run read while it was still being written)."""
+        raise NotImplementedError
+
+    @staticmethod
+    def _lines_predicate(value: str, source_file: str, line_nos: list[int]) -> str:
+        def q(v: str) -> str:
+            return "'" + v.replace("'", "''") + "'"
+
+        nums = ", ".join(str(int(n)) for n in line_nos)
+        return f"{PARTITION_COL} = {q(value)} AND source_file = {q(source_file)} AND line_no IN ({nums})"
+
     def merge(self, name: str, df, keys: list[str]) -> None:
         raise NotImplementedError
 
@@ -200,7 +213,10 @@ class Sink:
         )
 
     def _select_schema(self, name: str, df):
-        return df.select([f.name for f in table_schema(name).fields])
+        """The table's columns; a column a table of an earlier version lacks reads as null."""
+        have = set(df.columns)
+        return df.select([F.col(f.name) if f.name in have else F.lit(None).cast(f.dataType).alias(f.name)
+                          for f in table_schema(name).fields])  # fmt: skip
 
     def _dedupe(self, df, keys: list[str]):
         return df.dropDuplicates(keys)
@@ -345,6 +361,10 @@ class DeltaRsSink(Sink):
         quoted = ", ".join("'" + v.replace("'", "''") + "'" for v in values)
         self._table(name).delete(f"{PARTITION_COL} IN ({quoted})")
 
+    def delete_lines(self, name: str, value: str, source_file: str, line_nos: list[int]) -> None:
+        if line_nos and self.exists(name):
+            self._table(name).delete(self._lines_predicate(value, source_file, line_nos))
+
     def overwrite(self, name: str, df) -> None:
         dt = self._table(name)
         sub = f"r-{self.run_id}"
@@ -435,6 +455,11 @@ class SparkDeltaSink(Sink):
         if values and self.exists(name):
             quoted = ", ".join("'" + v.replace("'", "''") + "'" for v in values)
             SparkDeltaTable.forPath(self.spark, self.path(name)).delete(f"{PARTITION_COL} IN ({quoted})")
+
+    def delete_lines(self, name: str, value: str, source_file: str, line_nos: list[int]) -> None:
+        if line_nos and self.exists(name):
+            pred = self._lines_predicate(value, source_file, line_nos)
+            SparkDeltaTable.forPath(self.spark, self.path(name)).delete(pred)
 
     def overwrite(self, name: str, df) -> None:
         self._conform(name, df).write.format("delta").mode("overwrite").option(
@@ -534,6 +559,21 @@ class ParquetSink(Sink):
         drop = {f"{PARTITION_COL}={v}" for v in values}
         if self.exists(name) and drop & set(self._manifest(name)):
             self._commit(name, [d for d in self._manifest(name) if d not in drop])
+
+    def delete_lines(self, name: str, value: str, source_file: str, line_nos: list[int]) -> None:
+        """Rewrites the partition without the lines (staged, then swapped in by two renames)."""
+        sub = f"{PARTITION_COL}={value}"
+        if not line_nos or sub not in self._manifest(name):
+            return
+        data = self.read(name).where(F.col(PARTITION_COL) == value)
+        gone = (F.col("source_file") == source_file) & F.col("line_no").isin([int(n) for n in line_nos])
+        stage = self.staging(f"{name}-lines")
+        self._write(data.where(~gone).drop(PARTITION_COL), stage)
+        target = os.path.join(self.path(name), sub)
+        old = os.path.join(self.path(name), f".{sub}.{self.run_id}.old")
+        os.replace(target, old)
+        os.replace(stage, target)
+        shutil.rmtree(old, ignore_errors=True)
 
     def overwrite(self, name: str, df) -> None:
         os.makedirs(self.path(name), exist_ok=True)

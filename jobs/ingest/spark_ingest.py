@@ -40,7 +40,8 @@ from pyspark.sql import types as T
 
 from jobs import buckets as bk
 from jobs.ingest.model import IngestError, IngestSettings, InputSpec, arrow_schema
-from jobs.ingest.parse import parse_bytes, quarantine_table
+from jobs.ingest.parse import quarantine_table
+from jobs.ingest.resume import EarlierRead, candidates_for, parse_file, settle_modes
 from jobs.ingest.sources import ResolvedInputs, as_specs, resolve
 from jobs.schemas import EVENTS, INGEST_AUDIT, QUARANTINE
 from jobs.session import parallelism
@@ -54,6 +55,8 @@ EVENT_DATA_ARROW = arrow_schema(EVENT_DATA)
 #: quarantine columns → the record column that carries them
 QUARANTINE_IN_RECORD = {"detail": "error", "raw": "message"}
 _TS_FIELDS = ("first_ts", "last_ts")
+#: earlier reads by directory (:func:`jobs.ingest.resume.earlier_reads`), or None
+Earlier = dict[str, list[EarlierRead]] | None
 
 
 @dataclass
@@ -216,10 +219,11 @@ def _data(batch: pa.RecordBatch) -> pa.Table:
     return pa.Table.from_batches([batch]).drop_columns(["_rt"])
 
 
-def _parse_partition(settings: IngestSettings, run_id: str, write_dir: str | None = None, buckets: int = 0):
+def _parse_partition(settings: IngestSettings, run_id: str, write_dir: str | None = None, buckets: int = 0,
+                     earlier: Earlier = None):  # fmt: skip
     """The mapInArrow function over ``binaryFile`` rows. With ``write_dir`` the worker writes the
     events and quarantine records itself (``<write_dir>/_rt=e|q/``) and returns only the audit
-    records."""
+    records. ``earlier``: the earlier reads files may continue (:mod:`jobs.ingest.resume`)."""
     quiet = replace(settings, on_corrupt="quarantine")
     if write_dir is not None:
 
@@ -227,7 +231,7 @@ def _parse_partition(settings: IngestSettings, run_id: str, write_dir: str | Non
             ctx = TaskContext.get()
             task = f"r{ctx.partitionId() if ctx is not None else 0:05d}"
             audits = _write_parsed(
-                _binary_items(batches), quiet, run_id, _TaskWriters(write_dir, task, buckets)
+                _binary_items(batches), quiet, run_id, _TaskWriters(write_dir, task, buckets), earlier
             )
             if audits:
                 yield _audit_record(audits)
@@ -236,7 +240,7 @@ def _parse_partition(settings: IngestSettings, run_id: str, write_dir: str | Non
 
     def fn(batches):
         for data, path, cluster in _binary_items(batches):
-            ev, q, audit = parse_bytes(data, path, cluster, quiet, run_id)
+            ev, q, audit = parse_file(data, path, cluster, quiet, run_id, candidates_for(earlier, path))
             for b in ev.to_batches(max_chunksize=50_000):
                 yield _to_record(pa.Table.from_batches([b]), "e")
             if q.num_rows:
@@ -268,7 +272,8 @@ def _local_items(files: list[tuple[str, str]]):
         yield data, path, cluster
 
 
-def _write_parsed(items, quiet: IngestSettings, run_id: str, writers: _TaskWriters) -> list[dict[str, Any]]:
+def _write_parsed(items, quiet: IngestSettings, run_id: str, writers: _TaskWriters,
+                  earlier: Earlier = None) -> list[dict[str, Any]]:  # fmt: skip
     """Parse each (content, path, cluster), write its records, return the audit dicts."""
     audits: list[dict[str, Any]] = []
     for data, path, cluster in items:
@@ -277,14 +282,15 @@ def _write_parsed(items, quiet: IngestSettings, run_id: str, writers: _TaskWrite
             writers.add(pa.table({}), q)
             audits.extend(rows)
             continue
-        ev, q, audit = parse_bytes(data, path, cluster, quiet, run_id)
+        ev, q, audit = parse_file(data, path, cluster, quiet, run_id, candidates_for(earlier, path))
         writers.add(ev, q)
         audits.append(audit)
     writers.close()
     return audits
 
 
-def _parse_local_bins(settings: IngestSettings, run_id: str, write_dir: str, bins, buckets: int):
+def _parse_local_bins(settings: IngestSettings, run_id: str, write_dir: str, bins, buckets: int,
+                      earlier: Earlier = None):  # fmt: skip
     """The mapInArrow function over ``spark.range(len(bins))``: task ``i`` reads and parses the
     local files of ``bins[i]`` and writes their records (see :func:`plan_bins`)."""
     quiet = replace(settings, on_corrupt="quarantine")
@@ -293,7 +299,7 @@ def _parse_local_bins(settings: IngestSettings, run_id: str, write_dir: str, bin
         for batch in batches:
             for i in batch.column("id").to_pylist():
                 writers = _TaskWriters(write_dir, f"f{i:05d}", buckets)
-                audits = _write_parsed(_local_items(bins[i]), quiet, run_id, writers)
+                audits = _write_parsed(_local_items(bins[i]), quiet, run_id, writers, earlier)
                 if audits:
                     yield _audit_record(audits)
 
@@ -421,7 +427,7 @@ def _file_rows(
         }
         for p, c in missing
     ]
-    rows += [parse_bytes(b"", p, c, settings, run_id)[2] for p, c in empty]
+    rows += [parse_file(b"", p, c, settings, run_id)[2] for p, c in empty]
     return q, rows
 
 
@@ -475,8 +481,12 @@ def ingest(
     inputs: list[InputSpec] | list[str] | str,
     settings: IngestSettings | None = None,
     run_id: str | None = None,
+    earlier: dict[str, list[EarlierRead]] | None = None,
 ) -> IngestResult:
     """Read ``inputs`` and return the events / quarantine / audit DataFrames of this run.
+
+    ``earlier``: reads of earlier runs by directory (:func:`jobs.ingest.resume.earlier_reads`); a
+    file that continues one is read from where it stopped (docs/nightly-runs.md).
 
     Raises :class:`IngestError` (naming the file) for a missing path or a corrupt ``.gz`` unless
     ``settings.on_missing`` / ``settings.on_corrupt`` is ``"quarantine"``.
@@ -489,7 +499,11 @@ def ingest(
         raise IngestError(f"input path does not exist: {res.missing[0][0]}")
     staging = settings.staging_dir.rstrip("/") + f"/run_id={run_id}" if settings.staging_dir else None
     workers_write = bool(staging and worker_writable(staging))
-    parsed = _parse_inputs(spark, res, settings, run_id, staging, workers_write)
+    if earlier:
+        dirs = {os.path.dirname(_display_path(p)) for p, _ in (*res.files, *res.remote, *res.empty)}
+        earlier = {d: v for d, v in earlier.items() if d in dirs} or None
+    parsed = _parse_inputs(spark, res, settings, run_id, staging, workers_write, earlier)
+    settle_modes(parsed.audits, earlier)
     parsed.audits.sort(key=lambda a: (a["source_file"], a["cluster"]))
     if settings.on_corrupt == "error":
         _raise_on_corrupt(parsed)
@@ -510,7 +524,7 @@ class _Parsed:
 
 def _parse_inputs(
     spark: SparkSession, res: ResolvedInputs, settings: IngestSettings, run_id: str, staging: str | None,
-    workers_write: bool,
+    workers_write: bool, earlier: Earlier = None,
 ) -> _Parsed:
     """Parse the resolved inputs. The workers read local files themselves when they write (no copy
     of every file through the JVM); other paths go through Spark's binaryFile reader. Missing and
@@ -522,10 +536,11 @@ def _parse_inputs(
         _file_rows(missing, list(res.empty), settings, run_id) if missing or res.empty else (None, [])
     )
     if workers_write:
-        records, audits, buckets = _parse_on_workers(spark, res, files, settings, run_id, staging, q_extra, audit_extra)
+        records, audits, buckets = _parse_on_workers(spark, res, files, settings, run_id, staging, q_extra, audit_extra,
+                                                     earlier)  # fmt: skip
         return _Parsed(records, audits, staging + "/_rt=e", buckets, None)
     records, audits, events_dir, cache = _parse_through_spark(spark, files, settings, run_id, staging, q_extra,
-                                                              audit_extra)  # fmt: skip
+                                                              audit_extra, earlier)  # fmt: skip
     return _Parsed(records, audits, events_dir, 0, cache)
 
 
@@ -578,7 +593,7 @@ def _ingest_result(
 
 def _parse_on_workers(
     spark: SparkSession, res, files: DataFrame | None, settings: IngestSettings, run_id: str, staging: str,
-    q_extra, audit_extra: list[dict[str, Any]],
+    q_extra, audit_extra: list[dict[str, Any]], earlier: Earlier = None,
 ) -> tuple[DataFrame, list[dict[str, Any]], int]:
     """The Python workers parse and write the events / quarantine Parquet themselves (local files in
     cost-balanced bins, the rest from Spark's binaryFile rows); Spark returns one audit row per file.
@@ -595,9 +610,9 @@ def _parse_on_workers(
         buckets = bk.choose_buckets(sum(costs.values()) + (1 << 30) * len(res.remote), cores)
     if bins:
         ids = spark.range(0, len(bins), 1, len(bins))
-        outs.append(ids.mapInArrow(_parse_local_bins(settings, run_id, local, bins, buckets), RECORD))
+        outs.append(ids.mapInArrow(_parse_local_bins(settings, run_id, local, bins, buckets, earlier), RECORD))
     if files is not None:
-        outs.append(files.mapInArrow(_parse_partition(settings, run_id, local, buckets), RECORD))
+        outs.append(files.mapInArrow(_parse_partition(settings, run_id, local, buckets, earlier), RECORD))
     audits = []
     for out in outs:  # one row per file
         audits += [audit_from_json(r["message"]) for r in out.select("message").collect()]
@@ -614,12 +629,13 @@ def _parse_on_workers(
 
 def _parse_through_spark(
     spark: SparkSession, files: DataFrame | None, settings: IngestSettings, run_id: str, staging: str | None,
-    q_extra, audit_extra: list[dict[str, Any]],
+    q_extra, audit_extra: list[dict[str, Any]], earlier: Earlier = None,
 ) -> tuple[DataFrame, list[dict[str, Any]], str | None, DataFrame | None]:
     """Spark parses (``mapInArrow`` over the binaryFile rows) and the records are staged as Parquet
     (or cached when there is no staging folder). Returns the records, the audits, the events folder
     and the cache to release."""  # fmt: skip
-    records = files.mapInArrow(_parse_partition(settings, run_id), RECORD) if files is not None else None
+    fn = _parse_partition(settings, run_id, earlier=earlier)
+    records = files.mapInArrow(fn, RECORD) if files is not None else None
     extra = _file_records(spark, q_extra, audit_extra) if q_extra is not None else None
     if extra is not None:
         records = extra if records is None else records.unionByName(extra)

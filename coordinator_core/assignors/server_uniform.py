@@ -15,9 +15,11 @@ in the group's member order, and ``topics`` (name -> partition count). Output: m
   loaded subscriber, then partitions move from the most to the least loaded subscriber while the
   difference exceeds one.
 
-Iteration order: Java's ``HashMap`` / ``HashSet`` orders are modelled as sorted member ids, topic
-names and partition ids (the same as Java's for the short ids and small partition numbers of
-Kafka's tests).
+Iteration order is the caller's, standing for Java's ``HashMap`` / ``HashSet`` orders: members in
+the order given, the subscribed topics in the order of the first member's subscription when it is
+a sequence (a set is sorted), each member's current topics in its mapping's order, partitions
+ascending (Java's ``HashSet<Integer>`` order). The coordinator passes sorted member ids and topic
+names.
 """
 
 from __future__ import annotations
@@ -39,17 +41,20 @@ class AssignorError(Exception):
 def assign(members: Sequence[MemberSpec], topics: Mapping[str, int]) -> dict[str, dict[str, frozenset[int]]]:
     if not members:
         return {}
-    ordered = sorted(members, key=lambda m: m[0])
-    subs = {m[2] for m in ordered}
+    subs = {frozenset(m[2]) for m in members}
     if len(subs) == 1:
-        return _homogeneous(ordered, topics)
-    return _heterogeneous(ordered, topics)
+        return _homogeneous(members, topics)
+    return _heterogeneous(members, topics)
+
+
+def _in_order(topics) -> list[str]:
+    return list(topics) if isinstance(topics, (list, tuple)) else sorted(topics)
 
 
 def _homogeneous(members: Sequence[MemberSpec], topics: Mapping[str, int]) -> dict[str, dict[str, frozenset[int]]]:
-    subscribed = sorted(members[0][2])
+    subscribed = _in_order(members[0][2])
     if not subscribed:
-        return {m[0]: {} for m in members}
+        return {}
     assigned: set[tuple[str, int]] = set()
     for m in members:
         for t, ps in m[3].items():
@@ -71,7 +76,7 @@ def _homogeneous(members: Sequence[MemberSpec], topics: Mapping[str, int]) -> di
         quota = base + (1 if extra > 0 else 0)
         extra -= 1 if extra > 0 else 0
         new: dict[str, set[int]] = {}
-        for t in sorted(m[3]):
+        for t in m[3]:
             if t not in subset:
                 continue
             ps = sorted(m[3][t])

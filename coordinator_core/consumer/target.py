@@ -65,7 +65,8 @@ def build_target_assignment(
         if cur is None and mid in replaced:
             cur = g.target_assignment.get(replaced[mid])
         subs = frozenset(t for t in g.member_topics(m) if t in topics)
-        specs.append((mid, m.instance_id, subs, cur or {}))
+        cur = cur or {}
+        specs.append((mid, m.instance_id, subs, {t: cur[t] for t in sorted(cur)}))
     result = assign(specs, topics)
     records: list = []
     new: dict[str, Parts] = {}

@@ -135,6 +135,14 @@ class ConsumerGroupCoordinator(FastPathMixin, HeartbeatMixin, MembershipMixin):
                 self._refresh_epochs[gid] = -1
         return self._finish(out)
 
+    def replay(self, records: Iterable[object]) -> list[tuple[str, str]]:
+        """Replay records written elsewhere (a loaded partition, tests' group builders) onto the
+        state; returns the anomalies they caused. No timers are scheduled."""
+        n = len(self.anomalies)
+        for r in records:
+            replay_record(self._groups, r, self.anomalies)
+        return self.anomalies[n:]
+
     def load_converted_group(
         self, now_ms: int, group_id: str, generation: int,
         members: Iterable[tuple[str, str | None, str, Iterable[str], Mapping[str, Iterable[int]]]],

@@ -78,9 +78,9 @@ class HeartbeatMixin:
     # ------------------------------------------------------------------ validation
     def _validate(self, req: HeartbeatRequest) -> None:
         e = req.member_epoch
-        if req.api_version >= 1 or e > 0 or e == LEAVE_GROUP_MEMBER_EPOCH:
-            if req.member_id is None or _empty(req.member_id):
-                raise _invalid("MemberId can't be empty.")
+        needs_id = req.api_version >= 1 or e > 0 or e == LEAVE_GROUP_MEMBER_EPOCH
+        if needs_id and (req.member_id is None or _empty(req.member_id)):
+            raise _invalid("MemberId can't be empty.")
         if req.group_id is None or _empty(req.group_id):
             raise _invalid("GroupId can't be empty.")
         if _empty(req.instance_id):

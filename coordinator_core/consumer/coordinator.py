@@ -61,6 +61,9 @@ __all__ = ["ConsumerGroupCoordinator"]
 class ConsumerGroupCoordinator(FastPathMixin, HeartbeatMixin, MembershipMixin):
     """One broker's consumer-group coordinator for many groups."""
 
+    #: take the steady-state fast path (:mod:`.fastpath`); False runs the reference path only
+    use_fast_path = True
+
     def __init__(
         self,
         config: ConsumerCoordinatorConfig | None = None,
@@ -111,7 +114,7 @@ class ConsumerGroupCoordinator(FastPathMixin, HeartbeatMixin, MembershipMixin):
         """One ``ConsumerGroupHeartbeat``; give a :class:`HeartbeatRequest` or its fields."""
         out = self._begin(now_ms)
         req = request if request is not None else HeartbeatRequest(**fields)
-        resp = self._fast_heartbeat(req)
+        resp = self._fast_heartbeat(req) if self.use_fast_path else None
         if resp is None:
             resp = self._handle(req)
         resp.request_id = self._token

@@ -86,6 +86,8 @@ class ConsumerGroupCoordinator(FastPathMixin, HeartbeatMixin, MembershipMixin):
         self._rng = random.Random(seed)
         #: inconsistencies met while replaying records (never expected from this coordinator)
         self.anomalies: list[tuple[str, str]] = []
+        #: the fast path's cache of steady members (dropped on every state change)
+        self._steady: dict[str, dict[str, tuple[int, list]]] = {}
 
     # ------------------------------------------------------------------ public surface
     def group(self, group_id: str) -> ConsumerGroupState | None:
@@ -136,12 +138,14 @@ class ConsumerGroupCoordinator(FastPathMixin, HeartbeatMixin, MembershipMixin):
         for gid, g in self._groups.items():
             if any(t in changed for t in g.subscribed_topics()):
                 self._refresh_epochs[gid] = -1
+        self._steady = {}
         return self._finish(out)
 
     def replay(self, records: Iterable[object]) -> list[tuple[str, str]]:
         """Replay records written elsewhere (a loaded partition, tests' group builders) onto the
         state; returns the anomalies they caused. No timers are scheduled."""
         n = len(self.anomalies)
+        self._steady = {}
         for r in records:
             replay_record(self._groups, r, self.anomalies)
         return self.anomalies[n:]
@@ -238,6 +242,8 @@ class ConsumerGroupCoordinator(FastPathMixin, HeartbeatMixin, MembershipMixin):
         """Replay ``records`` onto the state (as Kafka's runtime does after a handler), record
         them and the state transitions they cause."""
         out = self._out
+        if records:
+            self._steady = {}
         before: dict[str, str | None] = {}
         for r in records:
             gid = r.group_id

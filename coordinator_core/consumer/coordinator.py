@@ -101,6 +101,10 @@ class ConsumerGroupCoordinator(FastPathMixin, HeartbeatMixin, MembershipMixin):
     def topics(self) -> dict[str, int]:
         return dict(self._topics)
 
+    def metadata_pending(self, group_id: str) -> bool:
+        """A topic change the group has not seen yet: its next heartbeat recomputes the metadata."""
+        return self._refresh_epochs.get(group_id) == -1
+
     def next_deadline(self) -> int | None:
         return self._timers.next_deadline()
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from coordinator_core.consumer.model import (
-    ASSIGNING,
+    BROKER_MEMBER_STATES,
     EMPTY,
     LEAVE_GROUP_STATIC_MEMBER_EPOCH,
-    RECONCILING,
-    STABLE,
+    STATE_OF_CONDITION,
+    group_condition,
 )
 
 __all__ = [
@@ -24,10 +24,8 @@ __all__ = [
     "ClassicMemberMetadata",
 ]  # fmt: skip
 
-# modern/MemberState.java
-M_STABLE, M_UNREVOKED, M_UNRELEASED, M_UNKNOWN = (
-    "STABLE", "UNREVOKED_PARTITIONS", "UNRELEASED_PARTITIONS", "UNKNOWN",
-)  # fmt: skip
+# modern/MemberState.java (the evidence replay's constants)
+M_STABLE, M_UNREVOKED, M_UNRELEASED, M_UNKNOWN = BROKER_MEMBER_STATES
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,20 +121,15 @@ class ConsumerGroupState:
     resolved_regexes: dict[str, frozenset[str]] = field(default_factory=dict)
     #: derived state (``ConsumerGroupState`` toString values)
     state: str = EMPTY
-    #: metadata must be recomputed on the next heartbeat (the refresh deadline, as an epoch)
-    metadata_refresh_epoch: int = -1
 
     def derive_state(self) -> str:
-        """``ConsumerGroup.maybeUpdateGroupState``."""
-        if not self.members:
-            return EMPTY
-        if self.group_epoch > self.assignment_epoch:
-            return ASSIGNING
+        """``ConsumerGroup.maybeUpdateGroupState``: the evidence replay's rule
+        (:func:`~coordinator_core.consumer.model.group_condition`)."""
         te = self.assignment_epoch
-        for m in self.members.values():
-            if not (m.state == "STABLE" and m.member_epoch == te):
-                return RECONCILING
-        return STABLE
+        cond = group_condition(
+            bool(self.members), self.group_epoch, te, (m.is_reconciled_to(te) for m in self.members.values())
+        )
+        return STATE_OF_CONDITION[cond]
 
     def current_partition_epoch(self, topic: str, partition: int) -> int:
         """``ConsumerGroup.currentPartitionEpoch``: the owner's epoch, -1 when free."""

@@ -17,8 +17,8 @@
 Rules by version: :class:`~coordinator_core.consumer.versions.ConsumerRules` (4.0, 4.1, 4.2). The
 steady-state heartbeat has a fast path (:mod:`coordinator_core.consumer.fastpath`) tested equal to
 this reference path. Not modelled: classic-protocol members inside a consumer group and the
-online upgrade / downgrade (``group.consumer.migration.policy`` is validated only; a converted
-group can be installed with :meth:`load_converted_group`), client-side assignors, rack-aware
+online upgrade / downgrade on JoinGroup (:mod:`.migration` has the policy's rules; an upgraded
+group is installed with :meth:`load_converted_group`, which applies the upgrade rule), client-side assignors, rack-aware
 assignment, the asynchronous regex resolution (a new regex resolves within the heartbeat),
 offsets, DescribeGroups / ListGroups / DeleteGroups.
 """
@@ -31,7 +31,9 @@ from collections.abc import Iterable, Mapping
 from coordinator_core.consumer.fastpath import FastPathMixin
 from coordinator_core.consumer.heartbeat import HeartbeatMixin
 from coordinator_core.consumer.membership import T_REBALANCE, T_SESSION, MembershipMixin
+from coordinator_core.consumer.migration import upgrade_refusal
 from coordinator_core.consumer.protocol import (
+    GROUP_ID_NOT_FOUND,
     INVALID_REQUEST,
     UNKNOWN_SERVER_ERROR,
     ConsumerLog,
@@ -157,13 +159,23 @@ class ConsumerGroupCoordinator(FastPathMixin, HeartbeatMixin, MembershipMixin):
     def load_converted_group(
         self, now_ms: int, group_id: str, generation: int,
         members: Iterable[tuple[str, str | None, str, Iterable[str], Mapping[str, Iterable[int]]]],
-        rebalance_timeout_ms: int = 300_000,
+        rebalance_timeout_ms: int = 300_000, protocol_type: str = "consumer",
     ) -> ConsumerOutcome:  # fmt: skip
         """Install a consumer group converted from a classic group at ``generation``
         (``convertToConsumerGroup``): members ``(member_id, instance_id, client_id, subscribed
         topics, owned partitions)`` at member epoch = group epoch = target epoch = ``generation``,
-        STABLE, target = owned. Their sessions start now."""
+        STABLE, target = owned. Their sessions start now. When ``group.consumer.migration.policy``
+        (or the group's protocol type, or its size) refuses the upgrade, nothing is installed and
+        ``reply`` is the joining member's ``GROUP_ID_NOT_FOUND``."""
         out = self._begin(now_ms)
+        members = list(members)
+        why = upgrade_refusal(self.config.migration_policy, group_id, protocol_type, len(members), self.config.max_size)
+        if why is not None:
+            self._log("upgrade_refused", group_id, detail=why)
+            out.reply = HeartbeatResponse(
+                GROUP_ID_NOT_FOUND, error_message=f"Group {group_id} is not a consumer group", group_id=group_id
+            )
+            return self._finish(out)
         records: list = []
         subs: dict[str, int] = {}
         mids = []

@@ -59,6 +59,10 @@ def norm_partitions(value: Any) -> dict[str, frozenset[int]] | None:
     None stays None (the field was not sent). Raises ValueError on anything else."""
     if value is None:
         return None
+    if type(value) is dict and all(
+        type(t) is str and type(ps) is frozenset and ps and all(type(p) is int for p in ps) for t, ps in value.items()
+    ):
+        return dict(value)  # already normalised
     out: dict[str, set[int]] = {}
     items: Iterable[Any] = value.items() if isinstance(value, Mapping) else value
     for item in items:

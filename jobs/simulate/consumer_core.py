@@ -42,12 +42,23 @@ def tps(assignment: Mapping[str, Iterable[int]] | None) -> tuple[str, ...]:
     return tuple(f"{t}-{p}" for t in sorted(assignment) for p in sorted(assignment[t]))
 
 
+_PARTS: dict[frozenset[str], dict[str, frozenset[int]]] = {}
+
+
 def parts(items: Iterable[str]) -> dict[str, frozenset[int]]:
-    out: dict[str, set[int]] = {}
-    for tp in items:
-        t, p = tp_key(tp)
-        out.setdefault(t, set()).add(p)
-    return {t: frozenset(ps) for t, ps in out.items()}
+    """``"topic-p"`` strings as ``{topic: frozenset}`` (memoised: clients report the same sets)."""
+    key = frozenset(items)
+    got = _PARTS.get(key)
+    if got is None:
+        out: dict[str, set[int]] = {}
+        for tp in key:
+            t, p = tp_key(tp)
+            out.setdefault(t, set()).add(p)
+        got = {t: frozenset(ps) for t, ps in sorted(out.items())}
+        if len(_PARTS) > 4096:
+            _PARTS.clear()
+        _PARTS[key] = got
+    return dict(got)
 
 
 @dataclass(slots=True)

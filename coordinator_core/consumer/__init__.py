@@ -1,4 +1,10 @@
-"""Consumer-protocol (KIP-848) groups: the group model and its evidence replay.
+"""Consumer-protocol (KIP-848) groups: the group model, its evidence replay, and the request-level
+coordinator.
+
+The request-level coordinator (:class:`~coordinator_core.consumer.coordinator.ConsumerGroupCoordinator`,
+``docs/consumer-protocol.md``) answers ``ConsumerGroupHeartbeat`` as Kafka 4.0 / 4.1 / 4.2 do and
+returns Kafka's records; it shares this package's group states, epoch constants and state rule
+(:mod:`coordinator_core.consumer.model`) with the evidence replay described below.
 
 What a rebalance is under KIP-848
 ---------------------------------
@@ -60,7 +66,13 @@ lines are ``inferred``. Member sessions start at ``Member m joins the consumer g
 ``replaced`` (static replacement) or ``group_dead``.
 """
 
+from coordinator_core.consumer.coordinator import ConsumerGroupCoordinator
 from coordinator_core.consumer.model import ConsumerGroupMember, ConsumerGroupModel
+from coordinator_core.consumer.protocol import HeartbeatRequest, HeartbeatResponse
 from coordinator_core.consumer.replay import CONSUMER_KINDS, ConsumerGroupReplay
+from coordinator_core.consumer.settings import ConsumerCoordinatorConfig
 
-__all__ = ["ConsumerGroupReplay", "ConsumerGroupModel", "ConsumerGroupMember", "CONSUMER_KINDS"]
+__all__ = [
+    "ConsumerGroupReplay", "ConsumerGroupModel", "ConsumerGroupMember", "CONSUMER_KINDS", "ConsumerGroupCoordinator",
+    "ConsumerCoordinatorConfig", "HeartbeatRequest", "HeartbeatResponse",
+]  # fmt: skip

@@ -33,7 +33,8 @@ from typing import Any
 
 __all__ = [
     "EMPTY", "ASSIGNING", "RECONCILING", "STABLE", "DEAD", "GROUP_STATES", "BROKER_MEMBER_STATES",
-    "CLIENT_MEMBER_STATES", "LEAVE_GROUP_MEMBER_EPOCH", "LEAVE_GROUP_STATIC_MEMBER_EPOCH",
+    "CLIENT_MEMBER_STATES", "LEAVE_GROUP_MEMBER_EPOCH", "LEAVE_GROUP_STATIC_MEMBER_EPOCH", "group_condition",
+    "STATE_OF_CONDITION",
     "ConsumerGroupMember", "ConsumerGroupModel", "TRANSITIONS", "DERIVE", "condition", "next_state",
 ]  # fmt: skip
 
@@ -60,6 +61,8 @@ DERIVE = "derive"
 
 _LIVE = (EMPTY, ASSIGNING, RECONCILING, STABLE)
 _BY_CONDITION = {C_EMPTY: EMPTY, C_ASSIGNING: ASSIGNING, C_RECONCILING: RECONCILING, C_STABLE: STABLE}
+#: condition -> group state (``ConsumerGroupState`` toString value)
+STATE_OF_CONDITION = _BY_CONDITION
 
 
 def _build() -> dict[tuple[str | None, str], str]:
@@ -165,15 +168,25 @@ class ConsumerGroupModel:
         return None
 
 
-def condition(g: ConsumerGroupModel) -> str:
-    """What the epochs say now (``ConsumerGroup.maybeUpdateGroupState``). Unknown epochs count as
-    not reconciled: the state is only STABLE when the evidence shows it."""
-    if not g.members:
+def group_condition(has_members: bool, group_epoch: int | None, target_epoch: int | None, reconciled) -> str:
+    """``ConsumerGroup.maybeUpdateGroupState``, the one rule both the evidence replay and the
+    request-level coordinator derive the group state with: empty without members; assigning while
+    the group epoch is ahead of the target assignment epoch; reconciling while some member is not
+    reconciled (``reconciled``: an iterable of booleans, read lazily); else stable."""
+    if not has_members:
         return C_EMPTY
-    ge, te = g.group_epoch, g.target_assignment_epoch
-    if ge is not None and (te is None or ge > te):
+    if group_epoch is not None and (target_epoch is None or group_epoch > target_epoch):
         return C_ASSIGNING
-    for m in g.members.values():
-        if not m.is_reconciled_to(te):
+    for ok in reconciled:
+        if not ok:
             return C_RECONCILING
     return C_STABLE
+
+
+def condition(g: ConsumerGroupModel) -> str:
+    """What the epochs say now (:func:`group_condition`). Unknown epochs count as not reconciled:
+    the state is only STABLE when the evidence shows it."""
+    te = g.target_assignment_epoch
+    return group_condition(
+        bool(g.members), g.group_epoch, te, (m.is_reconciled_to(te) for m in g.members.values())
+    )

@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from jobs.simulate import consumer_group as cg
 from jobs.simulate.consumer_sim import REBALANCE_MS, SESSION_MS
 
 if TYPE_CHECKING:
@@ -66,7 +65,7 @@ class ConsumerScenarios:
         return "steady"
 
     def quiet(self, g: ConsumerGroupSim) -> bool:
-        if g.truth.is_open() or g.model.bump_pending:
+        if g.truth.is_open() or g.model.metadata_pending:
             return False
         return all((c.state == "STABLE" and not c.busy) or not c.alive for c in g.clients)
 
@@ -159,14 +158,12 @@ class ConsumerScenarios:
 
     def partitions_added(self, g: ConsumerGroupSim) -> int:
         topic = self.rng.choice(sorted(g.model.topics))
-        g.model.add_partitions(topic, self.rng.choice((2, 4, 6, 8)))
-        g.grp.topics[topic] = g.model.topics[topic]
+        self.drv.set_partitions(g, topic, g.model.topics[topic] + self.rng.choice((2, 4, 6, 8)))
         return 30_000
 
     def rolling_upgrade(self, g: ConsumerGroupSim) -> int:
         extra = f"{g.grp.app}-retry-{sum(t.startswith(g.grp.app + '-retry') for t in g.model.topics) + 1}"
-        g.model.topics[extra] = self.rng.choice((3, 6, 12))
-        g.grp.topics[extra] = g.model.topics[extra]
+        self.drv.set_partitions(g, extra, self.rng.choice((3, 6, 12)))
         g.subscription = tuple(sorted((*g.subscription, extra)))
         return self.rolling_restart(g)
 
@@ -185,11 +182,11 @@ class ConsumerScenarios:
         for c in clients:
             c.die()  # their lines stop: from now on the converted group speaks for them
         sim.brokers[b].coord.unload_group(sim.now, grp.name)
-        model = cg.ConsumerGroup.from_classic(grp.name, grp.topics, generation, members, sim.now, SESSION_MS)
-        g = self.drv.add_group(grp, model)
+        g = self.drv.add_group(grp, SESSION_MS, REBALANCE_MS)
+        out = g.model.convert(sim.now, generation, members)
         for mid, _gii, _cid, owned in members:
             self.drv.new_client(g, quiet=True).adopt(mid, generation, owned)
-        self.drv.apply(g, [cg.Fact(cg.CONVERTED, sim.now)])
+        self.drv.apply(g, out.logs)
         g.truth.scenario = grp.scenario = "conversion"
         self._down_or_new(g).start()
         t = 30_000

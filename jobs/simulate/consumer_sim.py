@@ -1,6 +1,7 @@
 """Consumer-protocol (KIP-848) groups inside the cluster simulation: new-consumer clients and the
-driver that runs each group's :class:`~jobs.simulate.consumer_group.ConsumerGroup` on its
-coordinator broker, renders broker and client lines and records the truth.
+driver that runs each group on the core's consumer-group coordinator
+(:class:`~jobs.simulate.consumer_core.GroupModel`), renders the broker lines from the
+coordinator's log entries, the client lines from the clients, and records the truth.
 
 A :class:`ConsumerClient` is one new-consumer process (``group.protocol=consumer``): it heartbeats
 every ``heartbeat.interval.ms`` (5 s) with its member epoch and owned partitions, reconciles each
@@ -14,9 +15,10 @@ from __future__ import annotations
 import base64
 from typing import TYPE_CHECKING
 
-from jobs.simulate import consumer_group as cg
+from coordinator_core.consumer.protocol import ConsumerLog
 from jobs.simulate import render_client as rc
 from jobs.simulate import render_consumer as rcon
+from jobs.simulate.consumer_core import LEAVE_EPOCH, TEMP_LEAVE_EPOCH, GroupModel, Reply, sorted_tps
 from jobs.simulate.consumer_truth import ConsumerTruth
 
 if TYPE_CHECKING:
@@ -144,12 +146,12 @@ class ConsumerClient:
 
     def reconcile(self) -> None:
         assigned = set(self.latest or ())
-        added = rcon.cg.sorted_tps(assigned - self.owned)
-        revoked = rcon.cg.sorted_tps(self.owned - assigned)
+        added = sorted_tps(assigned - self.owned)
+        revoked = sorted_tps(self.owned - assigned)
         self.transition("RECONCILING")
         self.local_epoch += 1
-        self.log("INFO", rcon.reconciling(self.local_epoch, self.member_id, rcon.cg.sorted_tps(assigned),
-                                          rcon.cg.sorted_tps(self.owned), added, revoked))  # fmt: skip
+        self.log("INFO", rcon.reconciling(self.local_epoch, self.member_id, sorted_tps(assigned),
+                                          sorted_tps(self.owned), added, revoked))  # fmt: skip
         self.busy = True
         took = self.drv.sim.rng.randint(2, 30)
         if revoked:
@@ -186,7 +188,7 @@ class ConsumerClient:
         self.transition("PREPARE_LEAVING")
         self.owned = set()
         self.transition("LEAVING")
-        self.drv.call(self, cg.TEMP_LEAVE_EPOCH if self.instance else cg.LEAVE_EPOCH, set())
+        self.drv.call(self, TEMP_LEAVE_EPOCH if self.instance else LEAVE_EPOCH, set())
         self.transition("UNSUBSCRIBED")
         self.die()
 
@@ -221,7 +223,7 @@ class ConsumerClient:
     def poll_expired(self, inc: int, _b=None) -> None:
         if inc != self.incarnation or not self.alive or not self.stalled:
             return
-        self.drv.call(self, cg.LEAVE_EPOCH, set())
+        self.drv.call(self, LEAVE_EPOCH, set())
         self.owned = set()
         self.latest = None
         self.epoch = 0
@@ -247,7 +249,7 @@ class ConsumerGroupSim:
 
     __slots__ = ("grp", "model", "clients", "truth", "wake_at", "slow_ms", "subscription", "member_clients")
 
-    def __init__(self, grp: GroupSim, model: cg.ConsumerGroup, truth: ConsumerTruth) -> None:
+    def __init__(self, grp: GroupSim, model: GroupModel, truth: ConsumerTruth) -> None:
         self.grp = grp
         self.model = model
         self.clients: list[ConsumerClient] = []
@@ -271,10 +273,10 @@ class ConsumerDriver:
         self.client_version = "4.0.0" if cfg.consumer_flavour == "4.0" else "4.1.0"
         self.groups: dict[str, ConsumerGroupSim] = {}
 
-    def add_group(self, grp: GroupSim, model: cg.ConsumerGroup | None = None) -> ConsumerGroupSim:
+    def add_group(self, grp: GroupSim, session_ms: int = SESSION_MS, rebalance_ms: int = REBALANCE_MS) -> ConsumerGroupSim:
         grp.protocol = "consumer"
         grp.clients = []
-        model = model or cg.ConsumerGroup(grp.name, grp.topics, SESSION_MS, REBALANCE_MS)
+        model = GroupModel(grp.name, grp.topics, session_ms, rebalance_ms, self.sim.cfg.consumer_flavour)
         g = ConsumerGroupSim(grp, model, ConsumerTruth(grp.name, self.sim.truth))
         self.groups[grp.name] = g
         return g
@@ -285,31 +287,38 @@ class ConsumerDriver:
         return c
 
     # ------------------------------------------------------------------ coordinator calls
-    def call(self, c: ConsumerClient, epoch: int, owned: set[str]) -> cg.HeartbeatReply | None:
+    def call(self, c: ConsumerClient, epoch: int, owned: set[str]) -> Reply | None:
         """One heartbeat of ``c`` to its group's coordinator (None while the coordinator loads)."""
         sim = self.sim
         g = c.cg
         if sim.coordinator_of(g.grp) is None:
             return None
-        reply = g.model.heartbeat(sim.now, c.member_id, epoch, c.instance, c.client_id, owned, c.topics)
-        self.apply(g, reply.facts)
+        reply, out = g.model.heartbeat(sim.now, c.member_id, epoch, c.instance, c.client_id, owned, c.topics)
+        self.apply(g, out.logs)
         return reply
 
-    def apply(self, g: ConsumerGroupSim, facts: list[cg.Fact]) -> None:
-        """Render the facts into the coordinator's log, feed the truth, re-arm the group's timer."""
+    def set_partitions(self, g: ConsumerGroupSim, topic: str, count: int) -> None:
+        """A topic of the group gets ``count`` partitions (a new topic is created)."""
+        self.apply(g, g.model.set_partitions(self.sim.now, topic, count).logs)
+        g.grp.topics[topic] = count
+
+    def apply(self, g: ConsumerGroupSim, logs: list[ConsumerLog]) -> None:
+        """Render the coordinator's log entries, feed the truth, re-arm the group's timer."""
         sim = self.sim
         b = sim.brokers[sim.leader_of[g.grp.partition]]
         present = len(g.model.present())
         ts = sim.now + b.skew
         debug = sim.cfg.broker_debug
-        for f in facts:
+        for f in logs:
+            if f.kind == "target":  # the assignor's wall time, which the event-time core cannot know
+                f.took_ms = 1 + g.model.partition_count() * max(1, g.model.member_count()) // 64
             for level, logger, msg in self.renderer.render(f, g.grp.name, b.id, g.grp.partition):
                 if level != "DEBUG" or debug:
                     sim.write(b.path, f"[{b.fmt(ts)}] {level} {msg} ({logger})\n", 1)
             g.truth.on_fact(f, ts, b.id, present)
-            if f.kind == cg.TARGET:
-                sim.truth.assignment(g.grp.name, g.model.target_epoch, ts, "uniform", "", {
-                    m: list(cg.sorted_tps(tps)) for m, tps in sorted(g.model.target.items())
+            if f.kind == "target":
+                sim.truth.assignment(g.grp.name, g.model.target_epoch, ts, f.assignor or "uniform", "", {
+                    m: list(a) for m, a in g.model.target.items()
                 })  # fmt: skip
         g.truth.check_end(ts, g.model)
         self._arm(g)
@@ -324,7 +333,7 @@ class ConsumerDriver:
         if g.wake_at is None or g.wake_at > self.sim.now:
             return
         g.wake_at = None
-        self.apply(g, g.model.expire(self.sim.now))
+        self.apply(g, g.model.advance_to(self.sim.now).logs)
 
     def finish(self) -> None:
         for g in self.groups.values():

@@ -1,4 +1,5 @@
-"""Ground truth of consumer-protocol rebalances, built from the coordinator's facts as they happen.
+"""Ground truth of consumer-protocol rebalances, built from the core coordinator's log entries
+(:class:`~coordinator_core.consumer.protocol.ConsumerLog`) as they happen.
 
 A rebalance (the project's definition for KIP-848 groups) starts at a group-epoch bump and ends
 when every present member (not away with epoch -2) has reached that epoch in state STABLE; a bump
@@ -16,12 +17,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from jobs.simulate import consumer_group as cg
+from jobs.simulate.consumer_core import tps
 
 if TYPE_CHECKING:
+    from coordinator_core.consumer.protocol import ConsumerLog
+    from jobs.simulate.consumer_core import GroupModel
     from jobs.simulate.truth import TruthRecorder
 
-_DEPARTURES = (cg.LEFT, cg.STATIC_LEFT, cg.FENCED_SESSION, cg.FENCED_REBALANCE)
+_DEPARTURES = ("left", "static_left", "fenced_session", "fenced_rebalance")
 
 
 class ConsumerTruth:
@@ -42,22 +45,22 @@ class ConsumerTruth:
     def is_open(self) -> bool:
         return self.open is not None
 
-    def on_fact(self, f: cg.Fact, ts: int, coordinator: int, present: int) -> None:
-        """One fact at broker time ``ts``; ``present`` = members that must reconcile after it."""
+    def on_fact(self, f: ConsumerLog, ts: int, coordinator: int, present: int) -> None:
+        """One log entry at broker time ``ts``; ``present`` = members that must reconcile after it."""
         k = f.kind
         if k in _DEPARTURES:
             self.owned.pop(f.member_id or "", None)
-            self._released.append((ts, f.revoked))
+            self._released.append((ts, tuple(sorted(set(tps(f.assigned)) | set(tps(f.revoked))))))
             if self.open is not None:
                 self._release()
-        elif k == cg.STATIC_REPLACED:
+        elif k == "static_replaced":
             self.owned[f.member_id or ""] = self.owned.pop(f.old_member_id or "", set())
-        elif k == cg.BUMPED:
+        elif k == "bumped":
             self._bumped(f, ts, coordinator, present)
-        elif k == cg.ASSIGNMENT_STATE:
+        elif k == "assignment_state":
             self._assignment(f, ts)
 
-    def _bumped(self, f: cg.Fact, ts: int, coordinator: int, present: int) -> None:
+    def _bumped(self, f: ConsumerLog, ts: int, coordinator: int, present: int) -> None:
         rec = self.open
         if rec is not None:
             rec["join_rounds"] += 1
@@ -79,19 +82,19 @@ class ConsumerTruth:
     def _release(self) -> None:
         rec = self.open
         assert rec is not None
-        for ts, tps in self._released:
-            for p in tps:
+        for ts, released in self._released:
+            for p in released:
                 rec["_revoked"].add(p)
                 self.revoked_at.setdefault(p, ts)
         self._released.clear()
 
-    def _assignment(self, f: cg.Fact, ts: int) -> None:
+    def _assignment(self, f: ConsumerLog, ts: int) -> None:
         mid = f.member_id or ""
         before = self.owned.get(mid, set())
-        now = set(f.assigned)
+        now = set(tps(f.assigned))
         self.owned[mid] = now
         rec = self.open
-        for p in f.revoked:
+        for p in tps(f.revoked):
             if rec is not None:
                 rec["_revoked"].add(p)
             self.revoked_at.setdefault(p, ts)
@@ -104,7 +107,7 @@ class ConsumerTruth:
             else:
                 self.revoked_at.pop(p, None)
 
-    def check_end(self, ts: int, model: cg.ConsumerGroup) -> None:
+    def check_end(self, ts: int, model: GroupModel) -> None:
         """Close the open rebalance when every present member reached the group epoch."""
         rec = self.open
         if rec is None:

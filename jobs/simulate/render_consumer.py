@@ -15,7 +15,8 @@ at DEBUG. Client messages are returned as ``(level, message)`` for the client's 
 
 from __future__ import annotations
 
-from jobs.simulate import consumer_group as cg
+from coordinator_core.consumer.protocol import ConsumerLog
+from jobs.simulate.consumer_core import tps
 from jobs.simulate.render_client import PKG, tp_list
 
 CONSUMER_FLAVOURS = ("4.0", "4.1")
@@ -30,7 +31,9 @@ def broker_prefix(broker: int, partition: int) -> str:
 
 
 class ConsumerBrokerRenderer:
-    """Renders :class:`~jobs.simulate.consumer_group.Fact` records of one flavour."""
+    """Renders the core coordinator's :class:`~coordinator_core.consumer.protocol.ConsumerLog`
+    entries in one flavour's wordings. A bump of a leave or a fence (``level`` NONE) and the DEBUG
+    subscription line are not rendered."""
 
     __slots__ = ("flavour",)
 
@@ -39,52 +42,52 @@ class ConsumerBrokerRenderer:
             raise ValueError(f"unknown consumer flavour {flavour!r}; expected one of {CONSUMER_FLAVOURS}")
         self.flavour = flavour
 
-    def render(self, f: cg.Fact, group: str, broker: int, partition: int) -> list[Line]:
+    def render(self, f: ConsumerLog, group: str, broker: int, partition: int) -> list[Line]:
         msg = self.message(f, group)
         if msg is None:
             return []
-        level = "DEBUG" if f.kind == cg.ASSIGNMENT_STATE else "INFO"
+        level = "DEBUG" if f.kind == "assignment_state" else "INFO"
         return [(level, J_GMM, broker_prefix(broker, partition) + msg)]
 
-    def message(self, f: cg.Fact, group: str) -> str | None:  # noqa: PLR0911
+    def message(self, f: ConsumerLog, group: str) -> str | None:  # noqa: PLR0911
         g, m, k = f"[GroupId {group}] ", f.member_id, f.kind
-        if k == cg.JOINED:
+        if k == "joined":
             return f"{g}Member {m} joins the consumer group using the consumer protocol."
-        if k == cg.STATIC_JOINED:
-            return f"{g}Static member {m} with instance id {f.group_instance_id} joins the consumer group using the consumer protocol."
-        if k == cg.STATIC_REPLACED:
+        if k == "static_joined":
+            return f"{g}Static member {m} with instance id {f.instance_id} joins the consumer group using the consumer protocol."
+        if k == "static_replaced":
             return (
-                f"{g}Static member with instance id {f.group_instance_id} re-joins the consumer group using the "
+                f"{g}Static member with instance id {f.instance_id} re-joins the consumer group using the "
                 f"consumer protocol. Created a new member {m} to replace the existing member {f.old_member_id}."
             )
-        if k == cg.BUMPED:
-            if not f.logged:
+        if k == "bumped":
+            if f.level == "NONE":
                 return None
             if self.flavour == "4.0":
                 return f"{g}Bumped group epoch to {f.epoch}."
             return f"{g}Bumped group epoch to {f.epoch} with metadata hash {f.metadata_hash}."
-        if k == cg.TARGET:
-            return f"{g}Computed a new target assignment for epoch {f.epoch} with 'uniform' assignor in {f.took_ms}ms."
-        if k == cg.ASSIGNMENT_STATE:
+        if k == "target":
+            return f"{g}Computed a new target assignment for epoch {f.epoch} with '{f.assignor}' assignor in {f.took_ms}ms."
+        if k == "assignment_state":
             return (
                 f"{g}Member {m} new assignment state: epoch={f.epoch}, previousEpoch={f.previous_epoch}, "
-                f"state={f.state}, assignedPartitions={tp_list(f.assigned)} and revokedPartitions={tp_list(f.revoked)}."
+                f"state={f.state}, assignedPartitions={tp_list(tps(f.assigned))} and revokedPartitions={tp_list(tps(f.revoked))}."
             )
         return self._departure(f, g)
 
-    def _departure(self, f: cg.Fact, g: str) -> str | None:
+    def _departure(self, f: ConsumerLog, g: str) -> str | None:
         m, k = f.member_id, f.kind
-        if k == cg.LEFT:
+        if k == "left":
             return f"{g}Member {m} left the consumer group."
-        if k == cg.STATIC_LEFT:
-            return f"{g}Static Member {m} with instance id {f.group_instance_id} left the consumer group."
-        if k == cg.STATIC_TEMP_LEFT:
-            return f"{g}Static Member {m} with instance id {f.group_instance_id} temporarily left the consumer group."
-        if k == cg.FENCED_SESSION:
+        if k == "static_left":
+            return f"{g}Static Member {m} with instance id {f.instance_id} left the consumer group."
+        if k == "static_temp_left":
+            return f"{g}Static Member {m} with instance id {f.instance_id} temporarily left the consumer group."
+        if k == "fenced_session":
             return f"{g}Member {m} fenced from the group because the member session expired.."
-        if k == cg.FENCED_REBALANCE:
+        if k == "fenced_rebalance":
             return f"{g}Member {m} fenced from the group because it failed to transition from epoch {f.epoch} within {f.took_ms}ms."
-        if k == cg.CONVERTED:
+        if k == "converted":
             return f"{g}Converted the classic group to a consumer group." if self.flavour != "4.0" else None
         return None
 

@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from coordinator_core.behaviour import WARMUP_MS, GroupBehaviour, GroupSettings
 from coordinator_core.placement import partition_for
 from coordinator_core.skew import moved_partitions
-from jobs.simulate import consumer_group as cg
 from jobs.simulate.client import Client
 from jobs.simulate.cluster import OFFSETS_PARTITIONS, GroupSim, SimConfig, Simulation
 from jobs.simulate.scenarios import ScenarioDriver
@@ -108,7 +107,7 @@ class ScriptDriver(ScenarioDriver):
         grp.topics[topic] = max(n, grp.topics.get(topic, 0))
         if grp.protocol == "consumer":
             g = self.sim.consumer.groups[grp.name]
-            g.model.add_partitions(topic, grp.topics[topic] - g.model.topics.get(topic, 0))
+            self.sim.consumer.set_partitions(g, topic, grp.topics[topic])
             return
         for c in grp.clients:  # the leader sees the new metadata and rejoins
             if c.alive and c.leader:
@@ -152,10 +151,7 @@ def _group(sim: Simulation, behaviour: GroupBehaviour, settings: GroupSettings) 
     sim.groups.append(grp)
     sim._group_by_name[grp.name] = grp
     if settings.group_protocol == "consumer":
-        model = cg.ConsumerGroup(
-            grp.name, grp.topics, settings.session_timeout_ms, settings.max_poll_interval_ms
-        )
-        sim.consumer.add_group(grp, model)
+        sim.consumer.add_group(grp, settings.session_timeout_ms, settings.max_poll_interval_ms)
     return grp
 
 

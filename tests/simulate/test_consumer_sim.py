@@ -1,5 +1,6 @@
-"""Consumer-protocol (KIP-848) simulation: the group model, determinism, truth invariants per
-scenario, the classic -> consumer conversion, and the exact wordings of the rendered lines."""
+"""Consumer-protocol (KIP-848) simulation on the core's coordinator: the simulator's handle on it,
+determinism, truth invariants per scenario, the classic -> consumer conversion, and the exact
+wordings of the lines rendered from the coordinator's log entries."""
 
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ import re
 
 import pytest
 
+from coordinator_core.consumer.protocol import ConsumerLog
 from jobs.simulate import SimConfig, simulate
-from jobs.simulate import consumer_group as cg
 from jobs.simulate import render_consumer as rcon
 from jobs.simulate.__main__ import parse_args
+from jobs.simulate.consumer_core import GroupModel
 
 STATE_RE = re.compile(
     r"^\[(?P<ts>[^\]]+)\] DEBUG \[GroupCoordinator id=\d+ topic=__consumer_offsets partition=\d+\] "
@@ -51,68 +53,34 @@ def consumer_rebs(out: str) -> list[dict]:
     return [r for r in truth(out) if r.get("protocol_type") == "consumer"]
 
 
-# ---------------------------------------------------------------------- the model
-def test_model_join_revoke_release():
-    g = cg.ConsumerGroup("g", {"t": 4})
-    r = g.heartbeat(0, "a", 0, None, "c1", set())
-    assert [f.kind for f in r.facts] == [cg.JOINED, cg.BUMPED, cg.TARGET, cg.ASSIGNMENT_STATE]
+# ---------------------------------------------------------------------- the core's group, as the simulator reads it
+def test_group_model_join_revoke_release():
+    g = GroupModel("g", {"t": 4}, 45_000, 300_000)
+    r, out = g.heartbeat(0, "a", 0, None, "c1", set(), ("t",))
+    assert out.kinds() == ["joined", "subscription_changed", "bumped", "target", "assignment_state"]
     assert (r.member_epoch, r.assigned, g.group_epoch) == (1, ("t-0", "t-1", "t-2", "t-3"), 1)
-    r = g.heartbeat(10, "b", 0, None, "c2", set())
+    r, _ = g.heartbeat(10, "b", 0, None, "c2", set(), ("t",))
     assert (r.member_epoch, r.assigned, g.group_epoch) == (2, (), 2)
-    assert g.members["b"].state == cg.UNRELEASED
-    r = g.heartbeat(20, "a", 1, None, "c1", {"t-0", "t-1", "t-2", "t-3"})
-    st = g.members["a"]
-    assert (st.state, st.member_epoch, r.assigned, sorted(st.revoking)) == (
-        cg.UNREVOKED,
-        1,
-        ("t-0", "t-1"),
-        ["t-2", "t-3"],
-    )
-    assert st.rebalance_deadline == 20 + 300_000
-    g.heartbeat(30, "a", 1, None, "c1", {"t-0", "t-1"})
-    assert (st.state, st.member_epoch, st.rebalance_deadline) == (cg.STABLE, 2, None)
-    assert not g.reconciled()
-    r = g.heartbeat(40, "b", 2, None, "c2", set())
-    assert (r.assigned, g.members["b"].state, g.reconciled()) == (("t-2", "t-3"), cg.STABLE, True)
+    r, _ = g.heartbeat(20, "a", 1, None, "c1", {"t-0", "t-1", "t-2", "t-3"}, ("t",))
+    assert (r.member_epoch, r.assigned, g.group.members["a"].state) == (1, ("t-0", "t-1"), "UNREVOKED_PARTITIONS")
+    assert g.coord.timer_deadline("rebalance", "g", "a") == 20 + 300_000
+    g.heartbeat(30, "a", 1, None, "c1", {"t-0", "t-1"}, ("t",))
+    assert not g.reconciled() and g.coord.timer_deadline("rebalance", "g", "a") is None
+    r, _ = g.heartbeat(40, "b", 2, None, "c2", set(), ("t",))
+    assert (r.assigned, g.reconciled(), g.group.state) == (("t-2", "t-3"), True, "Stable")
 
 
-def test_model_static_temporary_leave_and_replacement():
-    g = cg.ConsumerGroup("g", {"t": 2})
-    g.heartbeat(0, "a", 0, "i-0", "c1", set())
-    r = g.heartbeat(100, "a", cg.TEMP_LEAVE_EPOCH, "i-0", "c1", set())
-    assert [f.kind for f in r.facts] == [cg.STATIC_TEMP_LEFT]
-    assert g.group_epoch == 1 and g.members["a"].away
-    r = g.heartbeat(5_000, "a2", 0, "i-0", "c1", set())
-    assert [f.kind for f in r.facts] == [cg.STATIC_REPLACED]
-    assert (r.member_epoch, r.assigned, g.group_epoch, list(g.members)) == (1, ("t-0", "t-1"), 1, ["a2"])
-
-
-def test_model_timeouts_and_leave_bump_silently():
-    g = cg.ConsumerGroup("g", {"t": 2})
-    g.heartbeat(0, "a", 0, None, "c1", set())
-    g.heartbeat(0, "b", 0, None, "c2", set())
-    facts = g.expire(45_000)
-    assert [(f.kind, f.member_id) for f in facts] == [
-        (cg.FENCED_SESSION, "a"), (cg.BUMPED, "a"), (cg.FENCED_SESSION, "b"), (cg.BUMPED, "b")
-    ]  # fmt: skip
-    assert [f.logged for f in facts if f.kind == cg.BUMPED] == [False, False]
-    assert [f.cause for f in facts if f.kind == cg.BUMPED] == ["session_timeout", "session_timeout"]
-    g.heartbeat(50_000, "c", 0, None, "c3", set())
-    r = g.heartbeat(50_000, "c", cg.LEAVE_EPOCH, None, "c3", set())
-    assert [(f.kind, f.logged, f.cause) for f in r.facts] == [
-        (cg.LEFT, True, None),
-        (cg.BUMPED, False, "member_leave"),
-    ]
-    assert g.group_epoch == 6
-
-
-def test_uniform_assignor_is_even_and_sticky():
-    parts = [f"t-{i}" for i in range(7)]
-    a = cg.uniform_assign(["a", "b"], parts, {"a": set(parts)})
-    assert sorted(len(v) for v in a.values()) == [3, 4] and a["a"] <= set(parts)
-    assert len(a["a"]) == 4  # the holder keeps the larger quota
-    b = cg.uniform_assign(["a", "b", "c"], parts, a)
-    assert all(b[m] <= a[m] for m in ("a", "b")) and sorted(len(v) for v in b.values()) == [2, 2, 3]
+def test_group_model_static_temporary_leave_replacement_and_timeouts():
+    g = GroupModel("g", {"t": 2}, 45_000, 300_000)
+    g.heartbeat(0, "a", 0, "i-0", "c1", set(), ("t",))
+    _, out = g.heartbeat(100, "a", -2, "i-0", "c1", set(), ("t",))
+    assert out.kinds() == ["static_temp_left"] and g.group_epoch == 1 and g.present() == []
+    r, out = g.heartbeat(5_000, "a2", 0, "i-0", "c1", set(), ("t",))
+    assert out.kinds()[0] == "static_replaced" and "bumped" not in out.kinds()
+    assert (r.member_epoch, r.assigned, g.group_epoch, g.present()) == (1, ("t-0", "t-1"), 1, ["a2"])
+    out = g.advance_to(5_000 + 45_000)
+    assert [(x.kind, x.level, x.cause) for x in out.logs] == [
+        ("fenced_session", "INFO", None), ("bumped", "NONE", "session_timeout")]  # fmt: skip
 
 
 # ---------------------------------------------------------------------- the simulation
@@ -277,42 +245,48 @@ PRE = "[GroupCoordinator id=2 topic=__consumer_offsets partition=7] [GroupId g] 
 GMM = " (org.apache.kafka.coordinator.group.GroupMetadataManager)"
 
 
+def L(kind, member_id=None, instance_id=None, **kw):  # noqa: N802
+    return ConsumerLog(kind, 0, "g", member_id, instance_id, **kw)
+
+
 @pytest.mark.parametrize(
-    ("fact", "flavour", "text"),
+    ("log", "flavour", "text"),
     [
-        (cg.Fact(cg.JOINED, 0, "m1"), "4.0", "Member m1 joins the consumer group using the consumer protocol."),
-        (cg.Fact(cg.STATIC_JOINED, 0, "m1", "i1"), "4.0",
+        (L("joined", "m1"), "4.0", "Member m1 joins the consumer group using the consumer protocol."),
+        (L("static_joined", "m1", "i1"), "4.0",
          "Static member m1 with instance id i1 joins the consumer group using the consumer protocol."),
-        (cg.Fact(cg.STATIC_REPLACED, 0, "m2", "i1", old_member_id="m1"), "4.1",
+        (L("static_replaced", "m2", "i1", old_member_id="m1"), "4.1",
          "Static member with instance id i1 re-joins the consumer group using the consumer protocol. Created a new member m2 to replace the existing member m1."),
-        (cg.Fact(cg.BUMPED, 0, epoch=7, metadata_hash=2421248355301747518), "4.0", "Bumped group epoch to 7."),
-        (cg.Fact(cg.BUMPED, 0, epoch=7, metadata_hash=2421248355301747518), "4.1",
+        (L("bumped", epoch=7, metadata_hash=2421248355301747518), "4.0", "Bumped group epoch to 7."),
+        (L("bumped", epoch=7, metadata_hash=2421248355301747518), "4.1",
          "Bumped group epoch to 7 with metadata hash 2421248355301747518."),
-        (cg.Fact(cg.TARGET, 0, epoch=7, took_ms=3), "4.0",
+        (L("target", epoch=7, took_ms=3, assignor="uniform"), "4.0",
          "Computed a new target assignment for epoch 7 with 'uniform' assignor in 3ms."),
-        (cg.Fact(cg.ASSIGNMENT_STATE, 0, "m1", epoch=7, previous_epoch=6, state="STABLE", assigned=("t-0", "t-1")),
+        (L("assignment_state", "m1", epoch=7, previous_epoch=6, state="STABLE", assigned={"t": frozenset({0, 1})},
+           revoked={}, level="DEBUG"),
          "4.0", "Member m1 new assignment state: epoch=7, previousEpoch=6, state=STABLE, assignedPartitions=[t-0, t-1] and revokedPartitions=[]."),
-        (cg.Fact(cg.LEFT, 0, "m1"), "4.0", "Member m1 left the consumer group."),
-        (cg.Fact(cg.STATIC_TEMP_LEFT, 0, "m1", "i1"), "4.0",
+        (L("left", "m1"), "4.0", "Member m1 left the consumer group."),
+        (L("static_temp_left", "m1", "i1"), "4.0",
          "Static Member m1 with instance id i1 temporarily left the consumer group."),
-        (cg.Fact(cg.STATIC_LEFT, 0, "m1", "i1"), "4.0", "Static Member m1 with instance id i1 left the consumer group."),
-        (cg.Fact(cg.FENCED_SESSION, 0, "m1"), "4.0",
+        (L("static_left", "m1", "i1"), "4.0", "Static Member m1 with instance id i1 left the consumer group."),
+        (L("fenced_session", "m1"), "4.0",
          "Member m1 fenced from the group because the member session expired.."),
-        (cg.Fact(cg.FENCED_REBALANCE, 0, "m1", epoch=6, took_ms=300000), "4.0",
+        (L("fenced_rebalance", "m1", epoch=6, took_ms=300000), "4.0",
          "Member m1 fenced from the group because it failed to transition from epoch 6 within 300000ms."),
-        (cg.Fact(cg.CONVERTED, 0), "4.1", "Converted the classic group to a consumer group."),
+        (L("converted"), "4.1", "Converted the classic group to a consumer group."),
     ],
 )  # fmt: skip
-def test_broker_wordings(fact, flavour, text):
-    level = "DEBUG" if fact.kind == cg.ASSIGNMENT_STATE else "INFO"
-    got = rcon.ConsumerBrokerRenderer(flavour).render(fact, "g", 2, 7)
+def test_broker_wordings(log, flavour, text):
+    level = "DEBUG" if log.kind == "assignment_state" else "INFO"
+    got = rcon.ConsumerBrokerRenderer(flavour).render(log, "g", 2, 7)
     assert got == [(level, rcon.J_GMM, PRE + text)]
 
 
-def test_unlogged_bump_and_40_conversion_render_nothing():
+def test_unlogged_bump_subscription_and_40_conversion_render_nothing():
     r40 = rcon.ConsumerBrokerRenderer("4.0")
-    assert r40.render(cg.Fact(cg.BUMPED, 0, epoch=3, logged=False), "g", 1, 1) == []
-    assert r40.render(cg.Fact(cg.CONVERTED, 0), "g", 1, 1) == []
+    assert r40.render(L("bumped", epoch=3, level="NONE"), "g", 1, 1) == []
+    assert r40.render(L("subscription_changed", "m", level="DEBUG"), "g", 1, 1) == []
+    assert r40.render(L("converted"), "g", 1, 1) == []
     with pytest.raises(ValueError):
         rcon.ConsumerBrokerRenderer("3.6")
 

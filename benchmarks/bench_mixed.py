@@ -333,6 +333,7 @@ def parse_profile(root: str, manifest: dict[str, Any]) -> dict[str, Any]:
 
     kinds: dict[str, dict[str, Any]] = {}
     audit_sum = dict.fromkeys(("total_lines", "events", "continuations", "unrelated", "quarantined"), 0)
+    per_file: list[tuple[int, float]] = []
 
     def add(kind: str, f: dict[str, Any], seconds: float, events: int) -> None:
         k = kinds.setdefault(kind, {"files": 0, "lines": 0, "debug_lines": 0, "events": 0, "seconds": 0.0})
@@ -345,9 +346,10 @@ def parse_profile(root: str, manifest: dict[str, Any]) -> dict[str, Any]:
     for f in manifest["files"]:
         with open(os.path.join(root, f["path"]), "rb") as fh:
             data = fh.read()
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         _, _, audit = parse_bytes(data, f["path"], f["part"])
         dt = time.perf_counter() - t
+        per_file.append((f["lines"], time.process_time() - c))
         for key in audit_sum:
             audit_sum[key] += int(audit.get(key) or 0)
         add("all files", f, dt, int(audit["events"] or 0))
@@ -366,7 +368,24 @@ def parse_profile(root: str, manifest: dict[str, Any]) -> dict[str, Any]:
         k["debug_share"] = round(k["debug_lines"] / k["lines"], 3) if k["lines"] else None
         k["seconds"] = round(k["seconds"], 2)
     reconciles = audit_sum["total_lines"] == sum(v for k, v in audit_sum.items() if k != "total_lines")
-    return {"kinds": dict(sorted(kinds.items())), "audit": audit_sum, "accounting_reconciles": reconciles}
+    return {"kinds": dict(sorted(kinds.items())), "audit": audit_sum, "accounting_reconciles": reconciles,
+            "per_file_fit": per_file_fit(per_file)}  # fmt: skip
+
+
+def per_file_fit(per_file: list[tuple[int, float]]) -> dict[str, Any] | None:
+    """Least-squares ``cpu = fixed + lines / marginal`` over every file's parse CPU seconds (CPU, not
+    wall time: robust to a loaded machine): the fixed cost of a file and the marginal lines/s."""
+    import numpy as np
+
+    if len(per_file) < 3:
+        return None
+    x = np.array([n for n, _ in per_file], dtype=float)
+    y = np.array([c for _, c in per_file])
+    slope, fixed = np.polyfit(x, y, 1)
+    return {"files": len(per_file), "fixed_ms_per_file": round(float(fixed) * 1000, 1),
+            "marginal_lines_per_cpu_s": round(1 / slope) if slope > 0 else None,
+            "fixed_share_of_cpu": round(float(fixed) * len(x) / float(y.sum()), 3),
+            "cpu_s": round(float(y.sum()), 2)}  # fmt: skip
 
 
 def cprofile_parse(root: str, manifest: dict[str, Any], out_path: str, top: int = 30) -> list[dict[str, Any]]:
@@ -401,7 +420,8 @@ def conclude(args: argparse.Namespace, manifest: dict[str, Any], spark: dict[str
     lines = manifest["lines"]
     res: dict[str, Any] = {
         "command": "python -m benchmarks.bench_mixed " + " ".join(args.argv),
-        "commit": os.environ.get("BENCH_COMMIT") or _git_head(),
+        "commit": os.environ.get("BENCH_COMMIT") or _commit(),
+        "cores": len(os.sched_getaffinity(0)),
         "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "loadavg_end": os.getloadavg(),
         "corpus": {k: manifest[k] for k in ("lines", "bytes", "seed", "reused", "parts")}
@@ -417,6 +437,15 @@ def conclude(args: argparse.Namespace, manifest: dict[str, Any], spark: dict[str
     return res
 
 
+def _commit() -> str | None:
+    """``git rev-parse --short HEAD``, with ``+changes`` when tracked files differ from it."""
+    head = _git_head()
+    st = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True, text=True
+    )
+    return f"{head}+changes" if head and st.stdout.strip() else head
+
+
 def _fmt(v: Any, nd: int = 0) -> str:
     if v is None:
         return "n/a"
@@ -428,12 +457,14 @@ def render_md(res: dict[str, Any]) -> str:
     c, sp = res["corpus"], res["spark"]
     md = [f"# Mixed-corpus whole-job benchmark ({_fmt(c['lines'])} lines)", "",
           f"Command: `{res['command']}`  ", f"Commit: `{res['commit']}`, {res['when']}, load average at end "
-          f"{res['loadavg_end'][0]:.1f} on {sp.get('cores', '?')} cores (single measurement; read the ratio).", "",
+          f"{res['loadavg_end'][0]:.1f} on {res['cores']} cores (single measurement; read the ratio).", "",
           f"Corpus: {_fmt(c['lines'])} lines, {_fmt(c['bytes'] / 1e6, 1)} MB, {c['files']} files ({c['gz_files']} "
           "gzipped), seed " + str(c["seed"]) + "; parts: "
           + ", ".join(f"{p['name']} {p['share']:.0%}" for p in c["parts"]) + ".", ""]  # fmt: skip
     if "error" in sp:
         return "\n".join([*md, "Spark child failed:", "", "```", sp["error"][-2000:], "```", ""])
+    if "job" not in sp:
+        return "\n".join(md + ["Spark not run (`--skip-spark`).", ""] + _profile_md(res.get("parse_profile")))
     md += ["| phase | wall s | lines/s | x floor | CPU s | cores busy | CPU use | peak RSS JVM / driver py / workers MB |",
            "|---|---|---|---|---|---|---|---|"]  # fmt: skip
     for label, key in (("floor job", "floor"), ("whole job", "job")):
@@ -465,6 +496,11 @@ def _profile_md(p: dict[str, Any] | None) -> list[str]:
     md += ["", f"Line accounting: {_fmt(a['total_lines'])} lines = {_fmt(a['events'])} events + "
            f"{_fmt(a['continuations'])} continuations + {_fmt(a['unrelated'])} unrelated + "
            f"{_fmt(a['quarantined'])} quarantined ({'reconciles' if p['accounting_reconciles'] else 'DOES NOT reconcile'}).", ""]  # fmt: skip
+    fit = p.get("per_file_fit")
+    if fit:
+        md += [f"Per-file cost (least squares over the {fit['files']} files' parse CPU seconds): "
+               f"{fit['fixed_ms_per_file']} ms fixed per file + {_fmt(fit['marginal_lines_per_cpu_s'])} lines per "
+               f"CPU-second; the fixed part is {fit['fixed_share_of_cpu']:.0%} of the {fit['cpu_s']} CPU-s.", ""]  # fmt: skip
     return md
 
 
@@ -494,8 +530,7 @@ def main(argv: list[str] | None = None) -> int:
     stem = os.path.join(args.out, f"mixed-{args.lines}")
     with open(stem + ".json", "w", encoding="utf-8") as fh:
         json.dump(res, fh, indent=1, default=str)
-    text = render_md(res) if "job" in spark or "error" in spark else _profile_md(profile)
-    text = text if isinstance(text, str) else "\n".join(text)
+    text = render_md(res)
     with open(stem + ".md", "w", encoding="utf-8") as fh:
         fh.write(text)
     print(text)

@@ -432,7 +432,9 @@ def conclude(args: argparse.Namespace, manifest: dict[str, Any], spark: dict[str
     }
     if "job" in spark and "floor" in spark:
         job_s, floor_s = spark["job"]["wall_s"], spark["floor"]["wall_s"]
-        res.update(job_vs_floor=round(job_s / floor_s, 3), job_lines_per_s=round(lines / job_s),
+        cpu = spark["job"]["cpu_s"] / spark["floor"]["cpu_s"] if spark["floor"]["cpu_s"] else None
+        res.update(job_vs_floor=round(job_s / floor_s, 3), job_vs_floor_cpu=round(cpu, 3) if cpu else None,
+                   job_lines_per_s=round(lines / job_s),
                    floor_lines_per_s=round(lines / floor_s))  # fmt: skip
     return res
 
@@ -474,13 +476,18 @@ def render_md(res: dict[str, Any]) -> str:
                   f"{r['wall_s'] / sp['floor']['wall_s']:.2f} | {r['cpu_s']:.1f} | {r['cores_busy']:.2f} | "
                   f"{r['cpu_utilisation']:.0%} | {rss['jvm_mb']} / {rss['driver_python_mb']} / {rss['workers_mb']} |")  # fmt: skip
     g = sp["stages"]["grouped"]
-    md += ["", f"Whole job / floor: **{res['job_vs_floor']:.2f}x** (goal <= {res['goal_job_vs_floor']}x). "
+    md += ["", f"Whole job / floor: **{res['job_vs_floor']:.2f}x** (goal <= {res['goal_job_vs_floor']}x); "
+           f"in CPU seconds of the process tree {_fmt(res.get('job_vs_floor_cpu'), 2)}x. "
            "Job stages (s): " + ", ".join(f"{k} {v:.1f}" for k, v in g.items()) + ".", ""]  # fmt: skip
     s = sp["summary"]
     md += [f"Job: {_fmt(s['events'])} events, {_fmt(s['quarantined'])} quarantined, {s['groups_replayed']} groups, "
            f"{s['rebalances_total']} rebalances, {s['replay_errors']} replay errors, "
            f"{len(s['files_not_read'])} files not read, {s['unreadable_files']} files with unreadable lines.", ""]  # fmt: skip
-    md += _profile_md(res.get("parse_profile"))
+    prof = res.get("parse_profile")
+    if prof:
+        same = prof["audit"]["events"] == s["events"]
+        md += [f"Events of the job {'=' if same else '!='} events of the single-process parse below.", ""]
+    md += _profile_md(prof)
     return "\n".join(md)
 
 

@@ -36,15 +36,34 @@ CLIENT_DIALECTS: tuple[Dialect, ...] = (
     # ------------------------------------------------------------------ sarama (Go log: "[sarama] 2024/05/01 10:00:00 ...")
     _d("sarama.lost_ownership", "partitions_lost", OT, "sarama 1.60+",
        r"consumergroup/(?P<group_id>[^\s:]+): lost ownership of (?P<reason>.*)", "consumergroup/g: lost ownership of map[t:[0]] due to x"),
+    _d("sarama.partition_count_changed", "rejoin_requested", OT, "sarama 1.41+",
+       r"consumergroup/{G} (?P<reason>loop check partition number goroutine find partitions in topics .* changed from \d+ to \d+)",
+       "consumergroup/g loop check partition number goroutine find partitions in topics [t] changed from 3 to 6"),
+    _d("sarama.session_released", "partitions_revoked", OT, "sarama 1.31+", r"consumergroup/session/(?P<member_id>[^/\s]*)/{N} released",
+       "consumergroup/session/m-1/3 released"),
+    _d("sarama.heartbeat_stopped", "other", OT, "sarama 1.31+",
+       r"consumergroup/session/(?P<member_id>[^/\s]*)/{N} (?P<reason>heartbeat loop stopped)", "consumergroup/session/m-1/3 heartbeat loop stopped"),
+    _d("sarama.coordinator_unavailable", "coordinator_lost", OT, "sarama 1.37+",
+       r"client/coordinator (?P<reason>coordinator for {G} is not available)", "client/coordinator coordinator for g is not available"),
     _d("sarama.group_noise", None, OT, "sarama 1.24+",
        r"(?:consumergroup/\S+ (?:loop check partition number|topic \S+ get partition number failed)|consumergroup/\S+: falling back to static user data"
        r"|consumer-group/claim |Consumer Group (?:refresh metadata|topic \S+ get partition number) failed|loop check partition number coroutine).*",
        "consumer-group/claim t/0 retrying after 250ms... (3 attempts remaining): x"),
+    _d("sarama_cluster.rebalance_member", "join_sent", OT, "sarama-cluster 2.0", r"cluster/consumer (?P<member_id>\S+) rebalance",
+       "cluster/consumer m-1 rebalance"),
     _d("sarama_cluster.joined", "joined", OT, "sarama-cluster 2.0", r"cluster/consumer {M}/{N} joined group {G}",
        "cluster/consumer m-1/3 joined group g"),
     # ------------------------------------------------------------------ segmentio/kafka-go (Go log, its Logger / ErrorLogger)
     _d("kafkago.coordinator", "coordinator_discovered", OT, "kafka-go 0.2", r"coordinator for group, {G}, set to (?P<host>\S+)",
        "coordinator for group, g, set to kafka-1:9092"),
+    _d("kafkago.rebalancing", "join_sent", OT, "kafka-go 0.2", r"rebalancing consumer group, {G}", "rebalancing consumer group, g"),
+    _d("kafkago.membership_changed", "joined", OT, "kafka-go 0.2",
+       r"response membership changed\.\s+generationID: -?\d+ => {N}, memberID: '[^']*' => '(?P<member_id>[^']*)'",
+       "response membership changed.  generationID: 2 => 3, memberID: '' => 'm-1'"),
+    _d("kafkago.syncing_as_leader", "leader_assigned", OT, "kafka-go 0.2+", r"Syncing \d+ assignments for generation {N} as member {M}",
+       "Syncing 2 assignments for generation 3 as member m-1"),
+    _d("kafkago.partition_changes", "rejoin_requested", OT, "kafka-go 0.2+",
+       r"(?P<reason>Partition changes found), reb?a?lancing group: (?P<group_id>\S+?)\.", "Partition changes found, rebalancing group: g."),
     _d("kafkago.join_succeeded", "joined", OT, "kafka-go 0.2+",
        r"joinGroup succeeded for response, {G}\.\s+generationID={N}, memberID={M}", "joinGroup succeeded for response, g.  generationID=3, memberID=m-1"),
     _d("kafkago.joined", "joined", OT, "kafka-go 0.3+", r"[Jj]oined group {G} as member {M} in generation {N}",
@@ -113,12 +132,15 @@ CLIENT_DIALECTS: tuple[Dialect, ...] = (
        "offset commit returned a fatal group member error, triggering rejoin; group: g, err: x"),
     _d("franzgo.other", "other", OT, "franz-go",
        r"(?P<reason>(?:syncing|balancing group as leader|heartbeat loop complete))(?:; (?:group: " + _GK + r")?.*)?", "syncing; group: g, protocol: x"),
+    _d("franzgo.heartbeat_loop_group", "other", OT, "franz-go 0.8+", r"(?P<reason>beginning heartbeat loop); group: " + _GK,
+       "beginning heartbeat loop; group: g"),
     _d("franzgo.noise", None, OT, "franz-go",
        r"(?:beginning to manage the group lifecycle|beginning autocommit loop|tried to leave group but we have no member ID yet|balance group member"
        r"|group members indicated interest|fetching offsets|fetch offsets|fetched committed offsets|in CommitOffsetsSync|left CommitOffsetsSync"
        r"|skipping autocommit|waiting for prior commit|offset commit(?: got| stale|:)|broker returned (?:topic|partition)|member was assigned topic"
        r"|received an OffsetCommitResponse|CommitOffsets spanned|unable to log|downgrading from cooperative|received STALE_MEMBER_EPOCH"
-       r"|parsing group balance)[^;]*(?:;.*)?",
+       r"|parsing group balance|sync assignment (?:parse failed|raw)|updated (?:un)?committed|unable to commit offsets? for topic partition"
+       r"|default commit (?:failed|canceled)|in default commit: |autocommitting|canceling prior commit|issuing commit)[^;]*(?:;.*)?",
        "beginning to manage the group lifecycle; group: g"),
     # ------------------------------------------------------------------ kafkajs (JSON logger: groupId, memberId, generationId keys)
     _d("kafkajs.leader", "other", OT, "kafkajs", r"\[ConsumerGroup\] (?P<reason>Chosen as group leader)", "[ConsumerGroup] Chosen as group leader"),
@@ -155,6 +177,13 @@ CLIENT_DIALECTS: tuple[Dialect, ...] = (
     _d("rubykafka.synchronizing", "other", OT, "ruby-kafka 0.1-0.2", r"(?:\[{M}\] )?(?P<reason>Synchronizing group)", "[m-1] Synchronizing group"),
     _d("rubykafka.leader.v0_2", "other", OT, "ruby-kafka 0.1-0.2", r"\[{M}\] (?P<reason>Chosen as leader of group `(?P<group_id>[^`]+)`)",
        "[m-1] Chosen as leader of group `g`"),
+    _d("rubykafka.partitions_assigned", "partitions_assigned", OT, "ruby-kafka",
+       _RTAG + r"(?:\[(?P<member_id>[^\]]+)\] )?(?P<reason>Partitions assigned for `[^`]*`: .*)", "[[g] {t: 0}:] Partitions assigned for `t`: 0, 1"),
+    _d("rubykafka.commit_error", "offset_commit_failed", OT, "ruby-kafka", _RTAG + r"Error committing offsets: {R}",
+       "[[g] {t: 0}:] Error committing offsets: Kafka::RebalanceInProgress"),
+    _d("rubykafka.coordinator_loading", "join_failed", OT, "ruby-kafka",
+       _RTAG + r"(?P<reason>Coordinator broker still loading), retrying in 1s\.\.\.", "Coordinator broker still loading, retrying in 1s...",
+       fixed={"error": "COORDINATOR_LOAD_IN_PROGRESS"}),
     _d("rubykafka.rebalance_rejoin", "rejoin_requested", OT, "ruby-kafka 0.5+", _RTAG + r"(?P<reason>Group rebalance in progress), re-joining\.\.\.",
        "[[g] {t: 0}:] Group rebalance in progress, re-joining..."),
     # ------------------------------------------------------------------ brod (OTP logger, single line: "...generation=3):, elected=true")

@@ -18,6 +18,8 @@ _RTAG = r"(?:\[\[(?P<group_id>[^\]]+)\] \{[^}]*\}:\] )?"
 _RTAGX = r"(?:\[\[[^\]]+\] \{[^}]*\}:\] )?"
 #: brod's group member prefix (3.3+ and before), after OTP logger's single-line ``\n`` -> ``, ``
 _BROD = r"Group member \((?P<group_id>[^,]+),coor=<[\d.]+>,cb=<[\d.]+>,generation=(?P<generation>-?\d+)\):, "
+#: mode's service label in front of faust's messages (``[^--Consumer]: ``)
+_FAUST = r"(?:\[\^-*[\w.]+\]: )?"
 _BROD_OLD = (r"group coordinator \(groupId=(?P<group_id>[^,]+),memberId=(?P<member_id>[^,]*),"
              r"generation=(?P<generation>-?\d+),pid=<[\d.]+>\):, ")
 
@@ -119,6 +121,8 @@ CLIENT_DIALECTS: tuple[Dialect, ...] = (
        r"(?:; consumer did not change any client-side subscription)?(?:; (?:group: " + _GK + r")?.*)?",
        "calling onRevoke at the end of a session; group: g, lost: , stage: x"),
     _d("franzgo.heartbeating", "heartbeat_sent", OT, "franz-go", r"heartbeating(?:; group: " + _GK + ")?", "heartbeating; group: g"),
+    _d("franzgo.heartbeat_complete", "heartbeat_sent", OT, "franz-go", r"heartbeat complete(?:; (?:group: " + _GK + ", )?err: .*)?",
+       "heartbeat complete; group: g, err: <nil>"),
     _d("franzgo.heartbeat_failed", "heartbeat_failed", OT, "franz-go",
        r"heartbeat (?:errored(?: again while waiting for user revoke to finish)?|hit retryable error[^;]*)(?:; (?:group: " + _GK + ", )?err: {R})?",
        "heartbeat errored; group: g, err: REBALANCE_IN_PROGRESS: The group is rebalancing, so a rejoin is needed."),
@@ -140,7 +144,8 @@ CLIENT_DIALECTS: tuple[Dialect, ...] = (
        r"|skipping autocommit|waiting for prior commit|offset commit(?: got| stale|:)|broker returned (?:topic|partition)|member was assigned topic"
        r"|received an OffsetCommitResponse|CommitOffsets spanned|unable to log|downgrading from cooperative|received STALE_MEMBER_EPOCH"
        r"|parsing group balance|sync assignment (?:parse failed|raw)|updated (?:un)?committed|unable to commit offsets? for topic partition"
-       r"|default commit (?:failed|canceled)|in default commit: |autocommitting|canceling prior commit|issuing commit)[^;]*(?:;.*)?",
+       r"|default commit (?:failed|canceled)|in default commit: |autocommitting|canceling prior commit|issuing commit"
+       r"|(?:Kafka|broker) replied to our OffsetCommitRequest incorrectly!|[\w ]+ could not find (?:Kafka|broker)-chosen balancer)[^;]*(?:;.*)?",
        "beginning to manage the group lifecycle; group: g"),
     # ------------------------------------------------------------------ kafkajs (JSON logger: groupId, memberId, generationId keys)
     _d("kafkajs.leader", "other", OT, "kafkajs", r"\[ConsumerGroup\] (?P<reason>Chosen as group leader)", "[ConsumerGroup] Chosen as group leader"),
@@ -150,6 +155,8 @@ CLIENT_DIALECTS: tuple[Dialect, ...] = (
     _d("kafkajs.unknown_member", "rejoin_requested", OT, "kafkajs",
        r"\[Runner\] (?P<reason>The coordinator is not aware of this member, re-joining the group)",
        "[Runner] The coordinator is not aware of this member, re-joining the group"),
+    _d("kafkajs.resync", "rejoin_requested", OT, "kafkajs 1.4+", r"\[ConsumerGroup\] (?P<reason>.*), resync group",
+       "[ConsumerGroup] Topic has been updated, resync group"),
     _d("kafkajs.noise", None, OT, "kafkajs",
        r"\[(?:ConsumerGroup|Runner)\] (?:Pausing fetching|Resuming fetching|Seek offset|No active topic|Fetching from|Stale cluster metadata"
        r"|Offset out of range|Preferred read replica|Consumer group received unsubscribed topics|Consumer is not aware of all assigned partitions"
@@ -202,6 +209,10 @@ CLIENT_DIALECTS: tuple[Dialect, ...] = (
     *_brod("static_unsupported", None, r"Broker does not support all static membership API versions; using dynamic membership",
            "Broker does not support all static membership API versions; using dynamic membership", old=False),
     # ------------------------------------------------------------------ faust (mode's service logger "[^--Consumer]: ")
+    _d("faust.partitions_revoked", "partitions_revoked", OT, "faust", _FAUST + r"ON PARTITIONS REVOKED", "[^Worker]: ON PARTITIONS REVOKED"),
+    _d("faust.restarting", "other", OT, "faust 0.2+", _FAUST + r"(?P<reason>Restarting on rebalance)", "[^--Consumer]: Restarting on rebalance"),
+    _d("faust.generation_changed", "other", OT, "faust 0.7+", _FAUST + r"(?P<reason>Generation id changed) from -?\d+ to {N}\. Cancelling getmany\.",
+       "[^--Consumer]: Generation id changed from 6 to 7. Cancelling getmany."),
     _d("faust.rebalance_sensor", None, OT, "faust",
        r"(?:\[\^-*\w+\]: )?(?:Missing sensor state for rebalance|Previous rebalance did not clear state).*",
        "[^Worker]: Missing sensor state for rebalance #3"),

@@ -83,6 +83,8 @@ GROUP_PREFILTER = (
     r"|SyncGroup|CGRP|transitioned from|poll timeout|[Cc]oordinator for consumerg(?:r)?oup|MemberIDRequired"
     r"|[Ss]tatic member|fenced|assigning partitions|revoking prior"
     r"|Subscribed to (?:topic|pattern)|Unsubscribed all topics|committed offset|consumer join: metadata|owns topics:|commit failed on partition|(?:Revoked|Assigned)Partitions: \["
+    r"|client/coordinator (?:requesting )?coordinator for|calling onRevoke|join (?:and sync loop|returned)|sync(?:ed(?: successfully)?|ing| failed); "
+    r"|Partitions assigned for `|Error committing offsets|Coordinator broker still loading|ON PARTITIONS REVOKED"
 )
 
 _PFX_CLIENT = (

@@ -18,6 +18,8 @@ _RTAG = r"(?:\[\[(?P<group_id>[^\]]+)\] \{[^}]*\}:\] )?"
 _RTAGX = r"(?:\[\[[^\]]+\] \{[^}]*\}:\] )?"
 #: brod's group member prefix (3.3+ and before), after OTP logger's single-line ``\n`` -> ``, ``
 _BROD = r"Group member \((?P<group_id>[^,]+),coor=<[\d.]+>,cb=<[\d.]+>,generation=(?P<generation>-?\d+)\):, "
+#: mode's service label in front of faust's messages (``[^--Consumer]: ``)
+_FAUST = r"(?:\[\^-*[\w.]+\]: )?"
 _BROD_OLD = (r"group coordinator \(groupId=(?P<group_id>[^,]+),memberId=(?P<member_id>[^,]*),"
              r"generation=(?P<generation>-?\d+),pid=<[\d.]+>\):, ")
 
@@ -36,15 +38,34 @@ CLIENT_DIALECTS: tuple[Dialect, ...] = (
     # ------------------------------------------------------------------ sarama (Go log: "[sarama] 2024/05/01 10:00:00 ...")
     _d("sarama.lost_ownership", "partitions_lost", OT, "sarama 1.60+",
        r"consumergroup/(?P<group_id>[^\s:]+): lost ownership of (?P<reason>.*)", "consumergroup/g: lost ownership of map[t:[0]] due to x"),
+    _d("sarama.partition_count_changed", "rejoin_requested", OT, "sarama 1.41+",
+       r"consumergroup/{G} (?P<reason>loop check partition number goroutine find partitions in topics .* changed from \d+ to \d+)",
+       "consumergroup/g loop check partition number goroutine find partitions in topics [t] changed from 3 to 6"),
+    _d("sarama.session_released", "partitions_revoked", OT, "sarama 1.31+", r"consumergroup/session/(?P<member_id>[^/\s]*)/{N} released",
+       "consumergroup/session/m-1/3 released"),
+    _d("sarama.heartbeat_stopped", "other", OT, "sarama 1.31+",
+       r"consumergroup/session/(?P<member_id>[^/\s]*)/{N} (?P<reason>heartbeat loop stopped)", "consumergroup/session/m-1/3 heartbeat loop stopped"),
+    _d("sarama.coordinator_unavailable", "coordinator_lost", OT, "sarama 1.37+",
+       r"client/coordinator (?P<reason>coordinator for {G} is not available)", "client/coordinator coordinator for g is not available"),
     _d("sarama.group_noise", None, OT, "sarama 1.24+",
        r"(?:consumergroup/\S+ (?:loop check partition number|topic \S+ get partition number failed)|consumergroup/\S+: falling back to static user data"
        r"|consumer-group/claim |Consumer Group (?:refresh metadata|topic \S+ get partition number) failed|loop check partition number coroutine).*",
        "consumer-group/claim t/0 retrying after 250ms... (3 attempts remaining): x"),
+    _d("sarama_cluster.rebalance_member", "join_sent", OT, "sarama-cluster 2.0", r"cluster/consumer (?P<member_id>\S+) rebalance",
+       "cluster/consumer m-1 rebalance"),
     _d("sarama_cluster.joined", "joined", OT, "sarama-cluster 2.0", r"cluster/consumer {M}/{N} joined group {G}",
        "cluster/consumer m-1/3 joined group g"),
     # ------------------------------------------------------------------ segmentio/kafka-go (Go log, its Logger / ErrorLogger)
     _d("kafkago.coordinator", "coordinator_discovered", OT, "kafka-go 0.2", r"coordinator for group, {G}, set to (?P<host>\S+)",
        "coordinator for group, g, set to kafka-1:9092"),
+    _d("kafkago.rebalancing", "join_sent", OT, "kafka-go 0.2", r"rebalancing consumer group, {G}", "rebalancing consumer group, g"),
+    _d("kafkago.membership_changed", "joined", OT, "kafka-go 0.2",
+       r"response membership changed\.\s+generationID: -?\d+ => {N}, memberID: '[^']*' => '(?P<member_id>[^']*)'",
+       "response membership changed.  generationID: 2 => 3, memberID: '' => 'm-1'"),
+    _d("kafkago.syncing_as_leader", "leader_assigned", OT, "kafka-go 0.2+", r"Syncing \d+ assignments for generation {N} as member {M}",
+       "Syncing 2 assignments for generation 3 as member m-1"),
+    _d("kafkago.partition_changes", "rejoin_requested", OT, "kafka-go 0.2+",
+       r"(?P<reason>Partition changes found), reb?a?lancing group: (?P<group_id>\S+?)\.", "Partition changes found, rebalancing group: g."),
     _d("kafkago.join_succeeded", "joined", OT, "kafka-go 0.2+",
        r"joinGroup succeeded for response, {G}\.\s+generationID={N}, memberID={M}", "joinGroup succeeded for response, g.  generationID=3, memberID=m-1"),
     _d("kafkago.joined", "joined", OT, "kafka-go 0.3+", r"[Jj]oined group {G} as member {M} in generation {N}",
@@ -100,6 +121,8 @@ CLIENT_DIALECTS: tuple[Dialect, ...] = (
        r"(?:; consumer did not change any client-side subscription)?(?:; (?:group: " + _GK + r")?.*)?",
        "calling onRevoke at the end of a session; group: g, lost: , stage: x"),
     _d("franzgo.heartbeating", "heartbeat_sent", OT, "franz-go", r"heartbeating(?:; group: " + _GK + ")?", "heartbeating; group: g"),
+    _d("franzgo.heartbeat_complete", "heartbeat_sent", OT, "franz-go", r"heartbeat complete(?:; (?:group: " + _GK + ", )?err: .*)?",
+       "heartbeat complete; group: g, err: <nil>"),
     _d("franzgo.heartbeat_failed", "heartbeat_failed", OT, "franz-go",
        r"heartbeat (?:errored(?: again while waiting for user revoke to finish)?|hit retryable error[^;]*)(?:; (?:group: " + _GK + ", )?err: {R})?",
        "heartbeat errored; group: g, err: REBALANCE_IN_PROGRESS: The group is rebalancing, so a rejoin is needed."),
@@ -113,12 +136,16 @@ CLIENT_DIALECTS: tuple[Dialect, ...] = (
        "offset commit returned a fatal group member error, triggering rejoin; group: g, err: x"),
     _d("franzgo.other", "other", OT, "franz-go",
        r"(?P<reason>(?:syncing|balancing group as leader|heartbeat loop complete))(?:; (?:group: " + _GK + r")?.*)?", "syncing; group: g, protocol: x"),
+    _d("franzgo.heartbeat_loop_group", "other", OT, "franz-go 0.8+", r"(?P<reason>beginning heartbeat loop); group: " + _GK,
+       "beginning heartbeat loop; group: g"),
     _d("franzgo.noise", None, OT, "franz-go",
        r"(?:beginning to manage the group lifecycle|beginning autocommit loop|tried to leave group but we have no member ID yet|balance group member"
        r"|group members indicated interest|fetching offsets|fetch offsets|fetched committed offsets|in CommitOffsetsSync|left CommitOffsetsSync"
        r"|skipping autocommit|waiting for prior commit|offset commit(?: got| stale|:)|broker returned (?:topic|partition)|member was assigned topic"
        r"|received an OffsetCommitResponse|CommitOffsets spanned|unable to log|downgrading from cooperative|received STALE_MEMBER_EPOCH"
-       r"|parsing group balance)[^;]*(?:;.*)?",
+       r"|parsing group balance|sync assignment (?:parse failed|raw)|updated (?:un)?committed|unable to commit offsets? for topic partition"
+       r"|default commit (?:failed|canceled)|in default commit: |autocommitting|canceling prior commit|issuing commit"
+       r"|(?:Kafka|broker) replied to our OffsetCommitRequest incorrectly!|[\w ]+ could not find (?:Kafka|broker)-chosen balancer)[^;]*(?:;.*)?",
        "beginning to manage the group lifecycle; group: g"),
     # ------------------------------------------------------------------ kafkajs (JSON logger: groupId, memberId, generationId keys)
     _d("kafkajs.leader", "other", OT, "kafkajs", r"\[ConsumerGroup\] (?P<reason>Chosen as group leader)", "[ConsumerGroup] Chosen as group leader"),
@@ -128,6 +155,8 @@ CLIENT_DIALECTS: tuple[Dialect, ...] = (
     _d("kafkajs.unknown_member", "rejoin_requested", OT, "kafkajs",
        r"\[Runner\] (?P<reason>The coordinator is not aware of this member, re-joining the group)",
        "[Runner] The coordinator is not aware of this member, re-joining the group"),
+    _d("kafkajs.resync", "rejoin_requested", OT, "kafkajs 1.4+", r"\[ConsumerGroup\] (?P<reason>.*), resync group",
+       "[ConsumerGroup] Topic has been updated, resync group"),
     _d("kafkajs.noise", None, OT, "kafkajs",
        r"\[(?:ConsumerGroup|Runner)\] (?:Pausing fetching|Resuming fetching|Seek offset|No active topic|Fetching from|Stale cluster metadata"
        r"|Offset out of range|Preferred read replica|Consumer group received unsubscribed topics|Consumer is not aware of all assigned partitions"
@@ -155,6 +184,13 @@ CLIENT_DIALECTS: tuple[Dialect, ...] = (
     _d("rubykafka.synchronizing", "other", OT, "ruby-kafka 0.1-0.2", r"(?:\[{M}\] )?(?P<reason>Synchronizing group)", "[m-1] Synchronizing group"),
     _d("rubykafka.leader.v0_2", "other", OT, "ruby-kafka 0.1-0.2", r"\[{M}\] (?P<reason>Chosen as leader of group `(?P<group_id>[^`]+)`)",
        "[m-1] Chosen as leader of group `g`"),
+    _d("rubykafka.partitions_assigned", "partitions_assigned", OT, "ruby-kafka",
+       _RTAG + r"(?:\[(?P<member_id>[^\]]+)\] )?(?P<reason>Partitions assigned for `[^`]*`: .*)", "[[g] {t: 0}:] Partitions assigned for `t`: 0, 1"),
+    _d("rubykafka.commit_error", "offset_commit_failed", OT, "ruby-kafka", _RTAG + r"Error committing offsets: {R}",
+       "[[g] {t: 0}:] Error committing offsets: Kafka::RebalanceInProgress"),
+    _d("rubykafka.coordinator_loading", "join_failed", OT, "ruby-kafka",
+       _RTAG + r"(?P<reason>Coordinator broker still loading), retrying in 1s\.\.\.", "Coordinator broker still loading, retrying in 1s...",
+       fixed={"error": "COORDINATOR_LOAD_IN_PROGRESS"}),
     _d("rubykafka.rebalance_rejoin", "rejoin_requested", OT, "ruby-kafka 0.5+", _RTAG + r"(?P<reason>Group rebalance in progress), re-joining\.\.\.",
        "[[g] {t: 0}:] Group rebalance in progress, re-joining..."),
     # ------------------------------------------------------------------ brod (OTP logger, single line: "...generation=3):, elected=true")
@@ -173,6 +209,10 @@ CLIENT_DIALECTS: tuple[Dialect, ...] = (
     *_brod("static_unsupported", None, r"Broker does not support all static membership API versions; using dynamic membership",
            "Broker does not support all static membership API versions; using dynamic membership", old=False),
     # ------------------------------------------------------------------ faust (mode's service logger "[^--Consumer]: ")
+    _d("faust.partitions_revoked", "partitions_revoked", OT, "faust", _FAUST + r"ON PARTITIONS REVOKED", "[^Worker]: ON PARTITIONS REVOKED"),
+    _d("faust.restarting", "other", OT, "faust 0.2+", _FAUST + r"(?P<reason>Restarting on rebalance)", "[^--Consumer]: Restarting on rebalance"),
+    _d("faust.generation_changed", "other", OT, "faust 0.7+", _FAUST + r"(?P<reason>Generation id changed) from -?\d+ to {N}\. Cancelling getmany\.",
+       "[^--Consumer]: Generation id changed from 6 to 7. Cancelling getmany."),
     _d("faust.rebalance_sensor", None, OT, "faust",
        r"(?:\[\^-*\w+\]: )?(?:Missing sensor state for rebalance|Previous rebalance did not clear state).*",
        "[^Worker]: Missing sensor state for rebalance #3"),

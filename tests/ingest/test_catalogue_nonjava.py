@@ -67,3 +67,22 @@ def test_catalogue_files_have_provenance_and_cover_the_group_events():
     # the join of each client with a group-membership protocol of its own is read
     for name in ("sarama-cluster", "kafka-go", "franz-go", "kafkajs", "ruby-kafka", "brod"):
         assert any(st.kind == "joined" for st in by_name[name].statements), name
+
+
+def test_statements_that_name_no_group_take_it_from_their_file():
+    """A mapped statement whose line names no group (sarama's session lines, kafka-go's membership lines,
+    franz-go before 0.8 ...), in a file whose other lines name the group, becomes an event of that group:
+    attributed from the file's context, never a group of its own."""
+    checked = 0
+    for src in (s for s in load() if s.name in SOURCES):
+        items = list(golden_lines((src,)))
+        groupless = {i for i, (_, st, _) in enumerate(items, start=1) if st.kind != "unrelated" and "{group_id}" not in st.template}
+        named = [st for _, st, _ in items if "{group_id}" in st.template]
+        if not groupless or not named or "{group_id}" in (src.context or ""):
+            continue
+        data = "\n".join(line for _, _, line in items).encode("utf-8") + b"\n"
+        events, _, _ = parse_bytes(data, f"{src.name}.log")
+        got = {e["line_no"]: e["group_id"] for e in events.to_pylist() if e["line_no"] in groupless}
+        assert got == dict.fromkeys(groupless, "orders-g7"), src.name
+        checked += len(groupless)
+    assert checked >= 20

@@ -12,6 +12,7 @@ member sessions they imply). See docs/client-logs.md.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import shutil
@@ -170,7 +171,17 @@ class Run:
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def record(lib: str, sc: Scenario, out_root: str) -> dict[str, Any]:
+def compress(out: str) -> None:
+    """gzip each consumer's log (the corpus is kept small; the scorer reads both)."""
+    for f in os.listdir(out):
+        if f.endswith(".log"):
+            path = os.path.join(out, f)
+            with open(path, "rb") as src, gzip.GzipFile(path + ".gz", "wb", compresslevel=9, mtime=0) as dst:
+                shutil.copyfileobj(src, dst)
+            os.remove(path)
+
+
+def record(lib: str, sc: Scenario, out_root: str, gz: bool = True) -> dict[str, Any]:
     out = os.path.join(out_root, lib, sc.name)
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
@@ -179,7 +190,10 @@ def record(lib: str, sc: Scenario, out_root: str) -> dict[str, Any]:
         mc.topic(TOPIC, 4)
         mc.initial_rebalance_delay(0)
         mc.consumer_protocol_timeouts(SESSION_MS, 500)
-        return Run(lib, sc, out, mc.bootstraps, group).run()
+        truth = Run(lib, sc, out, mc.bootstraps, group).run()
+    if gz:
+        compress(out)
+    return truth
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -200,7 +214,7 @@ def main(argv: list[str] | None = None) -> None:
 def record_to_temp(lib: str, sc: Scenario) -> tuple[str, dict[str, Any]]:
     """Record one scenario into a new temporary directory (the live test)."""
     root = tempfile.mkdtemp(prefix="clients-")
-    return os.path.join(root, lib, sc.name), record(lib, sc, root)
+    return os.path.join(root, lib, sc.name), record(lib, sc, root, gz=False)
 
 
 if __name__ == "__main__":

@@ -92,6 +92,9 @@ NON_JAVA: tuple[Dialect, ...] = (
     _d("python.commit_failed_for_group", "offset_commit_failed", OT, "kafka-python, aiokafka",
        r"(?:OffsetCommit failed for group|Auto offset commit failed for group) {G}(?::| -|) {R}",
        "Auto offset commit failed for group g: [Error 25] UnknownMemberIdError"),
+    _d("aiokafka.commit_before_join", "offset_commit_failed", OT, "aiokafka",
+       r"OffsetCommit failed before join, ignoring: {R}",
+       "OffsetCommit failed before join, ignoring: CommitFailedError: ('Commit cannot be completed since the group has already rebalanced')"),
     _d("python.auto_commit_failed", "offset_commit_failed", OT, "kafka-python",
        r"(?:Auto offset commit|Offset commit|Pre-rebalance offset commit) failed: {R}", "Auto offset commit failed: UnknownMemberIdError - 25",
        logger=PY_LOGGERS),
@@ -177,9 +180,19 @@ NON_JAVA: tuple[Dialect, ...] = (
     _d("librdkafka.cgh_response", "member_state_changed", OT, "librdkafka 2.10+",
        r"ConsumerGroupHeartbeat response received for member id \"{M}\" with epoch (?P<member_epoch>-?\d+)",
        'ConsumerGroupHeartbeat response received for member id "m1" with epoch 5', fixed={"protocol_type": "consumer"}),
-    _d("librdkafka.cgh_reconciliation", "reconciliation_started", OT, "librdkafka 2.5+",
+    _d("librdkafka.cgh_reconciliation", "member_state_changed", OT, "librdkafka 2.5+",
        r"(?P<reason>Reconciliation starts with new target assignment \"[^\"]*\".*)",
-       'Reconciliation starts with new target assignment "t(id)[0], t(id)[1]". Next assignment cleared', fixed={"protocol_type": "consumer"}),
+       'Reconciliation starts with new target assignment "t(id)[0], t(id)[1]". Next assignment cleared',
+       fixed={"protocol_type": "consumer", "from_state": "STABLE", "state": "RECONCILING"}),
+    _d("librdkafka.cgh_acked", "member_state_changed", OT, "librdkafka 2.5+",
+       r"(?P<reason>Target assignment acked, new current assignment +\"[^\"]*\")",
+       'Target assignment acked, new current assignment  "t(id)[0], t(id)[1]"',
+       fixed={"protocol_type": "consumer", "from_state": "ACKNOWLEDGING", "state": "STABLE"}),
+    _d("librdkafka.cgh_leave", "member_state_changed", OT, "librdkafka 2.5+",
+       r"(?:\S+: )?(?P<reason>ConsumerGroupHeartbeat of member id \"{M}\", group id \"{G}\", generation id -1, .*)",
+       'GroupCoordinator/1: ConsumerGroupHeartbeat of member id "m1", group id "g", generation id -1, group instance id "(null)", '
+       'current assignment "NULL", subscribed topics "NULL"',
+       fixed={"protocol_type": "consumer", "from_state": "STABLE", "state": "LEAVING", "member_epoch": -1}),
     _d("librdkafka.cgh_failed", "heartbeat_failed", OT, "librdkafka 2.5+",
        r"ConsumerGroupHeartbeat failed(?: due to)?: {R}", "ConsumerGroupHeartbeat failed due to: Broker: Unknown member: will rejoin the group"),
     _d("librdkafka.clearing_assignment", "other", OT, "librdkafka",
@@ -196,7 +209,7 @@ NON_JAVA: tuple[Dialect, ...] = (
        r"|(?:LeaveGroup|ConsumerGroupHeartbeat|ShareGroupHeartbeat) response (?:received in state|error in state) .*|LeaveGroup response: .*"
        r"|Consumer group sub-system terminated.*|(?:SyncGroup|JoinGroup|Heartbeat) response: discarding outdated request.*"
        r"|KIP-848 Consumer Group Protocol is in Early Access.*|Not reconciling new assignment: .*|Reconciliation in progress, postponing next one"
-       r"|(?:Acknowledging|ConsumerGroupHeartbeat (?:response )?received) target assignment .*|Target assignment acked, new current assignment .*"
+       r"|(?:Acknowledging|ConsumerGroupHeartbeat (?:response )?received) target assignment .*"
        r"|Sending new subscription .*|Metadata (?:available for|not found for the assigned) .*|No metadata to request, continuing"
        r"|Expediting next heartbeat.*|Revoking assignment as lost an rejoining .*|\S+: ConsumerGroupHeartbeat of member id .*)",
        "Assignment dump (started_cnt=0, wait_stop_cnt=0)", logger=RDKAFKA_FACILITY),

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from coordinator_core.events import event_from_row
-from coordinator_core.history import GroupHistory
+from coordinator_core.history import UNATTRIBUTED_PREFIX, GroupHistory
 from coordinator_core.replay import ReplayOutput
 from jobs.ingest.parse import parse_bytes
 
@@ -46,6 +46,7 @@ class Score:
     replayed: int = 0
     invented: list[str] = field(default_factory=list)
     quarantined: int = 0
+    unattributed: int = 0  # files whose client lines name no group (kept in events, not replayed)
     misses: list[str] = field(default_factory=list)
 
 
@@ -111,7 +112,9 @@ def score_dir(d: str) -> Score:
     sc = Score(f"{truth['library']}/{truth['scenario']}")
     outs, quarantine = replay_logs(read_logs(d))
     sc.quarantined = len(quarantine)
-    sc.invented = sorted(g for g in outs if g != truth["group"])
+    # a group of the replay other than the scenario's (unattributed lines give no rebalance, no session)
+    sc.invented = sorted(g for g, o in outs.items() if g != truth["group"] and (o.rebalances or o.sessions))
+    sc.unattributed = sum(1 for g in outs if g.startswith(UNATTRIBUTED_PREFIX))
     out = outs.get(truth["group"])
     rebs = list(out.rebalances) if out else []
     final = {r.rebalance_id: r for r in rebs}  # a rebalance is reported again when it changes

@@ -44,6 +44,12 @@ from coordinator_core.replay.core import DEPARTED_MAX
 from coordinator_core.replay.heartbeat import HeartbeatEvidence
 from coordinator_core.replay.model import GenerationAssignment, OpenRebalance
 
+
+def _one_consumer_file(row: tuple) -> bool:
+    """A line of a non-Java client (no client id): its log file is one consumer."""
+    return bool(row[SF]) and row[SIDE] == "other"
+
+
 #: client kinds that start another join round of a client-inferred rebalance
 _CLIENT_ROUND = frozenset({"rejoin_requested", "join_sent", "leave_sent", "poll_timeout"})
 
@@ -147,7 +153,7 @@ class ClientEvidence(HeartbeatEvidence):
                 info = CauseInfo("member_leave", mid)
         elif kind == "partitions_revoked":
             info = CauseInfo("unknown", follow=True)
-        elif kind == "join_sent" and self.state in (S, E, None) and (cid or mid):
+        elif kind == "join_sent" and self.state in (S, E, None) and (cid or mid or _one_consumer_file(row)):
             known = bool(mid and mid in self.members)
             # a new consumer: its member id comes with its "Successfully joined" line
             info = CauseInfo("unknown", follow=True) if known else CauseInfo("new_member", None)

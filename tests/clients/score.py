@@ -41,6 +41,8 @@ class Score:
     name: str
     rebalances: int = 0
     found: int = 0
+    causes: int = 0  # found rebalances whose truth names a cause
+    causes_ok: int = 0
     sessions: int = 0
     sessions_ok: int = 0
     replayed: int = 0
@@ -129,6 +131,12 @@ def score_dir(d: str) -> Score:
         else:
             used.add(hit.rebalance_id)
             sc.found += 1
+            if t.get("cause", "unknown") != "unknown":
+                sc.causes += 1
+                if hit.cause == t["cause"]:
+                    sc.causes_ok += 1
+                else:
+                    sc.misses.append(f"cause of rebalance ending {t['end']}: want {t['cause']}, got {hit.cause}")
     ends = _final_sessions(out) if out else {}
     for s in truth["sessions"]:
         if s["end"] in ("open", "rejoined_as_new_member"):
@@ -143,13 +151,14 @@ def score_dir(d: str) -> Score:
 
 
 def main(argv: list[str]) -> None:
-    root = argv[0] if argv else CORPUS
+    roots = [a for a in argv if not a.startswith("-")]
+    root = roots[0] if roots else CORPUS
     tot = Score("total")
-    print(f"{'scenario':34} {'rebalances':>10} {'found':>6} {'replayed':>8} {'sessions':>8} {'ok':>4} quarantined invented")
+    print(f"{'scenario':34} {'rebalances':>10} {'found':>6} {'replayed':>8} {'causes':>7} {'ok':>4} {'sessions':>8} {'ok':>4} invented")
     for d in scenario_dirs(root):
         s = score_dir(d)
-        print(f"{s.name:34} {s.rebalances:10} {s.found:6} {s.replayed:8} {s.sessions:8} {s.sessions_ok:4} "
-              f"{s.quarantined:11} {','.join(s.invented)}")  # fmt: skip
+        print(f"{s.name:34} {s.rebalances:10} {s.found:6} {s.replayed:8} {s.causes:7} {s.causes_ok:4} {s.sessions:8} "
+              f"{s.sessions_ok:4} {','.join(s.invented)}")  # fmt: skip
         if "-v" in argv:
             for m in s.misses:
                 print("    " + m)
@@ -157,9 +166,12 @@ def main(argv: list[str]) -> None:
             continue
         tot.rebalances += s.rebalances
         tot.found += s.found
+        tot.causes += s.causes
+        tot.causes_ok += s.causes_ok
         tot.sessions += s.sessions
         tot.sessions_ok += s.sessions_ok
-    print(f"{'total (scored)':34} {tot.rebalances:10} {tot.found:6} {'':8} {tot.sessions:8} {tot.sessions_ok:4}")
+    print(f"{'total (scored)':34} {tot.rebalances:10} {tot.found:6} {'':8} {tot.causes:7} {tot.causes_ok:4} {tot.sessions:8} "
+          f"{tot.sessions_ok:4}")
 
 
 if __name__ == "__main__":

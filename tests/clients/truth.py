@@ -12,10 +12,14 @@
 
 from __future__ import annotations
 
+import json
+import sys
 from typing import Any
 
 GAP_MS = 1000
 _ENDS = {"close": "leave", "kill": "session_timeout"}
+#: the recorder's action -> the cause of the rebalance it started
+_CAUSES = {"start": "new_member", "close": "member_leave", "kill": "session_timeout", "stall": "poll_timeout_leave"}
 
 
 def _clusters(cbs: list[dict[str, Any]], by_generation: bool) -> list[list[dict[str, Any]]]:
@@ -44,11 +48,17 @@ def _rebalances(cbs: list[dict[str, Any]], actions: list[dict[str, Any]], by_gen
         end = max(c["t"] for c in assigned)
         first = min(c["t"] for c in assigned)
         before = [c["t"] for c in cbs if c["what"] in ("revoked", "lost") and prev_end < c["t"] <= first]
-        acts = [a["t"] for a in actions if prev_end < a["t"] <= first]
-        start = min(before + acts[-1:] + [first])
+        acts = [a for a in actions if prev_end < a["t"] <= first]
+        start = min(before + [a["t"] for a in acts[-1:]] + [first])
+        if acts:
+            cause = _CAUSES.get(acts[-1]["action"], "unknown")
+        elif out and out[-1]["cause"] == "poll_timeout_leave":
+            cause = "new_member"  # the stalled consumer polls again and rejoins
+        else:
+            cause = "unknown"  # no action of the recorder: a rebalance the clients caused themselves
         out.append({
             "start": start, "end": end,
-            "generation": assigned[0].get("generation") if by_gen else None,
+            "generation": assigned[0].get("generation") if by_gen else None, "cause": cause,
             "members": sorted({c["who"] for c in assigned}),
             "member_ids": sorted({c["member_id"] for c in assigned if c.get("member_id")}),
         })  # fmt: skip
@@ -76,6 +86,16 @@ def _sessions(cbs: list[dict[str, Any]], actions: list[dict[str, Any]]) -> list[
     return out
 
 
+def retruth(path: str) -> None:
+    """Recompute a recorded ``truth.json`` from its callbacks and actions (after a change here)."""
+    with open(path, encoding="utf-8") as fh:
+        t = json.load(fh)
+    new = truth_of(t["callbacks"], t["actions"], t["library"], t["scenario"], t["group"])
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(new, fh, indent=1, sort_keys=True)
+        fh.write("\n")
+
+
 def truth_of(
     cbs: list[dict[str, Any]], actions: list[dict[str, Any]], lib: str, scenario: str, group: str
 ) -> dict[str, Any]:
@@ -90,3 +110,8 @@ def truth_of(
         "rebalances": _rebalances(cbs, actions, by_gen),
         "sessions": _sessions(cbs, actions),
     }
+
+
+if __name__ == "__main__":
+    for p in sys.argv[1:]:
+        retruth(p)

@@ -38,9 +38,13 @@ from coordinator_core.records import Anomaly
 from coordinator_core.replay import GroupReplay, ReplayOutput, ReplaySettings
 from coordinator_core.rows import RowInput, normalise
 
-__all__ = ["GroupHistory", "CONSUMER_SIGNS", "CLASSIC_SIGNS", "HISTORY_VERSION"]
+__all__ = ["GroupHistory", "CONSUMER_SIGNS", "CLASSIC_SIGNS", "HISTORY_VERSION", "UNATTRIBUTED_PREFIX"]
 
 HISTORY_VERSION = 1
+#: ingestion's group id for the client lines of a file that names no group (``unnamed-<sha8>``,
+#: ``jobs.ingest.parse``): the lines stay in ``events``, unattributed; they are not replayed as a
+#: group of their own (a client's view without its group is no group's history)
+UNATTRIBUTED_PREFIX = "unnamed-"
 CLASSIC, CONSUMER = "classic", "consumer"
 
 _F = {name: i for i, name in enumerate(EVENT_FIELDS)}
@@ -142,6 +146,9 @@ class GroupHistory(RowInput):
         ``jobs.replay_udf.route_rows``); None = found here (the reference: one set lookup per row)."""
         rows = rows if isinstance(rows, list) else list(rows)
         if not rows:
+            return
+        if self.group_id.startswith(UNATTRIBUTED_PREFIX):
+            self.events += len(rows)  # evidence of no group: kept in events, never a group of its own
             return
         if isinstance(rows[0], Mapping):
             rows = [normalise(r) for r in rows]

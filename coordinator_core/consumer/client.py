@@ -15,6 +15,8 @@ from coordinator_core.consumer.contract import (
     MID,
     PARTS,
     REVOKED,
+    SF,
+    SIDE,
     STATE,
     TS,
     _int,
@@ -40,6 +42,13 @@ class ConsumerClientEvidence(ConsumerReplayCore):
             self.cid_map[cid] = mid
         if not mid and cid:
             mid = self.cid_map.get(cid)
+        if not cid and row[SIDE] == "other" and row[SF]:
+            # a non-Java client names no client id (librdkafka): its file is one consumer
+            key = f"{row[SF]}\x1f"
+            if mid:
+                self.cid_map[key] = mid
+            else:
+                mid = self.cid_map.get(key)
         if not mid:
             return None
         return self.model.members.get(mid)
@@ -50,6 +59,11 @@ class ConsumerClientEvidence(ConsumerReplayCore):
         frm = str(row[FROM] or "").upper()
         m = self._state_member(row, to, frm)
         if m is None:
+            return
+        if to == "LEAVING" and row[SIDE] == "other" and not self.broker_seen:
+            # a non-Java client's leave (librdkafka's heartbeat with member epoch -1): with client
+            # lines only, nobody else logs the departure
+            self._departure(row, m, "member_leave", "leave", None)  # type: ignore[attr-defined]
             return
         logged = _int(row[MEPOCH])
         prev_epoch = self.model.group_epoch

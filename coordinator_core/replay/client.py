@@ -5,7 +5,7 @@ group with no broker evidence at all is reconstructed from them (``inferred``): 
 at the first rejoin/join/revoke/leave/poll-timeout/heartbeat-REBALANCE_IN_PROGRESS signal while
 Stable or Empty, a join round completes at "Successfully joined ... generationId=N", and the
 rebalance ends at the first sync / leader assignment / assignment notification of that generation.
-Heartbeats (the bulk of the volume) are handled here too, by :meth:`ClientEvidence._heartbeat`.
+Heartbeats (the bulk of the volume) are handled by :mod:`.heartbeat`.
 """
 
 from __future__ import annotations
@@ -25,11 +25,13 @@ from coordinator_core.replay.contract import (
     GIID,
     KIND,
     MID,
+    NFIELDS,
     PARTS,
     PR,
     PROTO,
     REASON,
     SF,
+    SIDE,
     TS,
     D,
     E,
@@ -38,87 +40,42 @@ from coordinator_core.replay.contract import (
     split_partition,
     to_int,
 )
-from coordinator_core.replay.core import DEPARTED_MAX, HINT_MAX, ReplayCore
+from coordinator_core.replay.core import DEPARTED_MAX
+from coordinator_core.replay.heartbeat import HeartbeatEvidence
 from coordinator_core.replay.model import GenerationAssignment, OpenRebalance
+
+
+def _one_consumer_file(row: tuple) -> bool:
+    """A line of a non-Java client (no client id): its log file is one consumer."""
+    return bool(row[SF]) and row[SIDE] == "other"
+
 
 #: client kinds that start another join round of a client-inferred rebalance
 _CLIENT_ROUND = frozenset({"rejoin_requested", "join_sent", "leave_sent", "poll_timeout"})
 
 
-class ClientEvidence(ReplayCore):
-    """Client lines and heartbeats."""
+class ClientEvidence(HeartbeatEvidence):
+    """Client lines (heartbeats: :class:`~.heartbeat.HeartbeatEvidence`)."""
 
     __slots__ = ()
 
-    # ------------------------------------------------------------------ heartbeats
-    def _heartbeat(self, row: tuple) -> None:
-        """A heartbeat (DEBUG, the bulk of client logs): a known member's heartbeat refreshes its
-        last-seen time (no file order check, no duplicate check, ``last_ts`` untouched); when its
-        generation is neither the group's nor the member's own, the slow part checks it. A bare
-        "Received successful Heartbeat response" (no member, no generation) only moves ``last_ts``.
-        :func:`coordinator_core.replay.fastpath.feed_rows_fast` inlines the first two cases."""
-        m = self.members.get(row[MID])
-        if m is not None:
-            m.last_seen = row[TS]
-            g = row[GEN]
-            if g is None or g == self.generation or g == m.client_generation:
-                return
-        elif row[MID] is None and row[GEN] is None and type(row[TS]) is int:
-            if self.last_ts is None or row[TS] > self.last_ts:
-                self.last_ts = row[TS]
-            return
-        self._heartbeat_slow(row)
-
-    def _heartbeat_slow(self, row: tuple) -> None:
-        """Slow part of the heartbeat path: unknown member or a generation other than the model's."""
-        mid = row[MID]
-        ts = row[TS]
-        if not isinstance(ts, int):
-            ts = to_int(ts)
-            if ts is None:
-                self._anomaly(
-                    row, "no_timestamp", "event without any time in its file: kept in events, not replayed"
-                )
-                return
-        if self.last_ts is None or ts > self.last_ts:
-            self.last_ts = ts
-        g = to_int(row[GEN])
-        m = self.members.get(mid) if mid else None
-        if m is None and mid and mid in self.pending and mid not in self.departed:
-            # a client heartbeats only after its JoinGroup succeeded: the pending id joined (its
-            # second join was logged at DEBUG, or not at all)
-            m = self._add_member(mid, ts, cid=row[CID], inferred=True, joined=False)
-            if g is not None:
-                m.client_generation = m.first_generation = m.last_generation = g
-        if m is None and mid:
-            if mid in self.departed or mid in self.pending:
-                return  # a removed member keeps heartbeating until it learns it was removed
-            if self.membership_known and mid not in self.warned_members:
-                self.warned_members.append(mid)
-                if len(self.warned_members) > HINT_MAX:
-                    del self.warned_members[0]
-                self._anomaly(row, "unknown_member", f"heartbeat of member {mid} the model does not know")
-            m = self._add_member(mid, ts, cid=row[CID], inferred=True, joined=False)
-            if g is not None and m.client_generation is None:
-                m.client_generation = g
-                m.first_generation = m.last_generation = g
-        if (
-            g is not None
-            and self.generation is not None
-            and g > self.generation
-            and g > self.heartbeat_gap_generation
-        ):
-            self.heartbeat_gap_generation = g
-            self._anomaly(
-                row, "generation_gap", f"heartbeat with generation {g} ahead of the model's {self.generation}"
-            )
-
     # ------------------------------------------------------------------ client evidence
     def _client_member(self, row: tuple) -> str | None:
+        """The member a client line is about (client-only, its last-seen time moves to the line's)."""
+        mid = self._line_member(row)
+        m = self.members.get(mid) if mid and not self.broker_seen else None
+        ts = row[TS]
+        if m is not None and type(ts) is int and (m.last_seen is None or ts > m.last_seen):
+            m.last_seen = ts  # (client-only: what :meth:`_expire_unseen` judges by)
+        return mid
+
+    def _line_member(self, row: tuple) -> str | None:
         """The member a client line is about: its member id; else the member last seen with the same
         client id in the same log file (one consumer instance); else the member last seen with that
         client id anywhere - unless several current members share it (every JVM numbers its
-        consumers ``consumer-<group>-1``, ``-2`` ...), which makes the line ambiguous."""
+        consumers ``consumer-<group>-1``, ``-2`` ...), which makes the line ambiguous. A line of a
+        non-Java client with neither (librdkafka, kafka-python, aiokafka name no client) is about
+        the member last named in its file: one consumer per log file."""
         mid = row[MID]
         cid = row[CID]
         sf = row[SF]
@@ -130,6 +87,8 @@ class ClientEvidence(ReplayCore):
                 self.member_by_client[cid] = mid
                 if sf:
                     self.member_by_client[f"{sf}\x1f{cid}"] = mid
+            elif sf and row[SIDE] == "other":
+                self.member_by_client[f"{sf}\x1f"] = mid
             return mid
         if cid:
             if sf:
@@ -139,6 +98,8 @@ class ClientEvidence(ReplayCore):
             cand = self.member_by_client.get(cid)
             if cand is not None and sum(1 for m in self.members.values() if m.client_id == cid) <= 1:
                 return cand
+        elif sf and row[SIDE] == "other":
+            return self.member_by_client.get(f"{sf}\x1f")
         return None
 
     def _client_evidence(self, mid: str | None, giid: str | None, cid: str) -> None:
@@ -192,7 +153,7 @@ class ClientEvidence(ReplayCore):
                 info = CauseInfo("member_leave", mid)
         elif kind == "partitions_revoked":
             info = CauseInfo("unknown", follow=True)
-        elif kind == "join_sent" and self.state in (S, E, None) and (cid or mid):
+        elif kind == "join_sent" and self.state in (S, E, None) and (cid or mid or _one_consumer_file(row)):
             known = bool(mid and mid in self.members)
             # a new consumer: its member id comes with its "Successfully joined" line
             info = CauseInfo("unknown", follow=True) if known else CauseInfo("new_member", None)
@@ -246,6 +207,7 @@ class ClientEvidence(ReplayCore):
             return  # a straggler of the rebalance that just completed (its clock or logging lags)
         if r is None:
             if self.state in (S, E, None) and not (kind == "heartbeat_failed" and self.state == E):
+                self._expire_unseen()
                 r = self._start_rebalance(ts, self.generation, start_unknown=False, inferred=True)
                 self._client_cause(r, info, cid, weak, row[SF])
                 self._set_state(row, PR, inferred=True)
@@ -420,6 +382,7 @@ class ClientEvidence(ReplayCore):
                 r.new_generation = g
                 self._set_state(row, CR, inferred=True)
         elif st in (S, E, None, D) and (self.generation is None or g > self.generation):
+            self._expire_unseen()
             r = self._rebalance_without_start(row, self.generation, inferred=True)
             if self.generation is not None and g > self.generation + 1:
                 self._anomaly(
@@ -467,6 +430,36 @@ class ClientEvidence(ReplayCore):
                 self.members
             )
         self._close_rebalance(row, "completed", after)
+
+    def _expire_unseen(self) -> None:
+        """Client-only: the last completed rebalance produced generation ``g``; a member that neither
+        joined ``g`` nor logged anything since that rebalance began (nor left) was removed by the
+        coordinator when its session expired (a killed or frozen process): its session ends at the
+        rebalance's start, and it is the cause of that rebalance if it has none. Decided when the
+        next rebalance begins or the logs end - not at the end itself, where a member whose clock
+        lags may still log its join. (Members in a leader's map are judged by the map:
+        :meth:`_on_leader_assigned`.)"""
+        r = self.last_rebalance
+        if self.broker_seen or r is None or r.outcome != "completed" or r.new_generation is None:
+            return
+        start = r.start_ts if r.start_ts is not None else r.end_ts
+        if start is None:
+            return
+        gone = [
+            mid
+            for mid, m in self.members.items()
+            if (m.client_generation if m.client_generation is not None else -1) < r.new_generation
+            and (m.last_seen if m.last_seen is not None else -1) < start
+        ]
+        if not gone:
+            return
+        if r.cause == "unknown":
+            self._set_cause(r, "session_timeout", gone[0])
+            self._reemit_rebalance(r)
+        row = [None] * NFIELDS
+        row[TS], row[KIND] = start, "member_session_expired"
+        for mid in gone:
+            self._end_session(tuple(row), mid, "session_timeout", inferred=True)
 
     def _on_synced(self, row: tuple) -> None:
         mid = self._client_member(row)

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 
 def feed_rows_reference(rp: GroupReplay, rows: Iterable[Any]) -> None:
-    """Consume flat rows in total order: a heartbeat is :meth:`~.client.ClientEvidence._heartbeat`;
+    """Consume flat rows in total order: a heartbeat is :meth:`~.heartbeat.HeartbeatEvidence._heartbeat`;
     any other line goes through the per-file order check, then :meth:`~.group_replay.GroupReplay._line`
     (duplicate check and handler). Nothing raises: an exception is a ``replay_error`` anomaly."""
     if not isinstance(rows, (list, tuple)):

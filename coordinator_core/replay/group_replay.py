@@ -72,6 +72,8 @@ class GroupReplay(BrokerEvidence, ClientEvidence, ProtocolHandover):
         """Records produced since the last flush, plus the open rebalance (``outcome="open"``) and
         open member sessions (``end_reason="open"``). ``final=True`` means no more evidence will
         come: an open rebalance also gets a ``rebalance_without_end`` anomaly."""
+        if final:
+            self._expire_unseen()
         out = ReplayOutput(self._tr, self._rb, self._ss, self._as, self._an, self._sk)
         self._tr, self._rb, self._ss, self._as, self._an, self._sk = [], [], [], [], [], []
         if self.rebalance is not None:

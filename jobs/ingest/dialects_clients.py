@@ -76,7 +76,7 @@ CLIENT_DIALECTS: tuple[Dialect, ...] = (
     _d("kafkago.coordinator_lost", "coordinator_lost", OT, "kafka-go 0.3+",
        r"Unable to establish connection to consumer group coordinator for group {G}: {R}",
        "Unable to establish connection to consumer group coordinator for group g: dial tcp: i/o timeout"),
-    _d("kafkago.join_failed", "join_failed", OT, "kafka-go 0.3+", r"Failed to join group {G}: {R}",
+    _d("kafkago.join_failed", "join_failed", OT, "kafka-go 0.3+, kafka-python 2.2-2.3", r"Failed to join group {G}: {R}",
        "Failed to join group g: [27] Rebalance In Progress: the coordinator has begun rebalancing the group, the client should rejoin"),
     _d("kafkago.sync_failed", "sync_failed", OT, "kafka-go 0.3+", r"Failed to sync group {G}: {R}",
        "Failed to sync group g: [27] Rebalance In Progress: the coordinator has begun rebalancing the group, the client should rejoin"),

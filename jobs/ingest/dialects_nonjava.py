@@ -5,40 +5,122 @@ kafka-python shares)."""
 
 from __future__ import annotations
 
-from jobs.ingest.dialect_model import OT, PYTHON_LOGGER, RDKAFKA_FACILITY, Dialect
+from jobs.ingest.dialect_model import OT, RDKAFKA_FACILITY, Dialect
 from jobs.ingest.dialect_model import dialect as _d
 from jobs.ingest.dialects_clients import CLIENT_DIALECTS
 
+#: the coordinator loggers of kafka-python (``kafka.coordinator``, ``.consumer``, ``.heartbeat``) and
+#: aiokafka (``aiokafka.consumer.group_coordinator``): a condition for their generic wordings
+PY_LOGGERS = r"^(?:kafka\.coordinator(?:\.(?:base|consumer|heartbeat|assignors.*))?|aiokafka\.consumer\.group_coordinator)$"
+
 NON_JAVA: tuple[Dialect, ...] = (
-    # ------------------------------------------------------------------ kafka-python (logger kafka.coordinator*)
-    # (its "Successfully joined group g with generation N" and "(Re-)joining group g" are the Java 0.10
-    # wordings above; the kafka-python logger makes their side "other")
-    _d("python.joined.v2", "joined", OT, "kafka-python", r"Joined group '{G}' \(generation {N}\) with member_id {M}",
-       "Joined group 'g' (generation 3) with member_id kafka-python-2.0.2-uuid", logger=PYTHON_LOGGER),
-    _d("python.discovered", "coordinator_discovered", OT, "kafka-python",
-       r"Discovered coordinator (?P<coordinator>\d+) for group {G}", "Discovered coordinator 1 for group g", logger=PYTHON_LOGGER),
-    _d("python.coordinator_dead", "coordinator_lost", OT, "kafka-python",
-       r"Marking the coordinator dead \(node (?P<coordinator>\d+)\)(?: for group {G})?: {R}\.?",
-       "Marking the coordinator dead (node 1) for group g: Heartbeat session expired.", logger=PYTHON_LOGGER),
-    _d("python.heartbeat_rebalancing", "heartbeat_failed", OT, "kafka-python",
+    # ------------------------------------------------------------------ kafka-python and aiokafka (jobs/ingest/catalogue/data)
+    # (their "Successfully joined group g with generation N" (kafka-python 1.4-2.0) and "(Re-)joining
+    # group g" are the Java 0.10 wordings above; the Python logger makes their side "other")
+    _d("python.joined.v2", "joined", OT, "kafka-python 1.0-1.3, aiokafka", r"Joined group '{G}' \(generation {N}\) with member_id {M}",
+       "Joined group 'g' (generation 3) with member_id kafka-python-2.0.2-uuid"),
+    _d("python.joined.gen", "joined", OT, "kafka-python 2.2+",
+       r"Successfully joined group {G} <Generation {N} \(member_id: {M}, protocol: (?P<protocol>[^)]*)\)>",
+       "Successfully joined group g <Generation 2 (member_id: 0x7f1, protocol: range)>"),
+    _d("python.synced", "synced", OT, "aiokafka", r"Successfully synced group {G} with generation {N}",
+       "Successfully synced group g with generation 3"),
+    _d("python.discovered", "coordinator_discovered", OT, "kafka-python, aiokafka",
+       r"Discovered coordinator (?:coordinator-)?(?P<coordinator>\d+) for group {G}", "Discovered coordinator coordinator-1 for group g"),
+    _d("python.coordinator_dead", "coordinator_lost", OT, "kafka-python, aiokafka",
+       r"Marking the coordinator dead \(node (?:(?:coordinator-)?(?P<coordinator>\d+)|[^)]*)\) ?(?:for group {G})?(?:: {R}|\.)",
+       "Marking the coordinator dead (node 1) for group g: Heartbeat session expired."),
+    _d("python.leaving", "leave_sent", OT, "kafka-python 1.4+",
+       r"Leaving consumer group \(?(?P<group_id>[^\s()]+)\)?(?: \(member {M}\))?\.", "Leaving consumer group g (member 0x7f1)."),
+    _d("python.leave_succeeded", "leave_sent", OT, "kafka-python 1.3, aiokafka", r"(?P<reason>LeaveGroup request succeeded)",
+       "LeaveGroup request succeeded", logger=PY_LOGGERS),
+    _d("python.heartbeat_ok", "heartbeat_sent", OT, "kafka-python, aiokafka",
+       r"Received successful heartbeat response for group {G}", "Received successful heartbeat response for group g"),
+    _d("python.heartbeat_request", "heartbeat_sent", OT, "kafka-python 1.x, aiokafka", r"Heartbeat: {G}\[{N}\] {M}",
+       "Heartbeat: g[3] 0x7f1", logger=PY_LOGGERS),
+    _d("python.heartbeat_sending", "heartbeat_sent", OT, "kafka-python 2.2+",
+       r"Sending heartbeat for group {G} <Generation {N} \(member_id: {M}, protocol: (?P<protocol>[^)]*)\)>",
+       "Sending heartbeat for group g <Generation 2 (member_id: 0x7f1, protocol: range)>"),
+    _d("python.heartbeat_response", "heartbeat_sent", OT, "kafka-python 2.2+",
+       r"Received heartbeat response for group {G}: HeartbeatResponse\(.*error_code=0\)",
+       "Received heartbeat response for group g: HeartbeatResponse(version=3, throttle_time_ms=0, error_code=0)"),
+    _d("python.rebalancing_rejoining", "heartbeat_failed", OT, "kafka-python 3.0", r"Group {G} is rebalancing; rejoining\.",
+       "Group g is rebalancing; rejoining.", fixed={"error": "REBALANCE_IN_PROGRESS"}),
+    _d("python.heartbeat_rebalancing", "heartbeat_failed", OT, "kafka-python 1.x-2.x, aiokafka",
        r"Heartbeat failed for group {G} because it is rebalancing", "Heartbeat failed for group g because it is rebalancing",
-       fixed={"error": "REBALANCE_IN_PROGRESS"}, logger=PYTHON_LOGGER),
+       fixed={"error": "REBALANCE_IN_PROGRESS"}),
+    _d("python.heartbeat_generation", "heartbeat_failed", OT, "kafka-python, aiokafka",
+       r"Heartbeat failed for group {G}: generation id is not  ?current\.", "Heartbeat failed for group g: generation id is not  current.",
+       fixed={"error": "ILLEGAL_GENERATION"}),
+    _d("python.heartbeat_fenced", "heartbeat_failed", OT, "kafka-python 2.3+",
+       r"Heartbeat failed for group {G} due to fenced id error: {R}", "Heartbeat failed for group g due to fenced id error: i1",
+       fixed={"error": "FENCED_INSTANCE_ID"}),
+    _d("python.heartbeat_thread_fenced", "heartbeat_failed", OT, "kafka-python 2.3+",
+       r"Heartbeat thread caught fenced group_instance_id (?P<group_instance_id>\S+) error", "Heartbeat thread caught fenced group_instance_id i1 error",
+       fixed={"error": "FENCED_INSTANCE_ID"}, logger=PY_LOGGERS),
+    _d("python.heartbeat_coordinator", "heartbeat_failed", OT, "kafka-python, aiokafka",
+       r"Heartbeat failed for group {G}: (?P<reason>coordinator \(node [^)]*\) is either not started or not valid)",
+       "Heartbeat failed for group g: coordinator (node 1) is either not started or not valid", fixed={"error": "NOT_COORDINATOR"}),
+    _d("python.lost", "partitions_lost", OT, "kafka-python 3.0",
+       r"Group {G} lost membership; forcibly revoking (?:frozenset\(|set\()?(?P<partitions_raw>\{.*?\}|)\)?",
+       "Group g lost membership; forcibly revoking {TopicPartition(topic='t', partition=0)}"),
+    _d("python.followup", "rejoin_requested", OT, "kafka-python 3.0",
+       r"Triggering follow-up rebalance for group {G} (?P<reason>to complete cooperative move .*)",
+       "Triggering follow-up rebalance for group g to complete cooperative move of 1 partition(s)"),
+    _d("python.poll_expired", "poll_timeout", OT, "kafka-python 1.4-2.0", r"(?P<reason>Heartbeat poll expired), leaving group",
+       "Heartbeat poll expired, leaving group"),
+    _d("python.join_loading", "join_failed", OT, "kafka-python, aiokafka",
+       r"Attempt to join group {G} (?P<reason>rejected since coordinator .* is loading the group)\.",
+       "Attempt to join group g rejected since coordinator 1 is loading the group.", fixed={"error": "COORDINATOR_LOAD_IN_PROGRESS"}),
+    # kafka-python 2.2-2.3's "Failed to join group {G}: {R}" is kafka-go's wording: kafkago.join_failed reads both
+    _d("python.member_id_received", "join_failed", OT, "kafka-python 2.2+",
+       r"Received member id {M} for group {G}; will retry join-group", "Received member id 0x7f1 for group g; will retry join-group",
+       fixed={"error": "MEMBER_ID_REQUIRED"}),
+    _d("python.sync_rebalance", "sync_failed", OT, "kafka-python, aiokafka",
+       r"SyncGroup for group {G} failed due to (?P<reason>(?:coordinator|group) rebalance)",
+       "SyncGroup for group g failed due to coordinator rebalance", fixed={"error": "REBALANCE_IN_PROGRESS"}),
+    _d("python.sync_fenced", "sync_failed", OT, "kafka-python 2.3+",
+       r"SyncGroup for group {G} failed due to fenced id error: {R}", "SyncGroup for group g failed due to fenced id error: i1",
+       fixed={"error": "FENCED_INSTANCE_ID"}),
+    _d("python.sync_failed", "sync_failed", OT, "kafka-python, aiokafka",
+       r"SyncGroup for group {G} failed due to {R}", "SyncGroup for group g failed due to [Error 25] UnknownMemberIdError"),
     # (kafka-python's and aiokafka's OffsetCommit handler; the error is its exception class)
     _d("python.commit_group_error", "offset_commit_failed", OT, "kafka-python, aiokafka",
        r"OffsetCommit failed for group {G} due to group error \({R}\), will rejoin",
        "OffsetCommit failed for group g due to group error ([Error 27] RebalanceInProgressError: g), will rejoin"),
+    _d("python.commit_for_group_failed", "offset_commit_failed", OT, "kafka-python", r"OffsetCommit for group {G} failed:? {R}",
+       "OffsetCommit for group g failed: [Error 25] UnknownMemberIdError"),
+    _d("python.commit_failed_for_group", "offset_commit_failed", OT, "kafka-python, aiokafka",
+       r"(?:OffsetCommit failed for group|Auto offset commit failed for group) {G}(?::| -|) {R}",
+       "Auto offset commit failed for group g: [Error 25] UnknownMemberIdError"),
+    _d("aiokafka.commit_before_join", "offset_commit_failed", OT, "aiokafka",
+       r"OffsetCommit failed before join, ignoring: {R}",
+       "OffsetCommit failed before join, ignoring: CommitFailedError: ('Commit cannot be completed since the group has already rebalanced')"),
     _d("python.auto_commit_failed", "offset_commit_failed", OT, "kafka-python",
-       r"(?:Auto offset commit|Offset commit) failed: {R}", "Auto offset commit failed: UnknownMemberIdError - 25",
-       logger=PYTHON_LOGGER),
+       r"(?:Auto offset commit|Offset commit|Pre-rebalance offset commit) failed: {R}", "Auto offset commit failed: UnknownMemberIdError - 25",
+       logger=PY_LOGGERS),
     _d("aiokafka.listener_failed", "other", OT, "aiokafka",
        r"User provided subscription listener .* for group {G} failed (?P<reason>on_partitions_(?:revoked|assigned))",
        "User provided subscription listener <L object at 0x1> for group g failed on_partitions_revoked"),
-    _d("python.elected_leader", "other", OT, "kafka-python",
+    _d("python.elected_leader", "other", OT, "kafka-python, aiokafka",
        r"(?P<reason>Elected group leader -- performing partition assignments using (?P<protocol>\S+))",
-       "Elected group leader -- performing partition assignments using range", logger=PYTHON_LOGGER),
-    _d("python.any_group", "other", OT, "kafka-python", r"(?P<reason>.*?\b[Gg]roup '?(?P<group_id>[^\s,:']+)'?.*)",
-       "Heartbeat session expired - marking coordinator dead for group g", logger=PYTHON_LOGGER),
-    # ------------------------------------------------------------------ librdkafka (CGRP/JOINGROUP/... debug)
+       "Elected group leader -- performing partition assignments using range"),
+    # (DEBUG lines of the coordinator code that pass the group prefilter but carry no group fact)
+    _d("python.noise", None, OT, "kafka-python, aiokafka",
+       r"(?:(?:Starting new|Stopping) heartbeat thread|Heartbeat thread (?:started|closed|did not).*|Heartbeat (?:disabled\. Waiting|re-enabled\.|success)"
+       r"|Heartbeat task unneeded now.*|(?:Enabling|Disabling) heartbeat.*|Heartbeat loop started\.|_heartbeat_loop: closed"
+       r"|Starting heartbeat loop|Stopping heartbeat task|Group state is not stable, disabling heartbeats"
+       r"|Treating RebalanceInProgressError as successful heartbeat|Heartbeat failure: .*|Waiting \S+ secs to send next heartbeat"
+       r"|Sending (?:JoinGroup|HeartbeatRequest|LeaveGroupRequest) .*|Received (?:JoinGroup|SyncGroup) response: .*"
+       r"|Received LeaveGroupResponse: .*|Join group response .*|need_rejoin: .*|Fetching committed offsets for partitions: .*"
+       r"|No committed offset for partition .*|Received (?:successful heartbeat|group coordinator response.*)"
+       r"|Group Coordinator Not Available; retry|Requesting metadata for group coordinator request: .*|coordinator\.poll: .*)",
+       "Treating RebalanceInProgressError as successful heartbeat", logger=PY_LOGGERS),
+    _d("python.coordinator_request", "other", OT, "kafka-python",
+       r"(?P<reason>(?:Sending group coordinator request|Group [Cc]oordinator lookup) for group (?P<group_id>[^\s:]+).*)",
+       "Sending group coordinator request for group g to broker 1"),
+    _d("python.any_group", "other", OT, "kafka-python, aiokafka", r"(?P<reason>.*?\b[Gg]roup '?(?P<group_id>[^\s,:'<]+)'?.*)",
+       "Heartbeat session expired - marking coordinator dead for group g", logger=PY_LOGGERS),
+    # ------------------------------------------------------------------ librdkafka (debug=cgrp: its facility in the logger column)
     _d("librdkafka.join_state", "other", OT, "librdkafka",
        r"Group \"{G}\" changed join state (?P<reason>\S+ -> \S+)(?: \(state {ST}\))?",
        'Group "g" changed join state init -> wait-join (state up)'),
@@ -49,6 +131,13 @@ NON_JAVA: tuple[Dialect, ...] = (
     # layout its log callbacks are written in - .NET / Go / Python handlers, pipes, glog)
     _d("librdkafka.join_topics", "join_sent", OT, "librdkafka",
        r"Group \"{G}\": join with (?P<reason>\d+ subscribed topic\(s\))", 'Group "g": join with 2 subscribed topic(s)'),
+    _d("librdkafka.joining", "join_sent", OT, "librdkafka",
+       r"(?:\S+: )?Joining group \"{G}\" with \d+ subscribed topic\(s\) and member id \"(?P<member_id>[^\"]*)\"",
+       'kafka-1:9092/1: Joining group "g" with 1 subscribed topic(s) and member id "rdkafka-1"'),
+    _d("librdkafka.sync_outdated", None, OT, "librdkafka", r"SyncGroup response: discarding outdated request.*",
+       "SyncGroup response: discarding outdated request (now in join-state wait-join)"),
+    _d("librdkafka.synced", "synced", OT, "librdkafka", r"SyncGroup response: Success \(\d+ bytes of MemberState data\)",
+       "SyncGroup response: Success (38 bytes of MemberState data)"),
     _d("librdkafka.sync_failed", "sync_failed", OT, "librdkafka", r"SyncGroup response: {R}",
        "SyncGroup response: Broker: Group rebalance in progress (0 bytes of MemberState data)"),
     _d("librdkafka.sync_failed_rejoin", "rejoin_requested", OT, "librdkafka",
@@ -58,8 +147,17 @@ NON_JAVA: tuple[Dialect, ...] = (
     _d("librdkafka.delegating_revoke", "partitions_revoked", OT, "librdkafka",
        r"Group \"{G}\": delegating revoke of (?P<reason>\d+ partition\(s\)) to application rebalance callback.*",
        'Group "g": delegating revoke of 3 partition(s) to application rebalance callback on queue rd_kafka_cgrp_new: group is rebalancing'),
+    _d("librdkafka.delegating_revoke.v2", "partitions_revoked", OT, "librdkafka 1.6+",
+       r"Group \"{G}\": delegating revoke of (?P<reason>\d+ partition\(s\) to application on queue .*)",
+       'Group "g": delegating revoke of 4 partition(s) to application on queue rd_kafka_cgrp_new: rebalance in progress'),
+    _d("librdkafka.lost", "partitions_lost", OT, "librdkafka 1.6+",
+       r"Group \"{G}\": current assignment of \d+ partition\(s\) lost: {R}", 'Group "g": current assignment of 4 partition(s) lost: max.poll.interval.ms exceeded'),
+    _d("librdkafka.leave", "leave_sent", OT, "librdkafka", r"Group \"{G}\": (?P<reason>leave \(in state \S+\))",
+       'Group "g": leave (in state up)'),
+    _d("librdkafka.leaving", "leave_sent", OT, "librdkafka", r"(?:\S+: )?(?P<reason>Leaving group)", "kafka-1:9092/1: Leaving group",
+       logger=RDKAFKA_FACILITY),
     _d("librdkafka.heartbeat", "heartbeat_sent", OT, "librdkafka",
-       r"(?:GroupCoordinator/(?P<coordinator>\d+): )?Heartbeat for group \"{G}\" generation id {N}",
+       r"(?:(?:GroupCoordinator/(?P<coordinator>\d+)|\S+): )?Heartbeat for group \"{G}\" generation id {N}",
        'GroupCoordinator/0: Heartbeat for group "g" generation id 102'),
     _d("librdkafka.heartbeat_error", "heartbeat_failed", OT, "librdkafka",
        r"Group \"{G}\" heartbeat error response in state \S+ \(join[- ]state .*?\): {R}",
@@ -67,18 +165,54 @@ NON_JAVA: tuple[Dialect, ...] = (
     _d("librdkafka.heartbeat_failed", "heartbeat_failed", OT, "librdkafka",
        r"Heartbeat failed(?: due to coordinator \([^)]*\) no longer available)?: (?P<error>[A-Z_]+): {R}",
        "Heartbeat failed: REBALANCE_IN_PROGRESS: group is rebalancing"),
+    _d("librdkafka.heartbeat_coordinator", "heartbeat_failed", OT, "librdkafka",
+       r"Heartbeat failed due to coordinator \([^)]*\) no longer available: {R}",
+       "Heartbeat failed due to coordinator (none) no longer available: Local: Broker transport failure: re-querying for coordinator"),
     _d("librdkafka.rebalancing", "rejoin_requested", OT, "librdkafka",
-       r"Group \"{G}\" is rebalancing (?P<reason>.*)", 'Group "g" is rebalancing (EAGER) in state up (join-state steady) with 3 assigned partition(s): rebalance in progress'),
+       r"Group \"{G}\" (?:is rebalancing|initiating rebalance) (?P<reason>.*)",
+       'Group "g" is rebalancing (EAGER) in state up (join-state steady) with 3 assigned partition(s): rebalance in progress'),
     _d("librdkafka.member_id", "other", OT, "librdkafka",
-       r"Group \"{G}\": updating member id \"[^\"]*\" -> \"{M}\"", 'Group "g": updating member id "" -> "rdkafka-1"'),
+       r"Group \"{G}\": updating member id \"(?P<old_member_id>[^\"]*)\" -> \"{M}\"", 'Group "g": updating member id "" -> "rdkafka-1"'),
     _d("librdkafka.max_poll", "poll_timeout", OT, "librdkafka",
        r"(?P<reason>Application maximum poll interval \(\d+ms\) exceeded by \d+ms.*)",
        "Application maximum poll interval (300000ms) exceeded by 89ms (adjust max.poll.interval.ms for long-running message processing): leaving group"),
+    # the consumer protocol (KIP-848, group.protocol=consumer): the member's epoch after each heartbeat
+    _d("librdkafka.cgh_response", "member_state_changed", OT, "librdkafka 2.10+",
+       r"ConsumerGroupHeartbeat response received for member id \"{M}\" with epoch (?P<member_epoch>-?\d+)",
+       'ConsumerGroupHeartbeat response received for member id "m1" with epoch 5', fixed={"protocol_type": "consumer"}),
+    _d("librdkafka.cgh_reconciliation", "member_state_changed", OT, "librdkafka 2.5+",
+       r"(?P<reason>Reconciliation starts with new target assignment \"[^\"]*\".*)",
+       'Reconciliation starts with new target assignment "t(id)[0], t(id)[1]". Next assignment cleared',
+       fixed={"protocol_type": "consumer", "from_state": "STABLE", "state": "RECONCILING"}),
+    _d("librdkafka.cgh_acked", "member_state_changed", OT, "librdkafka 2.5+",
+       r"(?P<reason>Target assignment acked, new current assignment +\"[^\"]*\")",
+       'Target assignment acked, new current assignment  "t(id)[0], t(id)[1]"',
+       fixed={"protocol_type": "consumer", "from_state": "ACKNOWLEDGING", "state": "STABLE"}),
+    _d("librdkafka.cgh_leave", "member_state_changed", OT, "librdkafka 2.5+",
+       r"(?:\S+: )?(?P<reason>ConsumerGroupHeartbeat of member id \"{M}\", group id \"{G}\", generation id -1, .*)",
+       'GroupCoordinator/1: ConsumerGroupHeartbeat of member id "m1", group id "g", generation id -1, group instance id "(null)", '
+       'current assignment "NULL", subscribed topics "NULL"',
+       fixed={"protocol_type": "consumer", "from_state": "STABLE", "state": "LEAVING", "member_epoch": -1}),
+    _d("librdkafka.cgh_failed", "heartbeat_failed", OT, "librdkafka 2.5+",
+       r"ConsumerGroupHeartbeat failed(?: due to)?: {R}", "ConsumerGroupHeartbeat failed due to: Broker: Unknown member: will rejoin the group"),
     _d("librdkafka.clearing_assignment", "other", OT, "librdkafka",
        r"(?P<reason>Clearing current assignment of \d+ partition\(s\))", "Clearing current assignment of 3 partition(s)"),
     _d("librdkafka.join_metadata", "other", OT, "librdkafka",
        r"(?P<reason>consumer join: metadata for subscription (?:is up to date|only available for \d+/\d+ topics) \(-?\d+ms old\))",
        "consumer join: metadata for subscription is up to date (0ms old)", logger=RDKAFKA_FACILITY),
+    # (debug lines of the group code that pass the group prefilter but carry no group fact)
+    _d("librdkafka.noise", None, OT, "librdkafka",
+       r"(?:Assignment dump \(.*|Current assignment of \d+ partition.*|Added \d+ partition\(s\) to assignment.*|No current assignment to clear"
+       r"|Fetching committed offsets for \d+ pending partition.*|All partitions awaiting stop are now stopped: serving assignment"
+       r"|Removing .* from assignment .*|(?:Pausing|Resuming) fetchers for \d+ assigned partition.*|(?:Starting|Querying committed offset for) pending assigned partition.*"
+       r"|\s*Member \".*\"(?: \(me\))? (?:with \d+ owned|assigned \d+) partition.*|\w[\w-]*: Topic .* with \d+ partition\(s\) and \d+ subscribing member.*"
+       r"|(?:LeaveGroup|ConsumerGroupHeartbeat|ShareGroupHeartbeat) response (?:received in state|error in state) .*|LeaveGroup response: .*"
+       r"|Consumer group sub-system terminated.*|(?:SyncGroup|JoinGroup|Heartbeat) response: discarding outdated request.*"
+       r"|KIP-848 Consumer Group Protocol is in Early Access.*|Not reconciling new assignment: .*|Reconciliation in progress, postponing next one"
+       r"|(?:Acknowledging|ConsumerGroupHeartbeat (?:response )?received) target assignment .*"
+       r"|Sending new subscription .*|Metadata (?:available for|not found for the assigned) .*|No metadata to request, continuing"
+       r"|Expediting next heartbeat.*|Revoking assignment as lost an rejoining .*|\S+: ConsumerGroupHeartbeat of member id .*)",
+       "Assignment dump (started_cnt=0, wait_stop_cnt=0)", logger=RDKAFKA_FACILITY),
     _d("librdkafka.any_group", "other", OT, "librdkafka", r"(?P<reason>.*?\b[Gg]roup \"(?P<group_id>[^\"]+)\".*)",
        'Group "g": new assignment of 2 partition(s) in join-state wait-assign-call'),
     _d("librdkafka.any_cgrp", "other", OT, "librdkafka", r"(?P<reason>.*\b(?:[Gg]eneration(?:Id| id)?|MemberId|member id)\b.*)",
@@ -110,11 +244,11 @@ NON_JAVA: tuple[Dialect, ...] = (
     _d("franzgo.heartbeat_loop", "other", OT, "franz-go", r"(?P<reason>beginning heartbeat loop|synced|joined, balancing group)",
        "beginning heartbeat loop"),
     # ------------------------------------------------------------------ kafka-python (more wordings)
-    _d("python.heartbeat_session_expired", "heartbeat_failed", OT, "kafka-python",
-       r"(?P<reason>Heartbeat session expired), marking coordinator dead", "Heartbeat session expired, marking coordinator dead",
-       logger=PYTHON_LOGGER),
-    _d("python.heartbeat_unknown_member", "heartbeat_failed", OT, "kafka-python",
-       r"(?P<reason>Heartbeat: local member_id was not recognized; this consumer needs to re-join)",
+    _d("python.heartbeat_session_expired", "heartbeat_failed", OT, "kafka-python, aiokafka",
+       r"(?P<reason>Heartbeat session expired)(?:,| -) marking coordinator dead", "Heartbeat session expired, marking coordinator dead",
+       logger=PY_LOGGERS),
+    _d("python.heartbeat_unknown_member", "heartbeat_failed", OT, "kafka-python, aiokafka",
+       r"(?P<reason>Heartbeat(?: failed)?: local member_id was not recognized; .*)",
        "Heartbeat: local member_id was not recognized; this consumer needs to re-join",
        fixed={"error": "UNKNOWN_MEMBER_ID"}),
     _d("python.skipping_heartbeat", "other", OT, "kafka-python",

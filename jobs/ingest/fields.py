@@ -72,8 +72,8 @@ _FAIL_KINDS = ("join_failed", "sync_failed", "heartbeat_failed", "offset_commit_
 _FAILING = np.array([d.kind in _FAIL_KINDS for d in D.DIALECTS], dtype=bool)
 
 
-_PART_STRIP = r"^\s*(?:Set|List|HashSet)?[\[({]+|[\])}]+\s*$|[\[\]{}]"
-_MEMBER_STRIP = r"^\s*(?:Set|List|HashSet)?[\[({]+|[\])}]+\s*\.?$"
+_PART_STRIP = r"^\s*(?:Set|List|HashSet|frozenset|set)?[\[({]+|[\])}]+\s*$|[\[\]{}]"
+_MEMBER_STRIP = r"^\s*(?:Set|List|HashSet|frozenset|set)?[\[({]+|[\])}]+\s*\.?$"
 _TOPIC_PARTITION = r"TopicPartition\(topic=u?'([^']*)', partition=(\d+)\)"
 
 

@@ -136,10 +136,10 @@ def split_list(raw: str | None, strip: str) -> list[str] | None:
 def partitions(raw: str | None) -> list[str] | None:
     if raw is not None and "TopicPartition(" in raw:  # kafka-python
         raw = rx(r"TopicPartition\(topic=u?'([^']*)', partition=(\d+)\)").sub(r"\1-\2", raw)
-    return split_list(raw, r"^\s*(?:Set|List|HashSet)?[\[({]+|[\])}]+\s*$|[\[\]{}]")
+    return split_list(raw, r"^\s*(?:Set|List|HashSet|frozenset|set)?[\[({]+|[\])}]+\s*$|[\[\]{}]")
 
 
-_MEMBER_STRIP = r"^\s*(?:Set|List|HashSet)?[\[({]+|[\])}]+\s*\.?$"
+_MEMBER_STRIP = r"^\s*(?:Set|List|HashSet|frozenset|set)?[\[({]+|[\])}]+\s*\.?$"
 
 
 def assignment(raw: str | None) -> list[tuple[str, list[str]]] | None:

@@ -1,7 +1,15 @@
-"""Mining scripts of the message catalogue's non-Java sources (tools, not imported by the job).
+"""Mining the message catalogue from the sources (tools, not imported by the job): the log statements of
+a project's group-membership code at each release tag read (format string, level, file:line), merged
+across tags into the catalogue file's statements with ``first`` / ``last``. The repositories are read from
+git snapshots (``<owner>+<name>/repo``) with ``git show TAG:PATH``; nothing of them is copied but the
+statements' format strings (facts about what a program logs).
 
-``python -m jobs.ingest.catalogue.mining.mine <client> <mirror git dir>`` lists every log statement of
-the client's group-membership files at each release tag it reads (:mod:`.clients`), merges identical
-wordings across tags into first/last, and prints them as a YAML draft of catalogue statements;
-``--check`` compares a catalogue file with what it mines. See ``docs/catalogue.md``.
+* ``python -m jobs.ingest.catalogue.mining SOURCE`` (librdkafka, kafka-python, aiokafka: ``extract_c``,
+  ``extract_py``, ``readings``) rewrites ``data/SOURCE.yaml``, keeping what was mapped by reading
+  (``kind``, ``template``, ``values``, ``expect``, ``note`` ...) of every statement whose id it finds again;
+* ``python -m jobs.ingest.catalogue.mining.mine <client> <mirror git dir>`` (the Go, JS, Ruby, Erlang and
+  faust clients: ``clients``, ``scan``, ``propose``) prints a YAML draft of a client's statements;
+  ``--check`` compares a catalogue file with what it mines.
+
+See ``docs/catalogue.md``.
 """

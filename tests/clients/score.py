@@ -1,0 +1,178 @@
+"""Score client-only reconstruction against the truth of a recorded scenario.
+
+Each consumer's log is ingested on its own (:func:`jobs.ingest.parse.parse_bytes`, as the job reads a
+file), every group's events are replayed together in the total order
+(:class:`coordinator_core.history.GroupHistory`), and the outcome is compared with ``truth.json``:
+
+* a truth rebalance is **found with its end** when a replayed rebalance of the scenario's group
+  completed (``outcome`` completed) with its end between the truth's start and end + :data:`SLACK_MS`
+  (its end is the first sign of the new assignment in the logs, the truth's end the last member's
+  callback), and - where the truth has the generation - the same new generation;
+* a truth member session is **ended right** when the replayed session of the same member id ended with
+  the same reason (``leave``, ``session_timeout``, ``poll_timeout_leave``);
+* **invented groups**: every replayed group other than the scenario's.
+
+``python -m tests.clients.score [DIR]`` prints the table per library and scenario.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import sys
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from coordinator_core.events import event_from_row
+from coordinator_core.history import UNATTRIBUTED_PREFIX, GroupHistory
+from coordinator_core.replay import ReplayOutput
+from jobs.ingest.parse import parse_bytes
+
+CORPUS = os.path.join(os.path.dirname(os.path.dirname(__file__)), "fixtures", "clients")
+SLACK_MS = 1500
+#: scenarios whose logs cannot show rebalances (librdkafka without debug: warnings and errors only)
+NOT_SCORED = frozenset({"librdkafka/no_debug"})
+
+
+@dataclass
+class Score:
+    name: str
+    rebalances: int = 0
+    found: int = 0
+    causes: int = 0  # found rebalances whose truth names a cause
+    causes_ok: int = 0
+    sessions: int = 0
+    sessions_ok: int = 0
+    replayed: int = 0
+    invented: list[str] = field(default_factory=list)
+    quarantined: int = 0
+    unattributed: int = 0  # files whose client lines name no group (kept in events, not replayed)
+    misses: list[str] = field(default_factory=list)
+
+
+def scenario_dirs(root: str = CORPUS) -> list[str]:
+    out = []
+    for lib in sorted(os.listdir(root)) if os.path.isdir(root) else ():
+        for sc in sorted(os.listdir(os.path.join(root, lib))):
+            d = os.path.join(root, lib, sc)
+            if os.path.exists(os.path.join(d, "truth.json")):
+                out.append(d)
+    return out
+
+
+def read_logs(d: str) -> dict[str, bytes]:
+    out = {}
+    for f in sorted(os.listdir(d)):
+        if f.endswith((".log", ".log.gz")):
+            with open(os.path.join(d, f), "rb") as fh:
+                data = fh.read()
+            out[f.removesuffix(".gz")] = gzip.decompress(data) if f.endswith(".gz") else data
+    return out
+
+
+def replay_logs(logs: dict[str, bytes]) -> tuple[dict[str, ReplayOutput], list[dict[str, Any]]]:
+    """Ingest each file, replay every group; (output per group, quarantine rows)."""
+    rows: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    quarantine: list[dict[str, Any]] = []
+    for name, data in logs.items():
+        events, q, _ = parse_bytes(data, name)
+        quarantine.extend(q.to_pylist())
+        for r in events.to_pylist():
+            r["ts"] = r.pop("ts_ms")
+            if r["ts"] is not None:
+                rows[r["group_id"]].append(r)
+    out = {}
+    for gid, rs in rows.items():
+        evs = sorted((event_from_row(r) for r in rs), key=lambda e: e.sort_key())
+        h = GroupHistory(gid)
+        for e in evs:
+            h.feed(e)
+        out[gid] = h.flush(final=True)
+    return out, quarantine
+
+
+def _matches(t: dict[str, Any], r: Any) -> bool:
+    if r.outcome != "completed" or r.end_ts is None:
+        return False
+    if t.get("generation") is not None and r.new_generation is not None and r.new_generation != t["generation"]:
+        return False
+    return t["start"] - SLACK_MS <= r.end_ts <= t["end"] + SLACK_MS
+
+
+def _final_sessions(out: ReplayOutput) -> dict[str, str]:
+    last: dict[str, str] = {}
+    for s in out.sessions:
+        last[s.member_id] = s.end_reason
+    return last
+
+
+def score_dir(d: str) -> Score:
+    with open(os.path.join(d, "truth.json"), encoding="utf-8") as fh:
+        truth = json.load(fh)
+    sc = Score(f"{truth['library']}/{truth['scenario']}")
+    outs, quarantine = replay_logs(read_logs(d))
+    sc.quarantined = len(quarantine)
+    # a group of the replay other than the scenario's (unattributed lines give no rebalance, no session)
+    sc.invented = sorted(g for g, o in outs.items() if g != truth["group"] and (o.rebalances or o.sessions))
+    sc.unattributed = sum(1 for g in outs if g.startswith(UNATTRIBUTED_PREFIX))
+    out = outs.get(truth["group"])
+    rebs = list(out.rebalances) if out else []
+    final = {r.rebalance_id: r for r in rebs}  # a rebalance is reported again when it changes
+    rebs = list(final.values())
+    sc.replayed = len(rebs)
+    used: set[str] = set()
+    for t in truth["rebalances"]:
+        sc.rebalances += 1
+        hit = next((r for r in rebs if r.rebalance_id not in used and _matches(t, r)), None)
+        if hit is None:
+            sc.misses.append(f"rebalance {t['start']}..{t['end']} gen {t.get('generation')} {t['members']}")
+        else:
+            used.add(hit.rebalance_id)
+            sc.found += 1
+            if t.get("cause", "unknown") != "unknown":
+                sc.causes += 1
+                if hit.cause == t["cause"]:
+                    sc.causes_ok += 1
+                else:
+                    sc.misses.append(f"cause of rebalance ending {t['end']}: want {t['cause']}, got {hit.cause}")
+    ends = _final_sessions(out) if out else {}
+    for s in truth["sessions"]:
+        if s["end"] in ("open", "rejoined_as_new_member"):
+            continue
+        sc.sessions += 1
+        got = ends.get(s["member_id"])
+        if got == s["end"]:
+            sc.sessions_ok += 1
+        else:
+            sc.misses.append(f"session {s['who']} {s['member_id']}: want {s['end']}, got {got}")
+    return sc
+
+
+def main(argv: list[str]) -> None:
+    roots = [a for a in argv if not a.startswith("-")]
+    root = roots[0] if roots else CORPUS
+    tot = Score("total")
+    print(f"{'scenario':34} {'rebalances':>10} {'found':>6} {'replayed':>8} {'causes':>7} {'ok':>4} {'sessions':>8} {'ok':>4} invented")
+    for d in scenario_dirs(root):
+        s = score_dir(d)
+        print(f"{s.name:34} {s.rebalances:10} {s.found:6} {s.replayed:8} {s.causes:7} {s.causes_ok:4} {s.sessions:8} "
+              f"{s.sessions_ok:4} {','.join(s.invented)}")  # fmt: skip
+        if "-v" in argv:
+            for m in s.misses:
+                print("    " + m)
+        if s.name in NOT_SCORED:
+            continue
+        tot.rebalances += s.rebalances
+        tot.found += s.found
+        tot.causes += s.causes
+        tot.causes_ok += s.causes_ok
+        tot.sessions += s.sessions
+        tot.sessions_ok += s.sessions_ok
+    print(f"{'total (scored)':34} {tot.rebalances:10} {tot.found:6} {'':8} {tot.causes:7} {tot.causes_ok:4} {tot.sessions:8} "
+          f"{tot.sessions_ok:4}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

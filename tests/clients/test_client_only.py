@@ -1,0 +1,87 @@
+"""Client-only reconstruction against real client libraries: from the logs of confluent-kafka
+(librdkafka), kafka-python and aiokafka consumers alone, every rebalance they went through (the truth:
+their own rebalance callbacks) is found with its end, member sessions end with the right reason, and
+no group is invented. The corpus is ``tests/fixtures/clients`` (``python -m tests.clients.record``);
+one short scenario is also recorded live when the client packages are installed."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from collections import defaultdict
+
+import pytest
+
+from tests.clients.score import NOT_SCORED, Score, scenario_dirs, score_dir
+
+LIBRARIES = ("librdkafka", "kafka-python", "aiokafka")
+
+
+@pytest.fixture(scope="module")
+def scores() -> dict[str, Score]:
+    return {s.name: s for s in map(score_dir, scenario_dirs())}
+
+
+def _by_library(scores: dict[str, Score]) -> dict[str, Score]:
+    out: dict[str, Score] = defaultdict(lambda: Score("?"))
+    for name, s in scores.items():
+        if name in NOT_SCORED:
+            continue
+        t = out[name.split("/")[0]]
+        t.rebalances += s.rebalances
+        t.found += s.found
+        t.causes += s.causes
+        t.causes_ok += s.causes_ok
+        t.sessions += s.sessions
+        t.sessions_ok += s.sessions_ok
+    return out
+
+
+def test_the_corpus_covers_every_library_and_scenario(scores):
+    libs = {n.split("/")[0] for n in scores}
+    assert libs == set(LIBRARIES)
+    for lib in LIBRARIES:
+        for sc in ("scale_up", "clean_leave", "sigkill", "rolling_restart", "max_poll"):
+            assert f"{lib}/{sc}" in scores
+    assert {"librdkafka/cooperative", "librdkafka/consumer_protocol", "librdkafka/python_logger"} <= set(scores)
+
+
+@pytest.mark.parametrize("library", LIBRARIES)
+def test_rebalances_are_found_with_their_end(scores, library):
+    s = _by_library(scores)[library]
+    assert s.rebalances >= 10
+    assert s.found / s.rebalances >= 0.95, f"{library}: {s.found}/{s.rebalances}"
+
+
+@pytest.mark.parametrize("library", LIBRARIES)
+def test_causes_and_session_ends(scores, library):
+    s = _by_library(scores)[library]
+    # (librdkafka's consumer protocol names no joining member: its new-member rebalances read "unknown")
+    assert s.causes_ok / s.causes >= 0.85, f"{library}: causes {s.causes_ok}/{s.causes}"
+    assert s.sessions_ok / s.sessions >= 0.9, f"{library}: sessions {s.sessions_ok}/{s.sessions}"
+
+
+def test_no_group_is_invented(scores):
+    assert {n: s.invented for n, s in scores.items() if s.invented} == {}
+
+
+def test_a_log_without_debug_gives_no_rebalance_and_no_group(scores):
+    """librdkafka without ``debug``: only its MAXPOLL warning (no group named) - unattributed."""
+    s = scores["librdkafka/no_debug"]
+    assert (s.found, s.replayed, s.invented, s.unattributed) == (0, 0, [], 1)
+
+
+_MISSING = [m for m in ("confluent_kafka",) if importlib.util.find_spec(m) is None]
+
+
+@pytest.mark.skipif(bool(_MISSING), reason=f"client packages not installed: {', '.join(_MISSING)}")
+def test_live_recording_of_real_clients_reads_back(tmp_path):
+    """A scenario recorded now (confluent-kafka consumers against librdkafka's mock cluster, a few
+    seconds): two members join one after the other, then leave."""
+    from tests.clients.record import Scenario, record
+
+    sc = Scenario("live", [("start", "c1"), ("start", "c2"), ("close", "c2"), ("close", "c1")], libraries=("librdkafka",))
+    truth = record("librdkafka", sc, str(tmp_path), gz=False)
+    assert len(truth["rebalances"]) >= 3 and {s["end"] for s in truth["sessions"]} == {"leave"}
+    s = score_dir(os.path.join(str(tmp_path), "librdkafka", "live"))
+    assert (s.found, s.sessions_ok, s.invented) == (s.rebalances, s.sessions, []), s.misses

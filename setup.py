@@ -32,6 +32,10 @@ setup(
             "chispa>=0.10,<1",
             "hypothesis>=6.100,<7",
             "ruff>=0.6",
+            # real client libraries for tests/clients (librdkafka's mock cluster is their coordinator)
+            "confluent-kafka>=2.10,<3",
+            "kafka-python>=2.2,<4",
+            "aiokafka>=0.12,<1",
         ],
         "connect": ["grpcio>=1.62", "protobuf>=5", "zstandard>=0.22", "grpcio-status>=1.62", "googleapis-common-protos>=1.60"],
     },

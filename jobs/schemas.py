@@ -42,7 +42,7 @@ EVENTS = _s(
     ("members", STRINGS), ("partitions", STRINGS), ("assignment", MapType(S, STRINGS)),
     ("static", B), ("pending", B), ("unexpected", B), ("operation", S), ("offsets_partition", INT),
     ("protocol_type", S), ("member_epoch", INT), ("from_state", S), ("revoked", STRINGS),
-    ("ts_inferred", B), ("redacted", B),
+    ("ts_inferred", B), ("envelope_ts", TS), ("redacted", B),
     ("level", S), ("logger", S), ("dialect", S), ("layout", S), ("message", S), ("continuation", S),
     ("source_file", S), ("line_no", L), ("run_id", S),
 )  # fmt: skip

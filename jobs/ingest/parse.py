@@ -72,6 +72,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from jobs.ingest import dialects as D
+from jobs.ingest import envelopes as E
 from jobs.ingest import layouts as L
 from jobs.ingest import pyregex as PR
 from jobs.ingest.arrowops import _decode_lossy, _extract, _mask, _np, _nullify_empty, _repeat, _take
@@ -79,6 +80,7 @@ from jobs.ingest.attribution import _attribute_groups
 from jobs.ingest.fields import _finish_events, _json_event_fields
 from jobs.ingest.files import open_file
 from jobs.ingest.heads import (
+    _file_year,
     _FirstBytes,
     _general_heads,
     _head_timestamps,
@@ -182,6 +184,7 @@ class _File:
     qdetail: np.ndarray
     qgroup: dict[int, str | None] = field(default_factory=dict)
     is_cont: np.ndarray | None = None
+    env: Enveloped | None = None  # the peeled lines (None: the file has none)
 
     @property
     def n(self) -> int:
@@ -214,6 +217,7 @@ class _Times:
     ts_ms: pa.Array
     ts_np: np.ndarray
     has_ts: np.ndarray
+    env_ms: pa.Array | None = None  # the envelope's time of each head (None: no head has one)
 
 
 def _parse_text(
@@ -229,9 +233,9 @@ def _parse_text(
     audit["total_lines"] = f.n
     f.text = _unwrap_paste(f.text, data)
     f.text, wrap_label = _wrapping_prefix(f.text)
-    heads, left = _read_heads(f, settings, wrap_label)
-    h = _head_columns(heads, f.n)
     f.is_cont = np.zeros(f.n, dtype=bool)
+    heads, left = _read_heads(f, settings, wrap_label)
+    h = _head_columns(heads, f.n, f.env)
     left = _jul_messages(f, h, left)
     inline_cont = _inline_continuations(h)
     _continuations_and_unreadable(f, left)
@@ -310,17 +314,30 @@ def _wrapping_prefix(text: pa.Array) -> tuple[pa.Array, str]:
 
 def _read_heads(f: _File, settings: IngestSettings, wrap_label: str) -> tuple[_Heads, np.ndarray]:
     """Heads by layout: declared layouts, then the table (JSON first when most lines are JSON);
-    lines behind a viewer's timestamp (``ts+``); then the general reader. Returns the heads and the
-    lines still left (continuations and lines with nothing to read)."""
+    enveloped lines peeled and their inner lines read (:func:`_peel`); lines behind a viewer's
+    timestamp (``ts+``); then the general reader. Returns the heads and the lines still left
+    (continuations and lines with nothing to read)."""
     heads = _Heads()
     blank = _np(pc.binary_length(f.text)) == 0
     rows = np.nonzero(~f.bad & ~blank)[0]
     sub = f.text if len(rows) == f.n else _take(f.text, rows)
     fb = _FirstBytes(sub)
+    offered = _sniff_json(sub, fb)
+    if offered is not None:  # (enveloped JSON lines: peeled before the layouts)
+        keep = np.nonzero(~offered)[0]
+        offered, rows, sub, fb = rows[offered], rows[keep], _take(sub, keep), fb.take(keep)
     order = _layout_order(sub, fb)
     if settings.layouts:
         order = list(settings.layouts) + order  # (the user's own layouts first)
     left = _match_layouts(sub, rows, order, heads, wrap_label, None, fb)
+    if len(left):
+        sniffed = _mask(PR.match(_take(f.text, left), E.SNIFF_TEXT))
+        if sniffed.any():
+            offered = left[sniffed] if offered is None else np.union1d(offered, left[sniffed])
+            left = left[~sniffed]
+    if offered is not None:
+        left = np.union1d(left, _peel(f, offered, settings, heads, wrap_label))
+        rows, fb = left, _FirstBytes(_take(f.text, left))
     if len(left) and fb.take(np.searchsorted(rows, left)).possible(L.FIRST_CHARS["ts"]).any():
         sub = _take(f.text, left)
         m = _extract(sub, L.TS_PREFIX)
@@ -336,8 +353,70 @@ def _read_heads(f: _File, settings: IngestSettings, wrap_label: str) -> tuple[_H
     if len(left):
         left = _json_behind_columns(f.text, left, heads, wrap_label)
     if len(left):
-        left = _general_heads(f.text, left, heads, wrap_label)
+        left = _general_heads(f.text, left, heads, wrap_label, f.env.rows if f.env is not None else None)
     return heads, left
+
+
+def _sniff_json(sub: pa.Array, fb: _FirstBytes) -> np.ndarray | None:
+    """Mask of the JSON lines an envelope or a record the json layout does not read holds
+    (:data:`E.SNIFF_JSON`), None when there is none."""
+    poss = np.nonzero(fb.possible(L.FIRST_CHARS["json"]))[0]
+    if not len(poss):
+        return None
+    hit = _mask(PR.match(sub if len(poss) == len(sub) else _take(sub, poss), E.SNIFF_JSON))
+    if not hit.any():
+        return None
+    out = np.zeros(len(sub), dtype=bool)
+    out[poss[hit]] = True
+    return out
+
+
+@dataclass
+class Enveloped:
+    """The peeled lines of a file: ``rows``, their envelope time ``pts`` and ``label`` (per line of
+    the file, null / "" elsewhere), the text before peeling (``orig``) and the joined pieces."""
+
+    rows: np.ndarray
+    pts: pa.Array
+    label: pa.Array
+    orig: pa.Array
+    joined: np.ndarray
+
+
+def _peel(f: _File, offered: np.ndarray, settings: IngestSettings, heads: _Heads, wrap_label: str) -> np.ndarray:
+    """Step 3b: the offered lines peeled (:func:`E.peel_lines`, per line in Python: only enveloped
+    lines come here), split pieces joined (the later pieces: continuations), unreadable envelopes
+    quarantined, and the inner lines read by the layouts; returns the lines no layout read."""
+    pf = E.peel_lines(offered.tolist(), _take(f.text, offered).to_pylist())
+    absorbed = np.array(pf.absorbed, dtype=np.int64)
+    peeled = np.array(sorted(pf.lines), dtype=np.int64)
+    changed = np.union1d(absorbed, peeled)
+    pts, label = np.full(f.n, None, dtype=object), np.full(f.n, "", dtype=object)
+    new_text = {int(r): "" for r in absorbed}
+    bad = []
+    for r, p in pf.lines.items():
+        new_text[r], pts[r], label[r] = p.text, p.pts, p.label
+        if p.bad is not None:
+            bad.append(r)
+            f.quarantine(np.array([r]), "unreadable_envelope", p.bad)
+    joined = np.zeros(f.n, dtype=bool)
+    joined[absorbed] = True
+    f.is_cont[absorbed] = True
+    f.env = Enveloped(peeled, pa.array(pts.tolist(), pa.string()), pa.array(label.tolist(), pa.string()), f.text,
+                      joined)  # fmt: skip
+    if len(changed):
+        mask = np.zeros(f.n, dtype=bool)
+        mask[changed] = True
+        vals = pa.array([new_text[int(r)] for r in changed], f.text.type)
+        f.text = pc.replace_with_mask(f.text, pa.array(mask), vals)
+    second = offered[(_np(pc.binary_length(_take(f.text, offered))) > 0) & ~np.isin(offered, absorbed)
+                     & ~np.isin(offered, np.array(bad, dtype=np.int64))]  # fmt: skip
+    if not len(second):
+        return second
+    sub = _take(f.text, second)
+    fb = _FirstBytes(sub)
+    order = list(settings.layouts) + _layout_order(sub, fb)
+    return _match_layouts(sub, second, order, heads, wrap_label, None, fb)
 
 
 def _json_behind_columns(text: pa.Array, left: np.ndarray, heads: _Heads, wrap_label: str) -> np.ndarray:
@@ -357,8 +436,14 @@ def _json_behind_columns(text: pa.Array, left: np.ndarray, heads: _Heads, wrap_l
     return np.setdiff1d(left, rows[~lm])
 
 
-def _head_columns(heads: _Heads, n: int) -> _HeadColumns:
+def _head_columns(heads: _Heads, n: int, env: Enveloped | None = None) -> _HeadColumns:
     t = heads.table()
+    if env is not None and len(t):  # (a peeled line's envelope time and names)
+        idx = t["_row"].combine_chunks()
+        pts = pc.coalesce(t["pts"].combine_chunks(), env.pts.take(idx))
+        layout = pc.binary_join_element_wise(env.label.take(idx), t["layout"].combine_chunks(), "")
+        t = t.set_column(t.column_names.index("pts"), "pts", pts)
+        t = t.set_column(t.column_names.index("layout"), "layout", layout)
     rows = _np(t["_row"]) if len(t) else np.zeros(0, np.int64)
     is_head = np.zeros(n, dtype=bool)
     is_head[rows] = True
@@ -437,7 +522,12 @@ def _timestamps(h: _HeadColumns, settings: IngestSettings, audit: dict[str, Any]
         prev_max = np.maximum.accumulate(tv)
         audit["out_of_order_lines"] = int((tv[1:] < prev_max[:-1]).sum())
     audit["layouts"] = sorted(set(pc.unique(h.layout).to_pylist())) if len(h.table) else []
-    return _Times(ts_ms, ts_np, has_ts)
+    env_ms = None
+    if len(h.table) and h.table["pts"].null_count < len(h.table):
+        pts = h.table["pts"].combine_chunks()
+        env_ms = pa.array(E.envelope_times(pts.to_pylist(), settings.default_timezone,
+                                           lambda: _file_year(h.table, settings)), pa.int64())  # fmt: skip
+    return _Times(ts_ms, ts_np, has_ts, env_ms)
 
 
 def _group_events(f: _File, h: _HeadColumns, times: _Times, inline_cont, source_file, cluster, run_id, audit):
@@ -489,7 +579,8 @@ def _group_events(f: _File, h: _HeadColumns, times: _Times, inline_cont, source_
     ev_ts, ts_inferred = _inherited_times(times, evh)
     return _finish_events(ev, evh, h.table, h.rows, h.message, h.level, times.ts_ms, f.text, f.is_cont, f.cls,
                           source_file, cluster, run_id, inline_cont, ev_ts, ts_inferred,
-                          audit.get("content_sha256"))  # fmt: skip
+                          audit.get("content_sha256"), times.env_ms,
+                          f.env.joined if f.env is not None else None)  # fmt: skip
 
 
 def _file_group(ev: pa.Table, sha: str | None) -> pa.Table:
@@ -582,12 +673,13 @@ def _quarantine_rows(f: _File, h: _HeadColumns, settings, source_file, cluster, 
     reasons, counts = np.unique(f.qreason[qrows].astype(str), return_counts=True)
     audit["quarantine_reasons"] = {str(r): int(c) for r, c in zip(reasons, counts)}
     unread = qrows[f.qreason[qrows] == "unparsable_layout"]
+    text = f.text if f.env is None else f.env.orig  # (a peeled line is kept as it was written)
     if len(unread):
-        audit["unreadable_example"] = _decode_lossy(f.text[int(unread[0])].as_py().encode("utf-8", "replace"), 300)
+        audit["unreadable_example"] = _decode_lossy(text[int(unread[0])].as_py().encode("utf-8", "replace"), 300)
     hp = np.minimum(np.searchsorted(h.rows, qrows), max(len(h.rows) - 1, 0))
     is_h = (h.rows[hp] == qrows) if len(h.rows) else np.zeros(len(qrows), dtype=bool)
     q_layout = h.layout.take(pa.array(hp, pa.int64(), mask=~is_h)) if len(h.rows) else None
-    raw_txt = _take(f.text, qrows).to_pylist()
+    raw_txt = _take(text, qrows).to_pylist()
     badset = f.bad[qrows]
     if badset.any():
         bi = iter(_take(f.lines, qrows[badset]).to_pylist())

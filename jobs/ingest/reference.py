@@ -71,6 +71,7 @@ from typing import Any
 import pyarrow as pa
 
 from jobs.ingest import dialects as D
+from jobs.ingest import envelopes as E
 from jobs.ingest import general as G
 from jobs.ingest import layouts as L
 from jobs.ingest import timestamps as TS
@@ -109,6 +110,7 @@ class Head:
     json: dict[str, str | None] = field(default_factory=dict)  # j_group, j_member, j_gen, j_client
     inline_cont: str | None = None  # the rest of a multi-line JSON message
     ts_ms: int | None = None
+    env_ms: int | None = None  # the envelope's time (``pts``)
 
 
 @dataclass
@@ -124,6 +126,9 @@ class File:
     qgroup: dict[int, str | None] = field(default_factory=dict)
     heads: dict[int, Head] = field(default_factory=dict)
     is_cont: list[bool] = field(default_factory=list)
+    orig: dict[int, str] = field(default_factory=dict)  # a peeled line's text before peeling
+    joined: set[int] = field(default_factory=set)  # pieces joined into an earlier line
+    env: dict[int, tuple[str | None, str]] = field(default_factory=dict)  # peeled: (pts, label)
 
     def quarantine(self, i: int, reason: str, detail: str) -> None:
         self.cls[i], self.reason[i], self.detail[i] = "quarantined", reason, detail
@@ -341,15 +346,21 @@ def _mostly_json(sample: list[str]) -> bool:
 
 
 def _read_heads(f: File, settings: IngestSettings, label: str) -> None:
-    """Step 5-6: the head of every line a layout, a layout behind a viewer's timestamp or the
-    general reader reads."""
+    """Steps 5-6: the head of every line a layout, an envelope's inner line, a layout behind a
+    viewer's timestamp or the general reader reads."""
     rows = [i for i, t in enumerate(f.text) if not f.bad[i] and t]  # (blank lines: unrelated)
-    sample = [f.text[i] for i in rows[:SAMPLE]]
+    offered = [i for i in rows if rx(E.SNIFF_JSON).search(f.text[i])]
+    first = [i for i in rows if i not in set(offered)]
+    sample = [f.text[i] for i in first[:SAMPLE]]
     order = _layout_order(sample, settings)
     json_first = _mostly_json(sample)
-    for i in rows:
+    for i in first:
         if h := _match_layout(i, f.text[i], order, json_first, label):
             f.heads[i] = h
+    offered = sorted(offered + [i for i in first if i not in f.heads and rx(E.SNIFF_TEXT).search(f.text[i])])
+    if offered:
+        _peel(f, offered, settings, label)
+        rows = [i for i in rows if f.text[i] and not f.is_cont[i] and f.cls[i] != "quarantined"]
     behind_ts = {i: m for i in rows if i not in f.heads and (m := rx(L.TS_PREFIX).search(f.text[i]))}
     json_first = _mostly_json([m.group("rest") for m in behind_ts.values()][:SAMPLE])
     for i, m in behind_ts.items():
@@ -363,7 +374,31 @@ def _read_heads(f: File, settings: IngestSettings, label: str) -> None:
             f.heads[i] = h
     after_jul = {r + 1 for r, h in f.heads.items() if h.layout.endswith("jul")}
     for i in [i for i in rows if i not in f.heads and i not in after_jul]:
-        if h := _general_head(i, f.text[i], label):
+        if h := _general_head(i, f.text[i], label, i in f.env):
+            f.heads[i] = h
+    for i, (pts, env_label) in f.env.items():  # (the envelope's time and names)
+        if (h := f.heads.get(i)) is not None:
+            h.pts, h.layout = h.pts or pts, env_label + h.layout
+
+
+def _peel(f: File, offered: list[int], settings: IngestSettings, label: str) -> None:
+    """Step 5b: the offered lines' envelopes peeled (:mod:`jobs.ingest.envelopes`), split pieces
+    joined (the later pieces: continuations), and the inner lines read by the layouts (ordered by
+    the inner lines' own sample)."""
+    pf = E.peel_lines(offered, [f.text[i] for i in offered])
+    for r in pf.absorbed:
+        f.orig[r], f.text[r], f.is_cont[r] = f.text[r], "", True
+        f.joined.add(r)
+    for r, p in pf.lines.items():
+        f.orig[r], f.text[r] = f.text[r], p.text
+        f.env[r] = (p.pts, p.label)
+        if p.bad is not None:
+            f.quarantine(r, "unreadable_envelope", p.bad)
+    second = [i for i in offered if f.text[i] and not f.is_cont[i] and f.cls[i] != "quarantined"]
+    sample = [f.text[i] for i in second[:SAMPLE]]
+    order, json_first = _layout_order(sample, settings), _mostly_json(sample)
+    for i in second:
+        if h := _match_layout(i, f.text[i], order, json_first, label):
             f.heads[i] = h
 
 
@@ -394,9 +429,9 @@ def _messages_and_continuations(f: File) -> None:
 _LEVEL_WORD = rf"^[\s\[\]|:>-]{{0,4}}(?:{L.LEVELS})\]?(?:[\s|:>-]+|$)"
 
 
-def _general_head(row: int, text: str, label: str) -> Head | None:
+def _general_head(row: int, text: str, label: str, enveloped: bool = False) -> Head | None:
     """A line of unknown layout read message-first (:mod:`jobs.ingest.general`), or None when it
-    is no entry of its own."""
+    is no entry of its own (a line an envelope held is one, unless it is continuation-shaped)."""
     loc = rx(TS.LOCATE).search(text)
     leading = bool(loc) and len(loc.group("pre")) <= G.LEADING_MAX
     ts = loc.group("ts") if loc else None
@@ -419,7 +454,7 @@ def _general_head(row: int, text: str, label: str) -> Head | None:
     message = rx(_LEVEL_WORD).sub("", region, count=1).lstrip(" \t-:|>#")
     cont = bool(rx(L.CONTINUATION).search(text))
     hint = bool(rx(D.GROUP_PREFILTER).search(text))
-    if not ((loc and not cont) or (leading and cont) or ((lv or hint) and not cont)):
+    if not ((loc and not cont) or (leading and cont) or ((lv or hint or enveloped) and not cont)):
         return None
     return Head(row, label + "general", ts, lv.group("level") if lv else None, logger, None, message, pts)
 
@@ -443,6 +478,9 @@ def _timestamps(f: File, settings: IngestSettings, audit: dict[str, Any]) -> Non
                     0
                 ].as_py()
         last_date = dated[k] or last_date
+    if any(h.pts is not None for h in heads):
+        for h, ms_env in zip(heads, E.envelope_times([h.pts for h in heads], settings.default_timezone, lambda: year)):
+            h.env_ms = ms_env
     times = [h.ts_ms for h in heads if h.ts_ms is not None]
     if times:
         audit["first_ts"] = datetime.fromtimestamp(min(times) / 1000, tz=UTC)
@@ -486,7 +524,9 @@ def _quarantine_rows(
         if c != "quarantined":
             continue
         raw = (
-            f.raw[i][: settings.raw_keep_bytes].decode("utf-8", "backslashreplace") if f.bad[i] else f.text[i]
+            f.raw[i][: settings.raw_keep_bytes].decode("utf-8", "backslashreplace")
+            if f.bad[i]
+            else f.orig.get(i, f.text[i])
         )
         rows.append({
             "cluster": cluster, "source_file": source_file, "line_no": i + 1, "reason": f.reason[i],
@@ -498,6 +538,6 @@ def _quarantine_rows(
         audit["quarantine_reasons"] = {r: sum(q["reason"] == r for q in rows) for r in reasons}
     unread = [r for r in rows if r["reason"] == "unparsable_layout"]
     if unread:
-        ex = f.text[unread[0]["line_no"] - 1]
+        ex = unread[0]["raw"]
         audit["unreadable_example"] = ex.encode("utf-8", "replace")[:300].decode("utf-8", "backslashreplace")
     return pa.Table.from_pylist(rows, schema=QUARANTINE_ARROW)

@@ -66,11 +66,11 @@ SYSLOG = (
 )
 STERN = r"^(?P<pod>[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?-[a-z0-9]{5}) (?P<ctr>[a-z0-9](?:[a-z0-9-]*[a-z0-9])?) (?P<x>.+)$"
 
-#: JSON lines offered before the layouts: a key that carries a line, or a message the json layout
-#: does not read as such (a nested record, a whole log line)
+#: JSON lines offered before the layouts: a key that carries a line, a message the json layout
+#: does not read as such (a nested record, a whole log line), a numeric level (Bunyan, pino, GELF)
 SNIFF_JSON = (
     r'^\s*\{.*"(?:log|MESSAGE|@message|textPayload|short_message|full_message|_raw|event)"\s*:\s*"'
-    r'|^\s*\{.*"(?:jsonPayload"\s*:\s*\{|__REALTIME_TIMESTAMP")'
+    r'|^\s*\{.*"(?:jsonPayload"\s*:\s*\{|__REALTIME_TIMESTAMP"|(?:level|severity)"\s*:\s*\d)'
     r'|^\s*\{.*"(?:message|msg)"\s*:\s*"(?:\{\\"|\[?\d{4}-\d\d-\d\d[ T]\d\d:|[\w.@-]+=)'
 )
 #: other lines offered when no known layout reads them
@@ -125,7 +125,7 @@ class PeeledFile:
     """What :func:`peel_lines` found: the peeled lines by row, the rows joined into another."""
 
     lines: dict[int, Peeled] = field(default_factory=dict)
-    absorbed: list[int] = field(default_factory=list)
+    absorbed: dict[int, int] = field(default_factory=dict)  # a joined piece → the line it joins
 
 
 # ------------------------------------------------------------------------------ is it a line?
@@ -278,7 +278,7 @@ def peel_lines(rows: list[int], texts: list[str]) -> PeeledFile:
         if key in pending:  # a piece after a partial one: joined into the first
             first, head, parts = pending[key]
             parts.append(layer.text)
-            out.absorbed.append(row)
+            out.absorbed[row] = first
             if layer.partial:
                 continue
             del pending[key]

@@ -241,7 +241,7 @@ def _parse_text(
     _continuations_and_unreadable(f, left)
     times = _timestamps(h, settings, audit)
     events = _group_events(f, h, times, inline_cont, source_file, cluster, run_id, audit)
-    _continuation_classes(f)
+    _continuation_classes(f, f.env.joined if f.env is not None else None)
     for c, name in ((1, "events"), (2, "continuations"), (0, "unrelated"), (3, "quarantined")):
         audit[name] = int((f.cls == c).sum())
     quarantine = _quarantine_rows(f, h, settings, source_file, cluster, run_id, audit)
@@ -374,7 +374,8 @@ def _sniff_json(sub: pa.Array, fb: _FirstBytes) -> np.ndarray | None:
 @dataclass
 class Enveloped:
     """The peeled lines of a file: ``rows``, their envelope time ``pts`` and ``label`` (per line of
-    the file, null / "" elsewhere), the text before peeling (``orig``) and the joined pieces."""
+    the file, null / "" elsewhere), the text before peeling (``orig``) and, per line, the line a
+    joined piece joins (``joined``, -1 for the others)."""
 
     rows: np.ndarray
     pts: pa.Array
@@ -388,7 +389,7 @@ def _peel(f: _File, offered: np.ndarray, settings: IngestSettings, heads: _Heads
     lines come here), split pieces joined (the later pieces: continuations), unreadable envelopes
     quarantined, and the inner lines read by the layouts; returns the lines no layout read."""
     pf = E.peel_lines(offered.tolist(), _take(f.text, offered).to_pylist())
-    absorbed = np.array(pf.absorbed, dtype=np.int64)
+    absorbed = np.array(sorted(pf.absorbed), dtype=np.int64)
     peeled = np.array(sorted(pf.lines), dtype=np.int64)
     changed = np.union1d(absorbed, peeled)
     pts, label = np.full(f.n, None, dtype=object), np.full(f.n, "", dtype=object)
@@ -399,8 +400,8 @@ def _peel(f: _File, offered: np.ndarray, settings: IngestSettings, heads: _Heads
         if p.bad is not None:
             bad.append(r)
             f.quarantine(np.array([r]), "unreadable_envelope", p.bad)
-    joined = np.zeros(f.n, dtype=bool)
-    joined[absorbed] = True
+    joined = np.full(f.n, -1, dtype=np.int64)
+    joined[absorbed] = [pf.absorbed[int(r)] for r in absorbed]
     f.is_cont[absorbed] = True
     f.env = Enveloped(peeled, pa.array(pts.tolist(), pa.string()), pa.array(label.tolist(), pa.string()), f.text,
                       joined)  # fmt: skip
@@ -580,7 +581,7 @@ def _group_events(f: _File, h: _HeadColumns, times: _Times, inline_cont, source_
     return _finish_events(ev, evh, h.table, h.rows, h.message, h.level, times.ts_ms, f.text, f.is_cont, f.cls,
                           source_file, cluster, run_id, inline_cont, ev_ts, ts_inferred,
                           audit.get("content_sha256"), times.env_ms,
-                          f.env.joined if f.env is not None else None)  # fmt: skip
+                          f.env.joined >= 0 if f.env is not None else None)  # fmt: skip
 
 
 def _file_group(ev: pa.Table, sha: str | None) -> pa.Table:
@@ -637,15 +638,18 @@ def _inherited_times(times: _Times, evh: np.ndarray) -> tuple[pa.Array | None, n
     return pa.array(np.where(times.has_ts[evh], times.ts_np[evh], fill), pa.int64(), mask=src < 0), inferred
 
 
-def _continuation_classes(f: _File) -> None:
+def _continuation_classes(f: _File, joined: np.ndarray | None = None) -> None:
     """A continuation takes its head's class (events' continuations count as continuations; of an
     unrelated head as unrelated; of a quarantined head as quarantined with ``continuation of line
-    N``); one with no head before it is ``unparsable_layout``."""
+    N``); one with no head before it is ``unparsable_layout``. A joined piece's head is the line it
+    joins (``joined``)."""
     if not f.is_cont.any():
         return
     cont_rows = np.nonzero(f.is_cont)[0]
     last_non = np.maximum.accumulate(np.where(~f.is_cont, np.arange(f.n), -1))
     head_of = last_non[cont_rows]
+    if joined is not None:
+        head_of = np.where(joined[cont_rows] >= 0, joined[cont_rows], head_of)
     orphan = head_of < 0
     if orphan.any():
         f.quarantine(cont_rows[orphan], "unparsable_layout", "continuation line without a head line")

@@ -237,7 +237,7 @@ def logfmt(text: str) -> dict[str, str] | None:
 
 # ------------------------------------------------------------------------------ delimited
 _THREAD_COL = re.compile(r"^\[[^\]]*\]$")
-_LOGGER_COL = re.compile(r"^[A-Za-z_$][\w$]*(?:\.[\w$]+)*(?:\s*\([\w$]+\.\w+(?::\d+)?\))?$")
+_LOGGER_COL = re.compile(r"^[A-Za-z_$][\w$]*(?:\.[\w$]+)*(?::\d+)?(?:\s*\([\w$]+\.\w+(?::\d+)?\))?$")
 
 
 def classify_columns(cols: list[str], joined: bool) -> dict[str, str | None] | None:

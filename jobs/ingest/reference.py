@@ -127,7 +127,7 @@ class File:
     heads: dict[int, Head] = field(default_factory=dict)
     is_cont: list[bool] = field(default_factory=list)
     orig: dict[int, str] = field(default_factory=dict)  # a peeled line's text before peeling
-    joined: set[int] = field(default_factory=set)  # pieces joined into an earlier line
+    joined: dict[int, int] = field(default_factory=dict)  # a piece joined into an earlier line → that line
     env: dict[int, tuple[str | None, str]] = field(default_factory=dict)  # peeled: (pts, label)
 
     def quarantine(self, i: int, reason: str, detail: str) -> None:
@@ -386,9 +386,9 @@ def _peel(f: File, offered: list[int], settings: IngestSettings, label: str) -> 
     joined (the later pieces: continuations), and the inner lines read by the layouts (ordered by
     the inner lines' own sample)."""
     pf = E.peel_lines(offered, [f.text[i] for i in offered])
-    for r in pf.absorbed:
+    for r, first in pf.absorbed.items():
         f.orig[r], f.text[r], f.is_cont[r] = f.text[r], "", True
-        f.joined.add(r)
+        f.joined[r] = first
     for r, p in pf.lines.items():
         f.orig[r], f.text[r] = f.text[r], p.text
         f.env[r] = (p.pts, p.label)
@@ -495,12 +495,14 @@ def _timestamps(f: File, settings: IngestSettings, audit: dict[str, Any]) -> Non
 
 # ------------------------------------------------------------------------------ 12. accounting
 def _account(f: File) -> None:
-    """A continuation takes the class of the nearest line above it that is no continuation."""
-    head = -1
+    """A continuation takes the class of the nearest line above it that is no continuation (a
+    joined piece: of the line it joins)."""
+    last = -1
     for i in range(len(f.raw)):
         if not f.is_cont[i]:
-            head = i
+            last = i
             continue
+        head = f.joined.get(i, last)
         if head < 0:
             f.quarantine(i, "unparsable_layout", "continuation line without a head line")
         elif f.cls[head] == "event":

@@ -5,6 +5,8 @@ table is written with exactly the schema below, in this column order. The README
 ``tests/test_schemas.py`` checks that the record classes of ``coordinator_core.records`` agree.
 
 Time columns: ``*_ts`` are TimestampType (UTC); durations are milliseconds (``*_ms``).
+``events.envelope_ts`` is the time the nearest envelope (container runtime, shipper, syslog) wrote
+around the line, beside the application's own ``ts`` (``docs/envelopes.md``).
 Every table starts with ``cluster`` (the Kafka cluster name of the input, default ``default``).
 """
 

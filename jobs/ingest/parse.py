@@ -38,6 +38,10 @@ Pipeline of one file:
    partitions: ...`` block) keeps its first line as the message and the rest as the event's
    ``continuation`` text, exactly like the same entry written over several lines (it is still one
    line of the file: counted once, as its head);
+3b. envelopes (:mod:`jobs.ingest.envelopes`, ``docs/envelopes.md``): JSON lines with an envelope's
+   or a record's keys (before the layouts) and unread lines of an envelope's shape (after them)
+   are peeled per line by the shared peeler, split pieces rejoined; the inner lines go through
+   the layouts; a head of a peeled line keeps the envelope's time (``pts`` → ``envelope_ts``);
 4. the cheap :data:`~jobs.ingest.dialects.GROUP_PREFILTER` splits heads into unrelated noise (only
    counted) and group candidates; candidates go through the dialect table
    (:mod:`jobs.ingest.dialects`) → events, recognised non-events (unrelated), ``no_timestamp`` or
@@ -56,7 +60,8 @@ Pipeline of one file:
    ``total_lines = events + continuations + unrelated + quarantined`` always holds.
 
 Quarantine reasons written here: ``corrupt_gzip``, ``binary``, ``invalid_utf8``,
-``line_too_long``, ``unparsable_layout``, ``group_line_not_understood`` (passes the group
+``line_too_long``, ``unparsable_layout``, ``unreadable_envelope`` (an envelope holding no
+readable line), ``group_line_not_understood`` (passes the group
 prefilter, matches no dialect), ``group_unknown`` (a recognised event whose group neither the line
 nor its context gives) and ``no_timestamp``.
 """

@@ -25,13 +25,21 @@ only at the end). Read it top to bottom; the steps of one file, in order:
 4. **Wrapping prefixes**: when one of the first 400 lines starts with ``svc  | `` (docker compose)
    or ``[pod/name/container] `` (kubectl), every line loses it; the layouts are named
    ``docker+…`` / ``kubectl+…`` (``kubectl+`` when any line had a pod).
-5. **Layouts** (:func:`_read_heads`). A blank line is unrelated. Each other line is a *head* of the
+5. **Layouts** (:func:`_read_heads`). A blank line is unrelated. The JSON lines
+   ``envelopes.SNIFF_JSON`` offers are set aside for 5b. Each other line is a *head* of the
    first layout whose regex matches it: the declared layouts (``settings.layouts``), then
    :data:`~jobs.ingest.layouts.LAYOUTS` in table order with the layouts that match none of the
    file's first 400 non-blank lines moved to the end; ``json`` (``JSON_LINE``) is tried first when
    more than half of those lines are JSON, else last. A line none matches but that starts with a
    viewer's timestamp (``TS_PREFIX``) is tried again without it (layout ``ts+…``; the timestamp is
    kept as ``pts``). JSON fields come from the key families of ``JSON_NAMES`` (first key present).
+5b. **Envelopes** (:func:`_peel`, ``docs/envelopes.md``): the set-aside JSON lines and the lines no
+   layout read that ``envelopes.SNIFF_TEXT`` offers are peeled by :func:`jobs.ingest.envelopes.peel_lines`
+   (split CRI / docker pieces joined into their first line, the others continuations of it; an
+   envelope holding nothing readable ``unreadable_envelope``); the inner lines are read by the
+   layouts (ordered by their own sample) and, when still unread, by the steps below (an
+   enveloped line is a head unless continuation-shaped). A head of a peeled line gets the
+   envelope's time as ``pts`` when it has none and the envelopes' names before its layout.
 6. **General reader** (:func:`_general_head`): a line still unread (except the line after a
    ``jul`` head) is a head of layout ``general`` when it has a timestamp (``timestamps.LOCATE``;
    within its first 48 characters, two leading timestamps: the second is the application's), or a
@@ -43,7 +51,8 @@ only at the end). Read it top to bottom; the steps of one file, in order:
 8. **Continuations**: a line left that matches ``CONTINUATION`` (stack traces, indented blocks),
    also behind a ``TS_PREFIX`` timestamp, continues the entry above it; any other line is
    ``unparsable_layout``.
-9. **Timestamps** (:func:`_timestamps`): the head's ``ts`` (else ``pts``) through
+9. **Timestamps** (:func:`_timestamps`): the head's ``ts`` (else ``pts``; ``pts`` alone is the
+   event's ``envelope_ts``, :func:`jobs.ingest.envelopes.envelope_times`) through
    ``layouts.parse_timestamps``; the forms it does not read through ``timestamps.to_iso`` (log4j
    ``DATE``, zone words, syslog with the year of the file's first dated line or
    ``default_year``, a time of day with the date of the previous dated head).
@@ -55,8 +64,9 @@ only at the end). Read it top to bottom; the steps of one file, in order:
 12. **Accounting** (:func:`_account`): every line is exactly one of event, continuation (of an
     event), unrelated, quarantined; a continuation takes the class of the head above it (a
     quarantined head's continuations are quarantined, detail ``continuation of line N``); one with
-    no head above it is ``unparsable_layout``. Quarantine rows keep the text (the first
-    ``raw_keep_bytes`` bytes of a bad line). The audit row counts them all.
+    no head above it is ``unparsable_layout``; a joined piece takes the class of the line it
+    joins. Quarantine rows keep the text as written (the first ``raw_keep_bytes`` bytes of a bad
+    line). The audit row counts them all.
 """
 
 from __future__ import annotations

@@ -298,7 +298,11 @@ def envelope_times(pts: list[str | None], tz: str, year: Callable[[], int | None
     """Epoch ms of envelopes' times (``pts`` of the heads): what :func:`layouts.parse_timestamps`
     reads, else the located forms of :func:`timestamps.to_iso` (syslog with the file's ``year()``)."""
     ms = L.parse_timestamps(pa.array(pts, pa.string()), tz).to_pylist()
-    for k, (p, v) in enumerate(zip(pts, ms)):
-        if v is None and p is not None and (iso := TS.to_iso(p, year=year())) is not None:
-            ms[k] = L.parse_timestamps(pa.array([iso], pa.string()), tz)[0].as_py()
+    miss = [k for k, (p, v) in enumerate(zip(pts, ms)) if v is None and p is not None]
+    if miss:
+        y = year()
+        isos = {k: iso for k in miss if (iso := TS.to_iso(pts[k], year=y)) is not None}
+        conv = L.parse_timestamps(pa.array(list(isos.values()), pa.string()), tz).to_pylist()
+        for k, v in zip(isos, conv):
+            ms[k] = v
     return ms

@@ -77,6 +77,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from jobs.ingest import dialects as D
+from jobs.ingest import envelope_heads as EH
 from jobs.ingest import envelopes as E
 from jobs.ingest import layouts as L
 from jobs.ingest import pyregex as PR
@@ -189,7 +190,7 @@ class _File:
     qdetail: np.ndarray
     qgroup: dict[int, str | None] = field(default_factory=dict)
     is_cont: np.ndarray | None = None
-    env: Enveloped | None = None  # the peeled lines (None: the file has none)
+    env: EH.Enveloped | None = None  # the peeled lines (None: the file has none)
 
     @property
     def n(self) -> int:
@@ -327,7 +328,7 @@ def _read_heads(f: _File, settings: IngestSettings, wrap_label: str) -> tuple[_H
     rows = np.nonzero(~f.bad & ~blank)[0]
     sub = f.text if len(rows) == f.n else _take(f.text, rows)
     fb = _FirstBytes(sub)
-    offered = _sniff_json(sub, fb)
+    offered = EH.sniff_json(sub, fb)
     if offered is not None:  # (enveloped JSON lines: peeled before the layouts)
         keep = np.nonzero(~offered)[0]
         offered, rows, sub, fb = rows[offered], rows[keep], _take(sub, keep), fb.take(keep)
@@ -341,7 +342,7 @@ def _read_heads(f: _File, settings: IngestSettings, wrap_label: str) -> tuple[_H
             offered = left[sniffed] if offered is None else np.union1d(offered, left[sniffed])
             left = left[~sniffed]
     if offered is not None:
-        left = np.union1d(left, _peel(f, offered, settings, heads, wrap_label))
+        left = np.union1d(left, EH.peel(f, offered, settings, heads, wrap_label))
         rows, fb = left, _FirstBytes(_take(f.text, left))
     if len(left) and fb.take(np.searchsorted(rows, left)).possible(L.FIRST_CHARS["ts"]).any():
         sub = _take(f.text, left)
@@ -362,69 +363,6 @@ def _read_heads(f: _File, settings: IngestSettings, wrap_label: str) -> tuple[_H
     return heads, left
 
 
-def _sniff_json(sub: pa.Array, fb: _FirstBytes) -> np.ndarray | None:
-    """Mask of the JSON lines an envelope or a record the json layout does not read holds
-    (:data:`E.SNIFF_JSON`), None when there is none."""
-    poss = np.nonzero(fb.possible(L.FIRST_CHARS["json"]))[0]
-    if not len(poss):
-        return None
-    hit = _mask(PR.match(sub if len(poss) == len(sub) else _take(sub, poss), E.SNIFF_JSON))
-    if not hit.any():
-        return None
-    out = np.zeros(len(sub), dtype=bool)
-    out[poss[hit]] = True
-    return out
-
-
-@dataclass
-class Enveloped:
-    """The peeled lines of a file: ``rows``, their envelope time ``pts`` and ``label`` (per line of
-    the file, null / "" elsewhere), the text before peeling (``orig``) and, per line, the line a
-    joined piece joins (``joined``, -1 for the others)."""
-
-    rows: np.ndarray
-    pts: pa.Array
-    label: pa.Array
-    orig: pa.Array
-    joined: np.ndarray
-
-
-def _peel(f: _File, offered: np.ndarray, settings: IngestSettings, heads: _Heads, wrap_label: str) -> np.ndarray:
-    """Step 3b: the offered lines peeled (:func:`E.peel_lines`, per line in Python: only enveloped
-    lines come here), split pieces joined (the later pieces: continuations), unreadable envelopes
-    quarantined, and the inner lines read by the layouts; returns the lines no layout read."""
-    pf = E.peel_lines(offered.tolist(), _take(f.text, offered).to_pylist())
-    absorbed = np.array(sorted(pf.absorbed), dtype=np.int64)
-    peeled = np.array(sorted(pf.lines), dtype=np.int64)
-    changed = np.union1d(absorbed, peeled)
-    pts, label = np.full(f.n, None, dtype=object), np.full(f.n, "", dtype=object)
-    new_text = {int(r): "" for r in absorbed}
-    bad = []
-    for r, p in pf.lines.items():
-        new_text[r], pts[r], label[r] = p.text, p.pts, p.label
-        if p.bad is not None:
-            bad.append(r)
-            f.quarantine(np.array([r]), "unreadable_envelope", p.bad)
-    joined = np.full(f.n, -1, dtype=np.int64)
-    joined[absorbed] = [pf.absorbed[int(r)] for r in absorbed]
-    f.is_cont[absorbed] = True
-    f.env = Enveloped(peeled, pa.array(pts.tolist(), pa.string()), pa.array(label.tolist(), pa.string()), f.text,
-                      joined)  # fmt: skip
-    if len(changed):
-        mask = np.zeros(f.n, dtype=bool)
-        mask[changed] = True
-        vals = pa.array([new_text[int(r)] for r in changed], f.text.type)
-        f.text = pc.replace_with_mask(f.text, pa.array(mask), vals)
-    second = offered[(_np(pc.binary_length(_take(f.text, offered))) > 0) & ~np.isin(offered, absorbed)
-                     & ~np.isin(offered, np.array(bad, dtype=np.int64))]  # fmt: skip
-    if not len(second):
-        return second
-    sub = _take(f.text, second)
-    fb = _FirstBytes(sub)
-    order = list(settings.layouts) + _layout_order(sub, fb)
-    return _match_layouts(sub, second, order, heads, wrap_label, None, fb)
-
-
 def _json_behind_columns(text: pa.Array, left: np.ndarray, heads: _Heads, wrap_label: str) -> np.ndarray:
     """A JSON object behind a log viewer's columns (layout ``col+json``): the object is the line."""
     sub = _take(text, left)
@@ -442,14 +380,10 @@ def _json_behind_columns(text: pa.Array, left: np.ndarray, heads: _Heads, wrap_l
     return np.setdiff1d(left, rows[~lm])
 
 
-def _head_columns(heads: _Heads, n: int, env: Enveloped | None = None) -> _HeadColumns:
+def _head_columns(heads: _Heads, n: int, env: EH.Enveloped | None = None) -> _HeadColumns:
     t = heads.table()
-    if env is not None and len(t):  # (a peeled line's envelope time and names)
-        idx = t["_row"].combine_chunks()
-        pts = pc.coalesce(t["pts"].combine_chunks(), env.pts.take(idx))
-        layout = pc.binary_join_element_wise(env.label.take(idx), t["layout"].combine_chunks(), "")
-        t = t.set_column(t.column_names.index("pts"), "pts", pts)
-        t = t.set_column(t.column_names.index("layout"), "layout", layout)
+    if env is not None and len(t):
+        t = EH.enveloped_heads(t, env)
     rows = _np(t["_row"]) if len(t) else np.zeros(0, np.int64)
     is_head = np.zeros(n, dtype=bool)
     is_head[rows] = True

@@ -27,6 +27,7 @@ import csv
 import json
 import re
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from jobs.ingest import layouts as L
@@ -81,6 +82,7 @@ class Record:
     used: tuple[str, ...] = ()  # the keys the fields came from
 
 
+@cache
 def _rx(pattern: str) -> re.Pattern[str]:
     return re.compile(translate(pattern), re.ASCII)
 
@@ -147,16 +149,22 @@ def flatten(obj: dict, prefix: str = "") -> dict[str, Any]:
     return out
 
 
-def find(flat: dict[str, Any], family: str) -> tuple[str | None, Any]:
-    """(key, value) of the first key of ``family`` with a usable value (see the module doc)."""
-    ok = _FIND_OK.get(family, lambda v: _scalar(v) is not None and _scalar(v) != "")
+def _usable(v: Any) -> bool:
+    return v is not None and v != "" and not isinstance(v, (dict, list))
+
+
+def find(flat: dict[str, Any], family: str, nested: list[str] | None = None) -> tuple[str | None, Any]:
+    """(key, value) of the first key of ``family`` with a usable value (see the module doc);
+    ``nested``: the dotted keys of ``flat`` (computed once per record)."""
+    ok = _FIND_OK.get(family, _usable)
     for name in FAMILIES[family]:
         if name in flat and ok(flat[name]):
             return name, flat[name]
-    suffixes = SUFFIXES.get(family, ())
-    for k, v in flat.items():
-        if "." in k and k.rsplit(".", 1)[1] in suffixes and ok(v):
-            return k, v
+    suffixes = SUFFIXES.get(family)
+    if suffixes:
+        for k in nested if nested is not None else [k for k in flat if "." in k]:
+            if k.rsplit(".", 1)[1] in suffixes and ok(flat[k]):
+                return k, flat[k]
     return None, None
 
 
@@ -182,13 +190,14 @@ def from_mapping(obj: dict[str, Any], is_line: Any) -> Record | None:
     """The record of a parsed JSON object / logfmt / column mapping (None: no message key);
     ``is_line(text)`` tells whether a message is a log line of its own."""
     flat = flatten(obj)
-    key, msg = find(flat, "message")
+    nested = [k for k in flat if "." in k]
+    key, msg = find(flat, "message", nested)
     if key is None:
         return None
     fields: dict[str, str | None] = {"message": msg}
     used = [key]
     for fam in ("ts", "level", "logger", "thread", "j_group", "j_member", "j_gen", "j_client", "j_error"):
-        k, v = find(flat, fam)
+        k, v = find(flat, fam, nested)
         used.append(k)
         fields[fam] = ts_text(v) if fam == "ts" else level_text(v) if fam == "level" else _scalar(v)
     if key == "short_message" and isinstance(flat.get("full_message"), str):

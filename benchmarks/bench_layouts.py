@@ -15,7 +15,9 @@
 | tar -x -C DIR``); recall and fast-reader speed are measured for it too, in the same run
 (alternating subprocesses, best of ``--repeat`` runs × ``--inner`` timings of each known-layout
 corpus), and reported as before → after and as time ratios after/before per corpus (with their
-geometric mean over the known-layout corpora). Prints a table; writes ``benchmarks/out/layouts.json``.
+geometric mean over the known-layout corpora). ``--interleave``: the known-layout corpora only,
+both versions loaded in this one process and timed alternately, file by file (the steadiest
+ratios on a shared machine). Prints a table; writes ``benchmarks/out/layouts.json``.
 """
 
 from __future__ import annotations
@@ -148,6 +150,52 @@ def _best(runs: list[dict]) -> dict:
     return best
 
 
+# ------------------------------------------------------------------------------ both versions in one process
+def _version(tree: str) -> tuple[object, dict]:
+    """``parse_bytes`` of the ``jobs`` package under ``tree``, loaded beside this process's own, and
+    that version's modules (swapped into ``sys.modules`` around each call)."""
+    mine = {k: sys.modules.pop(k) for k in list(sys.modules) if k == "jobs" or k.startswith("jobs.")}
+    sys.path.insert(0, tree)
+    try:
+        from jobs.ingest.parse import parse_bytes
+    finally:
+        sys.path.remove(tree)
+    theirs = {k: sys.modules.pop(k) for k in list(sys.modules) if k == "jobs" or k.startswith("jobs.")}
+    sys.modules.update(mine)
+    return parse_bytes, theirs
+
+
+def _timed(version: tuple[object, dict], data: bytes, name: str, settings) -> float:
+    fn, mods = version
+    mine = {k: sys.modules[k] for k in mods if k in sys.modules}
+    sys.modules.update(mods)
+    try:  # (CPU time of the process: the machine may be shared)
+        t = time.process_time()
+        fn(data, name, settings=settings)
+        return time.process_time() - t
+    finally:
+        sys.modules.update(mine)
+
+
+def interleaved(files: dict[str, str], baseline: str, rounds: int) -> dict[str, tuple[float, float, int]]:
+    """Per corpus: (best seconds before, best seconds after, lines), the two versions timed
+    alternately in this process (``rounds`` each, the order flipped every round)."""
+    from tests.ingest import envelope_shapes as S
+
+    versions = [_version(baseline), _version(ROOT)]
+    out = {}
+    for name, path in files.items():
+        data = _read_file(path)
+        best = [float("inf"), float("inf")]
+        for v in versions:
+            _timed(v, _read_plain(path)[:65536], "warm.log", S.SETTINGS)
+        for r in range(rounds):
+            for k in ((0, 1) if r % 2 == 0 else (1, 0)):
+                best[k] = min(best[k], _timed(versions[k], data, path, S.SETTINGS))
+        out[name] = (best[0], best[1], _lines(_read_plain(path)))
+    return out
+
+
 # ------------------------------------------------------------------------------ report
 def _report(cur: dict, base: dict | None) -> str:
     n = cur["n_items"]
@@ -175,6 +223,8 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3, help="alternating runs per version")
     ap.add_argument("--inner", type=int, default=3, help="timings per known-layout corpus in a run (best)")
     ap.add_argument("--no-shapes", action="store_true", help="speed of the known-layout corpora only")
+    ap.add_argument("--interleave", action="store_true",
+                    help="known-layout corpora only: both versions in this process, timed alternately --inner times")
     ap.add_argument("--out", default=os.path.join(HERE, "out"))
     args = ap.parse_args()
     sys.path.insert(0, ROOT)
@@ -187,6 +237,17 @@ def main() -> None:
         json.dump([it.__dict__ for it in its], fh)
     spec = {"items": items_path, "corpora": corpora(work, items_path, args.lines, not args.no_shapes),
             "inner": args.inner}  # fmt: skip
+    if args.interleave:
+        if not args.baseline:
+            ap.error("--interleave needs --baseline")
+        files = {k: v for k, v in spec["corpora"].items() if not k.startswith("shape:")}
+        res = interleaved(files, args.baseline, args.inner)
+        for k, (before, after, lines) in res.items():
+            print(f"  {k:44s} before {lines / before:9.0f}  after {lines / after:9.0f} lines/s  x{after / before:.3f}")
+        import math
+
+        print(f"geometric mean time ratio after/before x{math.exp(sum(math.log(a / b) for b, a, _ in res.values()) / len(res)):.3f}")
+        return
     cur_runs, base_runs = [], []
     for k in range(args.repeat):
         if args.baseline:

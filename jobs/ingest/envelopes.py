@@ -22,7 +22,7 @@ Application records (:mod:`jobs.ingest.records`: JSON of any common shape, logfm
 columns, CSV exports) whose message is itself a line are envelopes too; the others are rewritten
 as one canonical JSON line the ``json`` layout reads (layout ``gelf+json``, ``logfmt+json``, …).
 
-Which lines are offered (:data:`SNIFF_JSON`, :data:`SNIFF_TEXT`; the same decision in both
+Which lines are offered (:func:`json_offered`, :func:`text_offered`; the same decision in both
 readers): a JSON line with a key that carries a line or a message the ``json`` layout does not
 read (``log``, ``MESSAGE``, ``short_message``, ``event`` …) before the layouts; a line of another
 shape only when no known layout reads it. :func:`peel_lines` returns, per offered line, the text
@@ -66,12 +66,14 @@ SYSLOG = (
 )
 STERN = r"^(?P<pod>[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?-[a-z0-9]{5}) (?P<ctr>[a-z0-9](?:[a-z0-9-]*[a-z0-9])?) (?P<x>.+)$"
 
-#: JSON lines offered before the layouts: a key that carries a line, a message the json layout
-#: does not read as such (a nested record, a whole log line), a numeric level (Bunyan, pino, GELF)
+#: JSON lines offered before the layouts: a line starting with ``{`` (:data:`JSON_START`) that
+#: has a key that carries a line, a message the json layout does not read as such (a nested
+#: record, a whole log line), or a numeric level (Bunyan, pino, GELF)
+JSON_START = r"^\s*\{"
 SNIFF_JSON = (
-    r'^\s*\{.*"(?:log|MESSAGE|@message|textPayload|short_message|full_message|_raw|event)"\s*:\s*"'
-    r'|^\s*\{.*"(?:jsonPayload"\s*:\s*\{|__REALTIME_TIMESTAMP"|(?:level|severity)"\s*:\s*\d)'
-    r'|^\s*\{.*"(?:message|msg)"\s*:\s*"(?:\{\\"|\[?\d{4}-\d\d-\d\d[ T]\d\d:|[\w.@-]+=)'
+    r'"(?:log|MESSAGE|@message|textPayload|short_message|full_message|_raw|event)"\s*:\s*"'
+    r'|"(?:jsonPayload"\s*:\s*\{|__REALTIME_TIMESTAMP"|(?:level|severity)"\s*:\s*\d)'
+    r'|"(?:message|msg)"\s*:\s*"(?:\{\\"|\[?\d{4}-\d\d-\d\d[ T]\d\d:|[\w.@-]+=)'
 )
 #: other lines offered when no known layout reads them
 SNIFF_TEXT = "|".join((
@@ -126,6 +128,18 @@ class PeeledFile:
 
     lines: dict[int, Peeled] = field(default_factory=dict)
     absorbed: dict[int, int] = field(default_factory=dict)  # a joined piece → the line it joins
+
+
+def text_offered(text: str) -> bool:
+    """Whether a line no layout read is offered (:data:`SNIFF_TEXT`; never a line that starts with
+    whitespace: an envelope starts at the line start, a stack frame does not)."""
+    return text[:1] not in (" ", "\t") and bool(_rx(SNIFF_TEXT).search(text))
+
+
+def json_offered(text: str) -> bool:
+    """Whether a JSON line is offered before the layouts (:data:`SNIFF_JSON` in a line that
+    starts with ``{``)."""
+    return bool(_rx(SNIFF_JSON).search(text)) and bool(_rx(JSON_START).search(text))
 
 
 # ------------------------------------------------------------------------------ is it a line?

@@ -337,7 +337,7 @@ def _read_heads(f: _File, settings: IngestSettings, wrap_label: str) -> tuple[_H
         order = list(settings.layouts) + order  # (the user's own layouts first)
     left = _match_layouts(sub, rows, order, heads, wrap_label, None, fb)
     if len(left):
-        sniffed = _mask(PR.match(_take(f.text, left), E.SNIFF_TEXT))
+        sniffed = EH.sniff_text(f.text, left)
         if sniffed.any():
             offered = left[sniffed] if offered is None else np.union1d(offered, left[sniffed])
             left = left[~sniffed]

@@ -26,7 +26,7 @@ only at the end). Read it top to bottom; the steps of one file, in order:
    or ``[pod/name/container] `` (kubectl), every line loses it; the layouts are named
    ``docker+…`` / ``kubectl+…`` (``kubectl+`` when any line had a pod).
 5. **Layouts** (:func:`_read_heads`). A blank line is unrelated. The JSON lines
-   ``envelopes.SNIFF_JSON`` offers are set aside for 5b. Each other line is a *head* of the
+   ``envelopes.json_offered`` offers are set aside for 5b. Each other line is a *head* of the
    first layout whose regex matches it: the declared layouts (``settings.layouts``), then
    :data:`~jobs.ingest.layouts.LAYOUTS` in table order with the layouts that match none of the
    file's first 400 non-blank lines moved to the end; ``json`` (``JSON_LINE``) is tried first when
@@ -34,7 +34,7 @@ only at the end). Read it top to bottom; the steps of one file, in order:
    viewer's timestamp (``TS_PREFIX``) is tried again without it (layout ``ts+…``; the timestamp is
    kept as ``pts``). JSON fields come from the key families of ``JSON_NAMES`` (first key present).
 5b. **Envelopes** (:func:`_peel`, ``docs/envelopes.md``): the set-aside JSON lines and the lines no
-   layout read that ``envelopes.SNIFF_TEXT`` offers are peeled by :func:`jobs.ingest.envelopes.peel_lines`
+   layout read that ``envelopes.text_offered`` offers are peeled by :func:`jobs.ingest.envelopes.peel_lines`
    (split CRI / docker pieces joined into their first line, the others continuations of it; an
    envelope holding nothing readable ``unreadable_envelope``); the inner lines are read by the
    layouts (ordered by their own sample) and, when still unread, by the steps below (an
@@ -359,7 +359,7 @@ def _read_heads(f: File, settings: IngestSettings, label: str) -> None:
     """Steps 5-6: the head of every line a layout, an envelope's inner line, a layout behind a
     viewer's timestamp or the general reader reads."""
     rows = [i for i, t in enumerate(f.text) if not f.bad[i] and t]  # (blank lines: unrelated)
-    offered = [i for i in rows if rx(E.SNIFF_JSON).search(f.text[i])]
+    offered = [i for i in rows if E.json_offered(f.text[i])]
     first = [i for i in rows if i not in set(offered)]
     sample = [f.text[i] for i in first[:SAMPLE]]
     order = _layout_order(sample, settings)
@@ -367,7 +367,7 @@ def _read_heads(f: File, settings: IngestSettings, label: str) -> None:
     for i in first:
         if h := _match_layout(i, f.text[i], order, json_first, label):
             f.heads[i] = h
-    offered = sorted(offered + [i for i in first if i not in f.heads and rx(E.SNIFF_TEXT).search(f.text[i])])
+    offered = sorted(offered + [i for i in first if i not in f.heads and E.text_offered(f.text[i])])
     if offered:
         _peel(f, offered, settings, label)
         rows = [i for i in rows if f.text[i] and not f.is_cont[i] and f.cls[i] != "quarantined"]

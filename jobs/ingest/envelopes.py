@@ -188,7 +188,8 @@ def _record(obj: dict, label_if_plain: str | None, pts: str | None, text: str | 
         partial = rec.shape == "docker" and not (rec.fields["message"] or "").endswith("\n")
         stream = obj.get("stream") if isinstance(obj.get("stream"), str) else None
         return _Layer(label, rec.line, rec.fields["ts"] or pts, stream=stream, partial=partial)
-    return _Layer(label, R.canonical(rec.fields), pts, final=True)
+    # (a plain JSON record read as a record: its layout is ``json``, no prefix)
+    return _Layer("" if label == "json" else label, R.canonical(rec.fields), pts, final=True)
 
 
 def _json(text: str) -> _Layer | None:
@@ -265,7 +266,7 @@ def peel_one(text: str) -> _Layer | None:
 
 def _inner(layer: _Layer, depth: int = 0) -> Peeled:
     """``layer``'s text peeled down to the innermost line (the nearest envelope's time wins)."""
-    label = layer.label + "+"
+    label = layer.label + "+" if layer.label else ""
     if layer.bad is not None:
         return Peeled("", layer.pts, label, layer.bad)
     if layer.final or depth >= MAX_DEPTH:

@@ -228,6 +228,11 @@ def _json_fields(js: pa.Array) -> dict[str, pa.Array | None]:
                 )
                 v = c if v is None else pc.coalesce(v, c)
             st[key] = v
+        for key, suffixes in L.JSON_SUFFIXES.items():  # (nested MDC keys, in column order)
+            for name, c in cols.items():
+                if any(name.endswith("." + x) for x in suffixes) and not pa.types.is_nested(c.type):
+                    v = c.cast(pa.string())
+                    st[key] = v if st[key] is None else pc.coalesce(st[key], v)
         if st["message"] is not None:
             _unwrap_envelope(st)
             st["message"] = L.with_response_error(st["message"], st.get("j_error"))

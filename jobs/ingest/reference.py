@@ -286,8 +286,14 @@ def _json_fields(line: str) -> dict[str, str | None]:
     does not parse as an object of scalars: the per-key regexes ``JSON_KEYS``."""
     try:
         flat = _flatten(json.loads(line))
-        return _response_error({key: next((_json_value(flat[n]) for n in names if flat.get(n) is not None), None)
-                                for key, names in L.JSON_NAMES.items()})  # fmt: skip
+        out = {key: next((_json_value(flat[n]) for n in names if flat.get(n) is not None), None)
+               for key, names in L.JSON_NAMES.items()}  # fmt: skip
+        for key, suffixes in L.JSON_SUFFIXES.items():  # (nested MDC keys, in key order)
+            if out[key] is None:
+                out[key] = next((_json_value(v) for k, v in flat.items()
+                                 if isinstance(v, (str, int, float)) and any(k.endswith("." + x) for x in suffixes)),
+                                None)  # fmt: skip
+        return _response_error(out)
     except (ValueError, TypeError, AttributeError):
         pass
     out: dict[str, str | None] = {}

@@ -161,3 +161,13 @@ def test_the_reference_reads_what_the_fast_path_reads_on_a_mixed_file(catalogue)
     ev2, q2, a2 = read_bytes(data, "m.log", "c", S.SETTINGS, "r")
     assert ev1.to_pylist() == ev2.to_pylist() and q1.to_pylist() == q2.to_pylist() and a1 == a2
     assert a1["events"] >= 4 * (len(S.SHAPES) - len(_NO_FULL_LOGGER))
+
+
+@pytest.mark.parametrize("line,group", [
+    ('{"@timestamp":"2024-05-01T10:00:00.123Z","message":"Successfully joined group with generation 3","kafka":{"group":"KG"}}', "KG"),
+    ('{"@timestamp":"2024-05-01T10:00:00.123Z","message":"Successfully joined group with generation 3","mdc":{"group.id":"MG"}}', "MG"),
+    ('2024-05-01T10:00:00.123Z stdout F {"@timestamp":"2024-05-01T10:00:00.123Z","message":"Successfully joined group with generation 3","mdc":{"groupId":"M2"}}', "M2"),
+    ('ts=2024-05-01T10:00:00.123Z msg="Successfully joined group with generation 3" kafka.group=LG', "LG"),
+])  # fmt: skip
+def test_mdc_group_keys_name_the_group(line: str, group: str) -> None:
+    assert [(e["kind"], e["group_id"]) for e in _read(line + "\n")[0]] == [("joined", group)]

@@ -26,7 +26,9 @@ def sniff_json(sub: pa.Array, fb: _FirstBytes) -> np.ndarray | None:
     poss = np.nonzero(fb.possible(L.FIRST_CHARS["json"]))[0]
     if not len(poss):
         return None
-    hit = _mask(PR.match(sub if len(poss) == len(sub) else _take(sub, poss), E.SNIFF_JSON))
+    js = sub if len(poss) == len(sub) else _take(sub, poss)
+    py = PR.translated(E.SNIFF_JSON) if len(poss) <= _PY_SNIFF_JSON else None
+    hit = _mask(PR.python_match(js, py[0]) if py is not None else PR.match(js, E.SNIFF_JSON))
     if not hit.any():
         return None
     # (the key search first: it is the cheaper test over every JSON line)
@@ -39,6 +41,8 @@ def sniff_json(sub: pa.Array, fb: _FirstBytes) -> np.ndarray | None:
 #: at most this many candidate lines are tested with Python's ``re`` (RE2 compiles the large
 #: pattern on every call, ~0.7 ms)
 _PY_SNIFF = 2000
+#: the same for JSON lines (longer: Python's search costs more per line)
+_PY_SNIFF_JSON = 100
 
 
 def sniff_text(text: pa.Array, left: np.ndarray) -> np.ndarray:

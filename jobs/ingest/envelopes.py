@@ -195,9 +195,9 @@ def _record(obj: dict, label_if_plain: str | None, pts: str | None, text: str | 
 def _json(text: str) -> _Layer | None:
     try:
         obj = json.loads(text)
-    except ValueError:
+        return _record(obj, None, None) if isinstance(obj, dict) else None
+    except (ValueError, RecursionError):  # (malformed, cut, or nested beyond reason)
         return _cut(text, "json", None)
-    return _record(obj, None, None) if isinstance(obj, dict) else None
 
 
 def _fluent(text: str) -> _Layer | None:
@@ -209,9 +209,9 @@ def _fluent(text: str) -> _Layer | None:
     body = re.sub(r":nil([,}])", r":null\1", body).replace("\\e", "\\u001b")
     try:
         obj = json.loads(body)
-    except ValueError:
+        layer = _record(obj, "fluentbit", m.group("t")) if isinstance(obj, dict) else None
+    except (ValueError, RecursionError):
         return _cut(text, "fluentbit", m.group("t"))
-    layer = _record(obj, "fluentbit", m.group("t")) if isinstance(obj, dict) else None
     if layer is not None and layer.label in ("docker", "fluentd"):
         layer.label, layer.partial = "fluentbit", False
     return layer

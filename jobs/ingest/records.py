@@ -123,7 +123,9 @@ def level_text(v: Any) -> str | None:
     """A level as a word: words as written; Bunyan/pino numbers 10..60, syslog numbers 0..7."""
     if isinstance(v, bool) or v is None:
         return None
-    if isinstance(v, (int, float)) or (isinstance(v, str) and v.isdigit()):
+    if isinstance(v, float) and not v.is_integer():  # (NaN, infinity, 3.5: no level)
+        return None
+    if isinstance(v, (int, float)) or (isinstance(v, str) and v.isascii() and v.isdigit()):
         n = int(v)
         return _BUNYAN.get(n) or (_SYSLOG[n] if 0 <= n < 8 else None)
     return str(v)
@@ -172,7 +174,8 @@ _FIND_OK = {
     "message": lambda v: isinstance(v, str),
     "ts": lambda v: ts_text(v) is not None,
     "level": lambda v: level_text(v) is not None,
-    "j_gen": lambda v: isinstance(v, int) or (isinstance(v, str) and bool(re.fullmatch(r"-?\d{1,9}", v))),
+    "j_gen": lambda v: (isinstance(v, int) and not isinstance(v, bool) and abs(v) < 10**9)
+    or (isinstance(v, str) and bool(re.fullmatch(r"-?\d{1,9}", v))),
 }
 
 

@@ -9,6 +9,8 @@ import json
 from dataclasses import replace
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from jobs.ingest import records as R
 from jobs.ingest.envelopes import peel_lines
@@ -171,3 +173,21 @@ def test_the_reference_reads_what_the_fast_path_reads_on_a_mixed_file(catalogue)
 ])  # fmt: skip
 def test_mdc_group_keys_name_the_group(line: str, group: str) -> None:
     assert [(e["kind"], e["group_id"]) for e in _read(line + "\n")[0]] == [("joined", group)]
+
+
+_FRAGMENTS = [
+    "2024-05-01T10:00:00.123456789Z stdout F ", "2024-05-01T10:00:00.1Z stderr P ", '{"log":"', '{"log":', '\\n","stream":"stdout"}',
+    '"}', "[0] kube.var.log: [1714557600.5, {", '"log"=>"', '", "stream"=>"stdout"}]', "<134>1 2024-05-01T10:00:00Z h app - - - ",
+    "May  1 10:00:00 host Tag: ", "ts=2024-05-01T10:00:00Z ", 'msg="', '" level=info', " | INFO | [main] | ", '"2024-05-01T10:00:00Z","',
+    '","', "[Consumer clientId=c, groupId=g] (Re-)joining group", "[2024-05-01 10:00:00,123] INFO ", " (a.b.C)",
+    '{"level": NaN, "msg": "x", "generationId": true}', '{"level": 1e999, "short_message": "y", "generation": 99999999999}',
+    '{"MESSAGE": "m", "__REALTIME_TIMESTAMP": "99999999999999999999"}', "\\u00e9", "x=", '"', "{", "}", "]", " ",
+]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.lists(st.sampled_from(_FRAGMENTS), min_size=1, max_size=6).map("".join), min_size=1, max_size=8))
+def test_envelope_fragments_never_raise_and_both_readers_agree(lines: list[str]) -> None:
+    data = ("\n".join(lines) + "\n").encode()
+    assert_same(data, "fuzz.log", S.SETTINGS)
+    check_invariant(parse_bytes(data, "fuzz.log", "c", S.SETTINGS, "r")[2])

@@ -5,6 +5,8 @@ table is written with exactly the schema below, in this column order. The README
 ``tests/test_schemas.py`` checks that the record classes of ``coordinator_core.records`` agree.
 
 Time columns: ``*_ts`` are TimestampType (UTC); durations are milliseconds (``*_ms``).
+``events.envelope_ts`` is the time the nearest envelope (container runtime, shipper, syslog) wrote
+around the line, beside the application's own ``ts`` (``docs/envelopes.md``).
 Every table starts with ``cluster`` (the Kafka cluster name of the input, default ``default``).
 """
 
@@ -42,7 +44,7 @@ EVENTS = _s(
     ("members", STRINGS), ("partitions", STRINGS), ("assignment", MapType(S, STRINGS)),
     ("static", B), ("pending", B), ("unexpected", B), ("operation", S), ("offsets_partition", INT),
     ("protocol_type", S), ("member_epoch", INT), ("from_state", S), ("revoked", STRINGS),
-    ("ts_inferred", B), ("redacted", B),
+    ("ts_inferred", B), ("envelope_ts", TS), ("redacted", B),
     ("level", S), ("logger", S), ("dialect", S), ("layout", S), ("message", S), ("continuation", S),
     ("source_file", S), ("line_no", L), ("run_id", S),
 )  # fmt: skip

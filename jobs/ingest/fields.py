@@ -376,6 +376,8 @@ def _finish_events(
     ev_ts: pa.Array | None = None,
     ts_inferred: np.ndarray | None = None,
     file_key: str | None = None,
+    env_ms: pa.Array | None = None,
+    joined: np.ndarray | None = None,
 ) -> pa.Table:
     """The final EVENTS rows of the event lines ``ev`` (``evh``: their head index, ``head_rows[evh]``
     their line): timestamps, level names, the continuation text, the fields of continuation blocks,
@@ -385,7 +387,7 @@ def _finish_events(
     line_rows = head_rows[evh]
     ts = ts_ms.take(hidx) if ev_ts is None else ev_ts
     ts_us = pc.cast(pc.multiply(ts, 1000), pa.int64()).cast(pa.timestamp("us", tz="UTC"))
-    cont = _continuation_text(text, is_cont, line_rows)
+    cont = _continuation_text(text, is_cont, line_rows, joined)
     if inline_cont is not None:
         cont = _coalesce(cont, inline_cont.take(hidx).cast(pa.string()))
     block = _block_fields(ev, cont)
@@ -401,6 +403,7 @@ def _finish_events(
         "ts_ms": ts,
         **_kafka_fields(ev, ids, block),
         "ts_inferred": pa.array(ts_inferred if ts_inferred is not None else np.zeros(n, bool), pa.bool_()),
+        "envelope_ts": (pa.nulls(n, pa.int64()) if env_ms is None else env_ms.take(hidx)).cast(pa.timestamp("ms", tz="UTC")),
         "redacted": pa.array(redacted, pa.bool_()),
         "level": _level_names(pc.utf8_upper(level.take(hidx))),
         "logger": head_t["logger"].combine_chunks().take(hidx),
@@ -425,9 +428,12 @@ def _level_names(lvl: pa.Array) -> pa.Array:
     return names.take(enc.indices)
 
 
-def _continuation_text(text: pa.Array, is_cont: np.ndarray, line_rows: np.ndarray) -> pa.Array:
+def _continuation_text(
+    text: pa.Array, is_cont: np.ndarray, line_rows: np.ndarray, joined: np.ndarray | None = None
+) -> pa.Array:
     """Continuation text of each event line ``line_rows``: its continuation lines joined with
-    ``"\\n"`` (null when it has none). One list array over all continuation lines of event heads."""
+    ``"\\n"`` (null when it has none; ``joined`` lines, pieces of a split line whose text is in the
+    head's, left out). One list array over all continuation lines of event heads."""
     cont = pa.nulls(len(line_rows), pa.string())
     if not is_cont.any():
         return cont
@@ -435,6 +441,8 @@ def _continuation_text(text: pa.Array, is_cont: np.ndarray, line_rows: np.ndarra
     last_non = np.maximum.accumulate(np.where(~is_cont, np.arange(len(is_cont)), -1))
     head_of = last_non[cont_rows]
     sel = np.isin(head_of, line_rows)
+    if joined is not None:
+        sel &= ~joined[cont_rows]
     if not sel.any():
         return cont
     cr, ho = cont_rows[sel], head_of[sel]

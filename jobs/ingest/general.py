@@ -112,6 +112,8 @@ _TAIL_LOGGER = re.compile(r"\s*\([A-Za-z_$][\w$-]*(?:\.[\w$-]+)+(?::\d+)?\)\s*$"
 _TAIL_CSV = re.compile(rf"\s*[,;|]\s*\"?(?:{T.ISO}|{T.SLASH}|{T.EPOCH}).*$")
 _TAIL_PUNCT = re.compile(r"\s+[/\\]\s*$|\s*[,;|]\s*$|\"\s*$")
 _TAIL_THREAD = re.compile(r"\s+\[[^\],]*\]\s*$")
+#: ``key=value`` pairs after a message (logfmt fields, MDC written after ``%m``)
+_TAIL_PAIRS = re.compile(r'(?:\s+[\w.@-]+=(?:"(?:[^"\\]|\\.)*"|[^\s"]*))+\s*$')
 #: at most this many start positions per message, within its first characters
 MAX_STARTS = 12
 START_WITHIN = 400
@@ -124,7 +126,8 @@ def cut_logger_tail(msg: str) -> str:
 
 def _tails(msg: str) -> list[str]:
     """``msg`` without its end junk, then as it is, then without a trailing ``[thread]`` too (the
-    order in which they are tried: a partition list ``[t-0]`` must not be taken for a thread)."""
+    order in which they are tried: a partition list ``[t-0]`` must not be taken for a thread), then
+    without trailing ``key=value`` pairs."""
     cut = msg
     for rx in (_TAIL_CSV, _TAIL_PUNCT, _TAIL_LOGGER, _TAIL_PUNCT):
         cut = rx.sub("", cut)
@@ -136,6 +139,9 @@ def _tails(msg: str) -> list[str]:
         for rx in (_TAIL_PUNCT, _TAIL_LOGGER):
             th2 = rx.sub("", th2)
         out.append(th2)
+    pairs = _TAIL_PAIRS.sub("", msg)
+    if pairs != msg:
+        out.append(pairs)
     return [t for t in out if t]
 
 

@@ -228,6 +228,11 @@ def _json_fields(js: pa.Array) -> dict[str, pa.Array | None]:
                 )
                 v = c if v is None else pc.coalesce(v, c)
             st[key] = v
+        for key, suffixes in L.JSON_SUFFIXES.items():  # (nested MDC keys, in column order)
+            for name, c in cols.items():
+                if any(name.endswith("." + x) for x in suffixes) and not pa.types.is_nested(c.type):
+                    v = c.cast(pa.string())
+                    st[key] = v if st[key] is None else pc.coalesce(st[key], v)
         if st["message"] is not None:
             _unwrap_envelope(st)
             st["message"] = L.with_response_error(st["message"], st.get("j_error"))
@@ -362,12 +367,15 @@ def _unwrap_paste(text: pa.Array, data: bytes) -> pa.Array:
     return text
 
 
-def _general_heads(text: pa.Array, left: np.ndarray, heads: _Heads, label: str) -> np.ndarray:
+def _general_heads(
+    text: pa.Array, left: np.ndarray, heads: _Heads, label: str, enveloped: np.ndarray | None = None
+) -> np.ndarray:
     """Heads of the lines no known layout matched, read by :mod:`jobs.ingest.general` (layout
     ``general``); returns the rows still left (continuations, lines with nothing to read). A line
     that looks like the continuation of an entry (stack trace, indented block) is a head only when
     it starts with a timestamp (an indented or commented log line); the message line of a JUL head
-    is not looked at."""
+    is not looked at. A line an envelope held (``enveloped``: rows) is an entry of its own unless
+    it is continuation-shaped."""
     sub = _take(text, left)
     skip = np.zeros(len(left), dtype=bool)
     ht = heads.table()
@@ -389,6 +397,8 @@ def _general_heads(text: pa.Array, left: np.ndarray, heads: _Heads, label: str) 
             return left
         cand, cont = _take(sub, pos), cont[maybe]
     hint = _mask(PR.match(cand, D.GROUP_PREFILTER))
+    if enveloped is not None:
+        hint |= np.isin(left[pos], enveloped)
     is_head, st = G.read_heads(cand, hint, cont)
     if not is_head.any():
         return left
@@ -436,10 +446,8 @@ def _located_timestamps(head_t: pa.Table, ts_ms: pa.Array, settings: IngestSetti
     if not miss.any():
         return ts_ms
     raws = raw.to_pylist()
-    year = settings.default_year
     dated = [TS.date_of(r) for r in raws]
-    if year is None:
-        year = next((int(d[:4]) for d in dated if d), None)
+    year = _year(dated, settings)
     out = _np(pc.fill_null(ts_ms, 0)).copy()
     ok = _mask(pc.is_valid(ts_ms))
     last_date = None
@@ -459,3 +467,18 @@ def _located_timestamps(head_t: pa.Table, ts_ms: pa.Array, settings: IngestSetti
         out[fr] = _np(pc.fill_null(conv, 0))[cv]
         ok[fr] = True
     return pa.array(out, pa.int64(), mask=~ok)
+
+
+def _year(dated: list[str | None], settings: IngestSettings) -> int | None:
+    """The year of a file's syslog timestamps: ``ingest.default_year``, else its first dated head's."""
+    if settings.default_year is not None:
+        return settings.default_year
+    return next((int(d[:4]) for d in dated if d), None)
+
+
+def _file_year(head_t: pa.Table, settings: IngestSettings) -> int | None:
+    """:func:`_year` of the heads' timestamps (``ts``, else ``pts``)."""
+    if settings.default_year is not None:
+        return settings.default_year
+    raw = pc.coalesce(_nullify_empty(head_t["ts"].combine_chunks()), head_t["pts"].combine_chunks())
+    return _year([TS.date_of(r) for r in raw.to_pylist()], settings)

@@ -238,7 +238,7 @@ JSON_KEYS: dict[str, str] = {
     "logger": r'"(?:logger_name|logger|log\.logger|loggerName|logger\.name|name)"\s*:\s*"(?P<v>[^"]*)"',
     "thread": r'"(?:thread_name|thread|process\.thread\.name|threadName)"\s*:\s*"(?P<v>[^"]*)"',
     # structured fields of clients that log them as keys (kafkajs: groupId, memberId, generationId)
-    "j_group": r'"(?:groupId|group_id|group\.id|groupID|consumerGroup|consumer_group|group)"\s*:\s*"(?P<v>[^"]*)"',
+    "j_group": r'"(?:groupId|group_id|group\.id|groupID|consumerGroup|consumer_group|kafka\.group|group)"\s*:\s*"(?P<v>[^"]*)"',
     "j_member": r'"(?:memberId|member_id|member\.id)"\s*:\s*"(?P<v>[^"]*)"',
     "j_gen": r'"(?:generationId|generation_id|generation)"\s*:\s*(?P<v>-?\d+)',
     "j_client": r'"(?:clientId|client_id|client\.id)"\s*:\s*"(?P<v>[^"]*)"',
@@ -252,11 +252,18 @@ JSON_NAMES: dict[str, tuple[str, ...]] = {
     "level": ("level", "log.level", "severity", "@l", "levelname", "loglevel", "lvl"),
     "logger": ("logger_name", "logger", "log.logger", "loggerName", "logger.name", "name"),
     "thread": ("thread_name", "thread", "process.thread.name", "threadName"),
-    "j_group": ("groupId", "group_id", "group.id", "groupID", "consumerGroup", "consumer_group", "group"),
+    "j_group": ("groupId", "group_id", "group.id", "groupID", "consumerGroup", "consumer_group", "kafka.group", "group"),
     "j_member": ("memberId", "member_id", "member.id"),
     "j_gen": ("generationId", "generation_id", "generation"),
     "j_client": ("clientId", "client_id", "client.id"),
     "j_error": ("error",),
+}
+#: nested keys (MDC, context objects: ``mdc.groupId``) that fill a family the names above leave
+#: empty: the first flattened key ending in ``.<suffix>``
+JSON_SUFFIXES: dict[str, tuple[str, ...]] = {
+    "j_group": ("groupId", "group_id", "group.id", "kafka.group"),
+    "j_member": ("memberId", "member_id"),
+    "j_client": ("clientId", "client_id"),
 }
 #: the head columns the JSON-only keys fill (null in every other layout)
 JSON_EXTRA = ("j_group", "j_member", "j_gen", "j_client")

@@ -20,6 +20,7 @@ QUARANTINE_REASONS = (
     "group_unknown",
     "missing_file",
     "corrupt_gzip",
+    "unreadable_envelope",
 )
 
 

@@ -38,6 +38,10 @@ Pipeline of one file:
    partitions: ...`` block) keeps its first line as the message and the rest as the event's
    ``continuation`` text, exactly like the same entry written over several lines (it is still one
    line of the file: counted once, as its head);
+3b. envelopes (:mod:`jobs.ingest.envelopes`, ``docs/envelopes.md``): JSON lines with an envelope's
+   or a record's keys (before the layouts) and unread lines of an envelope's shape (after them)
+   are peeled per line by the shared peeler, split pieces rejoined; the inner lines go through
+   the layouts; a head of a peeled line keeps the envelope's time (``pts`` → ``envelope_ts``);
 4. the cheap :data:`~jobs.ingest.dialects.GROUP_PREFILTER` splits heads into unrelated noise (only
    counted) and group candidates; candidates go through the dialect table
    (:mod:`jobs.ingest.dialects`) → events, recognised non-events (unrelated), ``no_timestamp`` or
@@ -56,7 +60,8 @@ Pipeline of one file:
    ``total_lines = events + continuations + unrelated + quarantined`` always holds.
 
 Quarantine reasons written here: ``corrupt_gzip``, ``binary``, ``invalid_utf8``,
-``line_too_long``, ``unparsable_layout``, ``group_line_not_understood`` (passes the group
+``line_too_long``, ``unparsable_layout``, ``unreadable_envelope`` (an envelope holding no
+readable line), ``group_line_not_understood`` (passes the group
 prefilter, matches no dialect), ``group_unknown`` (a recognised event whose group neither the line
 nor its context gives) and ``no_timestamp``.
 """
@@ -72,6 +77,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from jobs.ingest import dialects as D
+from jobs.ingest import envelope_heads as EH
+from jobs.ingest import envelopes as E
 from jobs.ingest import layouts as L
 from jobs.ingest import pyregex as PR
 from jobs.ingest.arrowops import _decode_lossy, _extract, _mask, _np, _nullify_empty, _repeat, _take
@@ -79,6 +86,7 @@ from jobs.ingest.attribution import _attribute_groups
 from jobs.ingest.fields import _finish_events, _json_event_fields
 from jobs.ingest.files import open_file
 from jobs.ingest.heads import (
+    _file_year,
     _FirstBytes,
     _general_heads,
     _head_timestamps,
@@ -182,6 +190,7 @@ class _File:
     qdetail: np.ndarray
     qgroup: dict[int, str | None] = field(default_factory=dict)
     is_cont: np.ndarray | None = None
+    env: EH.Enveloped | None = None  # the peeled lines (None: the file has none)
 
     @property
     def n(self) -> int:
@@ -214,6 +223,7 @@ class _Times:
     ts_ms: pa.Array
     ts_np: np.ndarray
     has_ts: np.ndarray
+    env_ms: pa.Array | None = None  # the envelope's time of each head (None: no head has one)
 
 
 def _parse_text(
@@ -229,15 +239,15 @@ def _parse_text(
     audit["total_lines"] = f.n
     f.text = _unwrap_paste(f.text, data)
     f.text, wrap_label = _wrapping_prefix(f.text)
-    heads, left = _read_heads(f, settings, wrap_label)
-    h = _head_columns(heads, f.n)
     f.is_cont = np.zeros(f.n, dtype=bool)
+    heads, left = _read_heads(f, settings, wrap_label)
+    h = _head_columns(heads, f.n, f.env)
     left = _jul_messages(f, h, left)
     inline_cont = _inline_continuations(h)
     _continuations_and_unreadable(f, left)
     times = _timestamps(h, settings, audit)
     events = _group_events(f, h, times, inline_cont, source_file, cluster, run_id, audit)
-    _continuation_classes(f)
+    _continuation_classes(f, f.env.joined if f.env is not None else None)
     for c, name in ((1, "events"), (2, "continuations"), (0, "unrelated"), (3, "quarantined")):
         audit[name] = int((f.cls == c).sum())
     quarantine = _quarantine_rows(f, h, settings, source_file, cluster, run_id, audit)
@@ -310,17 +320,30 @@ def _wrapping_prefix(text: pa.Array) -> tuple[pa.Array, str]:
 
 def _read_heads(f: _File, settings: IngestSettings, wrap_label: str) -> tuple[_Heads, np.ndarray]:
     """Heads by layout: declared layouts, then the table (JSON first when most lines are JSON);
-    lines behind a viewer's timestamp (``ts+``); then the general reader. Returns the heads and the
-    lines still left (continuations and lines with nothing to read)."""
+    enveloped lines peeled and their inner lines read (:func:`_peel`); lines behind a viewer's
+    timestamp (``ts+``); then the general reader. Returns the heads and the lines still left
+    (continuations and lines with nothing to read)."""
     heads = _Heads()
     blank = _np(pc.binary_length(f.text)) == 0
     rows = np.nonzero(~f.bad & ~blank)[0]
     sub = f.text if len(rows) == f.n else _take(f.text, rows)
     fb = _FirstBytes(sub)
+    offered = EH.sniff_json(sub, fb)
+    if offered is not None:  # (enveloped JSON lines: peeled before the layouts)
+        keep = np.nonzero(~offered)[0]
+        offered, rows, sub, fb = rows[offered], rows[keep], _take(sub, keep), fb.take(keep)
     order = _layout_order(sub, fb)
     if settings.layouts:
         order = list(settings.layouts) + order  # (the user's own layouts first)
     left = _match_layouts(sub, rows, order, heads, wrap_label, None, fb)
+    if len(left):
+        sniffed = EH.sniff_text(f.text, left)
+        if sniffed.any():
+            offered = left[sniffed] if offered is None else np.union1d(offered, left[sniffed])
+            left = left[~sniffed]
+    if offered is not None:
+        left = np.union1d(left, EH.peel(f, offered, settings, heads, wrap_label))
+        rows, fb = left, _FirstBytes(_take(f.text, left))
     if len(left) and fb.take(np.searchsorted(rows, left)).possible(L.FIRST_CHARS["ts"]).any():
         sub = _take(f.text, left)
         m = _extract(sub, L.TS_PREFIX)
@@ -336,7 +359,7 @@ def _read_heads(f: _File, settings: IngestSettings, wrap_label: str) -> tuple[_H
     if len(left):
         left = _json_behind_columns(f.text, left, heads, wrap_label)
     if len(left):
-        left = _general_heads(f.text, left, heads, wrap_label)
+        left = _general_heads(f.text, left, heads, wrap_label, f.env.rows if f.env is not None else None)
     return heads, left
 
 
@@ -357,8 +380,10 @@ def _json_behind_columns(text: pa.Array, left: np.ndarray, heads: _Heads, wrap_l
     return np.setdiff1d(left, rows[~lm])
 
 
-def _head_columns(heads: _Heads, n: int) -> _HeadColumns:
+def _head_columns(heads: _Heads, n: int, env: EH.Enveloped | None = None) -> _HeadColumns:
     t = heads.table()
+    if env is not None and len(t):
+        t = EH.enveloped_heads(t, env)
     rows = _np(t["_row"]) if len(t) else np.zeros(0, np.int64)
     is_head = np.zeros(n, dtype=bool)
     is_head[rows] = True
@@ -437,7 +462,12 @@ def _timestamps(h: _HeadColumns, settings: IngestSettings, audit: dict[str, Any]
         prev_max = np.maximum.accumulate(tv)
         audit["out_of_order_lines"] = int((tv[1:] < prev_max[:-1]).sum())
     audit["layouts"] = sorted(set(pc.unique(h.layout).to_pylist())) if len(h.table) else []
-    return _Times(ts_ms, ts_np, has_ts)
+    env_ms = None
+    if len(h.table) and h.table["pts"].null_count < len(h.table):
+        pts = h.table["pts"].combine_chunks()
+        env_ms = pa.array(E.envelope_times(pts.to_pylist(), settings.default_timezone,
+                                           lambda: _file_year(h.table, settings)), pa.int64())  # fmt: skip
+    return _Times(ts_ms, ts_np, has_ts, env_ms)
 
 
 def _group_events(f: _File, h: _HeadColumns, times: _Times, inline_cont, source_file, cluster, run_id, audit):
@@ -489,7 +519,8 @@ def _group_events(f: _File, h: _HeadColumns, times: _Times, inline_cont, source_
     ev_ts, ts_inferred = _inherited_times(times, evh)
     return _finish_events(ev, evh, h.table, h.rows, h.message, h.level, times.ts_ms, f.text, f.is_cont, f.cls,
                           source_file, cluster, run_id, inline_cont, ev_ts, ts_inferred,
-                          audit.get("content_sha256"))  # fmt: skip
+                          audit.get("content_sha256"), times.env_ms,
+                          f.env.joined >= 0 if f.env is not None else None)  # fmt: skip
 
 
 def _file_group(ev: pa.Table, sha: str | None) -> pa.Table:
@@ -546,15 +577,18 @@ def _inherited_times(times: _Times, evh: np.ndarray) -> tuple[pa.Array | None, n
     return pa.array(np.where(times.has_ts[evh], times.ts_np[evh], fill), pa.int64(), mask=src < 0), inferred
 
 
-def _continuation_classes(f: _File) -> None:
+def _continuation_classes(f: _File, joined: np.ndarray | None = None) -> None:
     """A continuation takes its head's class (events' continuations count as continuations; of an
     unrelated head as unrelated; of a quarantined head as quarantined with ``continuation of line
-    N``); one with no head before it is ``unparsable_layout``."""
+    N``); one with no head before it is ``unparsable_layout``. A joined piece's head is the line it
+    joins (``joined``)."""
     if not f.is_cont.any():
         return
     cont_rows = np.nonzero(f.is_cont)[0]
     last_non = np.maximum.accumulate(np.where(~f.is_cont, np.arange(f.n), -1))
     head_of = last_non[cont_rows]
+    if joined is not None:
+        head_of = np.where(joined[cont_rows] >= 0, joined[cont_rows], head_of)
     orphan = head_of < 0
     if orphan.any():
         f.quarantine(cont_rows[orphan], "unparsable_layout", "continuation line without a head line")
@@ -582,12 +616,13 @@ def _quarantine_rows(f: _File, h: _HeadColumns, settings, source_file, cluster, 
     reasons, counts = np.unique(f.qreason[qrows].astype(str), return_counts=True)
     audit["quarantine_reasons"] = {str(r): int(c) for r, c in zip(reasons, counts)}
     unread = qrows[f.qreason[qrows] == "unparsable_layout"]
+    text = f.text if f.env is None else f.env.orig  # (a peeled line is kept as it was written)
     if len(unread):
-        audit["unreadable_example"] = _decode_lossy(f.text[int(unread[0])].as_py().encode("utf-8", "replace"), 300)
+        audit["unreadable_example"] = _decode_lossy(text[int(unread[0])].as_py().encode("utf-8", "replace"), 300)
     hp = np.minimum(np.searchsorted(h.rows, qrows), max(len(h.rows) - 1, 0))
     is_h = (h.rows[hp] == qrows) if len(h.rows) else np.zeros(len(qrows), dtype=bool)
     q_layout = h.layout.take(pa.array(hp, pa.int64(), mask=~is_h)) if len(h.rows) else None
-    raw_txt = _take(f.text, qrows).to_pylist()
+    raw_txt = _take(text, qrows).to_pylist()
     badset = f.bad[qrows]
     if badset.any():
         bi = iter(_take(f.lines, qrows[badset]).to_pylist())

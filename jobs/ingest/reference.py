@@ -25,13 +25,21 @@ only at the end). Read it top to bottom; the steps of one file, in order:
 4. **Wrapping prefixes**: when one of the first 400 lines starts with ``svc  | `` (docker compose)
    or ``[pod/name/container] `` (kubectl), every line loses it; the layouts are named
    ``docker+…`` / ``kubectl+…`` (``kubectl+`` when any line had a pod).
-5. **Layouts** (:func:`_read_heads`). A blank line is unrelated. Each other line is a *head* of the
+5. **Layouts** (:func:`_read_heads`). A blank line is unrelated. The JSON lines
+   ``envelopes.json_offered`` offers are set aside for 5b. Each other line is a *head* of the
    first layout whose regex matches it: the declared layouts (``settings.layouts``), then
    :data:`~jobs.ingest.layouts.LAYOUTS` in table order with the layouts that match none of the
    file's first 400 non-blank lines moved to the end; ``json`` (``JSON_LINE``) is tried first when
    more than half of those lines are JSON, else last. A line none matches but that starts with a
    viewer's timestamp (``TS_PREFIX``) is tried again without it (layout ``ts+…``; the timestamp is
    kept as ``pts``). JSON fields come from the key families of ``JSON_NAMES`` (first key present).
+5b. **Envelopes** (:func:`_peel`, ``docs/envelopes.md``): the set-aside JSON lines and the lines no
+   layout read that ``envelopes.text_offered`` offers are peeled by :func:`jobs.ingest.envelopes.peel_lines`
+   (split CRI / docker pieces joined into their first line, the others continuations of it; an
+   envelope holding nothing readable ``unreadable_envelope``); the inner lines are read by the
+   layouts (ordered by their own sample) and, when still unread, by the steps below (an
+   enveloped line is a head unless continuation-shaped). A head of a peeled line gets the
+   envelope's time as ``pts`` when it has none and the envelopes' names before its layout.
 6. **General reader** (:func:`_general_head`): a line still unread (except the line after a
    ``jul`` head) is a head of layout ``general`` when it has a timestamp (``timestamps.LOCATE``;
    within its first 48 characters, two leading timestamps: the second is the application's), or a
@@ -43,7 +51,8 @@ only at the end). Read it top to bottom; the steps of one file, in order:
 8. **Continuations**: a line left that matches ``CONTINUATION`` (stack traces, indented blocks),
    also behind a ``TS_PREFIX`` timestamp, continues the entry above it; any other line is
    ``unparsable_layout``.
-9. **Timestamps** (:func:`_timestamps`): the head's ``ts`` (else ``pts``) through
+9. **Timestamps** (:func:`_timestamps`): the head's ``ts`` (else ``pts``; ``pts`` alone is the
+   event's ``envelope_ts``, :func:`jobs.ingest.envelopes.envelope_times`) through
    ``layouts.parse_timestamps``; the forms it does not read through ``timestamps.to_iso`` (log4j
    ``DATE``, zone words, syslog with the year of the file's first dated line or
    ``default_year``, a time of day with the date of the previous dated head).
@@ -55,8 +64,9 @@ only at the end). Read it top to bottom; the steps of one file, in order:
 12. **Accounting** (:func:`_account`): every line is exactly one of event, continuation (of an
     event), unrelated, quarantined; a continuation takes the class of the head above it (a
     quarantined head's continuations are quarantined, detail ``continuation of line N``); one with
-    no head above it is ``unparsable_layout``. Quarantine rows keep the text (the first
-    ``raw_keep_bytes`` bytes of a bad line). The audit row counts them all.
+    no head above it is ``unparsable_layout``; a joined piece takes the class of the line it
+    joins. Quarantine rows keep the text as written (the first ``raw_keep_bytes`` bytes of a bad
+    line). The audit row counts them all.
 """
 
 from __future__ import annotations
@@ -71,6 +81,7 @@ from typing import Any
 import pyarrow as pa
 
 from jobs.ingest import dialects as D
+from jobs.ingest import envelopes as E
 from jobs.ingest import general as G
 from jobs.ingest import layouts as L
 from jobs.ingest import timestamps as TS
@@ -109,6 +120,7 @@ class Head:
     json: dict[str, str | None] = field(default_factory=dict)  # j_group, j_member, j_gen, j_client
     inline_cont: str | None = None  # the rest of a multi-line JSON message
     ts_ms: int | None = None
+    env_ms: int | None = None  # the envelope's time (``pts``)
 
 
 @dataclass
@@ -124,6 +136,9 @@ class File:
     qgroup: dict[int, str | None] = field(default_factory=dict)
     heads: dict[int, Head] = field(default_factory=dict)
     is_cont: list[bool] = field(default_factory=list)
+    orig: dict[int, str] = field(default_factory=dict)  # a peeled line's text before peeling
+    joined: dict[int, int] = field(default_factory=dict)  # a piece joined into an earlier line → that line
+    env: dict[int, tuple[str | None, str]] = field(default_factory=dict)  # peeled: (pts, label)
 
     def quarantine(self, i: int, reason: str, detail: str) -> None:
         self.cls[i], self.reason[i], self.detail[i] = "quarantined", reason, detail
@@ -271,8 +286,14 @@ def _json_fields(line: str) -> dict[str, str | None]:
     does not parse as an object of scalars: the per-key regexes ``JSON_KEYS``."""
     try:
         flat = _flatten(json.loads(line))
-        return _response_error({key: next((_json_value(flat[n]) for n in names if flat.get(n) is not None), None)
-                                for key, names in L.JSON_NAMES.items()})  # fmt: skip
+        out = {key: next((_json_value(flat[n]) for n in names if flat.get(n) is not None), None)
+               for key, names in L.JSON_NAMES.items()}  # fmt: skip
+        for key, suffixes in L.JSON_SUFFIXES.items():  # (nested MDC keys, in key order)
+            if out[key] is None:
+                out[key] = next((_json_value(v) for k, v in flat.items()
+                                 if isinstance(v, (str, int, float)) and any(k.endswith("." + x) for x in suffixes)),
+                                None)  # fmt: skip
+        return _response_error(out)
     except (ValueError, TypeError, AttributeError):
         pass
     out: dict[str, str | None] = {}
@@ -341,15 +362,21 @@ def _mostly_json(sample: list[str]) -> bool:
 
 
 def _read_heads(f: File, settings: IngestSettings, label: str) -> None:
-    """Step 5-6: the head of every line a layout, a layout behind a viewer's timestamp or the
-    general reader reads."""
+    """Steps 5-6: the head of every line a layout, an envelope's inner line, a layout behind a
+    viewer's timestamp or the general reader reads."""
     rows = [i for i, t in enumerate(f.text) if not f.bad[i] and t]  # (blank lines: unrelated)
-    sample = [f.text[i] for i in rows[:SAMPLE]]
+    offered = [i for i in rows if E.json_offered(f.text[i])]
+    first = [i for i in rows if i not in set(offered)]
+    sample = [f.text[i] for i in first[:SAMPLE]]
     order = _layout_order(sample, settings)
     json_first = _mostly_json(sample)
-    for i in rows:
+    for i in first:
         if h := _match_layout(i, f.text[i], order, json_first, label):
             f.heads[i] = h
+    offered = sorted(offered + [i for i in first if i not in f.heads and E.text_offered(f.text[i])])
+    if offered:
+        _peel(f, offered, settings, label)
+        rows = [i for i in rows if f.text[i] and not f.is_cont[i] and f.cls[i] != "quarantined"]
     behind_ts = {i: m for i in rows if i not in f.heads and (m := rx(L.TS_PREFIX).search(f.text[i]))}
     json_first = _mostly_json([m.group("rest") for m in behind_ts.values()][:SAMPLE])
     for i, m in behind_ts.items():
@@ -363,7 +390,31 @@ def _read_heads(f: File, settings: IngestSettings, label: str) -> None:
             f.heads[i] = h
     after_jul = {r + 1 for r, h in f.heads.items() if h.layout.endswith("jul")}
     for i in [i for i in rows if i not in f.heads and i not in after_jul]:
-        if h := _general_head(i, f.text[i], label):
+        if h := _general_head(i, f.text[i], label, i in f.env):
+            f.heads[i] = h
+    for i, (pts, env_label) in f.env.items():  # (the envelope's time and names)
+        if (h := f.heads.get(i)) is not None:
+            h.pts, h.layout = h.pts or pts, env_label + h.layout
+
+
+def _peel(f: File, offered: list[int], settings: IngestSettings, label: str) -> None:
+    """Step 5b: the offered lines' envelopes peeled (:mod:`jobs.ingest.envelopes`), split pieces
+    joined (the later pieces: continuations), and the inner lines read by the layouts (ordered by
+    the inner lines' own sample)."""
+    pf = E.peel_lines(offered, [f.text[i] for i in offered])
+    for r, first in pf.absorbed.items():
+        f.orig[r], f.text[r], f.is_cont[r] = f.text[r], "", True
+        f.joined[r] = first
+    for r, p in pf.lines.items():
+        f.orig[r], f.text[r] = f.text[r], p.text
+        f.env[r] = (p.pts, p.label)
+        if p.bad is not None:
+            f.quarantine(r, "unreadable_envelope", p.bad)
+    second = [i for i in offered if f.text[i] and not f.is_cont[i] and f.cls[i] != "quarantined"]
+    sample = [f.text[i] for i in second[:SAMPLE]]
+    order, json_first = _layout_order(sample, settings), _mostly_json(sample)
+    for i in second:
+        if h := _match_layout(i, f.text[i], order, json_first, label):
             f.heads[i] = h
 
 
@@ -394,9 +445,9 @@ def _messages_and_continuations(f: File) -> None:
 _LEVEL_WORD = rf"^[\s\[\]|:>-]{{0,4}}(?:{L.LEVELS})\]?(?:[\s|:>-]+|$)"
 
 
-def _general_head(row: int, text: str, label: str) -> Head | None:
+def _general_head(row: int, text: str, label: str, enveloped: bool = False) -> Head | None:
     """A line of unknown layout read message-first (:mod:`jobs.ingest.general`), or None when it
-    is no entry of its own."""
+    is no entry of its own (a line an envelope held is one, unless it is continuation-shaped)."""
     loc = rx(TS.LOCATE).search(text)
     leading = bool(loc) and len(loc.group("pre")) <= G.LEADING_MAX
     ts = loc.group("ts") if loc else None
@@ -419,7 +470,7 @@ def _general_head(row: int, text: str, label: str) -> Head | None:
     message = rx(_LEVEL_WORD).sub("", region, count=1).lstrip(" \t-:|>#")
     cont = bool(rx(L.CONTINUATION).search(text))
     hint = bool(rx(D.GROUP_PREFILTER).search(text))
-    if not ((loc and not cont) or (leading and cont) or ((lv or hint) and not cont)):
+    if not ((loc and not cont) or (leading and cont) or ((lv or hint or enveloped) and not cont)):
         return None
     return Head(row, label + "general", ts, lv.group("level") if lv else None, logger, None, message, pts)
 
@@ -443,6 +494,9 @@ def _timestamps(f: File, settings: IngestSettings, audit: dict[str, Any]) -> Non
                     0
                 ].as_py()
         last_date = dated[k] or last_date
+    if any(h.pts is not None for h in heads):
+        for h, ms_env in zip(heads, E.envelope_times([h.pts for h in heads], settings.default_timezone, lambda: year)):
+            h.env_ms = ms_env
     times = [h.ts_ms for h in heads if h.ts_ms is not None]
     if times:
         audit["first_ts"] = datetime.fromtimestamp(min(times) / 1000, tz=UTC)
@@ -457,12 +511,14 @@ def _timestamps(f: File, settings: IngestSettings, audit: dict[str, Any]) -> Non
 
 # ------------------------------------------------------------------------------ 12. accounting
 def _account(f: File) -> None:
-    """A continuation takes the class of the nearest line above it that is no continuation."""
-    head = -1
+    """A continuation takes the class of the nearest line above it that is no continuation (a
+    joined piece: of the line it joins)."""
+    last = -1
     for i in range(len(f.raw)):
         if not f.is_cont[i]:
-            head = i
+            last = i
             continue
+        head = f.joined.get(i, last)
         if head < 0:
             f.quarantine(i, "unparsable_layout", "continuation line without a head line")
         elif f.cls[head] == "event":
@@ -486,7 +542,9 @@ def _quarantine_rows(
         if c != "quarantined":
             continue
         raw = (
-            f.raw[i][: settings.raw_keep_bytes].decode("utf-8", "backslashreplace") if f.bad[i] else f.text[i]
+            f.raw[i][: settings.raw_keep_bytes].decode("utf-8", "backslashreplace")
+            if f.bad[i]
+            else f.orig.get(i, f.text[i])
         )
         rows.append({
             "cluster": cluster, "source_file": source_file, "line_no": i + 1, "reason": f.reason[i],
@@ -498,6 +556,6 @@ def _quarantine_rows(
         audit["quarantine_reasons"] = {r: sum(q["reason"] == r for q in rows) for r in reasons}
     unread = [r for r in rows if r["reason"] == "unparsable_layout"]
     if unread:
-        ex = f.text[unread[0]["line_no"] - 1]
+        ex = unread[0]["raw"]
         audit["unreadable_example"] = ex.encode("utf-8", "replace")[:300].decode("utf-8", "backslashreplace")
     return pa.Table.from_pylist(rows, schema=QUARANTINE_ARROW)

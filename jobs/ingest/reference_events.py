@@ -380,7 +380,7 @@ def _finish(f: File, evs: list[dict], heads: list[Head], source_file: str, clust
     for i, c in enumerate(f.is_cont):
         if not c:
             head = i
-        elif head >= 0:
+        elif head >= 0 and i not in f.joined:  # (a joined piece's text is in its head's)
             conts.setdefault(head, []).append(f.text[i])
     seen: dict[str, str] = {}
 
@@ -420,6 +420,7 @@ def _finish(f: File, evs: list[dict], heads: list[Head], source_file: str, clust
             cluster=cluster, ts_ms=ms, ts=None if ms is None else ms * 1000,
             event_date=None if ms is None else (datetime(1970, 1, 1, tzinfo=UTC) + timedelta(milliseconds=ms)).date(),
             partitions=parts, ts_inferred=h.ts_ms is None, redacted=red[k], level=level, logger=h.logger,
+            envelope_ts=None if h.env_ms is None else h.env_ms * 1000,
             layout=h.layout, message=h.message, continuation=cont, source_file=source_file, line_no=h.row + 1,
             run_id=run_id,
         )  # fmt: skip

@@ -6,7 +6,7 @@ reader (:func:`jobs.ingest.reference.read_bytes`, the specification) returns: ev
    file and each fixture file as one file, the real-log corpus, the samples, the bad inputs, and
    small simulated corpora (every broker dialect × client layout);
 2. files Hypothesis builds from fragments: known layouts around dialect example messages, unknown
-   layouts, viewer / docker / kubectl prefixes, junk, blank, continuation, binary and invalid UTF-8
+   layouts, viewer / docker / kubectl prefixes, CRI envelopes, junk, blank, continuation, binary and invalid UTF-8
    lines, missing timestamps, redacted ids, hard-wrapped lines, e-mail quotes, CRLF and gzip;
 3. the known differences, each as its minimal file (``xfail``, strict: when one is fixed the test
    says so). The generator of 2. does not build those shapes (see ``_KNOWN``).
@@ -338,7 +338,7 @@ def _no_known_difference(text: str) -> bool:
     """None of the shapes of ``_KNOWN`` (after the wrapping the file was built with is undone):
     default log4j heads beside other bracketed-date heads; Spring Boot 2 and 3 lines in one file; a
     malformed JSON line beside other JSON lines; a log4j line whose message is empty."""
-    lines = [re.sub(r"^(?:svc-1  \| |\[pod/a-1/c\] |2024-05-01T10:00:00.123456789Z |> |    |\t|\u2502 )", "",
+    lines = [re.sub(r"^(?:svc-1  \| |\[pod/a-1/c\] |2024-05-01T10:00:00.123456789Z (?:stdout [PF] )?|> |    |\t|\u2502 )", "",
                     x.rstrip("\r"))
              for x in text.split("\n")]  # fmt: skip
     has = lambda rx: any(rx.search(x) for x in lines)  # noqa: E731
@@ -356,8 +356,9 @@ def _no_known_difference(text: str) -> bool:
 def log_files(draw) -> bytes:
     family = draw(st.lists(st.sampled_from(_LAYOUT_NAMES), min_size=1, max_size=3, unique=True))
     lines = [x for e in draw(st.lists(_entry(family), min_size=1, max_size=14)) for x in e]
-    wrap = draw(st.sampled_from(["", "", "", "docker", "kubectl", "ts", "quote", "indent", "box", "tab"]))
+    wrap = draw(st.sampled_from(["", "", "", "docker", "kubectl", "ts", "quote", "indent", "box", "tab", "cri"]))
     lines = [{"": x, "docker": f"svc-1  | {x}", "kubectl": f"[pod/a-1/c] {x}",
+              "cri": f"2024-05-01T10:00:00.123456789Z stdout F {x}",
               "ts": f"2024-05-01T10:00:00.123456789Z {x}", "quote": f"> {x}", "indent": f"    {x}",
               "box": f"\u2502 {x} \u2502", "tab": f"\t{x}"}[wrap]
              for x in lines]  # fmt: skip

@@ -1,0 +1,323 @@
+"""Envelopes: what a runtime, shipper, system log or export wrapped around an application's line.
+
+A physical line is zero or more envelopes, then an application record, then the message. This
+module peels the envelopes, recursively (a JSON log inside a docker record inside a CRI line),
+rejoins what a runtime split, and hands the readers the innermost line to read with the layouts:
+
+==================================  ===============================================  ==============
+envelope                            shape                                            label
+==================================  ===============================================  ==============
+CRI (containerd, CRI-O)             ``<RFC3339 time> stdout|stderr P|F <text>``     ``cri+``
+docker json-file, fluentd lines     ``{"log":"<line>\\n","stream":..,"time":..}``    ``docker+``
+JSON with a line under a line key   journald ``MESSAGE``, CloudWatch ``@message``,   by key
+                                    Cloud Logging ``textPayload``, Splunk ``_raw``
+Fluent Bit / fluentd ``stdout``     ``[N] tag: [epoch, {"log"=>"…", …}]``            ``fluentbit+``
+syslog RFC 5424                     ``<PRI>1 time host app procid msgid [SD] msg``   ``syslog+``
+syslog RFC 3164, journalctl         ``<PRI>Mmm dd hh:mm:ss host tag[pid]: msg``,     ``syslog+``
+``-o short-iso/-precise``           ``2024-…T…+0000 host unit[pid]: msg``
+stern                               ``<pod-xxxxx> <container> <line>``               ``stern+``
+==================================  ===============================================  ==============
+
+Application records (:mod:`jobs.ingest.records`: JSON of any common shape, logfmt, `` | ``
+columns, CSV exports) whose message is itself a line are envelopes too; the others are rewritten
+as one canonical JSON line the ``json`` layout reads (layout ``gelf+json``, ``logfmt+json``, …).
+
+Which lines are offered (:func:`json_offered`, :func:`text_offered`; the same decision in both
+readers): a JSON line with a key that carries a line or a message the ``json`` layout does not
+read (``log``, ``MESSAGE``, ``short_message``, ``event`` …) before the layouts; a line of another
+shape only when no known layout reads it. :func:`peel_lines` returns, per offered line, the text
+to read (:class:`Peeled`): ``pts`` is the time of the nearest envelope that wrote one (the
+application's own timestamp, read by the layouts, wins over it), ``label`` the envelopes' names.
+
+Rejoining: a CRI ``P`` piece, and a docker record whose ``log`` does not end in ``\\n``, continue
+in the next line of the same envelope and stream; the pieces are joined into the first one, the
+others are its continuation lines (``absorbed``). An envelope that does not parse falls back to the
+text it still holds (a cut JSON or Fluent Bit record: its ``log``/``message`` value so far); one
+holding none is ``unreadable_envelope`` (``bad``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+
+import pyarrow as pa
+
+from jobs.ingest import layouts as L
+from jobs.ingest import records as R
+from jobs.ingest import timestamps as TS
+from jobs.ingest.pyregex import translate
+
+_ISO_T = r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})"
+CRI = rf"^(?P<t>{_ISO_T}) (?P<s>stdout|stderr) (?P<f>[PF])(?: (?P<x>.*))?$"
+FLUENT = (
+    r"^\[\d+\] (?P<tag>[^\s:]+): \[\[?(?P<t>\d{9,10}(?:\.\d{1,9})?)(?:, \{[^{}]*\}\])?, \{(?P<h>.*)\}\]$"
+)
+FLUENT_HEAD = r"^\[\d+\] [^\s:]+: \[\[?(?P<t>\d{9,10}(?:\.\d{1,9})?)"
+SYSLOG5424 = (
+    r"^(?:<\d{1,3}>)?1 (?P<t>\S+) (?P<host>\S+) (?P<tag>\S+) \S+ \S+ (?:-|(?:\[(?:[^\]\\]|\\.)*\])+)(?: (?P<x>.*))?$"
+)
+SYSLOG = (
+    rf"^(?:<\d{{1,3}}>)?(?P<t>{TS.SYSLOG}|{_ISO_T}) (?P<host>[\w.:-]+) "
+    r"(?P<tag>[^\s:\[\]]{1,64})(?:\[\d+\])?: (?P<x>.*)$"
+)
+STERN = r"^(?P<pod>[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?-[a-z0-9]{5}) (?P<ctr>[a-z0-9](?:[a-z0-9-]*[a-z0-9])?) (?P<x>.+)$"
+
+#: JSON lines offered before the layouts: a line starting with ``{`` (:data:`JSON_START`) that
+#: has a key that carries a line, a message the json layout does not read as such (a nested
+#: record, a whole log line), or a numeric level (Bunyan, pino, GELF)
+JSON_START = r"^\s*\{"
+SNIFF_JSON = (
+    r'"(?:log|MESSAGE|@message|textPayload|short_message|full_message|_raw|event)"\s*:\s*"'
+    r'|"(?:jsonPayload"\s*:\s*\{|__REALTIME_TIMESTAMP"|(?:level|severity)"\s*:\s*\d)'
+    r'|"(?:message|msg)"\s*:\s*"(?:\{\\"|\[?\d{4}-\d\d-\d\d[ T]\d\d:|[\w.@-]+=)'
+)
+#: other lines offered when no known layout reads them
+SNIFF_TEXT = "|".join((
+    rf"^{_ISO_T} std(?:out|err) [PF]",
+    r"^\[\d+\] [^\s:]+: \[",
+    r"^(?:<\d{1,3}>)?1 \S+ \S+ \S+ \S+ \S+ [-\[]",
+    rf"^(?:<\d{{1,3}}>)?(?:{TS.SYSLOG}|{_ISO_T}) [\w.:-]+ [^\s:\[\]]{{1,64}}(?:\[\d+\])?: ",
+    r'^[\w.@-]+=(?:"|[^\s"])',
+    R.PIPES,
+    R.CSV_ROW,
+    r"^[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?-[a-z0-9]{5} [a-z0-9]",
+))  # fmt: skip
+#: what a cut JSON / Fluent Bit record still holds of its line
+_CUT_VALUE = r'"(?:log|message|msg|MESSAGE|short_message|full_message|@message|textPayload|_raw|event)"\s*(?::|=>)\s*"(?P<v>(?:[^"\\]|\\.)*)'
+_LEVEL_WORD = rf"^(?:{L.LEVELS})$"
+MAX_DEPTH = 6
+
+
+@cache
+def _rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(translate(pattern), re.ASCII)
+
+
+@dataclass
+class Peeled:
+    """The text to read for one line: ``text`` (a line, or a canonical JSON record), ``pts`` (the
+    nearest envelope's time), ``label`` (envelope names, outermost first), ``bad`` (why the
+    envelope holds nothing to read: the line is quarantined)."""
+
+    text: str
+    pts: str | None = None
+    label: str = ""
+    bad: str | None = None
+
+
+@dataclass
+class _Layer:
+    """One peeled layer: the inner text (``final``: already a record, not peeled further)."""
+
+    label: str
+    text: str
+    pts: str | None = None
+    final: bool = False
+    stream: str | None = None
+    partial: bool = False
+    bad: str | None = None
+
+
+@dataclass
+class PeeledFile:
+    """What :func:`peel_lines` found: the peeled lines by row, the rows joined into another."""
+
+    lines: dict[int, Peeled] = field(default_factory=dict)
+    absorbed: dict[int, int] = field(default_factory=dict)  # a joined piece → the line it joins
+
+
+def text_offered(text: str) -> bool:
+    """Whether a line no layout read is offered (:data:`SNIFF_TEXT`; never a line that starts with
+    whitespace: an envelope starts at the line start, a stack frame does not)."""
+    return text[:1] not in (" ", "\t") and bool(_rx(SNIFF_TEXT).search(text))
+
+
+def json_offered(text: str) -> bool:
+    """Whether a JSON line is offered before the layouts (:data:`SNIFF_JSON` in a line that
+    starts with ``{``)."""
+    return bool(_rx(SNIFF_JSON).search(text)) and bool(_rx(JSON_START).search(text))
+
+
+# ------------------------------------------------------------------------------ is it a line?
+def is_line(s: str) -> bool:
+    """Whether a message is a whole log line of its own (JSON object, logfmt, a known layout, a
+    leading timestamp, another envelope)."""
+    t = s.strip()
+    if not t:
+        return False
+    if t[0] == "{" and t[-1] == "}":
+        return True
+    if _rx(L.TS_PREFIX).search(t) or R.logfmt(t) is not None or _rx(CRI).search(t):
+        return True
+    first = t[0]
+    return any(first in L.FIRST_CHARS.get(lay.id, L.ALL_CHARS) and _rx(lay.regex).search(t) for lay in L.LAYOUTS)
+
+
+# ------------------------------------------------------------------------------ one layer
+def _unescape(v: str) -> str:
+    try:
+        return json.loads('"' + v + '"')
+    except ValueError:
+        for a, b in (("\\n", "\n"), ("\\t", "\t"), ("\\r", ""), ('\\"', '"'), ("\\/", "/"), ("\\\\", "\\")):
+            v = v.replace(a, b)
+        return v
+
+
+def _cut(text: str, label: str, pts: str | None) -> _Layer:
+    """A record cut before its end: the line it holds so far, else unreadable."""
+    m = _rx(_CUT_VALUE).search(text)
+    if m is None:
+        return _Layer(label, "", pts, bad=f"{label} record without a readable line (cut or malformed)")
+    v = _unescape(m.group("v")).rstrip("\r\n")
+    return _Layer(label, v, pts)
+
+
+def _record(obj: dict, label_if_plain: str | None, pts: str | None, text: str | None = None) -> _Layer | None:
+    """The layer of a parsed record (``text``: a logfmt line, whose other pairs follow the message)."""
+    rec = R.from_mapping(obj, is_line)
+    if rec is None:
+        return None
+    if text is not None and rec.line is None and (rest := R.logfmt_rest(text, rec.used)):
+        rec.fields["message"] = f"{rec.fields['message']} {rest}"
+    label = rec.shape if label_if_plain is None or rec.shape != "json" else label_if_plain
+    if rec.line is not None:
+        partial = rec.shape == "docker" and not (rec.fields["message"] or "").endswith("\n")
+        stream = obj.get("stream") if isinstance(obj.get("stream"), str) else None
+        return _Layer(label, rec.line, rec.fields["ts"] or pts, stream=stream, partial=partial)
+    # (a plain JSON record read as a record: its layout is ``json``, no prefix)
+    return _Layer("" if label == "json" else label, R.canonical(rec.fields), pts, final=True)
+
+
+def _json(text: str) -> _Layer | None:
+    try:
+        obj = json.loads(text)
+        return _record(obj, None, None) if isinstance(obj, dict) else None
+    except (ValueError, RecursionError):  # (malformed, cut, or nested beyond reason)
+        return _cut(text, "json", None)
+
+
+def _fluent(text: str) -> _Layer | None:
+    m = _rx(FLUENT).search(text)
+    if m is None:
+        h = _rx(FLUENT_HEAD).search(text)
+        return _cut(text, "fluentbit", h.group("t")) if h else None
+    body = re.sub(r'("(?:[^"\\]|\\.)*")=>', r"\1:", "{" + m.group("h") + "}")
+    body = re.sub(r":nil([,}])", r":null\1", body).replace("\\e", "\\u001b")
+    try:
+        obj = json.loads(body)
+        layer = _record(obj, "fluentbit", m.group("t")) if isinstance(obj, dict) else None
+    except (ValueError, RecursionError):
+        return _cut(text, "fluentbit", m.group("t"))
+    if layer is not None and layer.label in ("docker", "fluentd"):
+        layer.label, layer.partial = "fluentbit", False
+    return layer
+
+
+def _syslog(text: str) -> _Layer | None:
+    m = _rx(SYSLOG5424).search(text) or _rx(SYSLOG).search(text)
+    if m is None or _rx(_LEVEL_WORD).search(m.group("host")) or _rx(_LEVEL_WORD).search(m.group("tag")):
+        return None
+    t = None if m.group("t") == "-" else m.group("t")
+    x = (m.group("x") or "").lstrip("\ufeff")
+    if is_line(x) or _rx(L.CONTINUATION).search(x) or not x.strip():
+        return _Layer("syslog", x, t)
+    tag = None if m.group("tag") == "-" else m.group("tag")
+    return _Layer("syslog", R.canonical({"message": x, "logger": tag}), t, final=True)
+
+
+def _text_record(text: str) -> _Layer | None:
+    pairs = R.logfmt(text)
+    if pairs is not None:
+        return _record(pairs, "logfmt", None, text)
+    d = R.delimited(text)
+    if d is None:
+        return None
+    shape, fields = d
+    if fields is None:  # a CSV header row
+        return _Layer(shape, "", None)
+    msg = fields["message"] or ""
+    if is_line(msg):
+        return _Layer(shape, msg, fields["ts"])
+    return _Layer(shape, R.canonical(fields), None, final=True)
+
+
+def peel_one(text: str) -> _Layer | None:
+    """The outermost envelope or record of ``text`` (None: it is neither)."""
+    s = text.lstrip()
+    if s.startswith("{"):
+        return _json(text.strip())
+    m = _rx(CRI).search(text)
+    if m:
+        return _Layer("cri", m.group("x") or "", m.group("t"), stream=m.group("s"), partial=m.group("f") == "P")
+    if s.startswith("[") and _rx(r"^\[\d+\] ").search(s):
+        return _fluent(text)
+    layer = _syslog(text)
+    if layer is not None:
+        return layer
+    m = _rx(STERN).search(text)
+    if m and is_line(m.group("x")):
+        return _Layer("stern", m.group("x"))
+    return _text_record(text)
+
+
+def _inner(layer: _Layer, depth: int = 0) -> Peeled:
+    """``layer``'s text peeled down to the innermost line (the nearest envelope's time wins)."""
+    label = layer.label + "+" if layer.label else ""
+    if layer.bad is not None:
+        return Peeled("", layer.pts, label, layer.bad)
+    if layer.final or depth >= MAX_DEPTH:
+        return Peeled(layer.text, layer.pts, label)
+    nxt = peel_one(layer.text) if layer.text.strip() else None
+    if nxt is None or (nxt.bad is not None and nxt.label == "json"):
+        return Peeled(layer.text, layer.pts, label)
+    deeper = _inner(nxt, depth + 1)
+    return Peeled(deeper.text, deeper.pts or layer.pts, label + deeper.label, deeper.bad)
+
+
+# ------------------------------------------------------------------------------ a file's lines
+def peel_lines(rows: list[int], texts: list[str]) -> PeeledFile:
+    """The offered lines (``rows``, in file order, with their ``texts``) peeled; split pieces
+    (CRI ``P``, docker records without a final newline) joined per envelope and stream into their
+    first piece."""
+    out = PeeledFile()
+    pending: dict[tuple[str, str | None], tuple[int, _Layer, list[str]]] = {}
+    for row, text in zip(rows, texts):
+        layer = peel_one(text)
+        if layer is None:
+            continue
+        key = (layer.label, layer.stream)
+        if key in pending:  # a piece after a partial one: joined into the first
+            first, head, parts = pending[key]
+            parts.append(layer.text)
+            out.absorbed[row] = first
+            if layer.partial:
+                continue
+            del pending[key]
+            head.text, row, layer = "".join(parts), first, head
+        elif layer.partial:
+            pending[key] = (row, layer, [layer.text])
+            continue
+        out.lines[row] = _inner(layer)
+    for first, head, parts in pending.values():  # (the file ends inside a split line)
+        head.text = "".join(parts)
+        out.lines[first] = _inner(head)
+    return out
+
+
+# ------------------------------------------------------------------------------ envelope times
+def envelope_times(pts: list[str | None], tz: str, year: Callable[[], int | None]) -> list[int | None]:
+    """Epoch ms of envelopes' times (``pts`` of the heads): what :func:`layouts.parse_timestamps`
+    reads, else the located forms of :func:`timestamps.to_iso` (syslog with the file's ``year()``)."""
+    ms = L.parse_timestamps(pa.array(pts, pa.string()), tz).to_pylist()
+    miss = [k for k, (p, v) in enumerate(zip(pts, ms)) if v is None and p is not None]
+    if miss:
+        y = year()
+        isos = {k: iso for k in miss if (iso := TS.to_iso(pts[k], year=y)) is not None}
+        conv = L.parse_timestamps(pa.array(list(isos.values()), pa.string()), tz).to_pylist()
+        for k, v in zip(isos, conv):
+            ms[k] = v
+    return ms

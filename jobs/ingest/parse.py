@@ -589,10 +589,21 @@ def _continuation_classes(f: _File, joined: np.ndarray | None = None) -> None:
     head_of = last_non[cont_rows]
     if joined is not None:
         head_of = np.where(joined[cont_rows] >= 0, joined[cont_rows], head_of)
+        named = head_of.copy()  # the line a quarantine detail names: the one the piece joins
+        # a piece joined to a continuation line takes that line's head (chains of pieces: follow them)
+        resolved = np.full(f.n, -1, dtype=np.int64)
+        resolved[cont_rows] = head_of
+        for _ in range(f.n):
+            via = (head_of >= 0) & f.is_cont[np.maximum(head_of, 0)]
+            if not via.any():
+                break
+            head_of = np.where(via, resolved[np.maximum(head_of, 0)], head_of)
+    else:
+        named = head_of
     orphan = head_of < 0
     if orphan.any():
         f.quarantine(cont_rows[orphan], "unparsable_layout", "continuation line without a head line")
-    cr, ho = cont_rows[~orphan], head_of[~orphan]
+    cr, ho, nm = cont_rows[~orphan], head_of[~orphan], named[~orphan]
     hc = f.cls[ho]
     f.cls[cr[hc == 1]] = 2
     f.cls[cr[hc == 0]] = 0
@@ -601,7 +612,7 @@ def _continuation_classes(f: _File, joined: np.ndarray | None = None) -> None:
         q_rows = cr[qc]
         f.cls[q_rows] = 3
         f.qreason[q_rows] = f.qreason[ho[qc]]
-        for r, hd in zip(q_rows, ho[qc]):
+        for r, hd in zip(q_rows, nm[qc]):
             f.qdetail[r] = f"continuation of line {int(hd) + 1}"
             if int(hd) in f.qgroup:
                 f.qgroup[int(r)] = f.qgroup[int(hd)]

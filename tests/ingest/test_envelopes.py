@@ -9,7 +9,7 @@ import json
 from dataclasses import replace
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from jobs.ingest import records as R
@@ -187,6 +187,8 @@ _FRAGMENTS = [
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.lists(st.sampled_from(_FRAGMENTS), min_size=1, max_size=6).map("".join), min_size=1, max_size=8))
+# a CRI piece joined to a piece that continues a quarantined line: quarantined like its head
+@example(['{"log":', "2024-05-01T10:00:00.1Z stderr P ", "2024-05-01T10:00:00.1Z stderr P  (a.b.C)"])
 def test_envelope_fragments_never_raise_and_both_readers_agree(lines: list[str]) -> None:
     data = ("\n".join(lines) + "\n").encode()
     assert_same(data, "fuzz.log", S.SETTINGS)

@@ -9,6 +9,11 @@ are resolved against the importing module's package.
 The cycles that remain are listed in :data:`ALLOWED_CYCLES`, each with who breaks it and how; the
 list can only shrink (a listed cycle that no longer exists fails the test too).
 
+The same file checks the layers, with the same kind of shrinking lists: the entry points that must
+load no Spark (:data:`SPARK_FREE`; load-time imports only, since a subcommand may import Spark
+inside the function that needs it), imports against the layers (:data:`FORBIDDEN`) and private
+names (``_x``) imported from another module.
+
 What ``coordinator_core`` may import at all (no ``jobs``, Spark, pandas, Arrow, I/O) is checked by
 ``tests/core/test_purity.py``.
 """
@@ -34,6 +39,69 @@ ALLOWED_CYCLES: dict[frozenset[str], str] = {
     frozenset({"jobs.ingest.reference", "jobs.ingest.reference_events"}): (
         "owned by concurrent work on jobs/ingest/; to break by moving File, Head and rx down into a "
         "lower module both import (reference_events then no longer imports reference)"
+    ),
+}
+
+
+#: Entry points that load no Spark: the CLI dispatches lazily per subcommand, the simulator runs
+#: without it, and so does the core.
+SPARK_FREE = ("jobs.__main__", "jobs.cli", "jobs.simulate.__main__", "jobs.simulate", "coordinator_core")
+_CLI_SPARK = (
+    "owned by concurrent work on jobs/cli.py; to break by importing pyspark, the pipeline and the "
+    "report inside the subcommands that use them (jobs.cli imports them at module top)"
+)
+#: Entry points of :data:`SPARK_FREE` that still load Spark, with their reason.
+ALLOWED_SPARK_AT_LOAD: dict[str, str] = {
+    "jobs.__main__": _CLI_SPARK,
+    "jobs.cli": _CLI_SPARK,
+    "jobs.simulate.__main__": _CLI_SPARK,
+}
+
+#: ``(importer, imported)`` module prefixes that must not meet (counting every import): why.
+FORBIDDEN: dict[tuple[str, str], str] = {
+    (
+        "jobs.pipeline",
+        "jobs.report",
+    ): "the job's run does not format; the console formats the summary it is given",
+    ("jobs", "benchmarks"): "benchmarks measure the job, the job does not depend on them",
+    ("jobs.simulate", "jobs.pipeline"): "the simulator writes logs; it runs no job",
+    ("jobs.simulate", "jobs.ingest"): "the simulator writes logs; it does not read them",
+}
+#: Imports against :data:`FORBIDDEN` that remain, as ``(importer, imported)`` modules, with their reason.
+ALLOWED_LAYER_VIOLATIONS: dict[tuple[str, str], str] = {
+    ("jobs.pipeline", "jobs.report.console"): (
+        "owned by concurrent work on jobs/pipeline.py and jobs/report/; to break by returning the run "
+        "summary to the CLI, which gives it to the console"
+    ),
+}
+
+_CONSUMER_PRIVATE = (
+    "owned by concurrent work on coordinator_core/consumer/; to break by giving the shared helpers "
+    "public names in the split contract (settings, output, rows)"
+)
+_INGEST_PRIVATE = (
+    "owned by concurrent work on jobs/ingest/; to break by giving the fast-path ingest stages and the "
+    "arrowops helpers public names"
+)
+#: Modules that import another module's private names (``from m import _x``), with their reason.
+ALLOWED_PRIVATE_IMPORTS: dict[str, str] = {
+    "coordinator_core.consumer.broker": _CONSUMER_PRIVATE,
+    "coordinator_core.consumer.client": _CONSUMER_PRIVATE,
+    "coordinator_core.consumer.core": _CONSUMER_PRIVATE,
+    "coordinator_core.consumer.replay": _CONSUMER_PRIVATE,
+    "jobs.ingest.attribution": _INGEST_PRIVATE,
+    "jobs.ingest.fastpaths": _INGEST_PRIVATE,
+    "jobs.ingest.fields": _INGEST_PRIVATE,
+    "jobs.ingest.heads": _INGEST_PRIVATE,
+    "jobs.ingest.messages": _INGEST_PRIVATE,
+    "jobs.ingest.parse": _INGEST_PRIVATE,
+    "jobs.pipeline": (
+        "owned by concurrent work on jobs/pipeline.py; to break by importing the public "
+        "jobs.replay_udf.union_arrow_schema (and dropping replay_udf's `_union_arrow_schema` alias)"
+    ),
+    "jobs.report.timeline": (
+        "owned by concurrent work on jobs/report/; to break by giving the plot helpers it shares with "
+        "jobs.report.plots public names"
     ),
 }
 
@@ -195,10 +263,94 @@ def test_no_import_cycles():
     assert not stale, f"allow-listed cycles that no longer exist (drop them): {stale}"
 
 
-def test_allowed_cycles_give_reasons():
-    assert all(
-        reason.startswith("owned by ") and " to break by " in reason for reason in ALLOWED_CYCLES.values()
-    )
+def test_allowed_lists_give_reasons():
+    """Every entry of a shrinking list says who owns it and how it is to be broken."""
+    for allowed in (ALLOWED_CYCLES, ALLOWED_SPARK_AT_LOAD, ALLOWED_LAYER_VIOLATIONS, ALLOWED_PRIVATE_IMPORTS):
+        assert all(r.startswith("owned by ") and " to break by " in r for r in allowed.values())
+
+
+def _load_chain(entry: str) -> dict[str, str | None]:
+    """Every module loaded with ``entry`` (load-time imports and the parent packages), each with the
+    module that loaded it on a shortest chain from ``entry``."""
+    graph = _graph(load_time_only=True)
+    came_from: dict[str, str | None] = {entry: None}
+    todo = [entry]
+    while todo:
+        v = todo.pop(0)
+        parts = v.split(".")
+        parents = {".".join(parts[:n]) for n in range(1, len(parts))} & MODULES.keys()
+        for w in sorted(graph[v] | parents):
+            if w not in came_from:
+                came_from[w] = v
+                todo.append(w)
+    return came_from
+
+
+def _spark_path(entry: str) -> list[str] | None:
+    """``[entry, ..., module that imports pyspark]``, or None when ``entry`` loads no Spark."""
+    came_from = _load_chain(entry)
+    paths = []
+    for module in sorted(came_from):
+        if any(n.split(".")[0] == "pyspark" for n in _imports(module, load_time_only=True)):
+            path = [module]
+            while (up := came_from[path[-1]]) is not None:
+                path.append(up)
+            paths.append(path[::-1])
+    return min(paths, key=len, default=None)
+
+
+def test_spark_free_entry_points():
+    loading = {entry: _spark_path(entry) for entry in SPARK_FREE}
+    new = [" -> ".join(p) for e, p in loading.items() if p is not None and e not in ALLOWED_SPARK_AT_LOAD]
+    assert not new, "these load pyspark: " + "; ".join(new)
+    stale = [e for e in ALLOWED_SPARK_AT_LOAD if loading[e] is None]
+    assert not stale, f"allow-listed entry points that load no Spark any more (drop them): {stale}"
+
+
+def _under(module: str, prefix: str) -> bool:
+    return module == prefix or module.startswith(prefix + ".")
+
+
+def test_layers():
+    graph = _graph()
+    found = {
+        (a, b): why
+        for a, deps in graph.items()
+        for b in deps
+        for (lo, hi), why in FORBIDDEN.items()
+        if _under(a, lo) and _under(b, hi)
+    }
+    new = [
+        f"{a} -> {b} ({why})"
+        for (a, b), why in sorted(found.items())
+        if (a, b) not in ALLOWED_LAYER_VIOLATIONS
+    ]
+    assert not new, "imports against the layers: " + "; ".join(new)
+    stale = [edge for edge in ALLOWED_LAYER_VIOLATIONS if edge not in found]
+    assert not stale, f"allow-listed layer violations that no longer exist (drop them): {stale}"
+
+
+def _private_imports(module: str) -> list[str]:
+    """``m._x`` for each private name the module imports from another internal module."""
+    found = []
+    for node in _every_import(_parse(MODULES[module])):
+        if isinstance(node, ast.ImportFrom):
+            target = _resolve_from(module, node)
+            if _deepest_module(target) not in (None, module):
+                found += [
+                    f"{target}.{a.name}" for a in node.names if a.name.startswith("_") and a.name[1:2] != "_"
+                ]
+    return found
+
+
+def test_no_private_imports():
+    found = {m: names for m in MODULES if (names := _private_imports(m))}
+    new = [
+        f"{m}: {', '.join(names)}" for m, names in sorted(found.items()) if m not in ALLOWED_PRIVATE_IMPORTS
+    ]
+    assert not new, "private names imported from another module: " + "; ".join(new)
+    stale = [m for m in ALLOWED_PRIVATE_IMPORTS if m not in found]
+    assert not stale, f"allow-listed modules that import no private name any more (drop them): {stale}"
 
 
 BOTH = {"jobs.cli", "jobs.sink"}

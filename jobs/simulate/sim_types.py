@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from coordinator_core.coordinator import GroupCoordinator
 from jobs.simulate.render_client import ClientTexts
 from jobs.simulate.truth import TruthRecorder
 
@@ -66,7 +67,8 @@ Action = Callable[[Any, Any], object]
 
 
 class BrokerView(Protocol):
-    """A broker as its clients and the consumer driver see it: where and how its lines go."""
+    """A broker as its clients and the consumer driver see it: where and how its lines go, and its
+    classic coordinator (a group converted to the consumer protocol is unloaded from it)."""
 
     @property
     def id(self) -> int: ...
@@ -78,6 +80,8 @@ class BrokerView(Protocol):
     def path(self) -> str: ...
     @property
     def fmt(self) -> Callable[[int], str]: ...
+    @property
+    def coord(self) -> GroupCoordinator: ...
 
 
 class GroupView(Protocol):
@@ -95,13 +99,15 @@ class GroupView(Protocol):
     heartbeat_ms: int
     partition: int
     protocol: str
+    #: the scenario it is playing (None: none yet)
+    scenario: str | None
     clients: list[Any]
     hold_on_completing: list[Any]
 
 
 class SimHost(Protocol):
     """The simulation as its members see it: clock, seeded randomness, scheduling, output, truth and
-    the coordinator calls (``member`` is the calling client)."""
+    the coordinator calls (``client`` is the calling member)."""
 
     cfg: SimConfig
     rng: random.Random
@@ -119,6 +125,6 @@ class SimHost(Protocol):
     def write(self, path: str, text: str, nlines: int, who: Any = None) -> None: ...
     def coordinator_of(self, grp: Any) -> int | None: ...
     def instance_mapped(self, grp: Any, instance: str | None) -> bool: ...
-    def call(self, member: Any, api: str, ctx: Any, **kw: Any) -> None: ...
-    def leader_assign(self, member: Any, r: Any) -> dict[str, list[str]]: ...
-    def on_member_stable(self, member: Any) -> None: ...
+    def call(self, client: Any, api: str, ctx: Any, **kw: Any) -> None: ...
+    def leader_assign(self, client: Any, r: Any) -> dict[str, list[str]]: ...
+    def on_member_stable(self, client: Any) -> None: ...

@@ -1,4 +1,4 @@
-"""The module import graph of ``coordinator_core``, ``jobs`` and ``benchmarks`` has no cycles.
+"""The module import graph of ``coordinator_core``, ``jobs`` and ``benchmarks``: no cycles, straight layers.
 
 Read with ``ast`` (nothing is imported). Every import statement counts: module level, inside
 functions and under ``if TYPE_CHECKING:`` alike, so a cycle cannot hide behind a lazy or a
@@ -59,10 +59,7 @@ ALLOWED_SPARK_AT_LOAD: dict[str, str] = {
 
 #: ``(importer, imported)`` module prefixes that must not meet (counting every import): why.
 FORBIDDEN: dict[tuple[str, str], str] = {
-    (
-        "jobs.pipeline",
-        "jobs.report",
-    ): "the job's run does not format; the console formats the summary it is given",
+    ("jobs.pipeline", "jobs.report"): "the run does not format; the console formats the summary it is given",
     ("jobs", "benchmarks"): "benchmarks measure the job, the job does not depend on them",
     ("jobs.simulate", "jobs.pipeline"): "the simulator writes logs; it runs no job",
     ("jobs.simulate", "jobs.ingest"): "the simulator writes logs; it does not read them",

@@ -62,7 +62,7 @@ def log_paths(root: str) -> list[str]:
 def child(master: str, root: str, workdir: str) -> dict[str, Any]:
     """Runs in a fresh process: warm-up, floor job, whole job; RSS per phase of this process tree."""
     sys.path.insert(0, ROOT)
-    from benchmarks.run import _RssPoller
+    from benchmarks.run import RssPoller
     from jobs.config import JobConfig
     from jobs.pipeline import run_job
     from jobs.session import local_session
@@ -73,14 +73,14 @@ def child(master: str, root: str, workdir: str) -> dict[str, Any]:
     res: dict[str, Any] = {"master": master, "files": len(paths)}
     from pyspark.sql import functions as F
 
-    with _RssPoller(os.getpid()) as rss:
+    with RssPoller(os.getpid()) as rss:
         t0 = time.perf_counter()
         (spark.read.text(paths).select(F.regexp_extract("value", TS_REGEX, 1).alias("ts"), "value")
          .write.mode("overwrite").parquet(os.path.join(workdir, "floor")))  # fmt: skip
         res["floor_s"] = time.perf_counter() - t0
     res["floor_rss"] = rss.peak
     cfg = JobConfig().with_values(**{"output.path": os.path.join(workdir, "lake"), "run.progress": True})
-    with _RssPoller(os.getpid()) as rss:
+    with RssPoller(os.getpid()) as rss:
         t0 = time.perf_counter()
         summary = run_job(spark, cfg, [(os.path.join(root, d), "bench") for d in sorted(os.listdir(root))
                                        if d != "truth"], mode="batch")  # fmt: skip

@@ -12,7 +12,7 @@ single-process parse profile per file kind.
    part, role, dialect, layout, lines and DEBUG lines.
 2. *Spark* (a fresh child process at ``--master``): a warm-up (floor and whole job once over a few
    small files of different kinds), then the *floor* job (``read.text`` + one ``regexp_extract`` of
-   the timestamp + Parquet write, :func:`benchmarks.run._floor`) and the *whole job*
+   the timestamp + Parquet write, :func:`benchmarks.run.floor_job`) and the *whole job*
    (``jobs.pipeline.run_job`` batch into an empty lakehouse), in the same child. Per phase: wall
    time, the CPU time of the child's process tree (``utime + stime`` from ``/proc/<pid>/stat`` of
    every process of the tree, sampled every 100 ms; the sampler's own thread left out) as average
@@ -45,7 +45,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)
 
-from benchmarks.run import _floor, _git_head, _RssPoller  # noqa: E402
+from benchmarks.run import RssPoller, floor_job, git_head  # noqa: E402
 
 GOAL_RATIO = 2.0  # the ingestion work's goal; the architecture work's is 1.5x
 CORPUS_VERSION = 1  # bump when PARTS or the gzip rule change (a reused corpus must match)
@@ -157,8 +157,8 @@ def _warm_files(root: str, manifest: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 # ----------------------------------------------------------------------------------- CPU + RSS sampler
-class _TreeSampler(_RssPoller):
-    """Peak RSS by role (as :class:`benchmarks.run._RssPoller`) plus the CPU seconds of the process
+class _TreeSampler(RssPoller):
+    """Peak RSS by role (as :class:`benchmarks.run.RssPoller`) plus the CPU seconds of the process
     tree: ``utime + stime`` of every process seen (keyed by pid and start time, so a process that
     exits keeps its last sample), minus the values at entry and minus this sampler's own thread."""
 
@@ -247,7 +247,7 @@ def child(master: str, root: str, workdir: str) -> dict[str, Any]:
     spark.sparkContext.setLogLevel("ERROR")
     spark.range(1000).selectExpr("sum(id)").collect()
     warm = _warm_files(root, manifest)
-    _floor(spark, [p for p, _ in warm], os.path.join(workdir, "warm-floor"))
+    floor_job(spark, [p for p, _ in warm], os.path.join(workdir, "warm-floor"))
     warm_cfg = JobConfig().with_values(
         **{"output.path": os.path.join(workdir, "warm-job"), "run.progress": False}
     )
@@ -255,7 +255,7 @@ def child(master: str, root: str, workdir: str) -> dict[str, Any]:
 
     res: dict[str, Any] = {"master": master, "cores": cores, "files": len(inputs), "warm_files": len(warm)}
     with _TreeSampler(os.getpid()) as floor:
-        _floor(spark, [p for p, _ in inputs], os.path.join(workdir, "floor"))
+        floor_job(spark, [p for p, _ in inputs], os.path.join(workdir, "floor"))
     res["floor"] = floor.result(cores)
     cfg = JobConfig().with_values(**{"output.path": os.path.join(workdir, "lake"), "run.progress": False})
     with _TreeSampler(os.getpid()) as job:
@@ -441,7 +441,7 @@ def conclude(args: argparse.Namespace, manifest: dict[str, Any], spark: dict[str
 
 def _commit() -> str | None:
     """``git rev-parse --short HEAD``, with ``+changes`` when tracked files differ from it."""
-    head = _git_head()
+    head = git_head()
     st = subprocess.run(
         ["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True, text=True
     )

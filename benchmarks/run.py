@@ -154,7 +154,7 @@ def truth_agreement(root: str, replayed: dict[str, list[Any]]) -> dict[str, Any]
 
 
 # ----------------------------------------------------------------------------------- spark child
-def _floor(spark, paths: list[str], out: str) -> None:
+def floor_job(spark, paths: list[str], out: str) -> None:
     """The floor job: read.text, one regexp_extract of the timestamp, write Parquet (the same job
     as ``benchmarks/bench_ingest.py``, which has it inline; reused from there if it ever exports a
     ``floor_job(spark, paths, out)`` function)."""
@@ -192,7 +192,7 @@ def child(master: str, root: str, workdir: str) -> dict[str, Any]:
     from jobs.pipeline import run_job
 
     few = sorted(paths, key=os.path.getsize)[:3]
-    _floor(spark, few, os.path.join(workdir, "warm-floor"))
+    floor_job(spark, few, os.path.join(workdir, "warm-floor"))
     ingest_tables(spark, few, os.path.join(workdir, "warm-lake"), run_id="warm")
     warm_cfg = JobConfig().with_values(
         **{"output.path": os.path.join(workdir, "warm-job"), "run.progress": False}
@@ -200,7 +200,7 @@ def child(master: str, root: str, workdir: str) -> dict[str, Any]:
     run_job(spark, warm_cfg, [(p, "bench") for p in few], mode="batch")
 
     t0 = time.perf_counter()
-    _floor(spark, paths, os.path.join(workdir, "floor"))
+    floor_job(spark, paths, os.path.join(workdir, "floor"))
     res["floor_s"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()
@@ -227,7 +227,7 @@ def child(master: str, root: str, workdir: str) -> dict[str, Any]:
     return res
 
 
-class _RssPoller:
+class RssPoller:
     """Peak RSS of a process tree by role: driver JVM, driver Python, Python workers."""
 
     def __init__(self, pid: int) -> None:
@@ -236,7 +236,7 @@ class _RssPoller:
         self._stop = threading.Event()
         self._t = threading.Thread(target=self._run, daemon=True)
 
-    def __enter__(self) -> _RssPoller:
+    def __enter__(self) -> RssPoller:
         self._t.start()
         return self
 
@@ -309,7 +309,7 @@ def spark_run(master: str, root: str) -> dict[str, Any]:
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)  # fmt: skip
-    with _RssPoller(proc.pid) as poller:
+    with RssPoller(proc.pid) as poller:
         log, _ = proc.communicate()
     wall = time.perf_counter() - t0
     res: dict[str, Any] = {
@@ -332,7 +332,7 @@ def _ratio(a: float | None, b: float | None) -> float | None:
     return a / b if a and b else None
 
 
-def _git_head() -> str | None:
+def git_head() -> str | None:
     try:
         out = subprocess.run(
             ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
@@ -739,7 +739,7 @@ def _measure(a: argparse.Namespace) -> dict[str, Any]:
     results["loadavg_start"] = os.getloadavg()
     results["cpu_scaling"] = cpu_scaling()
     print(f"cpu scaling: {results['cpu_scaling']}", flush=True)
-    results["commit"] = os.environ.get("BENCH_COMMIT") or _git_head()
+    results["commit"] = os.environ.get("BENCH_COMMIT") or git_head()
     root, results["corpus"] = corpus(a.size, a.reuse, protocol=a.protocol)
     print(f"corpus: {results['corpus']}", flush=True)
     results["core"] = {"available": False, "error": "skipped (--skip-core)"} if a.skip_core else core_bench()

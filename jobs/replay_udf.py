@@ -97,8 +97,14 @@ def union_schema():
     return StructType([StructField(n, t, True) for n, t in UNION_COLUMNS])
 
 
-def _union_arrow_schema():
+def union_arrow_schema():
+    """:func:`union_schema` as an Arrow schema (what the UDFs return)."""
     return arrow_schema(union_schema())
+
+
+#: the former private name, still imported by jobs/pipeline.py (owned by other work): drop it once
+#: pipeline.py imports :func:`union_arrow_schema`
+_union_arrow_schema = union_arrow_schema
 
 
 # ------------------------------------------------------------------------------- Spark side
@@ -237,7 +243,7 @@ def _record_columns(table: str, cluster: str, group_id: str, records: list[Any])
 
 def union_table(parts: list[dict[str, list[Any]]]):
     """One Arrow table of the union schema from column dicts (columns a part lacks are null)."""
-    schema = _union_arrow_schema()
+    schema = union_arrow_schema()
     if not parts:
         return schema.empty_table()
     tables = []

@@ -1,10 +1,18 @@
-"""The module import graph of ``coordinator_core`` and ``jobs`` has no cycles.
+"""The module import graph of ``coordinator_core``, ``jobs`` and ``benchmarks``: no cycles, straight layers.
 
-Read with ``ast`` (nothing is imported): the imports that run when a module is loaded, i.e. module
-level, inside module-level ``if``/``try``/``with`` blocks and class bodies, but not inside
-functions and not under ``if TYPE_CHECKING:``. ``import a.b`` and ``from a import b`` count as an
-edge to the deepest module named (``a.b`` when it is a module, else the package ``a``, i.e. its
-``__init__``); relative imports are resolved against the importing module's package.
+Read with ``ast`` (nothing is imported). Every import statement counts: module level, inside
+functions and under ``if TYPE_CHECKING:`` alike, so a cycle cannot hide behind a lazy or a
+type-checking import. ``import a.b`` and ``from a import b`` count as an edge to the deepest module
+named (``a.b`` when it is a module, else the package ``a``, i.e. its ``__init__``); relative imports
+are resolved against the importing module's package.
+
+The cycles that remain are listed in :data:`ALLOWED_CYCLES`, each with who breaks it and how; the
+list can only shrink (a listed cycle that no longer exists fails the test too).
+
+The same file checks the layers, with the same kind of shrinking lists: the entry points that must
+load no Spark (:data:`SPARK_FREE`; load-time imports only, since a subcommand may import Spark
+inside the function that needs it), imports against the layers (:data:`FORBIDDEN`) and private
+names (``_x``) imported from another module.
 
 What ``coordinator_core`` may import at all (no ``jobs``, Spark, pandas, Arrow, I/O) is checked by
 ``tests/core/test_purity.py``.
@@ -13,17 +21,86 @@ What ``coordinator_core`` may import at all (no ``jobs``, Spark, pandas, Arrow, 
 from __future__ import annotations
 
 import ast
+import functools
 import pathlib
 
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-PACKAGES = ("coordinator_core", "jobs")
+PACKAGES = ("coordinator_core", "jobs", "benchmarks")
 
-#: Known cycles that are left alone for now, as sets of module names. Every entry names its issue.
-ALLOWED_CYCLES: list[frozenset[str]] = [
-    # issue 13: jobs/simulate/ is being reworked by another change; its cycles are fixed there.
-]
+#: Known cycles (counting every import), as sets of module names, each with its reason: who owns the
+#: modules and how the cycle is to be broken. Break one, then drop its entry.
+ALLOWED_CYCLES: dict[frozenset[str], str] = {
+    frozenset({"coordinator_core.replay.fastpath", "coordinator_core.replay.group_replay"}): (
+        "owned by concurrent work on coordinator_core/replay/; to break by typing the feed functions' "
+        "`rp` with a typing.Protocol of what they call, in a small replay/*_types.py, not GroupReplay"
+    ),
+    frozenset({"jobs.ingest.reference", "jobs.ingest.reference_events"}): (
+        "owned by concurrent work on jobs/ingest/; to break by moving File, Head and rx down into a "
+        "lower module both import (reference_events then no longer imports reference)"
+    ),
+}
+
+
+#: Entry points that load no Spark: the CLI dispatches lazily per subcommand, the simulator runs
+#: without it, and so does the core.
+SPARK_FREE = ("jobs.__main__", "jobs.cli", "jobs.simulate.__main__", "jobs.simulate", "coordinator_core")
+_CLI_SPARK = (
+    "owned by concurrent work on jobs/cli.py; to break by importing pyspark, the pipeline and the "
+    "report inside the subcommands that use them (jobs.cli imports them at module top)"
+)
+#: Entry points of :data:`SPARK_FREE` that still load Spark, with their reason.
+ALLOWED_SPARK_AT_LOAD: dict[str, str] = {
+    "jobs.__main__": _CLI_SPARK,
+    "jobs.cli": _CLI_SPARK,
+    "jobs.simulate.__main__": _CLI_SPARK,
+}
+
+#: ``(importer, imported)`` module prefixes that must not meet (counting every import): why.
+FORBIDDEN: dict[tuple[str, str], str] = {
+    ("jobs.pipeline", "jobs.report"): "the run does not format; the console formats the summary it is given",
+    ("jobs", "benchmarks"): "benchmarks measure the job, the job does not depend on them",
+    ("jobs.simulate", "jobs.pipeline"): "the simulator writes logs; it runs no job",
+    ("jobs.simulate", "jobs.ingest"): "the simulator writes logs; it does not read them",
+}
+#: Imports against :data:`FORBIDDEN` that remain, as ``(importer, imported)`` modules, with their reason.
+ALLOWED_LAYER_VIOLATIONS: dict[tuple[str, str], str] = {
+    ("jobs.pipeline", "jobs.report.console"): (
+        "owned by concurrent work on jobs/pipeline.py and jobs/report/; to break by returning the run "
+        "summary to the CLI, which gives it to the console"
+    ),
+}
+
+_CONSUMER_PRIVATE = (
+    "owned by concurrent work on coordinator_core/consumer/; to break by giving the shared helpers "
+    "public names in the split contract (settings, output, rows)"
+)
+_INGEST_PRIVATE = (
+    "owned by concurrent work on jobs/ingest/; to break by giving the fast-path ingest stages and the "
+    "arrowops helpers public names"
+)
+#: Modules that import another module's private names (``from m import _x``), with their reason.
+ALLOWED_PRIVATE_IMPORTS: dict[str, str] = {
+    "coordinator_core.consumer.broker": _CONSUMER_PRIVATE,
+    "coordinator_core.consumer.client": _CONSUMER_PRIVATE,
+    "coordinator_core.consumer.core": _CONSUMER_PRIVATE,
+    "coordinator_core.consumer.replay": _CONSUMER_PRIVATE,
+    "jobs.ingest.attribution": _INGEST_PRIVATE,
+    "jobs.ingest.fastpaths": _INGEST_PRIVATE,
+    "jobs.ingest.fields": _INGEST_PRIVATE,
+    "jobs.ingest.heads": _INGEST_PRIVATE,
+    "jobs.ingest.messages": _INGEST_PRIVATE,
+    "jobs.ingest.parse": _INGEST_PRIVATE,
+    "jobs.pipeline": (
+        "owned by concurrent work on jobs/pipeline.py; to break by importing the public "
+        "jobs.replay_udf.union_arrow_schema (and dropping replay_udf's `_union_arrow_schema` alias)"
+    ),
+    "jobs.report.timeline": (
+        "owned by concurrent work on jobs/report/; to break by giving the plot helpers it shares with "
+        "jobs.report.plots public names"
+    ),
+}
 
 
 def _module_files() -> dict[str, pathlib.Path]:
@@ -44,6 +121,13 @@ def _is_type_checking(test: ast.expr) -> bool:
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
         isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
     )
+
+
+def _every_import(tree: ast.Module):
+    """Every import statement of the module, wherever it is (functions, ``TYPE_CHECKING`` too)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            yield node
 
 
 def _load_time_imports(body: list[ast.stmt]):
@@ -80,11 +164,17 @@ def _resolve_from(module: str, node: ast.ImportFrom) -> str:
     return ".".join(base + ([node.module] if node.module else []))
 
 
-def _imports(module: str) -> set[str]:
-    """Every dotted name the module imports at load time (internal or not)."""
-    tree = ast.parse(MODULES[module].read_text(), filename=str(MODULES[module]))
+@functools.cache
+def _parse(path: pathlib.Path) -> ast.Module:
+    return ast.parse(path.read_text(), filename=str(path))
+
+
+def _imports(module: str, load_time_only: bool = False) -> set[str]:
+    """Every dotted name the module imports (internal or not); ``load_time_only``: only those
+    imported when the module loads."""
+    tree = _parse(MODULES[module])
     names: set[str] = set()
-    for node in _load_time_imports(tree.body):
+    for node in _load_time_imports(tree.body) if load_time_only else _every_import(tree):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         else:
@@ -95,10 +185,10 @@ def _imports(module: str) -> set[str]:
     return names
 
 
-def _graph() -> dict[str, set[str]]:
+def _graph(load_time_only: bool = False) -> dict[str, set[str]]:
     graph = {}
     for module in MODULES:
-        deps = {_deepest_module(name) for name in _imports(module)}
+        deps = {_deepest_module(name) for name in _imports(module, load_time_only)}
         graph[module] = {d for d in deps if d is not None and d != module}
     return graph
 
@@ -161,6 +251,8 @@ def test_modules_found():
 
 
 def test_no_import_cycles():
+    """Counting every import; a cycle is broken with a narrow interface (a callable or a
+    typing.Protocol passed in, a shared definition moved down), not with a lazy import."""
     found = _cycles(_graph())
     new = [path for comp, path in found if comp not in ALLOWED_CYCLES]
     assert not new, "import cycles: " + "; ".join(" -> ".join(path) for path in new)
@@ -168,24 +260,133 @@ def test_no_import_cycles():
     assert not stale, f"allow-listed cycles that no longer exist (drop them): {stale}"
 
 
+def test_allowed_lists_give_reasons():
+    """Every entry of a shrinking list says who owns it and how it is to be broken."""
+    for allowed in (ALLOWED_CYCLES, ALLOWED_SPARK_AT_LOAD, ALLOWED_LAYER_VIOLATIONS, ALLOWED_PRIVATE_IMPORTS):
+        assert all(r.startswith("owned by ") and " to break by " in r for r in allowed.values())
+
+
+def _load_chain(entry: str) -> dict[str, str | None]:
+    """Every module loaded with ``entry`` (load-time imports and the parent packages), each with the
+    module that loaded it on a shortest chain from ``entry``."""
+    graph = _graph(load_time_only=True)
+    came_from: dict[str, str | None] = {entry: None}
+    todo = [entry]
+    while todo:
+        v = todo.pop(0)
+        parts = v.split(".")
+        parents = {".".join(parts[:n]) for n in range(1, len(parts))} & MODULES.keys()
+        for w in sorted(graph[v] | parents):
+            if w not in came_from:
+                came_from[w] = v
+                todo.append(w)
+    return came_from
+
+
+def _spark_path(entry: str) -> list[str] | None:
+    """``[entry, ..., module that imports pyspark]``, or None when ``entry`` loads no Spark."""
+    came_from = _load_chain(entry)
+    paths = []
+    for module in sorted(came_from):
+        if any(n.split(".")[0] == "pyspark" for n in _imports(module, load_time_only=True)):
+            path = [module]
+            while (up := came_from[path[-1]]) is not None:
+                path.append(up)
+            paths.append(path[::-1])
+    return min(paths, key=len, default=None)
+
+
+def test_spark_free_entry_points():
+    loading = {entry: _spark_path(entry) for entry in SPARK_FREE}
+    new = [" -> ".join(p) for e, p in loading.items() if p is not None and e not in ALLOWED_SPARK_AT_LOAD]
+    assert not new, "these load pyspark: " + "; ".join(new)
+    stale = [e for e in ALLOWED_SPARK_AT_LOAD if loading[e] is None]
+    assert not stale, f"allow-listed entry points that load no Spark any more (drop them): {stale}"
+
+
+def _under(module: str, prefix: str) -> bool:
+    return module == prefix or module.startswith(prefix + ".")
+
+
+def test_layers():
+    graph = _graph()
+    found = {
+        (a, b): why
+        for a, deps in graph.items()
+        for b in deps
+        for (lo, hi), why in FORBIDDEN.items()
+        if _under(a, lo) and _under(b, hi)
+    }
+    new = [
+        f"{a} -> {b} ({why})"
+        for (a, b), why in sorted(found.items())
+        if (a, b) not in ALLOWED_LAYER_VIOLATIONS
+    ]
+    assert not new, "imports against the layers: " + "; ".join(new)
+    stale = [edge for edge in ALLOWED_LAYER_VIOLATIONS if edge not in found]
+    assert not stale, f"allow-listed layer violations that no longer exist (drop them): {stale}"
+
+
+def _private_imports(module: str) -> list[str]:
+    """``m._x`` for each private name the module imports from another internal module."""
+    found = []
+    for node in _every_import(_parse(MODULES[module])):
+        if isinstance(node, ast.ImportFrom):
+            target = _resolve_from(module, node)
+            if _deepest_module(target) not in (None, module):
+                found += [
+                    f"{target}.{a.name}" for a in node.names if a.name.startswith("_") and a.name[1:2] != "_"
+                ]
+    return found
+
+
+def test_no_private_imports():
+    found = {m: names for m in MODULES if (names := _private_imports(m))}
+    new = [
+        f"{m}: {', '.join(names)}" for m, names in sorted(found.items()) if m not in ALLOWED_PRIVATE_IMPORTS
+    ]
+    assert not new, "private names imported from another module: " + "; ".join(new)
+    stale = [m for m in ALLOWED_PRIVATE_IMPORTS if m not in found]
+    assert not stale, f"allow-listed modules that import no private name any more (drop them): {stale}"
+
+
+BOTH = {"jobs.cli", "jobs.sink"}
+
+
 @pytest.mark.parametrize(
-    ("source", "expected"),
+    ("source", "every", "load_time"),
     [
-        ("import coordinator_core.coordinator.join", {"coordinator_core.coordinator.join"}),
-        ("from coordinator_core import coordinator", {"coordinator_core.coordinator"}),
-        ("from coordinator_core.coordinator import Outcome", {"coordinator_core.coordinator"}),
-        ("from . import core", {"coordinator_core.coordinator.core"}),
-        ("from .protocol import NONE", {"coordinator_core.coordinator.protocol"}),
-        ("from .. import states", {"coordinator_core.states"}),
-        ("if TYPE_CHECKING:\n    import jobs.cli\nelse:\n    import jobs.sink", {"jobs.sink"}),
-        ("def f():\n    import jobs.cli", set()),
-        ("try:\n    import jobs.cli\nexcept ImportError:\n    import jobs.sink", {"jobs.cli", "jobs.sink"}),
+        ("import coordinator_core.coordinator.join", {"coordinator_core.coordinator.join"}, None),
+        ("from coordinator_core import coordinator", {"coordinator_core.coordinator"}, None),
+        ("from coordinator_core.coordinator import Outcome", {"coordinator_core.coordinator"}, None),
+        ("from . import core", {"coordinator_core.coordinator.core"}, None),
+        ("from .protocol import NONE", {"coordinator_core.coordinator.protocol"}, None),
+        ("from .. import states", {"coordinator_core.states"}, None),
+        ("if TYPE_CHECKING:\n    import jobs.cli\nelse:\n    import jobs.sink", BOTH, {"jobs.sink"}),
+        ("def f():\n    import jobs.cli", {"jobs.cli"}, set()),
+        ("class C:\n    def f(self):\n        from jobs import cli", {"jobs.cli"}, set()),
+        ("try:\n    import jobs.cli\nexcept ImportError:\n    import jobs.sink", BOTH, None),
     ],
 )
-def test_resolution(source, expected, monkeypatch, tmp_path):
-    """The edge rules, on a fake module inside the ``coordinator_core.coordinator`` package."""
+def test_resolution(source, every, load_time, monkeypatch, tmp_path):
+    """The edge rules, on a fake module inside the ``coordinator_core.coordinator`` package: every
+    import, and (None: the same) those run at load time."""
     fake = tmp_path / "fake.py"
     fake.write_text(source)
     monkeypatch.setitem(MODULES, "coordinator_core.coordinator.fake", fake)
-    deps = {_deepest_module(n) for n in _imports("coordinator_core.coordinator.fake")}
-    assert deps - {None} == expected
+    for load_time_only, expected in ((False, every), (True, every if load_time is None else load_time)):
+        deps = {_deepest_module(n) for n in _imports("coordinator_core.coordinator.fake", load_time_only)}
+        assert deps - {None} == expected
+
+
+def test_every_import_finds_a_lazy_cycle(monkeypatch, tmp_path):
+    """Two fake modules importing each other only inside a function and under TYPE_CHECKING: a
+    cycle, which the load-time graph alone would not see."""
+    a, b = tmp_path / "a.py", tmp_path / "b.py"
+    a.write_text("def f():\n    from jobs import fake_b\n")
+    b.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from jobs import fake_a\n")
+    monkeypatch.setitem(MODULES, "jobs.fake_a", a)
+    monkeypatch.setitem(MODULES, "jobs.fake_b", b)
+    cycles = {comp for comp, _ in _cycles(_graph())}
+    assert frozenset({"jobs.fake_a", "jobs.fake_b"}) in cycles
+    assert frozenset({"jobs.fake_a", "jobs.fake_b"}) not in {comp for comp, _ in _cycles(_graph(True))}

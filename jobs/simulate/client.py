@@ -5,20 +5,16 @@ behaviours scenarios inject (close, crash, GC-like pause, stuck poll loop)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from jobs.simulate import render_client as rc
 from jobs.simulate.noise import ClientNoise
 from jobs.simulate.render_broker import MemberInfo
-
-if TYPE_CHECKING:
-    from jobs.simulate.cluster import GroupSim, Simulation
+from jobs.simulate.sim_types import GroupView, SimHost
 
 
 class Client:
     """One consumer process on one host (slot); restarts reuse the slot with a new incarnation."""
 
-    def __init__(self, sim: Simulation, grp: GroupSim, slot: int) -> None:
+    def __init__(self, sim: SimHost, grp: GroupView, slot: int) -> None:
         self.sim = sim
         self.grp = grp
         self.slot = slot
@@ -333,7 +329,7 @@ class Client:
             self.join_error(r.error, "SyncGroup")
             return
         self.log("INFO", t.coord_logger, f"Successfully synced group in generation {self.gen_str()}")
-        assigned = sorted(r.assignment or (), key=_tp_key)
+        assigned = sorted(r.assignment or (), key=tp_key)
         self.state = "stable"
         added, revoked = assigned, []
         if self.grp.cooperative:
@@ -671,7 +667,8 @@ class Client:
             self.rejoin_now(self.incarnation)
 
 
-def _tp_key(tp: str) -> tuple[str, int]:
+def tp_key(tp: str) -> tuple[str, int]:
+    """``"orders.v1-3"`` -> ``("orders.v1", 3)``: the sort key of a topic-partition name."""
     t, _, p = tp.rpartition("-")
     return (t, int(p))
 

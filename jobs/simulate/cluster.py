@@ -17,68 +17,28 @@ from __future__ import annotations
 
 import heapq
 import random
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Protocol
 
 from coordinator_core.assignors import assign
 from coordinator_core.config import CoordinatorConfig
 from coordinator_core.coordinator import GroupCoordinator
 from coordinator_core.placement import partition_for
 from jobs.simulate import render_client as rc
-from jobs.simulate.client import Client, _tp_key
+from jobs.simulate.client import Client, tp_key
 from jobs.simulate.consumer_sim import ConsumerDriver
 from jobs.simulate.noise import TOPICS, BrokerNoise
 from jobs.simulate.render_broker import DIALECT_VERSION, BrokerRenderer, MemberInfo
+from jobs.simulate.sim_types import SimConfig
 from jobs.simulate.timefmt import log4j_ts
 from jobs.simulate.truth import TruthRecorder
 from jobs.simulate.writer import LogSink, NullSink
 
-START_MS = 1767225600000  # 2026-01-01T00:00:00Z
 OFFSETS_PARTITIONS = 50
 APP_WORDS = (
     "orders", "payments", "billing", "search-indexer", "fraud-check", "email-sender", "inventory",
     "shipping", "analytics", "audit", "recommendations", "ledger", "notifications", "pricing",
 )  # fmt: skip
-
-
-@dataclass
-class SimConfig:
-    """Parameters of one simulation (see ``python -m jobs.simulate --help``)."""
-
-    #: output folder of the logs and truth/ (None: no logs, truth kept in memory; the what-if uses it)
-    out: str | None
-    groups: int = 4
-    members: int = 3
-    hours: float = 1.0
-    seed: int = 1
-    target_lines: int | None = None
-    dialect: str = "scala3"
-    layout: str = "log4j"
-    debug_heartbeats: bool = False
-    gzip: bool = False
-    brokers: int = 3
-    noise_ratio: float = 0.1
-    #: scenarios to inject, cycled per group in order (None: random mix by seed)
-    scenarios: tuple[str, ...] | None = None
-    #: mean gap between incidents of one group (ms)
-    incident_gap_ms: int = 15 * 60_000
-    #: share of groups using static membership / cooperative-sticky (by seed)
-    static_share: float = 0.25
-    cooperative_share: float = 0.25
-    stack_rate: float = 0.002
-    start_ms: int = START_MS
-    #: group protocol: classic, consumer (KIP-848) or mixed (some of each, one group converted)
-    protocol: str = "classic"
-    #: consumer-protocol line flavour ("4.0" or "4.1", see jobs.simulate.render_consumer)
-    consumer_flavour: str = "4.0"
-    #: brokers log at DEBUG (consumer groups' "new assignment state" lines)
-    broker_debug: bool = False
-    #: group.initial.rebalance.delay.ms of the brokers (None: the version's default)
-    initial_rebalance_delay_ms: int | None = None
-    #: keep the truth records in memory too (``Simulation.truth.records``)
-    keep_truth: bool = False
-    #: extra fields written into truth/summary.json
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 class Driver(Protocol):
@@ -442,7 +402,7 @@ class Simulation:
             raw = md.decode() if isinstance(md, bytes | bytearray) else str(md or "")
             topics, _, own = raw.partition("|")
             subs[member_id] = [t for t in topics.split(",") if t]
-            owned[member_id] = [_tp_key(x) for x in own.split(",") if x]
+            owned[member_id] = [tp_key(x) for x in own.split(",") if x]
             giis[member_id] = gii
         result = assign(
             r.protocol_name or grp.strategies[0],

@@ -23,7 +23,7 @@ from jobs.simulate.consumer_sim import REBALANCE_MS, SESSION_MS
 if TYPE_CHECKING:
     from jobs.simulate.cluster import GroupSim
     from jobs.simulate.consumer_sim import ConsumerClient, ConsumerDriver, ConsumerGroupSim
-    from jobs.simulate.scenario_table import Scenario
+    from jobs.simulate.scenario_types import Scenario
 
 
 class ConsumerScenarios:

@@ -13,16 +13,13 @@ a fresh client-side UUID per process start (static members keep their ``group.in
 from __future__ import annotations
 
 import base64
-from typing import TYPE_CHECKING
 
 from coordinator_core.consumer.protocol import ConsumerLog
 from jobs.simulate import render_client as rc
 from jobs.simulate import render_consumer as rcon
 from jobs.simulate.consumer_core import LEAVE_EPOCH, TEMP_LEAVE_EPOCH, GroupModel, Reply, sorted_tps
 from jobs.simulate.consumer_truth import ConsumerTruth
-
-if TYPE_CHECKING:
-    from jobs.simulate.cluster import GroupSim, Simulation
+from jobs.simulate.sim_types import GroupView, SimHost
 
 HEARTBEAT_MS = 5_000
 SESSION_MS = 45_000
@@ -249,7 +246,7 @@ class ConsumerGroupSim:
 
     __slots__ = ("grp", "model", "clients", "truth", "wake_at", "slow_ms", "subscription", "member_clients")
 
-    def __init__(self, grp: GroupSim, model: GroupModel, truth: ConsumerTruth) -> None:
+    def __init__(self, grp: GroupView, model: GroupModel, truth: ConsumerTruth) -> None:
         self.grp = grp
         self.model = model
         self.clients: list[ConsumerClient] = []
@@ -266,14 +263,14 @@ class ConsumerGroupSim:
 class ConsumerDriver:
     """Runs every consumer-protocol group of a :class:`~jobs.simulate.cluster.Simulation`."""
 
-    def __init__(self, sim: Simulation) -> None:
+    def __init__(self, sim: SimHost) -> None:
         self.sim = sim
         cfg = sim.cfg
         self.renderer = rcon.ConsumerBrokerRenderer(cfg.consumer_flavour)
         self.client_version = "4.0.0" if cfg.consumer_flavour == "4.0" else "4.1.0"
         self.groups: dict[str, ConsumerGroupSim] = {}
 
-    def add_group(self, grp: GroupSim, session_ms: int = SESSION_MS, rebalance_ms: int = REBALANCE_MS) -> ConsumerGroupSim:
+    def add_group(self, grp: GroupView, session_ms: int = SESSION_MS, rebalance_ms: int = REBALANCE_MS) -> ConsumerGroupSim:
         grp.protocol = "consumer"
         grp.clients = []
         model = GroupModel(grp.name, grp.topics, session_ms, rebalance_ms, self.sim.cfg.consumer_flavour)

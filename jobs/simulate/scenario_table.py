@@ -12,28 +12,13 @@ The README's scenario table is generated from it (:mod:`jobs.simulate.scenario_d
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
-
 from jobs.simulate.consumer_scenarios import ConsumerScenarios
+from jobs.simulate.scenario_types import CLASSIC, CONSUMER, Scenario
 from jobs.simulate.scenarios import ScenarioDriver
 
-
-@dataclass(frozen=True, slots=True)
-class Scenario:
-    name: str
-    #: the groups it runs on: "classic" or "consumer" (KIP-848)
-    protocol: str
-    #: relative weight in the seeded mix of its protocol's groups (drawn in table order)
-    weight: int
-    #: ``planner(driver, group) -> expected duration (ms)``: injects the incident into one group
-    planner: Callable[[Any, Any], int]
-    #: what happens and the expected truth (Markdown, one line)
-    description: str
+__all__ = ["CLASSIC", "CONSUMER", "CONSUMER_SCENARIOS", "SCENARIOS", "TABLE", "Scenario"]
 
 
-CLASSIC, CONSUMER = "classic", "consumer"
 TABLE: tuple[Scenario, ...] = (
     Scenario("steady", CLASSIC, 18, ScenarioDriver.steady, "nothing (no rebalance)"),
     Scenario("scale_out", CLASSIC, 10, ScenarioDriver.scale_out,

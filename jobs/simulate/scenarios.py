@@ -22,7 +22,7 @@ from jobs.simulate.cluster import GroupSim, Simulation
 from jobs.simulate.consumer_scenarios import ConsumerScenarios
 
 if TYPE_CHECKING:
-    from jobs.simulate.scenario_table import Scenario
+    from jobs.simulate.scenario_types import Scenario
 
 
 class ScenarioDriver:

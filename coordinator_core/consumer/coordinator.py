@@ -28,9 +28,10 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping
 
+from coordinator_core.consumer.classic import ClassicMixin
 from coordinator_core.consumer.fastpath import FastPathMixin
 from coordinator_core.consumer.heartbeat import HeartbeatMixin
-from coordinator_core.consumer.membership import T_REBALANCE, T_SESSION, MembershipMixin
+from coordinator_core.consumer.membership import T_JOIN, T_REBALANCE, T_SESSION, T_SYNC, MembershipMixin
 from coordinator_core.consumer.migration import upgrade_refusal
 from coordinator_core.consumer.protocol import (
     GROUP_ID_NOT_FOUND,
@@ -60,7 +61,7 @@ from coordinator_core.timers import TimerHeap
 __all__ = ["ConsumerGroupCoordinator"]
 
 
-class ConsumerGroupCoordinator(FastPathMixin, HeartbeatMixin, MembershipMixin):
+class ConsumerGroupCoordinator(FastPathMixin, HeartbeatMixin, MembershipMixin, ClassicMixin):
     """One broker's consumer-group coordinator for many groups."""
 
     #: take the steady-state fast path (:mod:`.fastpath`); False runs the reference path only
@@ -251,6 +252,8 @@ class ConsumerGroupCoordinator(FastPathMixin, HeartbeatMixin, MembershipMixin):
                 self._on_session_expiry(key[1], key[2])
             elif key[0] == T_REBALANCE:
                 self._on_rebalance_expiry(key[1], key[2], payload)
+            elif key[0] in (T_JOIN, T_SYNC):
+                self._on_classic_timeout(key[0], key[1], key[2])
         if now_ms > self._now:
             self._now = now_ms
 

@@ -151,7 +151,8 @@ class ConsumerLog:
 
 @dataclass(slots=True)
 class ConsumerOutcome:
-    """What one call produced: the reply (None for ``advance_to``), the records written (in order;
+    """What one call produced: the reply (None for ``advance_to``; a classic
+    :class:`~coordinator_core.coordinator.protocol.Response` for the classic APIs), the records written (in order;
     replaying them rebuilds the state), the log entries and the group state transitions
     ``(ts, group_id, from_state or None, to_state, group_epoch)``."""
 
@@ -160,6 +161,9 @@ class ConsumerOutcome:
     logs: list[ConsumerLog] = field(default_factory=list)
     transitions: list[tuple[int, str, str | None, str, int]] = field(default_factory=list)
     request_id: int = 0
+    #: the classic group an online downgrade created (:class:`coordinator_core.group.ClassicGroup`);
+    #: the consumer coordinator no longer holds the group: the classic coordinator takes it over
+    downgraded: Any = None
 
     def kinds(self) -> list[str]:
         return [x.kind for x in self.logs]

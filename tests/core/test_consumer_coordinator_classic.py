@@ -1,0 +1,333 @@
+"""Classic-protocol members inside a consumer group and the online downgrade: cases of Kafka's
+``GroupMetadataManagerTest`` (trunk Oct 2024 = the 4.0 behaviour), each naming the Kafka test it
+transcribes, run for every supported version. Protocol metadata is a
+:class:`~coordinator_core.consumer.classic.ConsumerProtocolSubscription` where Kafka serialises a
+``ConsumerProtocolSubscription``; assignments are ``{topic: partitions}`` where Kafka serialises a
+``ConsumerProtocolAssignment``."""
+
+from __future__ import annotations
+
+import pytest
+
+from coordinator_core.consumer.records import (
+    ClassicGroupMetadataRecord,
+    CurrentMemberAssignmentRecord,
+    GroupMetadataRecord,
+    MemberMetadataRecord,
+    PartitionMetadataRecord,
+    TargetAssignmentMemberRecord,
+    TargetAssignmentMetadataRecord,
+    current_assignment_record,
+    member_record,
+)
+from coordinator_core.consumer.state import ClassicMemberMetadata
+from coordinator_core.states import STABLE
+from tests.core.consumer_coordinator_ctx import CLIENT_HOST, CLIENT_ID, Ctx, classic, member, mk, sub
+
+VERSIONS = ["4.0", "4.1", "4.2"]
+G = "group-id"
+
+
+def tombstones(mid):
+    return [CurrentMemberAssignmentRecord(G, mid, deleted=True), TargetAssignmentMemberRecord(G, mid, deleted=True),
+            MemberMetadataRecord(G, mid, deleted=True)]  # fmt: skip
+
+
+def bump(ctx, epoch, meta):
+    from coordinator_core.consumer.target import metadata_hash
+
+    if ctx.c.rules.metadata_hash_epoch_record:
+        return [GroupMetadataRecord(G, epoch, metadata_hash(meta))]
+    return [GroupMetadataRecord(G, epoch)]
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_join_over_max_size(v):  # testJoiningConsumerGroupThrowsExceptionIfGroupOverMaxSize
+    ctx = Ctx(v, {"foo": 2}, max_size=1)
+    ctx.build_group(G, 10, [member("m", 10, 10, {}, subs=("foo",))], {}, 10)
+    out = ctx.join(G, protocols=(("range", b""),))
+    assert out.reply.error == "GROUP_MAX_SIZE_REACHED" and out.records == []
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_join_protocol_not_supported(v):  # testJoiningConsumerGroupThrowsExceptionIfProtocolIsNotSupported
+    ctx = Ctx(v, {"foo": 2})
+    m = classic(member("m", 10, 10, {}, subs=("foo",)), protocols=(("roundrobin", b""),))
+    ctx.build_group(G, 10, [m], {}, 10)
+    assert ctx.join(G, protocols=sub(["foo"])).reply.error == "INCONSISTENT_GROUP_PROTOCOL"
+    assert ctx.join(G, protocol_type="connect", protocols=sub(["foo"])).reply.error == "INCONSISTENT_GROUP_PROTOCOL"
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_join_new_dynamic_member(v):  # testJoiningConsumerGroupWithNewDynamicMember
+    ctx = Ctx(v, {"foo": 2, "bar": 1})
+    m = member("m", 10, 10, mk(foo=[0, 1]), subs=("foo",))
+    ctx.build_group(G, 10, [m], {"m": mk(foo=[0, 1])}, 10)
+    first = ctx.join(G, protocols=sub(["foo", "bar"]))
+    assert first.reply.error == "MEMBER_ID_REQUIRED" and first.records == []
+    new = first.reply.member_id
+    assert new
+    ctx.prepared = {"m": mk(foo=[0]), new: mk(bar=[0])}
+    out = ctx.join(G, member_id=new, protocols=sub(["foo", "bar"]))
+    exp = classic(member(new, 11, 0, mk(bar=[0]), subs=("foo", "bar"), rebalance_timeout_ms=500, assignor=None),
+                  session_timeout_ms=500, protocols=sub(["foo", "bar"]))  # fmt: skip
+    meta = {"bar": 1, "foo": 2}
+    head = [member_record(G, exp)]
+    if not ctx.c.rules.metadata_hash_epoch_record:
+        head.append(PartitionMetadataRecord(G, tuple(sorted(meta.items()))))
+    n = len(head) + len(bump(ctx, 11, meta))
+    assert out.records[:n] == head + bump(ctx, 11, meta)
+    targets = [TargetAssignmentMemberRecord(G, "m", mk(foo=[0])), TargetAssignmentMemberRecord(G, new, mk(bar=[0]))]
+    assert sorted(out.records[n : n + 2], key=repr) == sorted(targets, key=repr)  # Kafka: unordered
+    assert out.records[n + 2 :] == [TargetAssignmentMetadataRecord(G, 11), current_assignment_record(G, exp)]
+    r = out.reply
+    assert (r.error, r.member_id, r.generation, r.protocol_type, r.protocol_name) == ("NONE", new, 11, "consumer", "range")
+    assert ctx.timeout("session", G, new) == 500 and ctx.timeout("sync", G, new) == 500
+
+
+def _stable_classic(ctx, rebalance=45000):
+    """member 1 (classic) and member 2 (consumer), both at epoch 10 (the downgrade tests' group)."""
+    owned1 = ["foo-0", "foo-1", "foo-2", "bar-0", "bar-1"]
+    m1 = classic(member("m1", 10, 9, mk(foo=[0, 1, 2], bar=[0, 1]), rebalance_timeout_ms=rebalance),
+                 protocols=sub(["foo", "bar"], owned1))  # fmt: skip
+    m2 = member("m2", 10, 9, mk(foo=[3, 4, 5], bar=[2]), rebalance_timeout_ms=rebalance)
+    ctx.build_group(G, 10, [m1, m2], {"m1": m1.assigned_partitions, "m2": m2.assigned_partitions}, 10)
+    return m1, m2
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_sync_returns_assignment(v):  # testClassicGroupSyncToConsumerGroupWithAllConsumerProtocolVersions
+    ctx = Ctx(v, {"foo": 6, "bar": 3}, migration_policy="downgrade")
+    _stable_classic(ctx)
+    out = ctx.sync(G, member_id="m1", generation=10, protocol_type="consumer", protocol_name="range")
+    r = out.reply
+    assert (r.error, r.protocol_type, r.protocol_name, r.assignment) == ("NONE", "consumer", "range", mk(foo=[0, 1, 2], bar=[0, 1]))
+    assert out.records == [] and ctx.timeout("session", G, "m1") == 5000
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_sync_errors(v):
+    # testClassicGroupSyncToConsumerGroupWithUnknownMemberId / ...WithFencedInstanceId /
+    # ...WithInconsistentGroupProtocol / ...WithIllegalGeneration
+    ctx = Ctx(v, {"foo": 6, "bar": 3})
+    m1 = classic(member("m1", 10, 9, {}, instance="i1"))
+    ctx.build_group(G, 10, [m1, member("m2", 10, 9, {})], {}, 10)
+    cases = [
+        (dict(member_id="unknown", generation=10), "UNKNOWN_MEMBER_ID"),
+        (dict(member_id="unknown", generation=10, group_instance_id="unknown-i"), "UNKNOWN_MEMBER_ID"),
+        (dict(member_id="m2", generation=10), "UNKNOWN_MEMBER_ID"),  # not a classic member
+        (dict(member_id="other", generation=10, group_instance_id="i1"), "FENCED_INSTANCE_ID"),
+        (dict(member_id="m1", generation=10, protocol_type="connect"), "INCONSISTENT_GROUP_PROTOCOL"),
+        (dict(member_id="m1", generation=10, protocol_name="roundrobin"), "INCONSISTENT_GROUP_PROTOCOL"),
+        (dict(member_id="m1", generation=9), "ILLEGAL_GENERATION"),
+    ]
+    for kw, err in cases:
+        assert ctx.sync(G, **kw).reply.error == err, kw
+    assert ctx.sync("nope", member_id="m1", generation=10).reply.error == "UNKNOWN_MEMBER_ID"
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_sync_rebalance_in_progress(v):  # testClassicGroupSyncToConsumerGroupRebalanceInProgress
+    ctx = Ctx(v, {"foo": 6}, migration_policy="downgrade")
+    ctx.build_group(G, 11, [classic(member("m", 10, 0, {}, subs=("foo",), rebalance_timeout_ms=10000))], {}, 0)
+    out = ctx.sync(G, member_id="m", generation=10, protocol_type="consumer", protocol_name="range")
+    assert out.reply.error == "REBALANCE_IN_PROGRESS" and ctx.timeout("join", G, "m") == 10000
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_heartbeat_maintains_session(v):  # testClassicGroupHeartbeatToConsumerGroupMaintainsSession
+    ctx = Ctx(v, {"foo": 6})
+    ctx.build_group(G, 10, [classic(member("m", 10, 0, {}, subs=("foo",)))], {}, 10)
+    for _ in range(3):
+        r = ctx.classic_hb(G, member_id="m", generation=10)
+        assert r.reply.error == "NONE" and ctx.timeout("session", G, "m") == 5000
+        assert ctx.sleep(2500).records == []
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_heartbeat_rebalance_in_progress(v):  # testClassicGroupHeartbeatToConsumerGroupRebalanceInProgress
+    ctx = Ctx(v, {"foo": 6, "bar": 3})
+    m1 = classic(member("m1", 9, 0, {}, subs=("foo",), rebalance_timeout_ms=10000))
+    m2 = classic(member("m2", 10, 0, {}, subs=("foo",), rebalance_timeout_ms=10000, state="UNREVOKED_PARTITIONS",
+                        pending=mk(foo=[0])))  # fmt: skip
+    m3 = classic(member("m3", 10, 0, mk(bar=[0]), subs=("foo",), rebalance_timeout_ms=10000,
+                        state="UNRELEASED_PARTITIONS"))  # fmt: skip
+    ctx.build_group(G, 10, [m1, m2, m3], {"m3": mk(bar=[0, 1, 2])}, 0)
+    for mid in ("m1", "m2", "m3"):
+        out = ctx.classic_hb(G, member_id=mid, generation=9 if mid == "m1" else 10)
+        assert (out.records, out.reply.error) == ([], "REBALANCE_IN_PROGRESS")
+        assert ctx.timeout("session", G, mid) == 5000 and ctx.timeout("join", G, mid) == 10000
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_heartbeat_errors(v):
+    # testClassicGroupHeartbeatToConsumerWithUnknownMember / ...WithFencedInstanceId /
+    # ...WithIllegalGenerationId / ...WithMemberNotUsingClassicProtocol
+    ctx = Ctx(v, {"foo": 6})
+    ctx.build_group(G, 10, [classic(member("member-id", 10, 0, {}, instance="instance-id"), protocols=()),
+                            member("consumer", 10, 0, {})], {}, 10)  # fmt: skip
+    cases = [
+        (dict(member_id="unknown-member-id", generation=10), "UNKNOWN_MEMBER_ID"),
+        (dict(member_id="unknown-member-id", group_instance_id="unknown-instance-id", generation=10), "UNKNOWN_MEMBER_ID"),
+        (dict(member_id="unknown-member-id", group_instance_id="instance-id", generation=10), "FENCED_INSTANCE_ID"),
+        (dict(member_id="member-id", generation=9), "ILLEGAL_GENERATION"),
+        (dict(member_id="consumer", generation=10), "UNKNOWN_MEMBER_ID"),
+    ]
+    for kw, err in cases:
+        out = ctx.classic_hb(G, **kw)
+        assert (out.reply.error, out.records) == (err, []), kw
+    assert ctx.classic_hb("nope", member_id="m", generation=1).reply.error == "UNKNOWN_MEMBER_ID"
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_fenced_on_session_timeout(v):  # testConsumerGroupMemberUsingClassicProtocolFencedWhenSessionTimeout
+    ctx = Ctx(v, {})  # Kafka's test has no metadata image: no subscription metadata to change
+    ctx.build_group(G, 10, [classic(member("m", 10, 0, {}, subs=("foo",)))], {}, 10)
+    ctx.classic_hb(G, member_id="m", generation=10)
+    out = ctx.sleep(5001)
+    assert out.records == tombstones("m") + bump(ctx, 11, {}) and out.kinds()[0] == "fenced_session"
+    assert out.downgraded is None and ctx.group(G).members == {}
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_fenced_on_join_timeout(v):  # testConsumerGroupMemberUsingClassicProtocolFencedWhenJoinTimeout
+    ctx = Ctx(v, {})
+    ctx.build_group(G, 10, [classic(member("m", 9, 0, {}, subs=("foo",), rebalance_timeout_ms=500))], {}, 10)
+    assert ctx.classic_hb(G, member_id="m", generation=9).reply.error == "REBALANCE_IN_PROGRESS"
+    assert ctx.timeout("session", G, "m") == 5000 and ctx.timeout("join", G, "m") == 500
+    out = ctx.sleep(501)
+    assert out.records == tombstones("m") + bump(ctx, 11, {}) and out.kinds()[0] == "fenced_classic_join"
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_batch_leave(v):  # testConsumerGroupMemberUsingClassicProtocolBatchLeaveGroup
+    ctx = Ctx(v, {"foo": 2, "bar": 1})
+    kw = dict(rebalance_timeout_ms=45000)
+    m1 = classic(member("m1", 10, 9, mk(foo=[0]), **kw), protocols=sub(["foo", "bar"], ["foo-0"]))
+    m2 = classic(member("m2", 9, 8, mk(foo=[1]), instance="i2", **kw), protocols=sub(["foo", "bar"], ["foo-1"]))
+    m3 = member("m3", 10, 9, mk(bar=[0]), instance="i3", **kw)
+    ctx.build_group(G, 10, [m1, m2, m3], {"m1": mk(foo=[0]), "m2": mk(foo=[1]), "m3": mk(bar=[0])}, 10)
+    j = ctx.join(G, member_id="m1", rebalance_timeout_ms=45000, session_timeout_ms=5000,
+                 protocols=sub(["foo", "bar"], ["foo-0"]))  # fmt: skip
+    assert j.reply.error == "NONE" and j.records == []
+    assert ctx.timeout("sync", G, "m1") == 45000 and ctx.timeout("session", G, "m1") == 5000
+    ctx.classic_hb(G, member_id="m2", generation=9)
+    assert ctx.timeout("join", G, "m2") == 45000 and ctx.timeout("session", G, "m2") == 5000
+    out = ctx.leave(G, [("m1", None, None), ("", "i2", None), ("m3", "i3", None), ("unknown-member-id", None, None),
+                        ("", "unknown-instance-id", None), ("unknown-member-id", "i3", None)])  # fmt: skip
+    assert out.reply.error == "NONE"
+    assert out.reply.members == [
+        ("m1", None, "NONE"), ("m2", "i2", "NONE"), ("m3", "i3", "UNKNOWN_MEMBER_ID"),
+        ("unknown-member-id", None, "UNKNOWN_MEMBER_ID"), ("", "unknown-instance-id", "UNKNOWN_MEMBER_ID"),
+        ("unknown-member-id", "i3", "FENCED_INSTANCE_ID"),
+    ]  # fmt: skip
+    assert out.records == tombstones("m1") + tombstones("m2") + bump(ctx, 11, {"bar": 1, "foo": 2})
+    assert [ctx.timeout(k, G, m) for k, m in [("session", "m1"), ("sync", "m1"), ("session", "m2"), ("join", "m2")]] == [None] * 4
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_leave_without_valid_member(v):  # testClassicGroupLeaveToConsumerGroupWithoutValidLeaveGroupMember
+    ctx = Ctx(v, {"foo": 6})
+    ctx.build_group(G, 10, [member("m", 10, 9, {})], {}, 10)
+    out = ctx.leave(G, [("unknown-member-id", None, None)])
+    assert out.records == [] and out.reply.members == [("unknown-member-id", None, "UNKNOWN_MEMBER_ID")]
+    assert ctx.leave("nope", [("m", None, None)]).reply.error == "UNKNOWN_MEMBER_ID"
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_last_consumer_member_leaving_downgrades(v):  # testLastConsumerProtocolMemberLeavingConsumerGroup
+    ctx = Ctx(v, {"foo": 6, "bar": 3}, migration_policy="downgrade")
+    m1, _ = _stable_classic(ctx)
+    out = ctx.hb(G, member_id="m2", member_epoch=-1, rebalance_timeout_ms=5000, subscribed_topic_names=["foo", "bar"],
+                 topic_partitions=[])  # fmt: skip
+    cg = out.downgraded
+    assert (cg.group_id, cg.generation, cg.protocol_type, cg.protocol_name, cg.leader_id) == (G, 10, "consumer", "range", "m1")
+    assert cg.state is STABLE and list(cg.members) == ["m1"]
+    cm = cg.members["m1"]
+    assert (cm.session_timeout_ms, cm.rebalance_timeout_ms, cm.protocols) == (5000, 45000, m1.classic_member_metadata.supported_protocols)
+    assert cm.assignment == mk(foo=[0, 1, 2], bar=[0, 1])
+    assert out.records == [
+        CurrentMemberAssignmentRecord(G, "m1", deleted=True), CurrentMemberAssignmentRecord(G, "m2", deleted=True),
+        TargetAssignmentMemberRecord(G, "m1", deleted=True), TargetAssignmentMemberRecord(G, "m2", deleted=True),
+        TargetAssignmentMetadataRecord(G, deleted=True),
+        MemberMetadataRecord(G, "m1", deleted=True), MemberMetadataRecord(G, "m2", deleted=True),
+        PartitionMetadataRecord(G, deleted=True), GroupMetadataRecord(G, deleted=True),
+        ClassicGroupMetadataRecord(G, 10, "consumer", "range", "m1", (
+            ("m1", None, CLIENT_ID, CLIENT_HOST, 45000, 5000, m1.classic_member_metadata.supported_protocols,
+             mk(foo=[0, 1, 2], bar=[0, 1])),)),
+    ]  # fmt: skip
+    assert ctx.group(G) is None and ctx.c.anomalies == [] and ctx.c.next_deadline() is None
+    assert "downgraded" in out.kinds()
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+@pytest.mark.parametrize("fence", ["session", "rebalance"])
+def test_last_consumer_member_timeout_downgrades(v, fence):
+    # testLastConsumerProtocolMemberSessionTimeoutInConsumerGroup /
+    # testLastConsumerProtocolMemberRebalanceTimeoutInConsumerGroup
+    ctx = Ctx(v, {"foo": 6, "bar": 3}, migration_policy="downgrade")
+    _stable_classic(ctx, rebalance=30000)
+    if fence == "session":
+        ctx.hb(G, member_id="m2", member_epoch=10)
+        out = ctx.sleep(45001)
+    else:  # a new target revokes from m2, which never reports the revocation
+        ctx.prepared = {"m1": mk(foo=[0, 1, 2, 3, 4, 5], bar=[0, 1]), "m2": mk(bar=[2])}
+        ctx.hb(G, member_id="m2", member_epoch=10, subscribed_topic_names=["foo", "bar", "baz"])
+        out = ctx.sleep(30001)
+    assert out.downgraded is not None and list(out.downgraded.members) == ["m1"] and ctx.group(G) is None
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_no_downgrade_when_policy_disabled_or_too_big(v):  # testNoConversionWhenSizeExceedsClassicMaxGroupSize
+    for cfg in (dict(migration_policy="upgrade"), dict(migration_policy="downgrade", classic_max_size=0)):
+        ctx = Ctx(v, {"foo": 6, "bar": 3}, **cfg)
+        _stable_classic(ctx)
+        out = ctx.hb(G, member_id="m2", member_epoch=-1)
+        assert out.downgraded is None and "downgrade_refused" in out.kinds()
+        assert out.records[:3] == tombstones("m2") and set(ctx.group(G).members) == {"m1"}
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_static_consumer_member_replaced_by_classic(v):
+    # testLastStaticConsumerProtocolMemberReplacedByClassicProtocolMember
+    ctx = Ctx(v, {"foo": 6, "bar": 2}, migration_policy="downgrade")
+    owned1 = ["foo-0", "foo-1", "foo-2", "bar-0", "bar-1"]
+    m1 = classic(member("m1", 10, 9, mk(foo=[0, 1, 2], bar=[0, 1]), rebalance_timeout_ms=45000),
+                 protocols=sub(["foo", "bar"], owned1))  # fmt: skip
+    old2 = member("old2", 10, 9, mk(foo=[3, 4, 5]), instance="instance-id", subs=("foo",), rebalance_timeout_ms=45000)
+    ctx.build_group(G, 10, [m1, old2], {"m1": m1.assigned_partitions, "old2": old2.assigned_partitions}, 10)
+    out = ctx.join(G, group_instance_id="instance-id", protocols=sub(["foo"]))
+    new2 = out.reply.member_id
+    as_consumer = old2.copy(member_id=new2, member_epoch=0, previous_member_epoch=0)
+    as_classic = old2.copy(member_id=new2, previous_member_epoch=0, rebalance_timeout_ms=500,
+                           classic_member_metadata=ClassicMemberMetadata(500, sub(["foo"])))  # fmt: skip
+    assert out.records[:8] == tombstones("old2") + [
+        member_record(G, as_consumer), TargetAssignmentMemberRecord(G, new2, mk(foo=[3, 4, 5])),
+        current_assignment_record(G, as_consumer), member_record(G, as_classic), current_assignment_record(G, as_classic),
+    ]  # fmt: skip
+    assert out.records[8:10] == [CurrentMemberAssignmentRecord(G, "m1", deleted=True),
+                                 CurrentMemberAssignmentRecord(G, new2, deleted=True)]  # fmt: skip
+    assert len(out.records) == 18 and type(out.records[-1]) is ClassicGroupMetadataRecord
+    cg = out.downgraded
+    assert (cg.generation, cg.state, list(cg.members), cg.leader_id) == (10, STABLE, ["m1", new2], "m1")
+    assert cg.members[new2].assignment == mk(foo=[3, 4, 5]) and cg.members[new2].session_timeout_ms == 500
+    assert (out.reply.error, out.reply.generation) == ("NONE", 10)
+    assert ctx.group(G) is None and ctx.c.next_deadline() is None
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_join_to_empty_or_missing_group_is_the_classic_coordinators(v):  # testClassicGroupJoinWithEmptyConsumerGroup
+    ctx = Ctx(v, {"foo": 6})
+    ctx.build_group(G, 10, [], {}, 10)
+    out = ctx.join(G, protocols=sub(["foo"]))
+    assert out.reply is None and out.kinds() == ["to_classic_group"] and ctx.group(G) is None
+    assert out.records[-1] == GroupMetadataRecord(G, deleted=True)
+    assert ctx.join("other", protocols=sub(["foo"])).reply is None
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_malformed_protocol_metadata(v):
+    ctx = Ctx(v, {"foo": 6})
+    ctx.build_group(G, 10, [member("m", 10, 9, {})], {}, 10)
+    out = ctx.join(G, member_id="x", protocols=(("range", b"\x00garbage"),))
+    assert out.reply.error == "UNKNOWN_SERVER_ERROR" and out.records == []

@@ -53,7 +53,7 @@ from coordinator_core.coordinator.protocol import (
     norm_protocols,
 )
 
-__all__ = ["ClassicMixin", "ConsumerProtocolSubscription"]
+__all__ = ["ClassicMixin", "ConsumerProtocolSubscription", "classic_subscription"]
 PROTOCOL_TYPE = "consumer"
 
 
@@ -67,7 +67,7 @@ class ConsumerProtocolSubscription:
     rack_id: str | None = None
 
 
-def _subscription(protocols: Sequence[tuple[str, Any]]) -> tuple[frozenset[str], dict, str | None]:
+def classic_subscription(protocols: Sequence[tuple[str, Any]]) -> tuple[frozenset[str], dict, str | None]:
     """``deserializeSubscription``: the first protocol's metadata (a
     :class:`ConsumerProtocolSubscription` or a mapping with ``topics`` / ``owned_partitions``)."""
     meta = protocols[0][1] if protocols else None
@@ -229,7 +229,7 @@ class ClassicMixin:
             member = self._dynamic_member(g, mid, -1, None, True, classic=True)
         else:
             member, replaced = self._static_member(g, mid, -1, iid, None, unknown, records, classic=True)
-        topics, owned, rack = _subscription(prots)
+        topics, owned, rack = classic_subscription(prots)
         updated = member.copy(
             client_id=cid, client_host=chost, subscribed_topic_names=topics,
             classic_member_metadata=ClassicMemberMetadata(session_ms, prots),

@@ -1,4 +1,6 @@
-"""The online downgrade of a consumer group to a classic group (``convertToClassicGroup``): the
+"""The conversions between classic and consumer groups. The online upgrade
+(``convertToConsumerGroup``): :func:`consumer_group_records`. The online downgrade
+(``convertToClassicGroup``): the
 consumer group's tombstones (``ConsumerGroup.createGroupTombstoneRecords``), the classic group built
 from its members (``ClassicGroup.fromConsumerGroup``) and its ``GroupMetadata`` record.
 
@@ -17,12 +19,14 @@ from coordinator_core.consumer.records import (
     PartitionMetadataRecord,
     TargetAssignmentMemberRecord,
     TargetAssignmentMetadataRecord,
+    current_assignment_record,
+    member_record,
 )
-from coordinator_core.consumer.state import ConsumerGroupState, ConsumerMember
+from coordinator_core.consumer.state import ClassicMemberMetadata, ConsumerGroupState, ConsumerMember
 from coordinator_core.group import ClassicGroup, Member
 from coordinator_core.states import STABLE
 
-__all__ = ["group_tombstones", "classic_group_from", "classic_group_record"]
+__all__ = ["group_tombstones", "classic_group_from", "classic_group_record", "consumer_group_records"]
 
 PROTOCOL_TYPE = "consumer"
 
@@ -78,3 +82,30 @@ def classic_group_record(cg: ClassicGroup) -> ClassicGroupMetadataRecord:
         for m in cg.members.values()
     )
     return ClassicGroupMetadataRecord(cg.group_id, cg.generation, cg.protocol_type, cg.protocol_name, cg.leader_id, members)
+
+
+def consumer_group_records(cg: ClassicGroup, with_hash: bool, parse) -> tuple[list, list[tuple[str, int]]]:
+    """``convertToConsumerGroup``: the classic group's tombstone, then
+    ``ConsumerGroup.fromClassicGroup`` + ``createConsumerGroupRecords``: every member a classic
+    member at member epoch = group epoch = target epoch = the generation, Stable, its subscription
+    from its metadata for the group's protocol, target = assigned = its last assignment. The
+    subscription metadata is left empty (4.1+: metadata hash 0), so the next heartbeat bumps the
+    epoch. ``parse(protocols)`` reads ``(topics, owned, rack)``. Returns the records and the members'
+    ``(member_id, session_timeout_ms)``."""
+    gid, gen = cg.group_id, cg.generation
+    members: list[ConsumerMember] = []
+    for m in cg.members.values():
+        topics, _owned, rack = parse(((cg.protocol_name, m.metadata(cg.protocol_name or "")),))
+        assigned = dict(m.assignment) if isinstance(m.assignment, dict) else {}
+        members.append(ConsumerMember(
+            m.member_id, gen, gen, "STABLE", m.group_instance_id, rack, m.rebalance_timeout_ms, m.client_id,
+            m.client_host, topics, None, None, assigned, {},
+            ClassicMemberMetadata(m.session_timeout_ms, tuple(m.protocols)),
+        ))  # fmt: skip
+    recs: list = [ClassicGroupMetadataRecord(gid, deleted=True)]
+    recs += [member_record(gid, m) for m in members]
+    recs.append(GroupMetadataRecord(gid, gen, 0 if with_hash else None))
+    recs += [TargetAssignmentMemberRecord(gid, m.member_id, m.assigned_partitions) for m in members]
+    recs.append(TargetAssignmentMetadataRecord(gid, gen))
+    recs += [current_assignment_record(gid, m) for m in members]
+    return recs, [(m.member_id, m.classic_member_metadata.session_timeout_ms) for m in members]

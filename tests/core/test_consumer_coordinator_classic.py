@@ -331,3 +331,75 @@ def test_malformed_protocol_metadata(v):
     ctx.build_group(G, 10, [member("m", 10, 9, {})], {}, 10)
     out = ctx.join(G, member_id="x", protocols=(("range", b"\x00garbage"),))
     assert out.reply.error == "UNKNOWN_SERVER_ERROR" and out.records == []
+
+
+def _stable_classic_group(owned=("foo-0", "bar-0")):
+    """``context.createClassicGroup`` + member 1 (client-id, rebalance 10000, session 5000), Stable at
+    generation 0 with its assignment foo-0, bar-0."""
+    from coordinator_core.group import ClassicGroup, Member
+
+    cg = ClassicGroup(G, STABLE)
+    cg.protocol_name = "range"
+    cg.add(Member("member-id-1", None, "client-id", "client-host", 10000, 5000, "consumer",
+                  sub(["foo", "bar"], owned), mk(foo=[0], bar=[0])))  # fmt: skip
+    return cg
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_heartbeat_upgrades_stable_classic_group(v):  # testConsumerGroupHeartbeatWithStableClassicGroup
+    from coordinator_core.consumer.protocol import HeartbeatRequest
+
+    ctx = Ctx(v, {"foo": 1, "bar": 1}, migration_policy="upgrade")
+    ctx.prepared = {"member-id-1": mk(foo=[0]), "member-id-2": mk(bar=[0])}
+    req = HeartbeatRequest(G, "member-id-2", 0, rebalance_timeout_ms=5000, server_assignor="range",
+                           subscribed_topic_names=["foo", "bar"], topic_partitions=[], client_id=CLIENT_ID,
+                           client_host=CLIENT_HOST)  # fmt: skip
+    out = ctx.c.upgrade_classic_group(ctx.now, _stable_classic_group(), req)
+    m1 = classic(member("member-id-1", 0, 0, mk(foo=[0], bar=[0]), rebalance_timeout_ms=10000, assignor=None),
+                 protocols=sub(["foo", "bar"], ("foo-0", "bar-0"))).copy(client_id="client-id", client_host="client-host")
+    m2 = member("member-id-2", 1, 0, {}, rebalance_timeout_ms=5000, state="UNRELEASED_PARTITIONS")
+    h = ctx.c.rules.metadata_hash_epoch_record
+    meta = {"bar": 1, "foo": 1}
+    assert out.records[:6] == [
+        ClassicGroupMetadataRecord(G, deleted=True), member_record(G, m1), GroupMetadataRecord(G, 0, 0 if h else None),
+        TargetAssignmentMemberRecord(G, "member-id-1", mk(foo=[0], bar=[0])), TargetAssignmentMetadataRecord(G, 0),
+        current_assignment_record(G, m1),
+    ]  # fmt: skip
+    rest = [member_record(G, m2)]
+    if not h:
+        rest.append(PartitionMetadataRecord(G, tuple(sorted(meta.items()))))
+    rest += bump(ctx, 1, meta)
+    assert out.records[6 : 6 + len(rest)] == rest
+    tail = out.records[6 + len(rest) :]
+    assert sorted(tail[:2], key=repr) == sorted([TargetAssignmentMemberRecord(G, "member-id-2", mk(bar=[0])),
+                                                 TargetAssignmentMemberRecord(G, "member-id-1", mk(foo=[0]))], key=repr)  # fmt: skip
+    assert tail[2:] == [TargetAssignmentMetadataRecord(G, 1), current_assignment_record(G, m2)]
+    assert (out.reply.error, out.reply.member_epoch) == ("NONE", 1)
+    assert ctx.timeout("session", G, "member-id-1") == 5000 and ctx.timeout("session", G, "member-id-2") == 45000
+    assert ctx.group(G).members["member-id-1"].use_classic_protocol
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_heartbeat_to_empty_classic_group(v):  # testConsumerGroupHeartbeatWithEmptyClassicGroup
+    from coordinator_core.consumer.protocol import HeartbeatRequest
+    from coordinator_core.group import ClassicGroup
+
+    ctx = Ctx(v, {})
+    req = HeartbeatRequest(G, "m", 0, rebalance_timeout_ms=5000, server_assignor="range",
+                           subscribed_topic_names=["foo", "bar"], topic_partitions=[])  # fmt: skip
+    out = ctx.c.upgrade_classic_group(0, ClassicGroup(G), req)
+    assert out.records[0] == ClassicGroupMetadataRecord(G, deleted=True)
+    assert (out.reply.error, out.reply.member_epoch) == ("NONE", 1) and set(ctx.group(G).members) == {"m"}
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_heartbeat_to_classic_group_refused(v):
+    # testConsumerGroupHeartbeatWithNonEmptyClassicGroup (not a join / policy refuses the upgrade)
+    from coordinator_core.consumer.protocol import HeartbeatRequest
+
+    req = dict(rebalance_timeout_ms=5000, subscribed_topic_names=["foo"], topic_partitions=[])
+    for policy, epoch in (("upgrade", 3), ("disabled", 0), ("downgrade", 0)):
+        ctx = Ctx(v, {"foo": 1, "bar": 1}, migration_policy=policy)
+        out = ctx.c.upgrade_classic_group(0, _stable_classic_group(), HeartbeatRequest(G, "m2", epoch, **req))
+        assert (out.reply.error, out.reply.error_message) == ("GROUP_ID_NOT_FOUND", f"Group {G} is not a consumer group")
+        assert out.records == [] and ctx.group(G) is None

@@ -28,6 +28,12 @@ VERSIONS = ["4.0", "4.1", "4.2"]
 G = "group-id"
 
 
+def C(v, topics, **cfg):
+    """``GroupMetadataManagerTestContext``: the migration policy is DISABLED unless the test sets it."""
+    cfg.setdefault("migration_policy", "disabled")
+    return Ctx(v, topics, **cfg)
+
+
 def tombstones(mid):
     return [CurrentMemberAssignmentRecord(G, mid, deleted=True), TargetAssignmentMemberRecord(G, mid, deleted=True),
             MemberMetadataRecord(G, mid, deleted=True)]  # fmt: skip
@@ -43,7 +49,7 @@ def bump(ctx, epoch, meta):
 
 @pytest.mark.parametrize("v", VERSIONS)
 def test_join_over_max_size(v):  # testJoiningConsumerGroupThrowsExceptionIfGroupOverMaxSize
-    ctx = Ctx(v, {"foo": 2}, max_size=1)
+    ctx = C(v, {"foo": 2}, max_size=1)
     ctx.build_group(G, 10, [member("m", 10, 10, {}, subs=("foo",))], {}, 10)
     out = ctx.join(G, protocols=(("range", b""),))
     assert out.reply.error == "GROUP_MAX_SIZE_REACHED" and out.records == []
@@ -51,7 +57,7 @@ def test_join_over_max_size(v):  # testJoiningConsumerGroupThrowsExceptionIfGrou
 
 @pytest.mark.parametrize("v", VERSIONS)
 def test_join_protocol_not_supported(v):  # testJoiningConsumerGroupThrowsExceptionIfProtocolIsNotSupported
-    ctx = Ctx(v, {"foo": 2})
+    ctx = C(v, {"foo": 2})
     m = classic(member("m", 10, 10, {}, subs=("foo",)), protocols=(("roundrobin", b""),))
     ctx.build_group(G, 10, [m], {}, 10)
     assert ctx.join(G, protocols=sub(["foo"])).reply.error == "INCONSISTENT_GROUP_PROTOCOL"
@@ -60,7 +66,7 @@ def test_join_protocol_not_supported(v):  # testJoiningConsumerGroupThrowsExcept
 
 @pytest.mark.parametrize("v", VERSIONS)
 def test_join_new_dynamic_member(v):  # testJoiningConsumerGroupWithNewDynamicMember
-    ctx = Ctx(v, {"foo": 2, "bar": 1})
+    ctx = C(v, {"foo": 2, "bar": 1})
     m = member("m", 10, 10, mk(foo=[0, 1]), subs=("foo",))
     ctx.build_group(G, 10, [m], {"m": mk(foo=[0, 1])}, 10)
     first = ctx.join(G, protocols=sub(["foo", "bar"]))
@@ -97,7 +103,7 @@ def _stable_classic(ctx, rebalance=45000):
 
 @pytest.mark.parametrize("v", VERSIONS)
 def test_sync_returns_assignment(v):  # testClassicGroupSyncToConsumerGroupWithAllConsumerProtocolVersions
-    ctx = Ctx(v, {"foo": 6, "bar": 3}, migration_policy="downgrade")
+    ctx = C(v, {"foo": 6, "bar": 3}, migration_policy="downgrade")
     _stable_classic(ctx)
     out = ctx.sync(G, member_id="m1", generation=10, protocol_type="consumer", protocol_name="range")
     r = out.reply
@@ -109,7 +115,7 @@ def test_sync_returns_assignment(v):  # testClassicGroupSyncToConsumerGroupWithA
 def test_sync_errors(v):
     # testClassicGroupSyncToConsumerGroupWithUnknownMemberId / ...WithFencedInstanceId /
     # ...WithInconsistentGroupProtocol / ...WithIllegalGeneration
-    ctx = Ctx(v, {"foo": 6, "bar": 3})
+    ctx = C(v, {"foo": 6, "bar": 3})
     m1 = classic(member("m1", 10, 9, {}, instance="i1"))
     ctx.build_group(G, 10, [m1, member("m2", 10, 9, {})], {}, 10)
     cases = [
@@ -128,7 +134,7 @@ def test_sync_errors(v):
 
 @pytest.mark.parametrize("v", VERSIONS)
 def test_sync_rebalance_in_progress(v):  # testClassicGroupSyncToConsumerGroupRebalanceInProgress
-    ctx = Ctx(v, {"foo": 6}, migration_policy="downgrade")
+    ctx = C(v, {"foo": 6}, migration_policy="downgrade")
     ctx.build_group(G, 11, [classic(member("m", 10, 0, {}, subs=("foo",), rebalance_timeout_ms=10000))], {}, 0)
     out = ctx.sync(G, member_id="m", generation=10, protocol_type="consumer", protocol_name="range")
     assert out.reply.error == "REBALANCE_IN_PROGRESS" and ctx.timeout("join", G, "m") == 10000
@@ -136,7 +142,7 @@ def test_sync_rebalance_in_progress(v):  # testClassicGroupSyncToConsumerGroupRe
 
 @pytest.mark.parametrize("v", VERSIONS)
 def test_heartbeat_maintains_session(v):  # testClassicGroupHeartbeatToConsumerGroupMaintainsSession
-    ctx = Ctx(v, {"foo": 6})
+    ctx = C(v, {"foo": 6})
     ctx.build_group(G, 10, [classic(member("m", 10, 0, {}, subs=("foo",)))], {}, 10)
     for _ in range(3):
         r = ctx.classic_hb(G, member_id="m", generation=10)
@@ -146,7 +152,7 @@ def test_heartbeat_maintains_session(v):  # testClassicGroupHeartbeatToConsumerG
 
 @pytest.mark.parametrize("v", VERSIONS)
 def test_heartbeat_rebalance_in_progress(v):  # testClassicGroupHeartbeatToConsumerGroupRebalanceInProgress
-    ctx = Ctx(v, {"foo": 6, "bar": 3})
+    ctx = C(v, {"foo": 6, "bar": 3})
     m1 = classic(member("m1", 9, 0, {}, subs=("foo",), rebalance_timeout_ms=10000))
     m2 = classic(member("m2", 10, 0, {}, subs=("foo",), rebalance_timeout_ms=10000, state="UNREVOKED_PARTITIONS",
                         pending=mk(foo=[0])))  # fmt: skip
@@ -163,7 +169,7 @@ def test_heartbeat_rebalance_in_progress(v):  # testClassicGroupHeartbeatToConsu
 def test_heartbeat_errors(v):
     # testClassicGroupHeartbeatToConsumerWithUnknownMember / ...WithFencedInstanceId /
     # ...WithIllegalGenerationId / ...WithMemberNotUsingClassicProtocol
-    ctx = Ctx(v, {"foo": 6})
+    ctx = C(v, {"foo": 6})
     ctx.build_group(G, 10, [classic(member("member-id", 10, 0, {}, instance="instance-id"), protocols=()),
                             member("consumer", 10, 0, {})], {}, 10)  # fmt: skip
     cases = [
@@ -181,7 +187,7 @@ def test_heartbeat_errors(v):
 
 @pytest.mark.parametrize("v", VERSIONS)
 def test_fenced_on_session_timeout(v):  # testConsumerGroupMemberUsingClassicProtocolFencedWhenSessionTimeout
-    ctx = Ctx(v, {})  # Kafka's test has no metadata image: no subscription metadata to change
+    ctx = C(v, {})  # Kafka's test has no metadata image: no subscription metadata to change
     ctx.build_group(G, 10, [classic(member("m", 10, 0, {}, subs=("foo",)))], {}, 10)
     ctx.classic_hb(G, member_id="m", generation=10)
     out = ctx.sleep(5001)
@@ -191,7 +197,7 @@ def test_fenced_on_session_timeout(v):  # testConsumerGroupMemberUsingClassicPro
 
 @pytest.mark.parametrize("v", VERSIONS)
 def test_fenced_on_join_timeout(v):  # testConsumerGroupMemberUsingClassicProtocolFencedWhenJoinTimeout
-    ctx = Ctx(v, {})
+    ctx = C(v, {})
     ctx.build_group(G, 10, [classic(member("m", 9, 0, {}, subs=("foo",), rebalance_timeout_ms=500))], {}, 10)
     assert ctx.classic_hb(G, member_id="m", generation=9).reply.error == "REBALANCE_IN_PROGRESS"
     assert ctx.timeout("session", G, "m") == 5000 and ctx.timeout("join", G, "m") == 500
@@ -201,7 +207,7 @@ def test_fenced_on_join_timeout(v):  # testConsumerGroupMemberUsingClassicProtoc
 
 @pytest.mark.parametrize("v", VERSIONS)
 def test_batch_leave(v):  # testConsumerGroupMemberUsingClassicProtocolBatchLeaveGroup
-    ctx = Ctx(v, {"foo": 2, "bar": 1})
+    ctx = C(v, {"foo": 2, "bar": 1})
     kw = dict(rebalance_timeout_ms=45000)
     m1 = classic(member("m1", 10, 9, mk(foo=[0]), **kw), protocols=sub(["foo", "bar"], ["foo-0"]))
     m2 = classic(member("m2", 9, 8, mk(foo=[1]), instance="i2", **kw), protocols=sub(["foo", "bar"], ["foo-1"]))
@@ -227,7 +233,7 @@ def test_batch_leave(v):  # testConsumerGroupMemberUsingClassicProtocolBatchLeav
 
 @pytest.mark.parametrize("v", VERSIONS)
 def test_leave_without_valid_member(v):  # testClassicGroupLeaveToConsumerGroupWithoutValidLeaveGroupMember
-    ctx = Ctx(v, {"foo": 6})
+    ctx = C(v, {"foo": 6})
     ctx.build_group(G, 10, [member("m", 10, 9, {})], {}, 10)
     out = ctx.leave(G, [("unknown-member-id", None, None)])
     assert out.records == [] and out.reply.members == [("unknown-member-id", None, "UNKNOWN_MEMBER_ID")]
@@ -236,7 +242,7 @@ def test_leave_without_valid_member(v):  # testClassicGroupLeaveToConsumerGroupW
 
 @pytest.mark.parametrize("v", VERSIONS)
 def test_last_consumer_member_leaving_downgrades(v):  # testLastConsumerProtocolMemberLeavingConsumerGroup
-    ctx = Ctx(v, {"foo": 6, "bar": 3}, migration_policy="downgrade")
+    ctx = C(v, {"foo": 6, "bar": 3}, migration_policy="downgrade")
     m1, _ = _stable_classic(ctx)
     out = ctx.hb(G, member_id="m2", member_epoch=-1, rebalance_timeout_ms=5000, subscribed_topic_names=["foo", "bar"],
                  topic_partitions=[])  # fmt: skip
@@ -265,7 +271,7 @@ def test_last_consumer_member_leaving_downgrades(v):  # testLastConsumerProtocol
 def test_last_consumer_member_timeout_downgrades(v, fence):
     # testLastConsumerProtocolMemberSessionTimeoutInConsumerGroup /
     # testLastConsumerProtocolMemberRebalanceTimeoutInConsumerGroup
-    ctx = Ctx(v, {"foo": 6, "bar": 3}, migration_policy="downgrade")
+    ctx = C(v, {"foo": 6, "bar": 3}, migration_policy="downgrade")
     _stable_classic(ctx, rebalance=30000)
     if fence == "session":
         ctx.hb(G, member_id="m2", member_epoch=10)
@@ -280,7 +286,7 @@ def test_last_consumer_member_timeout_downgrades(v, fence):
 @pytest.mark.parametrize("v", VERSIONS)
 def test_no_downgrade_when_policy_disabled_or_too_big(v):  # testNoConversionWhenSizeExceedsClassicMaxGroupSize
     for cfg in (dict(migration_policy="upgrade"), dict(migration_policy="downgrade", classic_max_size=0)):
-        ctx = Ctx(v, {"foo": 6, "bar": 3}, **cfg)
+        ctx = C(v, {"foo": 6, "bar": 3}, **cfg)
         _stable_classic(ctx)
         out = ctx.hb(G, member_id="m2", member_epoch=-1)
         assert out.downgraded is None and "downgrade_refused" in out.kinds()
@@ -290,7 +296,7 @@ def test_no_downgrade_when_policy_disabled_or_too_big(v):  # testNoConversionWhe
 @pytest.mark.parametrize("v", VERSIONS)
 def test_static_consumer_member_replaced_by_classic(v):
     # testLastStaticConsumerProtocolMemberReplacedByClassicProtocolMember
-    ctx = Ctx(v, {"foo": 6, "bar": 2}, migration_policy="downgrade")
+    ctx = C(v, {"foo": 6, "bar": 2}, migration_policy="downgrade")
     owned1 = ["foo-0", "foo-1", "foo-2", "bar-0", "bar-1"]
     m1 = classic(member("m1", 10, 9, mk(foo=[0, 1, 2], bar=[0, 1]), rebalance_timeout_ms=45000),
                  protocols=sub(["foo", "bar"], owned1))  # fmt: skip
@@ -317,7 +323,7 @@ def test_static_consumer_member_replaced_by_classic(v):
 
 @pytest.mark.parametrize("v", VERSIONS)
 def test_join_to_empty_or_missing_group_is_the_classic_coordinators(v):  # testClassicGroupJoinWithEmptyConsumerGroup
-    ctx = Ctx(v, {"foo": 6})
+    ctx = C(v, {"foo": 6})
     ctx.build_group(G, 10, [], {}, 10)
     out = ctx.join(G, protocols=sub(["foo"]))
     assert out.reply is None and out.kinds() == ["to_classic_group"] and ctx.group(G) is None
@@ -327,7 +333,7 @@ def test_join_to_empty_or_missing_group_is_the_classic_coordinators(v):  # testC
 
 @pytest.mark.parametrize("v", VERSIONS)
 def test_malformed_protocol_metadata(v):
-    ctx = Ctx(v, {"foo": 6})
+    ctx = C(v, {"foo": 6})
     ctx.build_group(G, 10, [member("m", 10, 9, {})], {}, 10)
     out = ctx.join(G, member_id="x", protocols=(("range", b"\x00garbage"),))
     assert out.reply.error == "UNKNOWN_SERVER_ERROR" and out.records == []
@@ -349,7 +355,7 @@ def _stable_classic_group(owned=("foo-0", "bar-0")):
 def test_heartbeat_upgrades_stable_classic_group(v):  # testConsumerGroupHeartbeatWithStableClassicGroup
     from coordinator_core.consumer.protocol import HeartbeatRequest
 
-    ctx = Ctx(v, {"foo": 1, "bar": 1}, migration_policy="upgrade")
+    ctx = C(v, {"foo": 1, "bar": 1}, migration_policy="upgrade")
     ctx.prepared = {"member-id-1": mk(foo=[0]), "member-id-2": mk(bar=[0])}
     req = HeartbeatRequest(G, "member-id-2", 0, rebalance_timeout_ms=5000, server_assignor="range",
                            subscribed_topic_names=["foo", "bar"], topic_partitions=[], client_id=CLIENT_ID,
@@ -384,7 +390,7 @@ def test_heartbeat_to_empty_classic_group(v):  # testConsumerGroupHeartbeatWithE
     from coordinator_core.consumer.protocol import HeartbeatRequest
     from coordinator_core.group import ClassicGroup
 
-    ctx = Ctx(v, {})
+    ctx = C(v, {})
     req = HeartbeatRequest(G, "m", 0, rebalance_timeout_ms=5000, server_assignor="range",
                            subscribed_topic_names=["foo", "bar"], topic_partitions=[])  # fmt: skip
     out = ctx.c.upgrade_classic_group(0, ClassicGroup(G), req)
@@ -399,7 +405,77 @@ def test_heartbeat_to_classic_group_refused(v):
 
     req = dict(rebalance_timeout_ms=5000, subscribed_topic_names=["foo"], topic_partitions=[])
     for policy, epoch in (("upgrade", 3), ("disabled", 0), ("downgrade", 0)):
-        ctx = Ctx(v, {"foo": 1, "bar": 1}, migration_policy=policy)
+        ctx = C(v, {"foo": 1, "bar": 1}, migration_policy=policy)
         out = ctx.c.upgrade_classic_group(0, _stable_classic_group(), HeartbeatRequest(G, "m2", epoch, **req))
         assert (out.reply.error, out.reply.error_message) == ("GROUP_ID_NOT_FOUND", f"Group {G} is not a consumer group")
         assert out.records == [] and ctx.group(G) is None
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_join_replacing_existing_static_member(v):  # testJoiningConsumerGroupReplacingExistingStaticMember
+    ctx = C(v, {"foo": 2})
+    old = member("m", 10, 10, mk(foo=[0, 1]), instance="instance-id", subs=("foo",), rebalance_timeout_ms=500, assignor=None)
+    ctx.build_group(G, 10, [old], {"m": mk(foo=[0, 1])}, 10)
+    out = ctx.join(G, group_instance_id="instance-id", protocols=sub(["foo"]))
+    new = out.reply.member_id
+    copied = old.copy(member_id=new, member_epoch=0, previous_member_epoch=0)
+    updated = old.copy(member_id=new, member_epoch=10, previous_member_epoch=0,
+                       classic_member_metadata=ClassicMemberMetadata(500, sub(["foo"])))  # fmt: skip
+    assert out.records == tombstones("m") + [
+        member_record(G, copied), TargetAssignmentMemberRecord(G, new, mk(foo=[0, 1])), current_assignment_record(G, copied),
+        member_record(G, updated), current_assignment_record(G, updated),
+    ]  # fmt: skip
+    r = out.reply
+    assert (r.error, r.generation, r.protocol_type, r.protocol_name) == ("NONE", 10, "consumer", "range")
+    assert ctx.timeout("session", G, new) == 500 and ctx.timeout("sync", G, new) == 500
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_static_join_unknown_instance_or_unmatched_member(v):
+    # testStaticMemberJoiningConsumerGroupWithUnknownInstanceId / ...WithUnmatchedMemberId
+    ctx = C(v, {"foo": 2, "bar": 1})
+    protos = sub(["foo", "bar"], ["foo-0", "foo-1"])
+    ctx.build_group(G, 10, [classic(member("m1", 0, 0, {}, instance="i1"), protocols=protos), member("m2", 0, 0, {})], {}, 0)
+    assert ctx.join(G, member_id="m2", group_instance_id="unknown", protocols=protos).reply.error == "UNKNOWN_MEMBER_ID"
+    assert ctx.join(G, member_id="other", group_instance_id="i1", protocols=protos).reply.error == "FENCED_INSTANCE_ID"
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_reconciliation_through_joins_cooperative(v):  # testReconciliationInJoiningConsumerGroupWithCooperativeProtocol
+    ctx = C(v, {"foo": 2, "bar": 1, "zar": 1})
+    subs3 = ["foo", "bar", "zar"]
+    m1 = classic(member("m1", 10, 10, mk(foo=[0], bar=[0]), rebalance_timeout_ms=500),
+                 protocols=sub(["foo", "bar"], ["foo-0", "bar-0"]))  # fmt: skip
+    m2 = member("m2", 10, 10, mk(foo=[1]), rebalance_timeout_ms=500)
+    ctx.build_group(G, 10, [m1, m2], {"m1": mk(foo=[0], bar=[0]), "m2": mk(foo=[1])}, 10)
+    ctx.prepared = {"m1": mk(foo=[0, 1], zar=[0]), "m2": mk(bar=[0])}
+    # member 1 rejoins with a new subscription: UNREVOKED_PARTITIONS (bar-0 pending revocation)
+    out = ctx.join(G, member_id="m1", session_timeout_ms=5000, protocols=sub(subs3, ["foo-0", "bar-0"]))
+    e1 = m1.copy(state="UNREVOKED_PARTITIONS", subscribed_topic_names=frozenset(subs3),
+                 assigned_partitions=mk(foo=[0]), partitions_pending_revocation=mk(bar=[0]),
+                 classic_member_metadata=ClassicMemberMetadata(5000, sub(subs3, ["foo-0", "bar-0"])))  # fmt: skip
+    assert out.records[0] == member_record(G, e1) and out.records[-1] == current_assignment_record(G, e1)
+    assert TargetAssignmentMetadataRecord(G, 11) in out.records and len(out.records) == (6 if ctx.c.rules.metadata_hash_epoch_record else 7)
+    assert (out.reply.member_id, out.reply.generation) == ("m1", 10)
+    assert ctx.timeout("session", G, "m1") == 5000 and ctx.timeout("sync", G, "m1") == 500
+    s = ctx.sync(G, member_id="m1", generation=10, protocol_name="range", protocol_type="consumer").reply
+    assert (s.error, s.assignment) == ("NONE", mk(foo=[0]))
+    assert ctx.classic_hb(G, member_id="m1", generation=10).reply.error == "REBALANCE_IN_PROGRESS"
+    assert ctx.timeout("join", G, "m1") == 500
+    # member 1 rejoins having revoked bar-0: UNRELEASED_PARTITIONS at epoch 11 (foo-1 still owned by member 2)
+    out = ctx.join(G, member_id="m1", session_timeout_ms=5000, protocols=sub(subs3, ["foo-0"]))
+    e2 = e1.copy(member_epoch=11, state="UNRELEASED_PARTITIONS", partitions_pending_revocation={},
+                 assigned_partitions=mk(foo=[0], zar=[0]), classic_member_metadata=ClassicMemberMetadata(5000, sub(subs3, ["foo-0"])))  # fmt: skip
+    assert out.records == [member_record(G, e2), current_assignment_record(G, e2)]
+    assert ctx.timeout("join", G, "m1") is None and out.reply.generation == 11
+    s = ctx.sync(G, member_id="m1", generation=11, protocol_name="range", protocol_type="consumer").reply
+    assert (s.error, s.assignment) == ("NONE", mk(foo=[0], zar=[0]))
+    # member 2 (consumer protocol) confirms revoking foo-1; member 1 is told to rejoin
+    ctx.hb(G, member_id="m2", member_epoch=10, topic_partitions=[])
+    assert ctx.classic_hb(G, member_id="m1", generation=11).reply.error == "REBALANCE_IN_PROGRESS"
+    assert ctx.timeout("join", G, "m1") == 500
+    out = ctx.join(G, member_id="m1", session_timeout_ms=5000, protocols=sub(subs3, ["foo-0", "zar-0"]))
+    e3 = e2.copy(state="STABLE", previous_member_epoch=11, assigned_partitions=mk(foo=[0, 1], zar=[0]),
+                 classic_member_metadata=ClassicMemberMetadata(5000, sub(subs3, ["foo-0", "zar-0"])))  # fmt: skip
+    assert out.records == [member_record(G, e3), current_assignment_record(G, e3)]
+    assert ctx.group(G).members["m1"].state == "STABLE"

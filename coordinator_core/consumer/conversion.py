@@ -17,6 +17,7 @@ from coordinator_core.consumer.records import (
     GroupMetadataRecord,
     MemberMetadataRecord,
     PartitionMetadataRecord,
+    RegularExpressionRecord,
     TargetAssignmentMemberRecord,
     TargetAssignmentMetadataRecord,
     current_assignment_record,
@@ -33,13 +34,15 @@ PROTOCOL_TYPE = "consumer"
 
 def group_tombstones(g: ConsumerGroupState, leaving: str | None = None, joining: str | None = None) -> list:
     """``createGroupTombstoneRecords`` (``...WithReplacedMember`` when ``joining`` replaces ``leaving``:
-    the replaced member's tombstones carry the joining member's id)."""
+    the replaced member's tombstones carry the joining member's id), with the resolved regular
+    expressions' tombstones (Kafka 4.0+)."""
     gid = g.group_id
     ids = [joining if (joining is not None and mid == leaving) else mid for mid in g.members]
     recs: list = [CurrentMemberAssignmentRecord(gid, mid, deleted=True) for mid in ids]
     recs += [TargetAssignmentMemberRecord(gid, mid, deleted=True) for mid in ids]
     recs.append(TargetAssignmentMetadataRecord(gid, deleted=True))
     recs += [MemberMetadataRecord(gid, mid, deleted=True) for mid in ids]
+    recs += [RegularExpressionRecord(gid, regex, deleted=True) for regex in g.resolved_regexes]
     recs.append(PartitionMetadataRecord(gid, deleted=True))
     recs.append(GroupMetadataRecord(gid, deleted=True))
     return recs

@@ -127,7 +127,9 @@ class ConsumerLog:
     ``bumped``, ``target``, ``assignment_state`` (DEBUG in 4.x), ``left``, ``static_left``,
     ``static_temp_left``, ``fenced_session``, ``fenced_rebalance``, ``fenced_classic_join``,
     ``fenced_classic_sync``, ``static_fenced``, ``unreleased_instance``, ``converted``,
-    ``downgraded``, ``target_failed`` (ERROR). ``cause`` / ``member_id`` of a bump say what triggered it."""
+    ``downgraded``, ``target_failed`` (ERROR); for the classic APIs ``member_id_required``,
+    ``classic_left``, ``classic_error`` (an error answered, DEBUG), ``to_classic_group`` (the group is
+    the classic coordinator's), ``upgrade_refused``, ``downgrade_refused``, ``classic_group_deleted``. ``cause`` / ``member_id`` of a bump say what triggered it."""
 
     kind: str
     ts: int

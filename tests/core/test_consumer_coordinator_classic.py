@@ -479,3 +479,22 @@ def test_reconciliation_through_joins_cooperative(v):  # testReconciliationInJoi
                  classic_member_metadata=ClassicMemberMetadata(5000, sub(subs3, ["foo-0", "zar-0"])))  # fmt: skip
     assert out.records == [member_record(G, e3), current_assignment_record(G, e3)]
     assert ctx.group(G).members["m1"].state == "STABLE"
+
+
+@pytest.mark.parametrize("v", VERSIONS)
+def test_consumer_heartbeat_replaces_classic_static_member(v):  # testConsumerGroupHeartbeatFromExistingClassicStaticMember
+    ctx = C(v, {"foo": 6, "bar": 3}, migration_policy="upgrade")
+    owned1 = ["foo-0", "foo-1", "foo-2", "bar-0", "bar-1"]
+    m1 = classic(member("m1", 10, 9, mk(foo=[0, 1, 2], bar=[0, 1]), instance="i1", rebalance_timeout_ms=45000),
+                 protocols=sub(["foo", "bar"], owned1))  # fmt: skip
+    m2 = member("m2", 10, 9, mk(foo=[3, 4, 5], bar=[2]), instance="i2", rebalance_timeout_ms=45000)
+    ctx.build_group(G, 10, [m1, m2], {"m1": m1.assigned_partitions, "m2": m2.assigned_partitions}, 10)
+    out = ctx.hb(G, member_id="new1", member_epoch=0, instance_id="i1", rebalance_timeout_ms=5000, server_assignor="range",
+                 subscribed_topic_names=["foo", "bar"], topic_partitions=[])  # fmt: skip
+    replacing = m1.copy(member_id="new1", member_epoch=0, previous_member_epoch=0)
+    final = replacing.copy(member_epoch=10, rebalance_timeout_ms=5000, classic_member_metadata=None)
+    assert out.records == tombstones("m1") + [
+        member_record(G, replacing), TargetAssignmentMemberRecord(G, "new1", m1.assigned_partitions),
+        current_assignment_record(G, replacing), member_record(G, final), current_assignment_record(G, final),
+    ]  # fmt: skip
+    assert ctx.timeout("session", G, "new1") == 45000 and out.downgraded is None

@@ -10,10 +10,9 @@ in the group's member order, and ``topics`` (name -> partition count). Output: m
   first ``total % n`` members; each member keeps its current partitions of subscribed topics up to
   its quota (lowest partition ids first), the rest become unassigned after the partitions nobody
   holds; unfilled members then take unassigned partitions in order.
-* **heterogeneous**: a sticky balance, not Kafka's ``UniformHeterogeneousAssignmentBuilder``
-  line by line: members keep the partitions they may keep, unassigned partitions go to the least
-  loaded subscriber, then partitions move from the most to the least loaded subscriber while the
-  difference exceeds one.
+* **heterogeneous** (members subscribe to different topics): Kafka's
+  ``UniformHeterogeneousAssignmentBuilder``
+  (:mod:`coordinator_core.assignors.server_uniform_heterogeneous`).
 
 Iteration order is the caller's, standing for Java's ``HashMap`` / ``HashSet`` orders: members in
 the order given, the subscribed topics in the order of the first member's subscription when it is
@@ -25,6 +24,8 @@ names.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+
+from coordinator_core.assignors.server_uniform_heterogeneous import assign_heterogeneous
 
 __all__ = ["NAME", "assign", "MemberSpec", "AssignorError"]
 
@@ -103,55 +104,4 @@ def _homogeneous(members: Sequence[MemberSpec], topics: Mapping[str, int]) -> di
 
 
 def _heterogeneous(members: Sequence[MemberSpec], topics: Mapping[str, int]) -> dict[str, dict[str, frozenset[int]]]:
-    subs = {m[0]: m[2] for m in members}
-    for m in members:
-        for t in m[2]:
-            if topics.get(t, -1) < 0:
-                raise AssignorError(f"Members are subscribed to topic {t} which doesn't exist in the topic metadata.")
-    out: dict[str, dict[str, set[int]]] = {m[0]: {} for m in members}
-    owner: dict[tuple[str, int], str] = {}
-    load = dict.fromkeys(out, 0)
-    for m in members:
-        for t in sorted(m[3]):
-            if t not in m[2]:
-                continue
-            for p in sorted(m[3][t]):
-                if p < topics[t] and (t, p) not in owner:
-                    owner[(t, p)] = m[0]
-                    out[m[0]].setdefault(t, set()).add(p)
-                    load[m[0]] += 1
-    for t in sorted({t for s in subs.values() for t in s}):
-        cands = [mid for mid in out if t in subs[mid]]
-        for p in range(topics[t]):
-            if (t, p) in owner:
-                continue
-            mid = min(cands, key=lambda x: (load[x], x))
-            owner[(t, p)] = mid
-            out[mid].setdefault(t, set()).add(p)
-            load[mid] += 1
-    _balance(out, subs, load)
-    return {mid: {t: frozenset(ps) for t, ps in a.items() if ps} for mid, a in out.items()}
-
-
-def _balance(out: dict[str, dict[str, set[int]]], subs: Mapping[str, frozenset[str]], load: dict[str, int]) -> None:
-    """Move partitions from the most to the least loaded eligible member while it narrows the gap."""
-    moved = True
-    while moved:
-        moved = False
-        for src in sorted(out, key=lambda x: (-load[x], x)):
-            for t in sorted(out[src]):
-                for p in sorted(out[src][t], reverse=True):
-                    cands = [d for d in out if t in subs[d] and load[d] + 1 < load[src]]
-                    if not cands:
-                        continue
-                    dst = min(cands, key=lambda x: (load[x], x))
-                    out[src][t].discard(p)
-                    out[dst].setdefault(t, set()).add(p)
-                    load[src] -= 1
-                    load[dst] += 1
-                    moved = True
-                    break
-                if moved:
-                    break
-            if moved:
-                break
+    return assign_heterogeneous(members, topics, AssignorError)

@@ -16,9 +16,10 @@
 
 Rules by version: :class:`~coordinator_core.consumer.versions.ConsumerRules` (4.0, 4.1, 4.2). The
 steady-state heartbeat has a fast path (:mod:`coordinator_core.consumer.fastpath`) tested equal to
-this reference path. Not modelled: classic-protocol members inside a consumer group and the
-online upgrade / downgrade on JoinGroup (:mod:`.migration` has the policy's rules; an upgraded
-group is installed with :meth:`load_converted_group`, which applies the upgrade rule), client-side assignors, rack-aware
+this reference path. Classic-protocol members inside a consumer group (JoinGroup, SyncGroup,
+Heartbeat, LeaveGroup) and the online downgrade: :mod:`.classic`; the online upgrade of a classic
+group on a consumer heartbeat: :meth:`upgrade_classic_group` (:meth:`load_converted_group` installs
+an upgraded group with consumer-protocol members, for the simulator). Not modelled: client-side assignors, rack-aware
 assignment, the asynchronous regex resolution (a new regex resolves within the heartbeat),
 offsets, DescribeGroups / ListGroups / DeleteGroups.
 """
@@ -28,9 +29,11 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping
 
+from coordinator_core.consumer.classic import ClassicMixin, classic_subscription
+from coordinator_core.consumer.conversion import consumer_group_records
 from coordinator_core.consumer.fastpath import FastPathMixin
 from coordinator_core.consumer.heartbeat import HeartbeatMixin
-from coordinator_core.consumer.membership import T_REBALANCE, T_SESSION, MembershipMixin
+from coordinator_core.consumer.membership import T_JOIN, T_REBALANCE, T_SESSION, T_SYNC, MembershipMixin
 from coordinator_core.consumer.migration import upgrade_refusal
 from coordinator_core.consumer.protocol import (
     GROUP_ID_NOT_FOUND,
@@ -44,6 +47,7 @@ from coordinator_core.consumer.protocol import (
     norm_partitions,
 )
 from coordinator_core.consumer.records import (
+    ClassicGroupMetadataRecord,
     CurrentMemberAssignmentRecord,
     GroupMetadataRecord,
     MemberMetadataRecord,
@@ -55,12 +59,13 @@ from coordinator_core.consumer.records import (
 from coordinator_core.consumer.settings import ConsumerCoordinatorConfig
 from coordinator_core.consumer.state import ConsumerGroupState
 from coordinator_core.consumer.target import metadata_hash, subscription_metadata
+from coordinator_core.group import ClassicGroup
 from coordinator_core.timers import TimerHeap
 
 __all__ = ["ConsumerGroupCoordinator"]
 
 
-class ConsumerGroupCoordinator(FastPathMixin, HeartbeatMixin, MembershipMixin):
+class ConsumerGroupCoordinator(FastPathMixin, HeartbeatMixin, MembershipMixin, ClassicMixin):
     """One broker's consumer-group coordinator for many groups."""
 
     #: take the steady-state fast path (:mod:`.fastpath`); False runs the reference path only
@@ -202,6 +207,53 @@ class ConsumerGroupCoordinator(FastPathMixin, HeartbeatMixin, MembershipMixin):
             self._schedule_session(group_id, mid)
         return self._finish(out)
 
+    def upgrade_classic_group(self, now_ms: int, group: ClassicGroup, request: HeartbeatRequest) -> ConsumerOutcome:
+        """A ``ConsumerGroupHeartbeat`` to a group the classic coordinator holds
+        (``getOrMaybeCreateConsumerGroup`` on a classic group): an empty classic group is deleted
+        and the heartbeat creates a consumer group; a non-empty one is converted
+        (``convertToConsumerGroup``, its members stay classic members, their sessions start now)
+        when the request joins (epoch 0) and ``validateOnlineUpgrade`` allows it, else the answer
+        is ``GROUP_ID_NOT_FOUND``. On success the caller removes the group from its classic
+        coordinator (answering its parked JoinGroup / SyncGroup with ``REBALANCE_IN_PROGRESS``)."""
+        out = self._begin(now_ms)
+        gid = group.group_id
+        try:
+            self._validate(request)
+            records, sessions = self._upgrade_records(group, request)
+        except CoordinatorError as e:
+            out.reply = HeartbeatResponse(e.error, error_message=e.message, group_id=gid)
+            return self._finish(out)
+        self._commit(records)
+        for mid, ms in sessions:
+            self._schedule_session(gid, mid, ms)
+        resp = self._fast_heartbeat(request) if self.use_fast_path else None
+        out.reply = resp if resp is not None else self._handle(request)
+        out.reply.request_id = self._token
+        return self._finish(out)
+
+    def _upgrade_records(self, group: ClassicGroup, req: HeartbeatRequest) -> tuple[list, list[tuple[str, int]]]:
+        gid = group.group_id
+        if not group.members and req.member_epoch == 0:  # maybeDeleteEmptyClassicGroup
+            self._log("classic_group_deleted", gid)
+            return [ClassicGroupMetadataRecord(gid, deleted=True)], []
+        n = len(group.members)
+        why = upgrade_refusal(self.config.migration_policy, gid, group.protocol_type, n, self.config.max_size)
+        if req.member_epoch != 0 or why is not None:
+            if why is not None:
+                self._log("upgrade_refused", gid, detail=why)
+            raise CoordinatorError(GROUP_ID_NOT_FOUND, f"Group {gid} is not a consumer group")
+        try:
+            recs, sessions = consumer_group_records(group, self.rules.metadata_hash_epoch_record, classic_subscription)
+        except CoordinatorError:
+            raise CoordinatorError(
+                GROUP_ID_NOT_FOUND,
+                f"Cannot upgrade the classic group {gid} to consumer group because the embedded consumer protocol "
+                "is malformed.",
+            ) from None
+        self._refresh_epochs.pop(gid, None)
+        self._log("converted", gid, epoch=group.generation)
+        return recs, sessions
+
     # ------------------------------------------------------------------ call plumbing
     def _handle(self, req: HeartbeatRequest) -> HeartbeatResponse:
         gid = req.group_id or ""
@@ -251,6 +303,8 @@ class ConsumerGroupCoordinator(FastPathMixin, HeartbeatMixin, MembershipMixin):
                 self._on_session_expiry(key[1], key[2])
             elif key[0] == T_REBALANCE:
                 self._on_rebalance_expiry(key[1], key[2], payload)
+            elif key[0] in (T_JOIN, T_SYNC):
+                self._on_classic_timeout(key[0], key[1], key[2])
         if now_ms > self._now:
             self._now = now_ms
 

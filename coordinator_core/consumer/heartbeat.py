@@ -152,32 +152,36 @@ class HeartbeatMixin:
         return CoordinatorError(UNKNOWN_MEMBER_ID, f"Member {member_id} is not a member of group {g.group_id}.")
 
     def _dynamic_member(
-        self, g: ConsumerGroupState, mid: str, epoch: int, owned: Parts | None, create: bool
+        self, g: ConsumerGroupState, mid: str, epoch: int, owned: Parts | None, create: bool, classic: bool = False
     ) -> ConsumerMember:
+        """``getOrMaybeSubscribeDynamicConsumerGroupMember``; a classic member's epoch is not checked."""
         m = g.members.get(mid)
         if m is None:
             if not create:
                 raise self._unknown_member(g, mid)
             m = ConsumerMember(mid)
-        self._check_epoch(m, epoch, owned)
+        if not classic:
+            self._check_epoch(m, epoch, owned)
         if create:
-            self._log("joined", g.group_id, member_id=mid)
+            self._log("joined", g.group_id, member_id=mid, protocol="classic" if classic else "consumer")
         return m
 
     def _static_member(
         self, g: ConsumerGroupState, mid: str, epoch: int, iid: str, owned: Parts | None, create: bool,
-        records: list,
+        records: list, classic: bool = False,
     ) -> tuple[ConsumerMember, str | None]:  # fmt: skip
-        """The static member and the member id it replaces (None when it replaces nobody)."""
+        """``getOrMaybeSubscribeStaticConsumerGroupMember``: the static member and the member id it
+        replaces (None when it replaces nobody). ``classic``: the request is a JoinGroup."""
+        proto = "classic" if classic else "consumer"
         gid = g.group_id
         old_id = g.static_members.get(iid)
         old = g.members.get(old_id) if old_id is not None else None
         if create:
             if old is None:
                 m = g.members.get(mid) or ConsumerMember(mid)
-                self._log("static_joined", gid, member_id=mid, instance_id=iid)
+                self._log("static_joined", gid, member_id=mid, instance_id=iid, protocol=proto)
                 return m, None
-            if not old.use_classic_protocol and old.member_epoch != LEAVE_GROUP_STATIC_MEMBER_EPOCH:
+            if not classic and not old.use_classic_protocol and old.member_epoch != LEAVE_GROUP_STATIC_MEMBER_EPOCH:
                 self._log("unreleased_instance", gid, member_id=mid, instance_id=iid, old_member_id=old.member_id)
                 raise CoordinatorError(
                     UNRELEASED_INSTANCE_ID,
@@ -186,7 +190,7 @@ class HeartbeatMixin:
                 )
             new = old.copy(member_id=mid, member_epoch=0, previous_member_epoch=0)
             self._replace_member_records(g, old, new, records)
-            self._log("static_replaced", gid, member_id=mid, instance_id=iid, old_member_id=old.member_id)
+            self._log("static_replaced", gid, member_id=mid, instance_id=iid, old_member_id=old.member_id, protocol=proto)
             return new, old.member_id
         if old is None:
             raise CoordinatorError(UNKNOWN_MEMBER_ID, f"Instance id {iid} is unknown.")
@@ -196,7 +200,8 @@ class HeartbeatMixin:
                 FENCED_INSTANCE_ID,
                 f"Static member {mid} with instance id {iid} was fenced by member {old.member_id}.",
             )
-        self._check_epoch(old, epoch, owned)
+        if not classic:
+            self._check_epoch(old, epoch, owned)
         return old, None
 
     def _replace_member_records(self, g: ConsumerGroupState, old: ConsumerMember, new: ConsumerMember, records: list) -> None:

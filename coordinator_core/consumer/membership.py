@@ -5,6 +5,7 @@ rebalance timeouts on :class:`~coordinator_core.timers.TimerHeap`."""
 
 from __future__ import annotations
 
+from coordinator_core.consumer.migration import downgrade_refusal
 from coordinator_core.consumer.model import LEAVE_GROUP_STATIC_MEMBER_EPOCH
 from coordinator_core.consumer.protocol import (
     FENCED_INSTANCE_ID,
@@ -23,8 +24,8 @@ from coordinator_core.consumer.target import metadata_hash, subscription_metadat
 
 __all__ = ["MembershipMixin", "T_SESSION", "T_REBALANCE"]
 
-# timer keys: (kind, group_id, member_id)
-T_SESSION, T_REBALANCE = "session", "rebalance"
+# timer keys: (kind, group_id, member_id); a classic member's join / sync timeouts
+T_SESSION, T_REBALANCE, T_JOIN, T_SYNC = "session", "rebalance", "join", "sync"
 
 
 class MembershipMixin:
@@ -64,6 +65,9 @@ class MembershipMixin:
         """``consumerGroupFenceMember``: remove the member, update the subscription metadata (or
         the metadata hash) without it and bump the group epoch; its timers are cancelled."""
         records: list = []
+        if self._fence_downgrade(g, m):
+            self._downgrade(g, m.member_id, None, records)
+            return records
         self._remove_member_records(g.group_id, m.member_id, records)
         meta = subscription_metadata(g.subscribed_topics(drop=m.member_id), self._topics)
         epoch = g.group_epoch + 1
@@ -78,6 +82,18 @@ class MembershipMixin:
         self._cancel_member_timers(g.group_id, m.member_id)
         return records
 
+    def _fence_downgrade(self, g: ConsumerGroupState, m: ConsumerMember) -> bool:
+        """``validateOnlineDowngradeWithFencedMember``: the last consumer-protocol member leaves a
+        group of classic members."""
+        if not self._others_all_classic(g, m.member_id):
+            return False
+        why = downgrade_refusal(
+            self.config.migration_policy, g.group_id, True, len(g.members), self.config.classic_max_size
+        )
+        if why is not None and len(g.members) > 1:
+            self._log("downgrade_refused", g.group_id, member_id=m.member_id, detail=why)
+        return why is None
+
     # ------------------------------------------------------------------ timers
     def _schedule_session(self, gid: str, mid: str, timeout_ms: int | None = None) -> None:
         ms = self.config.session_timeout_ms if timeout_ms is None else timeout_ms
@@ -90,8 +106,9 @@ class MembershipMixin:
         self._timers.cancel((T_REBALANCE, gid, mid))
 
     def _cancel_member_timers(self, gid: str, mid: str) -> None:
-        self._timers.cancel((T_SESSION, gid, mid))
-        self._timers.cancel((T_REBALANCE, gid, mid))
+        """``cancelTimers``: session, rebalance, and a classic member's join and sync timeouts."""
+        for kind in (T_SESSION, T_REBALANCE, T_JOIN, T_SYNC):
+            self._timers.cancel((kind, gid, mid))
 
     def _on_session_expiry(self, gid: str, mid: str) -> None:
         """``consumerGroupFenceMemberOperation(..., "the member session expired.")``."""

@@ -8,7 +8,7 @@ and ``validateOnlineDowngradeWithFencedMember``; each refusal is Kafka's log rea
 
 from __future__ import annotations
 
-__all__ = ["upgrade_refusal", "downgrade_refusal"]
+__all__ = ["upgrade_refusal", "downgrade_refusal", "downgrade_replacement_refusal"]
 
 
 def upgrade_refusal(policy: str, group_id: str, protocol_type: str | None, num_members: int, max_size: int) -> str | None:
@@ -40,6 +40,23 @@ def downgrade_refusal(
     if policy not in ("downgrade", "bidirectional"):
         return f"Cannot downgrade consumer group {group_id} to classic group because the online downgrade is disabled."
     if num_members - 1 > classic_max_size:
+        return (
+            f"Cannot downgrade consumer group {group_id} to classic group because its group size is greater "
+            "than classic group max size."
+        )
+    return None
+
+
+def downgrade_replacement_refusal(
+    policy: str, group_id: str, others_all_classic: bool, num_members: int, classic_max_size: int
+) -> str | None:
+    """Why the consumer group is not downgraded when a classic static member replaces the member
+    (``validateOnlineDowngradeWithReplacedMemberId``; None: it is)."""
+    if not others_all_classic:
+        return "not every other member uses the classic protocol"
+    if policy not in ("downgrade", "bidirectional"):
+        return f"Cannot downgrade consumer group {group_id} to classic group because the online downgrade is disabled."
+    if num_members > classic_max_size:
         return (
             f"Cannot downgrade consumer group {group_id} to classic group because its group size is greater "
             "than classic group max size."

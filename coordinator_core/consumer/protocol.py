@@ -127,7 +127,9 @@ class ConsumerLog:
     ``bumped``, ``target``, ``assignment_state`` (DEBUG in 4.x), ``left``, ``static_left``,
     ``static_temp_left``, ``fenced_session``, ``fenced_rebalance``, ``fenced_classic_join``,
     ``fenced_classic_sync``, ``static_fenced``, ``unreleased_instance``, ``converted``,
-    ``downgraded``, ``target_failed`` (ERROR). ``cause`` / ``member_id`` of a bump say what triggered it."""
+    ``downgraded``, ``target_failed`` (ERROR); for the classic APIs ``member_id_required``,
+    ``classic_left``, ``classic_error`` (an error answered, DEBUG), ``to_classic_group`` (the group is
+    the classic coordinator's), ``upgrade_refused``, ``downgrade_refused``, ``classic_group_deleted``. ``cause`` / ``member_id`` of a bump say what triggered it."""
 
     kind: str
     ts: int
@@ -151,7 +153,8 @@ class ConsumerLog:
 
 @dataclass(slots=True)
 class ConsumerOutcome:
-    """What one call produced: the reply (None for ``advance_to``), the records written (in order;
+    """What one call produced: the reply (None for ``advance_to``; a classic
+    :class:`~coordinator_core.coordinator.protocol.Response` for the classic APIs), the records written (in order;
     replaying them rebuilds the state), the log entries and the group state transitions
     ``(ts, group_id, from_state or None, to_state, group_epoch)``."""
 
@@ -160,6 +163,9 @@ class ConsumerOutcome:
     logs: list[ConsumerLog] = field(default_factory=list)
     transitions: list[tuple[int, str, str | None, str, int]] = field(default_factory=list)
     request_id: int = 0
+    #: the classic group an online downgrade created (:class:`coordinator_core.group.ClassicGroup`);
+    #: the consumer coordinator no longer holds the group: the classic coordinator takes it over
+    downgraded: Any = None
 
     def kinds(self) -> list[str]:
         return [x.kind for x in self.logs]

@@ -21,7 +21,7 @@ from coordinator_core.consumer.state import ClassicMemberMetadata, ConsumerGroup
 __all__ = [
     "MemberMetadataRecord", "GroupMetadataRecord", "PartitionMetadataRecord", "TargetAssignmentMemberRecord",
     "TargetAssignmentMetadataRecord", "CurrentMemberAssignmentRecord", "RegularExpressionRecord",
-    "replay_record", "replay_records", "member_record", "current_assignment_record",
+    "ClassicGroupMetadataRecord", "replay_record", "replay_records", "member_record", "current_assignment_record",
 ]  # fmt: skip
 
 Parts = dict[str, frozenset[int]]
@@ -107,6 +107,22 @@ class RegularExpressionRecord:
     deleted: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class ClassicGroupMetadataRecord:
+    """``GroupMetadataKey/Value``: a classic group written by an online downgrade
+    (``ClassicGroup.createClassicGroupRecords``). ``members``: ``(member_id, group_instance_id,
+    client_id, client_host, rebalance_timeout_ms, session_timeout_ms, protocols, assignment)``.
+    Replaying it leaves no consumer group behind (the group is then the classic coordinator's)."""
+
+    group_id: str
+    generation: int = 0
+    protocol_type: str | None = "consumer"
+    protocol_name: str | None = None
+    leader: str | None = None
+    members: tuple = ()
+    deleted: bool = False
+
+
 def member_record(group_id: str, m: ConsumerMember) -> MemberMetadataRecord:
     return MemberMetadataRecord(
         group_id, m.member_id, m.instance_id, m.rack_id, m.client_id, m.client_host,
@@ -134,6 +150,8 @@ def replay_records(groups: dict[str, ConsumerGroupState], records, anomalies: An
 
 def replay_record(groups: dict[str, ConsumerGroupState], rec: object, anomalies: Anomalies) -> None:
     """Apply one record to ``groups`` (group id -> state), as ``GroupMetadataManager.replay``."""
+    if type(rec) is ClassicGroupMetadataRecord:
+        return  # a classic group: nothing of it lives in the consumer groups' state
     handler = _REPLAY.get(type(rec))
     if handler is None:
         anomalies.append(("unknown_record", f"not a consumer group record: {type(rec).__name__}"))

@@ -36,6 +36,11 @@ class ConsumerCoordinatorConfig:
     assignors: Mapping[str, Callable[..., Any]] = field(default_factory=lambda: dict(DEFAULT_ASSIGNORS))
     #: group.consumer.migration.policy
     migration_policy: str = "bidirectional"
+    #: group.min.session.timeout.ms / group.max.session.timeout.ms (classic members' JoinGroup)
+    classic_min_session_timeout_ms: int = 6_000
+    classic_max_session_timeout_ms: int = 1_800_000
+    #: group.classic.max.size (the online downgrade's limit)
+    classic_max_size: int = 2**31 - 1
 
     def __post_init__(self) -> None:
         if self.migration_policy not in MIGRATION_POLICIES:

@@ -1,6 +1,7 @@
 """Property tests of the consumer-group coordinator over random request streams (joins, heartbeats
 that acknowledge or lag, leaves, static temporary leaves and returns, subscription changes,
-partition-count changes, time passing), for every version:
+partition-count changes, time passing, a classic-protocol member joining, syncing and heartbeating,
+the online downgrade when it is left alone with classic members), for every version:
 
 * every member at the target epoch owns a subset of its target assignment;
 * no partition is owned by two members (assigned or pending revocation);
@@ -17,6 +18,7 @@ import copy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from coordinator_core.consumer.classic import ConsumerProtocolSubscription
 from coordinator_core.consumer.coordinator import ConsumerGroupCoordinator
 from coordinator_core.consumer.protocol import HeartbeatRequest
 from coordinator_core.consumer.records import replay_records
@@ -33,6 +35,8 @@ op = st.one_of(
     st.tuples(st.just("subs"), st.sampled_from(MEMBERS), st.sampled_from(range(len(TOPIC_SETS)))),
     st.tuples(st.just("sleep"), st.sampled_from([100, 5_000, 20_000, 46_000]), st.none()),
     st.tuples(st.just("grow"), st.sampled_from(["t1", "t2"]), st.integers(1, 3)),
+    st.tuples(st.just("cjoin"), st.just("e"), st.booleans()),
+    st.tuples(st.just("chb"), st.just("e"), st.none()),
 )
 
 
@@ -62,12 +66,52 @@ class Client:
             self.latest = r.assignment
 
 
+class ClassicClient:
+    """A classic-protocol member (JoinGroup + SyncGroup, Heartbeat) inside the consumer group."""
+
+    def __init__(self):
+        self.gen, self.n, self.owned = -1, 0, {}
+
+    def join(self, c, now, ack):
+        if self.gen < 0:
+            self.n += 1
+        owned = [f"{t}-{p}" for t, ps in sorted(self.owned.items()) for p in sorted(ps)] if ack else []
+        out = c.join_group(now, "g", member_id=f"e{self.n}", session_timeout_ms=10_000, rebalance_timeout_ms=30_000,
+                           protocols=(("range", ConsumerProtocolSubscription(("t1",), tuple(owned))),),
+                           require_known_member_id=False)  # fmt: skip
+        outs = [out]
+        if out.reply is None or out.reply.error != "NONE":
+            self.gen, self.owned = -1, {}
+            return outs
+        self.gen = out.reply.generation
+        sync = c.sync_group(now, "g", member_id=f"e{self.n}", generation=self.gen)
+        outs.append(sync)
+        if sync.reply is not None and sync.reply.error == "NONE":
+            self.owned = sync.reply.assignment
+        return outs
+
+    def heartbeat(self, c, now):
+        if self.gen < 0:
+            return []
+        out = c.classic_heartbeat(now, "g", member_id=f"e{self.n}", generation=self.gen)
+        if out.reply is not None and out.reply.error in ("UNKNOWN_MEMBER_ID", "ILLEGAL_GENERATION"):
+            self.gen, self.owned = -1, {}
+        return [out]
+
+
 def run(version, ops, fast):
     c = ConsumerGroupCoordinator(ConsumerCoordinatorConfig(version), {"t1": 4, "t2": 3})
     c.use_fast_path = fast
     clients = {m: Client(m, "s-" + m if m in "cd" else None) for m in MEMBERS}
+    classic = ClassicClient()
     now, trace, records = 0, [], []
     for kind, x, y in ops:
+        if kind in ("cjoin", "chb"):
+            for out in classic.join(c, now, y) if kind == "cjoin" else classic.heartbeat(c, now):
+                records.extend(out.records)
+                trace.append((out.reply, out.records, [(lg.kind, lg.member_id) for lg in out.logs], out.transitions))
+            check_invariants(c)
+            continue
         if kind == "hb":
             cl = clients[x]
             out = c.heartbeat(now, cl.request(y, False if y else None))

@@ -318,8 +318,8 @@ def _causes_table(causes: pd.DataFrame) -> str:
         for r in causes.to_dict("records")
     )
     return (
-        "<table><thead><tr><th>cause</th><th>rebalances</th><th>share</th><th>paused</th></tr></thead>"
-        f"<tbody>{rows}</tbody></table>"
+        '<div class="scroll"><table><thead><tr><th>cause</th><th>rebalances</th><th>share</th><th>paused</th></tr></thead>'
+        f"<tbody>{rows}</tbody></table></div>"
     )
 
 

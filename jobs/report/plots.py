@@ -216,7 +216,7 @@ def group_ranking(rebalances: pd.DataFrame, top_n: int = 15, title: str = "Group
     ax2.set_xlabel(f"paused time ({unit})")
     ax2.set_title("consumption paused")
     if more:
-        ax1.text(0, -0.9, f"+{more} more groups", fontsize=8, color="#555555", va="center")
+        ax1.text(0, -0.9, f"+{summary.plural(more, 'more group')}", fontsize=8, color="#555555", va="center")
         ax1.set_ylim(-1.4, len(lanes) - 0.4)
     fig.suptitle(title, fontweight="bold")
     return fig

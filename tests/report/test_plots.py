@@ -56,7 +56,7 @@ def test_group_ranking_stacks_causes_and_caps_lanes(tables):
     ]  # fmt: skip
     capped = P.group_ranking(tables["rebalances"], top_n=2)
     assert _labels(capped.axes[0].get_yticklabels()) == ["payments", "orders"]
-    assert "+1 more groups" in _texts(capped)
+    assert "+1 more group" in _texts(capped)
 
 
 def test_rebalances_heatmap_counts_per_group_and_hour(tables):

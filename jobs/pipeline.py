@@ -60,6 +60,8 @@ from jobs.replay_udf import (
     union_schema,
 )
 from jobs.report import console
+from jobs.run_lost import quarantine_examples as _quarantine_examples
+from jobs.run_lost import what_was_lost as _what_was_lost
 from jobs.sink import PARTITION_COL, Sink, make_sink, table_arrow_schema
 
 __all__ = ["JobConfig", "RunSummary", "load_config", "run_job"]
@@ -263,14 +265,6 @@ def _write_events(r: _Run, step: _Ingested, summary: RunSummary) -> None:
         summary.quarantine_examples = _quarantine_examples(r.sink, r.run_id)
 
 
-def _quarantine_examples(sink: Sink, run_id: str) -> dict[str, tuple[str, int | None, str | None]]:
-    """One quarantined line of the run per reason (the first by file and line): one small aggregate."""
-    q = sink.read_partition("quarantine", run_id)
-    first = F.min_by(F.struct("source_file", "line_no", "raw"), F.struct("source_file", "line_no"))
-    rows = q.groupBy("reason").agg(first.alias("x")).collect()
-    return {row.reason: (row.x.source_file, row.x.line_no, row.x.raw) for row in rows}
-
-
 def _replay(r: _Run, step: _Ingested, committed_runs: frozenset[str], summary: RunSummary,
             small: _ShuffleSetting):  # fmt: skip
     """Replay every group with new events and merge the replay's tables (``group_state`` is merged
@@ -304,25 +298,6 @@ def _replay(r: _Run, step: _Ingested, committed_runs: frozenset[str], summary: R
             r.committed(name)
     r.progress.stage("replay tables merged")
     return union, local
-
-
-def _what_was_lost(summary: RunSummary, audits: Sequence[dict[str, Any]]) -> None:
-    """Fill the summary's account of what was not read from the run's audit rows: every file from
-    which nothing was read (an error, or not one event), the quarantine reasons, the unknown layouts."""
-    summary.files_not_read = sorted(
-        [(a["source_file"], a["error"]) for a in audits if a.get("error")]
-        + [(a["source_file"], console.nothing_read_why(a)) for a in audits if console.nothing_read(a)]
-    )
-    reasons: dict[str, int] = {}
-    unreadable = []
-    for a in audits:
-        for r, n in (a.get("quarantine_reasons") or {}).items():
-            reasons[r] = reasons.get(r, 0) + int(n)
-        n_un = int((a.get("quarantine_reasons") or {}).get("unparsable_layout", 0))
-        if n_un and a.get("unreadable_example"):
-            unreadable.append((a["source_file"], n_un, a["unreadable_example"]))
-    summary.quarantine_reasons = reasons
-    summary.unreadable = sorted(unreadable, key=lambda u: (-u[1], u[0]))[:3]
 
 
 def write_run_files(sink: Sink, res, run_id: str, skip_files: Sequence[str] = ()) -> bool:

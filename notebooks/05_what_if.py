@@ -49,7 +49,7 @@ events = group_events(LAKEHOUSE, GROUP, spark=nb.table_spark())
 print(f"{len(events)} evidence events")
 # the consumers' client settings: the kafka: section of the job's config (Kafka's defaults where not given)
 given = load_config(CONFIG or None).kafka.for_group(GROUP)
-BASELINE_SESSION_TIMEOUT_MS = given.get("session_timeout_ms", GroupSettings.session_timeout_ms)
+BASELINE_SESSION_TIMEOUT_MS = given.get("session_timeout_ms", GroupSettings().session_timeout_ms)
 print(f"client settings assumed: {assumed_text(given)}")
 
 # COMMAND ----------

@@ -50,7 +50,7 @@ SAMPLES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "samples"
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SUBMITTED_ENV = "REBALANCE_LENS_SUBMITTED"
 CHECK_ONLY_ENV = "REBALANCE_LENS_CHECK_ONLY"
-INTERRUPTED = "interrupted (Ctrl-C): nothing of this run was committed; run it again to start over"
+INTERRUPTED = "interrupted (Ctrl-C); the next run drops whatever this one had not committed"
 
 EPILOG = """\
 subcommands: run (the default), report, simulate (spark-submit.sh report --help ...)

@@ -15,6 +15,9 @@ setup(
     ),
     python_requires=">=3.11,<3.14",
     packages=find_packages(include=["coordinator_core", "coordinator_core.*", "jobs", "jobs.*"]) + SAMPLE_LOG_DIRS,
+    # packages at the root: an editable install is then one .pth entry, without setuptools' warning
+    # about "folders in your working directory with the same name as your package"
+    package_dir={"": "."},
     package_data={"jobs.samples": ["*.md"], **{d: ["*"] for d in SAMPLE_LOG_DIRS}},
     include_package_data=True,
     install_requires=[

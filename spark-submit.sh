@@ -58,14 +58,35 @@ for a in "$@"; do
   prev="$a"
 done
 
-# ship the package to the executors: a zip of coordinator_core + jobs
+# check the arguments, the configuration and the inputs before the JVM starts (a wrong flag costs a
+# fraction of a second, not a Spark start); the run's folder name (--input without --output) is fixed here
+export REBALANCE_LENS_RUN_STAMP="${REBALANCE_LENS_RUN_STAMP:-$(date +%Y%m%d-%H%M%S)}"
+REBALANCE_LENS_CHECK_ONLY=1 PYTHONPATH="$ROOT${PYTHONPATH:+:$PYTHONPATH}" "$PY" -m jobs "$@" || exit $?
+
+# ship the package to the executors: a zip of coordinator_core + jobs, removed however the run ends
+# (spark-submit runs as a child, not through exec, so that this trap fires)
 TMP="$(mktemp -d "${TMPDIR:-/tmp}/rebalance-lens.XXXXXX")"
 trap 'rm -rf "$TMP"' EXIT
 ZIP="$(cd "$ROOT" && "$PY" -m jobs.package "$TMP")"
 
 export REBALANCE_LENS_SUBMITTED=1
+# Ctrl-C: the JVM starts with SIGINT ignored; the job's Python driver catches it, prints one line,
+# touches $REBALANCE_LENS_INTERRUPT_FILE and exits 130, which spark-submit passes on; what the JVM
+# logs while it shuts down after that is dropped. The JVM's one line about the incubator vector
+# module Spark loads is not for the user either.
+export REBALANCE_LENS_INTERRUPT_FILE="$TMP/interrupted"
+trap '' INT
+_stderr_filter() {
+  local line
+  while IFS= read -r line || [ -n "$line" ]; do
+    case "$line" in "WARNING: Using incubator modules"*) continue;; esac
+    [ -e "$REBALANCE_LENS_INTERRUPT_FILE" ] || printf '%s\n' "$line" >&2
+  done
+}
+exec 3>&1
+set +e
 # shellcheck disable=SC2086
-exec "$SUBMIT" \
+"$SUBMIT" \
   ${MASTER_ARGS[@]+"${MASTER_ARGS[@]}"} \
   --name rebalance-lens \
   --conf "spark.pyspark.python=${REBALANCE_LENS_EXECUTOR_PYTHON:-$PY}" \
@@ -77,4 +98,6 @@ exec "$SUBMIT" \
   --driver-memory "${REBALANCE_LENS_DRIVER_MEMORY:-4g}" \
   --py-files "$ZIP" \
   ${SPARK_SUBMIT_OPTS_EXTRA:-} \
-  "$ROOT/jobs/cli.py" "$@"
+  "$ROOT/jobs/cli.py" "$@" 2>&1 1>&3 3>&- | _stderr_filter
+rc=${PIPESTATUS[0]}
+exit "$rc"

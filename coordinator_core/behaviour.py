@@ -348,6 +348,8 @@ def _ending(
         # the heartbeat interval after it: the middle is the unbiased guess
         stopped = left - settings.session_timeout_ms + settings.heartbeat_ms // 2
         if back is None or back < left or _new_process(s, discovered, stopped, back):
+            if restart:  # a crash is never dated after its successor's start (a restart within a heartbeat)
+                stopped = min(stopped, restart[0].ts - 1)
             return [Action(stopped, "crash"), *restart]
         return [Action(stopped, "pause", max(1, back - JOIN_LATENCY_MS - stopped))]
     if why in ("not_rejoined", "sync_timeout"):

@@ -28,6 +28,7 @@ import sys
 import tempfile
 from collections.abc import Sequence
 
+from pyspark import SparkContext
 from pyspark.sql import SparkSession
 
 from jobs.cli_checks import InputError, LakehouseError, check_inputs, check_lakehouse, run_output_dir
@@ -49,7 +50,7 @@ SAMPLES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "samples"
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SUBMITTED_ENV = "REBALANCE_LENS_SUBMITTED"
 CHECK_ONLY_ENV = "REBALANCE_LENS_CHECK_ONLY"
-INTERRUPTED = "interrupted (Ctrl-C): nothing of this run was committed; run it again to start over"
+INTERRUPTED = "interrupted (Ctrl-C); the next run drops whatever this one had not committed"
 
 EPILOG = """\
 subcommands: run (the default), report, simulate (spark-submit.sh report --help ...)
@@ -223,7 +224,7 @@ def run(args: argparse.Namespace, p: argparse.ArgumentParser) -> int:
         return 1
     if os.environ.get(CHECK_ONLY_ENV):
         return 0
-    spark = build_session(cfg)
+    spark = session_keeping_interrupt(cfg)
     try:
         summary = run_job(spark, cfg, inputs, cfg.run.mode)
     except ConfigError as exc:
@@ -354,17 +355,47 @@ def build_session(cfg: JobConfig):
 
 
 def on_interrupt(signum=None, frame=None) -> None:
-    """Ctrl-C: one line and exit 130, at once (no py4j / JVM traceback from a half-stopped session)."""
+    """Ctrl-C: one line and exit 130, at once (no py4j / JVM traceback from a half-stopped session).
+
+    The JVM is quietened first: a JVM this process started (``python -m jobs``) is killed; under
+    spark-submit (the JVM is the parent) the file ``$REBALANCE_LENS_INTERRUPT_FILE`` tells
+    ``spark-submit.sh`` to drop what the JVM logs while it shuts down."""
     try:
+        marker = os.environ.get("REBALANCE_LENS_INTERRUPT_FILE")
+        if marker:
+            with open(marker, "w", encoding="utf-8"):
+                pass
+        proc = getattr(getattr(SparkContext, "_gateway", None), "proc", None)
+        if proc is not None:
+            proc.kill()
         sys.stderr.write(f"\n{INTERRUPTED}\n")
         sys.stderr.flush()
     finally:
         os._exit(130)
 
 
+_interrupt_handled = False
+
+
+def session_keeping_interrupt(cfg: JobConfig):
+    """:func:`build_session`, keeping :func:`on_interrupt` as the Ctrl-C handler: SparkContext installs
+    its own (a KeyboardInterrupt raised inside a py4j call, which prints a traceback). SIGINT is held
+    back while the session starts and delivered to ours afterwards."""
+    if not _interrupt_handled:
+        return build_session(cfg)
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        return build_session(cfg)
+    finally:
+        signal.signal(signal.SIGINT, on_interrupt)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    global _interrupt_handled
     if argv is None:  # the command line itself, not a call from Python
         signal.signal(signal.SIGINT, on_interrupt)
+        _interrupt_handled = True
     args = parse_args(sys.argv[1:] if argv is None else argv)
     return SUBCOMMANDS[args.command][2](args, args._parser)
 

@@ -62,6 +62,8 @@ from jobs.replay_udf import (
     union_schema,
 )
 from jobs.report import console
+from jobs.run_lost import quarantine_examples as _quarantine_examples
+from jobs.run_lost import what_was_lost as _what_was_lost
 from jobs.sink import PARTITION_COL, Sink, make_sink, table_arrow_schema
 
 __all__ = ["JobConfig", "RunSummary", "load_config", "run_job"]
@@ -97,6 +99,10 @@ class RunSummary:
     quarantine_reasons: dict[str, int] = field(default_factory=dict)
     #: (file, lines, one example) of the files with the most lines of an unknown layout
     unreadable: list[tuple[str, int, str]] = field(default_factory=list)
+    #: reason -> (file, line number, raw line): one quarantined line of this run per reason
+    quarantine_examples: dict[str, tuple[str, int | None, str | None]] = field(default_factory=dict)
+    #: events of this run without any timestamp (kept in ``events``, not replayed)
+    untimed_events: int = 0
 
     def lost_lines(self) -> list[str]:
         """The summary lines about what was not read (empty when everything was)."""
@@ -262,6 +268,8 @@ def _write_events(r: _Run, step: _Ingested, summary: RunSummary) -> None:
     summary.events = sum(int(a["events"] or 0) for a in step.new_audit)
     summary.quarantined = sum(int(a["quarantined"] or 0) for a in step.new_audit)
     r.progress.stage("events written", events=summary.events, quarantined=summary.quarantined)
+    if summary.quarantined:
+        summary.quarantine_examples = _quarantine_examples(r.sink, r.run_id)
 
 
 def _replay(r: _Run, step: _Ingested, committed_runs: frozenset[str], summary: RunSummary,
@@ -286,7 +294,7 @@ def _replay(r: _Run, step: _Ingested, committed_runs: frozenset[str], summary: R
     # event): a sink that commits on the driver (delta-rs) reads it once with pyarrow instead of
     # running one Spark job per table
     local = _driver_union(sink, union_dir)
-    counts, summary.replay_errors = _union_counts(union, local)
+    counts, summary.replay_errors, summary.untimed_events = _union_counts(union, local)
     summary.groups_replayed = int(counts.get("group_state", 0))
     r.progress.stage("replayed", groups=summary.groups_replayed, replay_errors=summary.replay_errors,
                      **{t: int(counts.get(t, 0)) for t in ("rebalances", "group_transitions")})  # fmt: skip
@@ -309,21 +317,6 @@ def _replace_lines(r: _Run, audits: Sequence[dict[str, Any]]) -> None:
             for name in ("events", "quarantine"):
                 r.sink.delete_lines(name, rep["run_id"], rep["source_file"], rep["lines"])
             r.progress.stage("replaced", file=rep["source_file"], lines=len(rep["lines"]))
-
-
-def _what_was_lost(summary: RunSummary, audits: Sequence[dict[str, Any]]) -> None:
-    """Fill the summary's account of what was not read from the run's audit rows."""
-    summary.files_not_read = sorted((a["source_file"], a["error"]) for a in audits if a.get("error"))
-    reasons: dict[str, int] = {}
-    unreadable = []
-    for a in audits:
-        for r, n in (a.get("quarantine_reasons") or {}).items():
-            reasons[r] = reasons.get(r, 0) + int(n)
-        n_un = int((a.get("quarantine_reasons") or {}).get("unparsable_layout", 0))
-        if n_un and a.get("unreadable_example"):
-            unreadable.append((a["source_file"], n_un, a["unreadable_example"]))
-    summary.quarantine_reasons = reasons
-    summary.unreadable = sorted(unreadable, key=lambda u: (-u[1], u[0]))[:3]
 
 
 def write_run_files(sink: Sink, res, run_id: str, skip_files: Sequence[str] = ()) -> bool:
@@ -355,22 +348,29 @@ def _driver_union(sink: Sink, union_dir: str | None):
     return ds.dataset(union_dir, format="parquet", schema=schema).to_table()
 
 
-def _union_counts(union, local) -> tuple[dict[str, int], int]:
-    """Rows per replay table and the number of ``replay_error`` anomalies of this run."""
+def _union_counts(union, local) -> tuple[dict[str, int], int, int]:
+    """Rows per replay table, and this run's ``replay_error`` and ``no_timestamp`` anomalies (one per
+    event without any time: kept, not replayed)."""
     if local is not None:
         tables = local.column("_table").to_pylist()
         kinds = local.column("kind").to_pylist()
         counts: dict[str, int] = {}
         for t in tables:
             counts[t] = counts.get(t, 0) + 1
-        return counts, sum(1 for t, k in zip(tables, kinds) if t == "anomalies" and k == "replay_error")
-    is_error = (F.col("_table") == "anomalies") & (F.col("kind") == "replay_error")
-    agg = union.groupBy("_table").agg(F.count(F.lit(1)).alias("n"), F.sum(is_error.cast("long")).alias("e"))
-    counts, errors = {}, 0
+        anomalies = [k for t, k in zip(tables, kinds, strict=True) if t == "anomalies"]
+        return counts, anomalies.count("replay_error"), anomalies.count("no_timestamp")
+    is_anomaly = F.col("_table") == "anomalies"
+    agg = union.groupBy("_table").agg(
+        F.count(F.lit(1)).alias("n"),
+        F.sum((is_anomaly & (F.col("kind") == "replay_error")).cast("long")).alias("e"),
+        F.sum((is_anomaly & (F.col("kind") == "no_timestamp")).cast("long")).alias("u"),
+    )
+    counts, errors, untimed = {}, 0, 0
     for row in agg.collect():
         counts[row["_table"]] = row["n"]
         errors += int(row["e"] or 0)
-    return counts, errors
+        untimed += int(row["u"] or 0)
+    return counts, errors, untimed
 
 
 def _merge_replay_table(sink: Sink, table: str, target: str, union, local) -> None:

@@ -2,7 +2,7 @@
 # MAGIC %md
 # MAGIC # 02 · Cluster overview
 # MAGIC Which groups rebalance most and how long consumption was paused, why (cause breakdown), when (a heatmap
-# MAGIC of rebalances per group per hour), the storms and the groups that stormed together on the same
+# MAGIC of rebalances per group over time), the storms and the groups that stormed together on the same
 # MAGIC coordinator.
 
 # COMMAND ----------
@@ -57,7 +57,7 @@ nb.show(summary.top_culprits(tables["rebalances"]), "top culprits")
 # COMMAND ----------
 
 # MAGIC %md
-# MAGIC ## When: rebalances per group per hour
+# MAGIC ## When: rebalances per group over time (minute, hour, day or week cells by span)
 
 # COMMAND ----------
 

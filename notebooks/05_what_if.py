@@ -27,8 +27,7 @@ nb = Notebook.from_globals(globals())  # spark / dbutils / display on Databricks
 LAKEHOUSE = nb.text("lakehouse", "./lakehouse", "lakehouse directory")
 GROUP = nb.text("group", "", "consumer group (empty = most rebalances)", env="GROUP_ID")
 SESSION_TIMEOUT_MS = nb.text("session_timeout_ms", "120000", "session timeout to try (ms)", env="SESSION_TIMEOUT_MS")
-BASELINE_SESSION_TIMEOUT_MS = int(nb.text("baseline_session_timeout_ms", "45000", "logged session timeout (ms)",
-                                          env="BASELINE_SESSION_TIMEOUT_MS"))
+CONFIG = nb.text("config", "", "the job's YAML config: its kafka: section gives the consumers' timeouts", env="CONFIG")
 STATIC_MEMBERS = nb.text("static_members", "*", "static members (ids or client-id/host patterns)",
                          env="STATIC_MEMBERS")
 ASSIGNOR = nb.dropdown("assignor", "cooperative-sticky", ["range", "roundrobin", "sticky", "cooperative-sticky"],
@@ -36,9 +35,11 @@ ASSIGNOR = nb.dropdown("assignor", "cooperative-sticky", ["range", "roundrobin",
 
 # COMMAND ----------
 
+from coordinator_core.behaviour import GroupSettings  # noqa: E402
+from jobs.config import load_config  # noqa: E402
 from jobs.report import plots, summary  # noqa: E402
 from jobs.report.notebook import parse_members  # noqa: E402
-from jobs.report.whatif import compare, group_events  # noqa: E402
+from jobs.report.whatif import assumed_text, compare, group_events  # noqa: E402
 
 if not GROUP:
     ranking = summary.group_ranking(nb.tables(LAKEHOUSE)["rebalances"])
@@ -46,6 +47,10 @@ if not GROUP:
 print(f"group: {GROUP!r}")
 events = group_events(LAKEHOUSE, GROUP, spark=nb.table_spark())
 print(f"{len(events)} evidence events")
+# the consumers' client settings: the kafka: section of the job's config (Kafka's defaults where not given)
+given = load_config(CONFIG or None).kafka.for_group(GROUP)
+BASELINE_SESSION_TIMEOUT_MS = given.get("session_timeout_ms", GroupSettings().session_timeout_ms)
+print(f"client settings assumed: {assumed_text(given)}")
 
 # COMMAND ----------
 
@@ -81,7 +86,6 @@ import pandas as pd  # noqa: E402
 
 from jobs.whatif.advice import ADVICE_COLUMNS, advise  # noqa: E402
 
-given = {"session_timeout_ms": BASELINE_SESSION_TIMEOUT_MS}
-advice = pd.DataFrame([{c: getattr(a, c) for c in ADVICE_COLUMNS} for a in advise(GROUP, events, given=given)],
+advice = pd.DataFrame([{c: getattr(a, c) for c in ADVICE_COLUMNS} for a in advise(GROUP, events, given=given or None)],
                       columns=ADVICE_COLUMNS)  # fmt: skip
 nb.show(advice, "re-simulation advice")

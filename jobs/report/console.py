@@ -4,7 +4,8 @@ person reads at 3 a.m.: what was read, what was not and why, the worst storm and
 from __future__ import annotations
 
 import datetime as _dt
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from coordinator_core.causes import client_id_of
@@ -36,24 +37,80 @@ def summary_text(summary: Any) -> str:
     return "\n".join(lines)
 
 
+#: the quarantine reasons shown with an example line
+TOP_REASONS = 3
+
+
 def lost_lines(summary: Any) -> list[str]:
-    """The summary lines about what was not read (empty when everything was)."""
+    """The summary lines about what was not read (empty when everything was): every file from which
+    nothing was read, the quarantine reasons with one example line and file for the top ones, the
+    files of an unknown layout (with a hint only where declaring a layout can help), and the events
+    that had no timestamp and so were not replayed."""
     out = []
     if summary.files_not_read:
         out.append(f"  files not read: {len(summary.files_not_read)}")
         out += [f"    {f}: {why}" for f, why in summary.files_not_read[:10]]
         if len(summary.files_not_read) > 10:
-            out.append(f"    ... and {len(summary.files_not_read) - 10} more (ingest_audit.error)")
+            out.append(f"    ... and {len(summary.files_not_read) - 10} more (table ingest_audit)")
     if summary.quarantine_reasons:
         by = sorted(summary.quarantine_reasons.items(), key=lambda kv: (-kv[1], kv[0]))
         out.append("  quarantined by reason: " + ", ".join(f"{r} {n:,}" for r, n in by))
+        out += example_lines(by, getattr(summary, "quarantine_examples", {}) or {})
     if summary.unreadable:
         out.append("  lines of an unknown layout (top files, one example each):")
         for f, n, ex in summary.unreadable:
             out.append(f"    {f}: {n:,} lines, e.g. {ex[:140]!r}")
-        out.append("  hint: declare the layout (ingest.layouts in --config: your log4j/logback pattern)"
-                   " or file an issue with the example line")  # fmt: skip
+        if any(layout_hint_helps(ex) for _f, _n, ex in summary.unreadable):
+            out.append("  hint: declare the layout (ingest.layouts in --config: your log4j/logback pattern)"
+                       " or file an issue with the example line")  # fmt: skip
+    untimed = getattr(summary, "untimed_events", 0)
+    if untimed:
+        out.append(f"  events without any timestamp: {untimed:,} (kept in events, not replayed: no earlier "
+                   "line of their file gives a time)")  # fmt: skip
     return out
+
+
+def example_lines(by_reason: Sequence[tuple[str, int]], examples: Mapping[str, tuple]) -> list[str]:
+    """One example line and its file for each of the top quarantine reasons."""
+    out = []
+    for reason, _n in by_reason[:TOP_REASONS]:
+        if reason not in examples:
+            continue
+        f, line_no, raw = examples[reason]
+        where = f"{f}:{line_no}" if line_no is not None else f
+        out.append(f"    {reason}: e.g. {where}" + (f" {str(raw)[:140]!r}" if raw else ""))
+    return out
+
+
+def nothing_read(audit: Mapping[str, Any]) -> bool:
+    """A file with lines of which not one became an event (and no error: those are listed with it);
+    a duplicate of a file read elsewhere is not one."""
+    return (not audit.get("error") and not audit.get("duplicate_of") and audit.get("events") == 0
+            and (audit.get("total_lines") or 0) > 0)  # fmt: skip
+
+
+def nothing_read_why(audit: Mapping[str, Any]) -> str:
+    """``no event: 123 lines quarantined (group_line_not_understood 120, ...), 40 unrelated``."""
+    q, unrelated = int(audit.get("quarantined") or 0), int(audit.get("unrelated") or 0)
+    if not q:
+        return f"no line about consumer groups ({unrelated:,} unrelated lines)"
+    reasons = sorted((audit.get("quarantine_reasons") or {}).items(), key=lambda kv: (-kv[1], kv[0]))
+    detail = ", ".join(f"{r} {n:,}" for r, n in reasons[:3])
+    return f"no event: {q:,} lines quarantined ({detail}), {unrelated:,} unrelated"
+
+
+#: lines a declared layout cannot help with: a stack trace or Python traceback, a table's border
+_NOT_A_LAYOUT = re.compile(
+    r"^\s*(Traceback \(most recent call last\)|File \".*\", line \d+|at [\w$.<>]+\(|Caused by:|\.\.\. \d+ more"
+    r"|[\w.]*(Error|Exception)\b:?|raise\b)"
+    r"|^[\s\-=+|_*#~`:.│─┌┐└┘├┤┬┴┼═║╔╗╚╝╠╣╦╩╬]*$"
+)
+
+
+def layout_hint_helps(example: str | None) -> bool:
+    """Whether declaring a layout could read a line like ``example`` (not a traceback, a stack frame
+    or a table border)."""
+    return bool(example) and not _NOT_A_LAYOUT.match(example)
 
 
 def span_text(start: Any, end: Any) -> str:

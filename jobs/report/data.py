@@ -39,7 +39,10 @@ REPORT_TABLES: tuple[str, ...] = (
     "member_sessions",
     "partition_skew",
     "anomalies",
+    "group_state",
 )
+#: the columns of ``group_state`` the report reads: which groups exist (never the stored states)
+GROUP_STATE_COLUMNS = ("cluster", "group_id", "last_ts", "events_replayed")
 
 #: most rows of one table brought to the driver through Spark (rebalance-sized tables only)
 MAX_ROWS = 500_000
@@ -160,7 +163,8 @@ def load_tables(
     out: dict[str, pd.DataFrame] = {}
     for name in names:
         out[name] = read_table(
-            lakehouse, name, spark=spark, group=None if name == "storms" else group, cluster=cluster
+            lakehouse, name, spark=spark, group=None if name == "storms" else group, cluster=cluster,
+            cols=GROUP_STATE_COLUMNS if name == "group_state" else None,
         )
     if group is not None and "storms" in out:
         st = out["storms"]

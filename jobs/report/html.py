@@ -18,18 +18,22 @@ from jobs.report import plots, summary, timeline
 CSS = """
 body{font-family:-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;margin:0;color:#222;background:#fafafa}
 main{max-width:1180px;margin:0 auto;padding:16px 28px 48px}
+@media (max-width:600px){main{padding:8px 10px 32px}h1{font-size:1.3em}.card{min-width:0;flex:1 1 40%}}
+.scroll{max-width:100%;overflow-x:auto}
 h1{font-size:1.6em;margin:.4em 0 .1em}h2{margin-top:1.6em;border-bottom:2px solid #332288;padding-bottom:.2em}
 h3{margin-top:1.2em}.sub{color:#555;margin:0 0 1em}
 .cards{display:flex;flex-wrap:wrap;gap:12px;margin:12px 0}
 .card{background:#fff;border:1px solid #ddd;border-radius:6px;padding:10px 16px;min-width:140px}
 .card .v{font-size:1.5em;font-weight:600}.card .k{color:#555;font-size:.85em}
+.card .x{color:#777;font-size:.75em;max-width:24em;margin-top:2px}
 .card.alert{border-left:5px solid #CC6677}
 table{border-collapse:collapse;background:#fff;margin:8px 0 16px;font-size:.9em}
 th,td{border:1px solid #ddd;padding:4px 8px;text-align:left;vertical-align:top}
 th{background:#eef}td.n{text-align:right;font-variant-numeric:tabular-nums}
 .chip{display:inline-block;padding:0 6px;border-radius:8px;font-size:.85em;color:#000}
 figure{margin:10px 0 24px;background:#fff;border:1px solid #ddd;padding:8px}
-figure img{max-width:100%;height:auto}figcaption{color:#555;font-size:.85em}
+figure img{display:block;max-width:100%;height:auto}figcaption{color:#555;font-size:.85em}
+p,li,td{overflow-wrap:anywhere}
 .muted{color:#777}code{background:#eee;padding:0 3px}
 """
 
@@ -51,7 +55,11 @@ def esc(value: Any) -> str:
 
 
 def figure_html(fig: Figure, alt: str, caption: str | None = None) -> str:
-    """A figure as an ``<img>`` with an embedded PNG (the figure is closed afterwards)."""
+    """A figure as an ``<img>`` with an embedded PNG; a figure with nothing to draw (its
+    ``empty_reason``, see :func:`jobs.report.plots._empty`) as one line saying why instead."""
+    why = getattr(fig, "empty_reason", None)
+    if why:
+        return f'<p class="muted">{esc(alt[:1].upper() + alt[1:])}: not drawn, {esc(why)}.</p>'
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=90)
     data = base64.b64encode(buf.getvalue()).decode("ascii")
@@ -80,7 +88,7 @@ def table_html(
             cls = ' class="n"' if col in numeric else ""
             cells.append(f"<td{cls}>{esc(text)}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    return f"<div class=\"scroll\"><table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
 
 
 def _ts(v: Any) -> str:
@@ -104,12 +112,14 @@ def _chip(cause: Any) -> str:
     return f'<span class="chip" style="background:{plots.cause_colour(str(cause))}">{c}</span>'
 
 
-def _cards(items: Sequence[tuple[str, str, bool]]) -> str:
+def _cards(items: Sequence[tuple]) -> str:
+    """Cards of (key, value, alert[, what the key means])."""
     out = []
-    for key, value, alert in items:
+    for key, value, alert, *why in items:
+        x = f'<div class="x">{esc(why[0])}</div>' if why and why[0] else ""
         out.append(
             f'<div class="card{" alert" if alert else ""}"><div class="v">{esc(value)}</div>'
-            f'<div class="k">{esc(key)}</div></div>'
+            f'<div class="k">{esc(key)}</div>{x}</div>'
         )
     return '<div class="cards">' + "".join(out) + "</div>"
 
@@ -125,6 +135,7 @@ def render(
     whole cluster, or one group when ``group`` is given. Sections in reading order: the summary, the
     figures of causes, groups and storms (with the what-if ``advice``), each focused group's
     timelines and rebalances, the evidence anomalies."""
+    tables = summary.qualify_groups(tables)
     rb = tables["rebalances"]
     storms = tables["storms"]
     tot = summary.totals(tables)
@@ -163,13 +174,17 @@ def _summary_section(tables: dict[str, pd.DataFrame], tot: Any, ranking: pd.Data
     causes = summary.cause_counts(rb)
     top_cause = f"{causes['cause'].iloc[0]} ({causes['share'].iloc[0]:.0%})" if len(causes) else "–"
     parts = ["<h2>Summary</h2>", _cards([
-        ("rebalances", f"{tot.rebalances}", tot.rebalances > 0),
-        ("consumption paused (total)", summary.human_ms(tot.paused_ms), tot.paused_ms > 0),
-        ("storms", f"{tot.storms}", tot.storms > 0),
-        ("top cause", top_cause, False),
-        ("groups", f"{tot.groups}", False),
-        ("still open", f"{tot.open}", tot.open > 0),
-        ("anomalies", f"{tot.anomalies}", False),
+        ("rebalances", f"{tot.rebalances}", tot.rebalances > 0,
+         "from the group leaving Stable (or Empty) until it is Stable or Empty again"),
+        ("consumption paused (total)", summary.human_ms(tot.paused_ms), tot.paused_ms > 0,
+         "the sum of the rebalances' durations: time a group could not consume (open ones not counted)"),
+        ("storms", f"{tot.storms}", tot.storms > 0, "bursts of rebalances of one group (3 within 10 minutes by default)"),
+        ("top cause", top_cause, False, "why most rebalances started; 'unknown': no line says why"),
+        ("groups", f"{tot.groups}", False,
+         f"consumer groups with events in these tables; {tot.rebalanced_groups} of them rebalanced"),
+        ("still open", f"{tot.open}", tot.open > 0,
+         "rebalances with no end in the logs (the logs stop before it, or the end is not logged at this level)"),
+        ("anomalies", f"{tot.anomalies}", False, "inconsistent or missing evidence in the logs themselves (table below)"),
     ]), _headline(ranking, causes, storms, group)]  # fmt: skip
     parts += ["<h3>Worst storms</h3>", _worst_storms_table(summary.worst_storms(storms))]
     parts += ["<h3>Top causes</h3>", _causes_table(causes), "<h3>Top culprits</h3>"]
@@ -224,16 +239,17 @@ def _figures_section(
     """Causes and groups, the rebalance heat map, the storms and the what-if advice."""
     rb, storms = tables["rebalances"], tables["storms"]
     parts = ["<h2>Causes and groups</h2>", figure_html(plots.cause_breakdown(rb), "rebalances and paused time per cause")]
+    n_rb = rb["group_id"].nunique() if len(rb) else 0
     if not group:
-        parts.append(figure_html(plots.group_ranking(rb), "groups ranked by rebalances and paused time"))
-    parts.append(
-        figure_html(
-            plots.rebalances_heatmap(tables["rebalance_frequency"], rebalances=rb),
-            "rebalances per group per hour",
-        )
-    )
+        parts.append(figure_html(plots.group_ranking(rb), "groups ranked by rebalances and paused time",
+                                 f"the {summary.plural(n_rb, 'group')} that rebalanced, of {summary.totals(tables).groups}"
+                                 " with events (at most 15 shown)"))  # fmt: skip
+    heat = plots.rebalances_heatmap(tables["rebalance_frequency"], rebalances=rb)
+    parts.append(figure_html(heat, "rebalances per group over time",
+                             f"the {summary.plural(n_rb, 'group')} that rebalanced (at most 25 rows)"))  # fmt: skip
     parts.append("<h2>Storms</h2>")
-    parts.append(figure_html(plots.storm_timeline(storms), "storms per coordinator and group"))
+    parts.append(figure_html(plots.storm_timeline(storms), "storms per coordinator and group",
+                             f"{summary.plural(len(storms), 'storm')}"))  # fmt: skip
     parts.extend(_advice_html(advice))
     return parts
 
@@ -302,8 +318,8 @@ def _causes_table(causes: pd.DataFrame) -> str:
         for r in causes.to_dict("records")
     )
     return (
-        "<table><thead><tr><th>cause</th><th>rebalances</th><th>share</th><th>paused</th></tr></thead>"
-        f"<tbody>{rows}</tbody></table>"
+        '<div class="scroll"><table><thead><tr><th>cause</th><th>rebalances</th><th>share</th><th>paused</th></tr></thead>'
+        f"<tbody>{rows}</tbody></table></div>"
     )
 
 

@@ -23,6 +23,14 @@ from matplotlib.patches import Patch  # noqa: E402
 
 from coordinator_core.records import CAUSES  # noqa: E402
 from jobs.report import summary  # noqa: E402
+from jobs.report.figures import MAX_LABEL, SEQUENTIAL_CMAP, short  # noqa: E402, F401 - re-exported
+from jobs.report.figures import cap as _cap  # noqa: E402
+from jobs.report.figures import empty as _empty  # noqa: E402
+from jobs.report.figures import figure as _figure  # noqa: E402
+from jobs.report.figures import naive as _naive  # noqa: E402
+
+#: the heat map of rebalances over time (its own module: time bins chosen from the span)
+from jobs.report.heatmap import TIME_BINS, rebalances_heatmap, tick_format, time_bin  # noqa: E402, F401
 
 #: one colour per cause, everywhere (Paul Tol's colour-blind-safe "muted" scheme + orange + grey)
 CAUSE_COLOURS: dict[str, str] = {
@@ -77,9 +85,7 @@ SERIES_COLOURS = (
     "#AA4499",
 )
 ANOMALY_COLOUR = "#882255"
-SEQUENTIAL_CMAP = "YlOrBr"  # ColorBrewer sequential, colour-blind safe; light = few
 
-MAX_LABEL = 28
 
 
 def paused_unit(max_ms: float) -> tuple[float, str]:
@@ -96,38 +102,6 @@ def cause_colour(cause: str | None) -> str:
     return CAUSE_COLOURS.get(cause or "unknown", CAUSE_COLOURS["unknown"])
 
 
-def short(text: object, n: int = MAX_LABEL) -> str:
-    """Log text as a label: cut to ``n`` characters with an ellipsis (member ids are long), ``$``
-    escaped so matplotlib never reads it as mathtext."""
-    s = "" if text is None or (isinstance(text, float) and math.isnan(text)) else str(text)
-    s = s if len(s) <= n else s[: n - 1] + "…"
-    return s.replace("$", r"\$")  # log text is not mathtext
-
-
-def _figure(w: float, h: float) -> Figure:
-    fig = Figure(figsize=(w, h), dpi=100, layout="constrained")
-    return fig
-
-
-def _empty(fig: Figure, title: str, message: str) -> Figure:
-    ax = fig.add_subplot()
-    ax.set_title(title)
-    ax.text(0.5, 0.5, message, ha="center", va="center", transform=ax.transAxes, color="#555555")
-    ax.set_axis_off()
-    return fig
-
-
-def _ts(s: pd.Series) -> pd.Series:
-    if pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s):
-        return pd.to_datetime(s, unit="ms", utc=True)
-    return pd.to_datetime(s, utc=True)
-
-
-def _naive(s: pd.Series) -> pd.Series:
-    """UTC timestamps without tz (matplotlib's date axis), for plotting."""
-    return _ts(s).dt.tz_convert("UTC").dt.tz_localize(None)
-
-
 def _cause_order(causes: Sequence[str]) -> list[str]:
     order = {c: i for i, c in enumerate(CAUSES)}
     return sorted(set(causes), key=lambda c: (order.get(c, len(order)), c))
@@ -138,10 +112,6 @@ def _date_axis(ax, span: pd.Timedelta | None = None) -> None:
     ax.xaxis.set_major_locator(locator)
     ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
     ax.set_xlabel("time (UTC)")
-
-
-def _cap(items: list, limit: int) -> tuple[list, int]:
-    return (items[:limit], len(items) - limit) if len(items) > limit else (items, 0)
 
 
 # --------------------------------------------------------------------------------- cluster overview
@@ -213,106 +183,10 @@ def group_ranking(rebalances: pd.DataFrame, top_n: int = 15, title: str = "Group
     ax2.set_xlabel(f"paused time ({unit})")
     ax2.set_title("consumption paused")
     if more:
-        ax1.text(0, -0.9, f"+{more} more groups", fontsize=8, color="#555555", va="center")
+        ax1.text(0, -0.9, f"+{summary.plural(more, 'more group')}", fontsize=8, color="#555555", va="center")
         ax1.set_ylim(-1.4, len(lanes) - 0.4)
     fig.suptitle(title, fontweight="bold")
     return fig
-
-
-def rebalances_heatmap(
-    frequency: pd.DataFrame,
-    top_n: int = 25,
-    title: str = "Rebalances per group per hour",
-    rebalances: pd.DataFrame | None = None,
-) -> Figure:
-    """Groups (rows, busiest first, capped at ``top_n``) × hours (columns), colour = rebalances.
-
-    Uses the hourly rows of ``rebalance_frequency``; when given ``rebalances`` instead (or the
-    frequency table is empty) the hours are counted from ``start_ts``.
-    """
-    hourly = _hourly_counts(frequency, rebalances)
-    fig = _figure(11, 3)
-    if not len(hourly):
-        return _empty(fig, title, "no hourly rebalance counts")
-    values, lanes, more, hours = _heatmap_grid(hourly, top_n)
-    fig.set_size_inches(11, max(2.6, 0.3 * len(lanes) + 1.9))
-    ax = fig.add_subplot()
-    im = _draw_heatmap(ax, values)
-    _label_heatmap(ax, lanes, more, hours, title)
-    cb = fig.colorbar(im, ax=ax, pad=0.01)
-    cb.set_label("rebalances per hour (blank = none)")
-    return fig
-
-
-def _hourly_counts(frequency: pd.DataFrame | None, rebalances: pd.DataFrame | None) -> pd.DataFrame:
-    """(group_id, window_start, rebalances) per hour: the frequency table's, else counted from ``rebalances``."""
-    hourly = pd.DataFrame(columns=["group_id", "window_start", "rebalances"])
-    if frequency is not None and len(frequency):
-        hourly = frequency[frequency["granularity"] == "hour"][["group_id", "window_start", "rebalances"]]
-    if not len(hourly) and rebalances is not None and len(rebalances):
-        rb = rebalances[rebalances["start_ts"].notna()]
-        hourly = (
-            rb.assign(window_start=_ts(rb["start_ts"]).dt.floor("h"))
-            .groupby(["group_id", "window_start"])
-            .size()
-            .rename("rebalances")
-            .reset_index()
-        )
-    return hourly
-
-
-def _heatmap_grid(hourly: pd.DataFrame, top_n: int) -> tuple[np.ndarray, list, int, pd.DatetimeIndex]:
-    """Counts per (lane, hour), the lanes (busiest first, capped), the groups left out and the hours."""
-    hourly = hourly.assign(window_start=_ts(hourly["window_start"]).dt.tz_localize(None))
-    order = hourly.groupby("group_id")["rebalances"].sum().sort_values(ascending=False)
-    lanes, more = _cap(list(order.index), top_n)
-    hours = pd.date_range(hourly["window_start"].min(), hourly["window_start"].max(), freq="h")
-    grid = (
-        hourly[hourly["group_id"].isin(lanes)]
-        .pivot_table(
-            index="group_id", columns="window_start", values="rebalances", aggfunc="sum", fill_value=0
-        )
-        .reindex(index=lanes, columns=hours, fill_value=0)
-    )
-    return grid.to_numpy(dtype=float), lanes, more, hours
-
-
-def _draw_heatmap(ax, values: np.ndarray):
-    """The grid (zero cells blank), with the counts written in the cells of small grids."""
-    cmap = matplotlib.colormaps[SEQUENTIAL_CMAP].with_extremes(bad="#FFFFFF")
-    im = ax.imshow(
-        np.ma.masked_equal(values, 0),
-        aspect="auto",
-        cmap=cmap,
-        interpolation="nearest",
-        vmin=0,
-        vmax=max(1, values.max()),
-    )
-    if values.size <= 400:  # small grids: write the counts in the cells
-        for (yi, xi), v in np.ndenumerate(values):
-            if v:
-                ax.text(
-                    xi,
-                    yi,
-                    f"{v:.0f}",
-                    ha="center",
-                    va="center",
-                    fontsize=7,
-                    color="black" if v < values.max() * 0.6 else "white",
-                )
-    return im
-
-
-def _label_heatmap(ax, lanes: list, more: int, hours: pd.DatetimeIndex, title: str) -> None:
-    """Group names, thinned hour ticks, axis labels and title."""
-    ax.set_yticks(np.arange(len(lanes)), [short(g, 36) for g in lanes])
-    step = max(1, math.ceil(len(hours) / 12))
-    ticks = np.arange(0, len(hours), step)
-    fmt = "%m-%d %H:00" if hours[-1].date() != hours[0].date() else "%H:00"
-    ax.set_xticks(ticks, [hours[i].strftime(fmt) for i in ticks], rotation=45, ha="right")
-    ax.set_xlabel("hour (UTC)")
-    ax.set_ylabel("group" + (f" (top {len(lanes)}, +{more} more)" if more else ""))
-    ax.set_title(title, fontweight="bold")
 
 
 def storm_timeline(
@@ -546,6 +420,8 @@ def movement_by_generation(
     fig = _figure(11, 3.6)
     if not len(df):
         return _empty(fig, title, "no assignments known")
+    if not pd.to_numeric(df["moved_partitions"], errors="coerce").fillna(0).any():
+        return _empty(fig, title, "no partition moved between two known assignments")
     ax = fig.add_subplot()
     x = np.arange(len(df))
     assignors = df["assignor"].fillna("unknown")
@@ -623,4 +499,3 @@ def _delta(v: float, base: float) -> str:
         return "+∞" if v > 0 else "±0"
     pct = (v - base) / base
     return f"{pct:+.0%}"
-

@@ -3,6 +3,8 @@ groups most affected) and the per-group tables the notebooks show. Pure pandas, 
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pandas as pd
@@ -12,7 +14,10 @@ from coordinator_core.records import CAUSES
 
 @dataclass(frozen=True)
 class Totals:
+    #: consumer groups (cluster, group id) with a row in any table: the one definition of a group
     groups: int
+    #: of them, the groups with at least one rebalance
+    rebalanced_groups: int
     rebalances: int
     completed: int
     open: int
@@ -50,18 +55,54 @@ def _paused(rebalances: pd.DataFrame) -> pd.Series:
     return pd.to_numeric(rebalances["duration_ms"], errors="coerce").fillna(0)
 
 
+#: the tables whose rows name a group (the job's console counts ``group_state``'s, one row per group)
+GROUP_TABLES = ("group_state", "rebalances", "rebalance_frequency", "member_sessions", "group_transitions", "anomalies")
+
+
+def group_keys(tables: dict[str, pd.DataFrame], names: Sequence[str] = GROUP_TABLES) -> set[tuple[str, str]]:
+    """The (cluster, group id) pairs of ``tables``: what "a group" means on every card and chart."""
+    keys: set[tuple[str, str]] = set()
+    for name in names:
+        df = tables.get(name)
+        if df is not None and len(df) and "group_id" in df:
+            cl = df["cluster"] if "cluster" in df else pd.Series("", index=df.index)
+            keys |= {(str(c), str(g)) for c, g in zip(cl.fillna(""), df["group_id"], strict=True) if g is not None and not pd.isna(g)}
+    return keys
+
+
+def qualify_groups(tables: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    """The tables with ``group_id`` written ``cluster/group`` for a group id that two clusters use,
+    so that no chart merges two groups a count tells apart."""
+    keys = group_keys(tables)
+    clusters_of: dict[str, set[str]] = {}
+    for c, g in keys:
+        clusters_of.setdefault(g, set()).add(c)
+    shared = {g for g, cs in clusters_of.items() if len(cs) > 1}
+    if not shared:
+        return tables
+    out = {}
+    for name, df in tables.items():
+        if df is not None and len(df) and "group_id" in df and "cluster" in df:
+            df = df.copy()
+            mask = df["group_id"].isin(shared)
+            df.loc[mask, "group_id"] = df.loc[mask, "cluster"].astype(str) + "/" + df.loc[mask, "group_id"].astype(str)
+        out[name] = df
+    return out
+
+
+def plural(n: int, word: str) -> str:
+    """``1 storm``, ``2 storms``."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def totals(tables: dict[str, pd.DataFrame]) -> Totals:
     rb = tables.get("rebalances", pd.DataFrame(columns=["group_id", "duration_ms", "outcome", "start_ts"]))
     storms = tables.get("storms", pd.DataFrame())
     anomalies = tables.get("anomalies", pd.DataFrame())
-    groups = set(rb["group_id"].dropna())
-    for name in ("rebalance_frequency", "member_sessions", "group_transitions"):
-        df = tables.get(name)
-        if df is not None and len(df):
-            groups |= set(df["group_id"].dropna())
     ts = pd.concat([rb["start_ts"], rb.get("end_ts", pd.Series(dtype=object))]).dropna() if len(rb) else []
     return Totals(
-        groups=len(groups),
+        groups=len(group_keys(tables)),
+        rebalanced_groups=len(group_keys(tables, ("rebalances",))),
         rebalances=len(rb),
         completed=int((rb["outcome"] == "completed").sum()) if len(rb) else 0,
         open=int((rb["outcome"] == "open").sum()) if len(rb) else 0,
@@ -214,11 +255,24 @@ def anomaly_counts(anomalies: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame(columns=["group_id", "kind", "count", "example"])
     g = anomalies.groupby(["group_id", "kind"])
     return (
-        pd.DataFrame({"count": g.size(), "example": g["detail"].first()})
+        pd.DataFrame({"count": g.size(), "example": g["detail"].first().map(readable_detail)})
         .reset_index()
         .sort_values("count", ascending=False)
         .reset_index(drop=True)
     )
+
+
+#: an epoch-millisecond time inside anomaly text (2001-09-09 .. 2286), or a missing one
+_EPOCH_MS = re.compile(r"(?<![\d.])(1\d{12}|[2-9]\d{12})(?![\d.])")
+_NO_TIME = re.compile(r"\bat None\b")
+
+
+def readable_detail(text: object) -> object:
+    """Anomaly text for a reader: epoch milliseconds as UTC times, ``at None`` as ``without a time``."""
+    if not isinstance(text, str):
+        return text
+    text = _NO_TIME.sub("without a time", text)
+    return _EPOCH_MS.sub(lambda m: pd.Timestamp(int(m.group(1)), unit="ms").strftime("%Y-%m-%d %H:%M:%S.%f")[:-3], text)
 
 
 def skew_table(partition_skew: pd.DataFrame, group_id: str | None = None, topic: str = "*") -> pd.DataFrame:

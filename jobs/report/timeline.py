@@ -188,7 +188,7 @@ def _draw_anomalies(ax, w: _Window, hidden_labels: int) -> None:
         text += f" +{len(kinds) - 3} kinds" if len(kinds) > 3 else ""
         ax.text(w.x1, -0.45, "  " + text, ha="right", va="top", fontsize=7, color=ANOMALY_COLOUR)
     if hidden_labels:
-        ax.text(w.x0, LANE_REBALANCE - 0.45, f" {hidden_labels} labels hidden (crowded); zoom with start/end",
+        ax.text(w.x0, LANE_REBALANCE - 0.45, f" {hidden_labels} labels hidden (crowded)",
                 ha="left", va="top", fontsize=7, color="#555555")  # fmt: skip
 
 

@@ -16,6 +16,8 @@ from jobs.report.data import read_table
 from jobs.report.summary import worst_storms
 from jobs.whatif.advice import ADVICE_COLUMNS, advise
 
+#: Kafka's client defaults (the what-if's GroupSettings)
+KAFKA_DEFAULTS = GroupSettings()
 COLUMNS = ["scenario", "rebalances", "paused_ms", "moved_partitions", "removed", "notes"]
 
 
@@ -52,7 +54,7 @@ def _isna(v: Any) -> bool:
 def compare(
     events: list[Event],
     scenarios: Mapping[str, Mapping[str, Any]],
-    baseline_session_timeout_ms: int = GroupSettings.session_timeout_ms,
+    baseline_session_timeout_ms: int = KAFKA_DEFAULTS.session_timeout_ms,
 ) -> pd.DataFrame:
     """One row per scenario, the logged evidence first (``observed``): rebalances, paused_ms,
     moved_partitions, removed (rebalances that disappear), notes. ``scenarios`` maps a name to
@@ -122,7 +124,7 @@ ASSUMED = (("session.timeout.ms", "session_timeout_ms"), ("max.poll.interval.ms"
 
 def assumed_text(known: Mapping[str, Any]) -> str:
     """``session.timeout.ms=10000 (configured), max.poll.interval.ms=300000 (Kafka's default), ...``"""
-    default = GroupSettings()
+    default = KAFKA_DEFAULTS
     return ", ".join(
         f"{name}={known[f]} (configured)" if f in known else f"{name}={getattr(default, f)} (Kafka's default)"
         for name, f in ASSUMED

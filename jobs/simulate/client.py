@@ -232,7 +232,10 @@ class Client:
             self.state = "syncing"
             self.hb_text = None
             self.log("INFO", t.coord_logger, f"Successfully joined group with generation {self.gen_str()}")
-            self.schedule_hb(self.sim.rng.randint(2900, 3100))
+            # the first heartbeat after the join comes one heartbeat.interval.ms later (±1/30: 2900..3100
+            # ms at Kafka's default 3 s)
+            hb = self.grp.heartbeat_ms
+            self.schedule_hb(self.sim.rng.randint(hb - hb // 30, hb + hb // 30))
             assignments = None
             if self.leader and getattr(r, "skip_assignment", False):
                 self.log(

@@ -53,3 +53,41 @@ def test_the_real_groups_replay_without_errors_and_give_rebalances(real_job):
     assert len(rebalances) >= 20
     assert set(rebalances.cause) - {"unknown"}  # causes were found, not only 'unknown'
     assert sum(summary.quarantine_reasons.values()) == summary.quarantined
+
+
+def test_the_summary_says_what_could_not_be_read(real_job):
+    """Every file from which nothing was read is named; the top quarantine reasons come with one real
+    quarantined line and its file; the events without any timestamp (not replayed) are counted."""
+    _, lake, summary = real_job
+    audit = read_table(None, lake, "ingest_audit")
+    nothing = set(audit[(audit.events == 0) & (audit.total_lines > 0)].source_file) | set(audit[audit.error.notna()].source_file)
+    assert {f for f, _ in summary.files_not_read} == nothing and nothing
+    quarantine = read_table(None, lake, "quarantine")
+    assert set(summary.quarantine_examples) == set(summary.quarantine_reasons)
+    for reason, (f, line_no, raw) in summary.quarantine_examples.items():
+        row = quarantine[(quarantine.source_file == f) & (quarantine.line_no == line_no)].iloc[0]
+        assert (row.reason, row.raw) == (reason, raw)
+    text = summary.text()
+    top = sorted(summary.quarantine_reasons.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
+    f, line_no, _ = summary.quarantine_examples[top]
+    assert f"    {top}: e.g. {f}:{line_no} " in text
+    events = read_table(None, lake, "events")
+    assert summary.untimed_events == int(events.ts.isna().sum()) > 0
+    assert f"events without any timestamp: {summary.untimed_events}" in text
+    # the hint about declaring a layout is there because some unreadable line looks like a log line
+    assert "hint: declare the layout" in text
+
+
+def test_the_real_report_reads_true(real_job, tmp_path):
+    """On real excerpts: counts agree with the console, no blank figure, advice strength matches its
+    baseline, and the page fits 1400 px and 390 px (tests/report/page_checks.py)."""
+    from jobs.report import build_report
+    from tests.report import page_checks as PC
+
+    _, lake, summary = real_job
+    out = tmp_path / "report.html"
+    build_report(lake, str(out))
+    page = out.read_text(encoding="utf-8")
+    PC.check_counts(page, summary)
+    PC.check_advice(page)
+    PC.check_page(page, out, tmp_path)

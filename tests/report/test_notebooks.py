@@ -141,6 +141,8 @@ def test_05_what_if(sample_lakehouse, tmp_path):
     assert set(g["advice"]["change"].iloc[:2]) == {"static_membership", "cooperative_sticky"}
     assert advice.loc["static_membership", "paused_ms_saved"] > advice.loc["cooperative_sticky", "paused_ms_saved"]
     assert advice.loc["longer_session", "strength"] == "no effect"
+    # no config: Kafka's defaults, said so (the one home of these settings is the config's kafka: section)
+    assert g["given"] == {} and g["BASELINE_SESSION_TIMEOUT_MS"] == 45_000
 
 
 class FakeWidgets:

@@ -56,7 +56,7 @@ def test_group_ranking_stacks_causes_and_caps_lanes(tables):
     ]  # fmt: skip
     capped = P.group_ranking(tables["rebalances"], top_n=2)
     assert _labels(capped.axes[0].get_yticklabels()) == ["payments", "orders"]
-    assert "+1 more groups" in _texts(capped)
+    assert "+1 more group" in _texts(capped)
 
 
 def test_rebalances_heatmap_counts_per_group_and_hour(tables):
@@ -75,6 +75,41 @@ def test_rebalances_heatmap_counts_per_group_and_hour(tables):
     assert alt.axes[0].images[0].get_array().filled(0).tolist() == [[4, 1, 0], [2, 0, 0], [0, 0, 1]]
     capped = P.rebalances_heatmap(tables["rebalance_frequency"], top_n=1)
     assert capped.axes[0].get_ylabel() == "group (top 1, +2 more)"
+
+
+def _starts(*stamps: str) -> pd.DataFrame:
+    return pd.DataFrame({"cluster": "c", "group_id": [f"g{i % 2}" for i in range(len(stamps))],
+                         "start_ts": pd.to_datetime(list(stamps), utc=True)})  # fmt: skip
+
+
+def test_heatmap_bins_follow_the_span_and_ticks_carry_the_year():
+    """Logs spanning years get weekly cells with the year on the ticks (hourly cells were a blank strip);
+    half an hour gets minute cells; every cell count adds up to the rebalances."""
+    assert [P.time_bin(pd.Timedelta(x))[0] for x in ("30min", "3h", "20D", "400D")] == ["minute", "hour", "day", "week"]
+    years = P.rebalances_heatmap(rebalances=_starts("2022-12-30 10:00", "2023-01-02 11:00", "2024-06-01 09:00"))
+    ax = years.axes[0]
+    grid = ax.images[0].get_array().filled(0)
+    assert grid.sum() == 3 and grid.shape[1] < 200
+    assert ax.get_xlabel() == "week (UTC), week starting" and ax.get_title() == "Rebalances per group per week"
+    assert _labels(ax.get_xticklabels())[0] == "2022-12-26"  # the Monday of the first week, with its year
+    minutes = P.rebalances_heatmap(rebalances=_starts("2024-05-14 10:00:10", "2024-05-14 10:20:00", "2024-05-14 10:29:59"))
+    grid = minutes.axes[0].images[0].get_array().filled(0)
+    assert grid.shape == (2, 30) and grid.sum() == 3
+    assert _labels(minutes.axes[0].get_xticklabels())[0] == "10:00"
+    crossing = P.rebalances_heatmap(rebalances=_starts("2023-12-31 23:10", "2024-01-01 01:00"))
+    assert _labels(crossing.axes[0].get_xticklabels())[0] == "2023-12-31 23:00"  # hours across a new year
+
+
+def test_figures_with_nothing_to_draw_say_why_in_one_line():
+    from jobs.report.html import figure_html
+
+    empty = P.rebalances_heatmap(rebalances=_starts())
+    assert empty.empty_reason == "no rebalance has a start time"
+    assert figure_html(empty, "rebalances per group over time") == (
+        '<p class="muted">Rebalances per group over time: not drawn, no rebalance has a start time.</p>')  # fmt: skip
+    skew = pd.DataFrame({"cluster": "c", "group_id": "g", "generation": [1, 2], "topic": "*", "members": 2,
+                         "partitions": 4, "moved_partitions": [None, 0], "assignor": "range"})  # fmt: skip
+    assert P.movement_by_generation(skew, "g").empty_reason == "no partition moved between two known assignments"
 
 
 def test_storm_timeline_lanes_by_coordinator(tables):
@@ -185,7 +220,7 @@ def test_group_timeline_zoom_and_crowded_labels(tables):
     labels = [t.get_text() for t in fig.axes[0].texts]
     shown = [t for t in labels if t.startswith("g")]
     assert len(shown) == 2  # two label levels, the rest would overlap
-    assert " 10 labels hidden (crowded); zoom with start/end" in labels
+    assert " 10 labels hidden (crowded)" in labels and "zoom" not in " ".join(labels)
 
 
 def test_group_timeline_labels_consumer_protocol_rebalances_with_epochs(tables):

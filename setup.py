@@ -5,6 +5,8 @@ from setuptools import find_namespace_packages, find_packages, setup
 # the bundled sample logs are data folders below jobs/samples/logs; listed as (namespace) packages of data,
 # so that setuptools neither warns that an importable folder is missing from `packages` nor drops them
 SAMPLE_LOG_DIRS = find_namespace_packages(include=["jobs.samples.logs", "jobs.samples.logs.*"])
+#: the message catalogue's data files (jobs/ingest/catalogue/data/*.yaml)
+CATALOGUE_DATA = "jobs.ingest.catalogue.data"
 
 setup(
     name="rebalance-lens",
@@ -14,11 +16,13 @@ setup(
         "through a pure model of Kafka's coordinator and writes rebalance tables to Delta."
     ),
     python_requires=">=3.11,<3.14",
-    packages=find_packages(include=["coordinator_core", "coordinator_core.*", "jobs", "jobs.*"]) + SAMPLE_LOG_DIRS,
+    packages=find_packages(include=["coordinator_core", "coordinator_core.*", "jobs", "jobs.*"])
+    + SAMPLE_LOG_DIRS
+    + [CATALOGUE_DATA],
     # packages at the root: an editable install is then one .pth entry, without setuptools' warning
     # about "folders in your working directory with the same name as your package"
     package_dir={"": "."},
-    package_data={"jobs.samples": ["*.md"], **{d: ["*"] for d in SAMPLE_LOG_DIRS}},
+    package_data={"jobs.samples": ["*.md"], CATALOGUE_DATA: ["*.yaml"], **{d: ["*"] for d in SAMPLE_LOG_DIRS}},
     include_package_data=True,
     install_requires=[
         "pyspark>=4.0.1,<=4.2.0",

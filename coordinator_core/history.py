@@ -67,6 +67,14 @@ _MODERN_TYPES = ("consumer", "share", "streams")
 ROUTE_KINDS = CONSUMER_SIGNS | CLASSIC_SIGNS | _SHARED
 
 
+def _unattributed(group_id: str, row: tuple) -> Anomaly:
+    """The anomaly of one event that names no group (its file names none either)."""
+    return Anomaly(
+        group_id, row[_TS], "unattributed", "the line names no group and its file names none: kept in events, not replayed",
+        event_kind=row[_KIND], source_file=row[_F["source_file"]], line_no=row[_F["line_no"]],
+    )  # fmt: skip
+
+
 def _by_time(record: Any) -> int:
     ts = record.ts
     return -(1 << 62) if ts is None else ts
@@ -149,6 +157,7 @@ class GroupHistory(RowInput):
             return
         if self.group_id.startswith(UNATTRIBUTED_PREFIX):
             self.events += len(rows)  # evidence of no group: kept in events, never a group of its own
+            self._an.extend(_unattributed(self.group_id, normalise(r) if isinstance(r, Mapping) else r) for r in rows)
             return
         if isinstance(rows[0], Mapping):
             rows = [normalise(r) for r in rows]

@@ -51,6 +51,7 @@ ANOMALY_KINDS: tuple[str, ...] = (
     "clock_skew",  # client line contradicts broker ordering by more than tolerance
     "replay_error",  # the replay of this group failed; the job went on
     "no_timestamp",  # an event whose file gave it no time at all: kept in events, not replayed (yet)
+    "unattributed",  # an event of a file that names no group: kept in events, not replayed as a group
     "protocol_converted",  # the group switched protocol with no conversion line (Kafka 4.0 logs none)
 )
 

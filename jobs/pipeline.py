@@ -103,6 +103,8 @@ class RunSummary:
     quarantine_examples: dict[str, tuple[str, int | None, str | None]] = field(default_factory=dict)
     #: events of this run without any timestamp (kept in ``events``, not replayed)
     untimed_events: int = 0
+    #: events of this run in files that name no group (kept in ``events``, not replayed)
+    unattributed_events: int = 0
 
     def lost_lines(self) -> list[str]:
         """The summary lines about what was not read (empty when everything was)."""
@@ -294,7 +296,7 @@ def _replay(r: _Run, step: _Ingested, committed_runs: frozenset[str], summary: R
     # event): a sink that commits on the driver (delta-rs) reads it once with pyarrow instead of
     # running one Spark job per table
     local = _driver_union(sink, union_dir)
-    counts, summary.replay_errors, summary.untimed_events = _union_counts(union, local)
+    counts, summary.replay_errors, summary.untimed_events, summary.unattributed_events = _union_counts(union, local)
     summary.groups_replayed = int(counts.get("group_state", 0))
     r.progress.stage("replayed", groups=summary.groups_replayed, replay_errors=summary.replay_errors,
                      **{t: int(counts.get(t, 0)) for t in ("rebalances", "group_transitions")})  # fmt: skip
@@ -348,9 +350,9 @@ def _driver_union(sink: Sink, union_dir: str | None):
     return ds.dataset(union_dir, format="parquet", schema=schema).to_table()
 
 
-def _union_counts(union, local) -> tuple[dict[str, int], int, int]:
-    """Rows per replay table, and this run's ``replay_error`` and ``no_timestamp`` anomalies (one per
-    event without any time: kept, not replayed)."""
+def _union_counts(union, local) -> tuple[dict[str, int], int, int, int]:
+    """Rows per replay table, and this run's ``replay_error``, ``no_timestamp`` and ``unattributed``
+    anomalies (one per event without any time / naming no group: kept, not replayed)."""
     if local is not None:
         tables = local.column("_table").to_pylist()
         kinds = local.column("kind").to_pylist()
@@ -358,19 +360,21 @@ def _union_counts(union, local) -> tuple[dict[str, int], int, int]:
         for t in tables:
             counts[t] = counts.get(t, 0) + 1
         anomalies = [k for t, k in zip(tables, kinds, strict=True) if t == "anomalies"]
-        return counts, anomalies.count("replay_error"), anomalies.count("no_timestamp")
+        return counts, anomalies.count("replay_error"), anomalies.count("no_timestamp"), anomalies.count("unattributed")
     is_anomaly = F.col("_table") == "anomalies"
     agg = union.groupBy("_table").agg(
         F.count(F.lit(1)).alias("n"),
         F.sum((is_anomaly & (F.col("kind") == "replay_error")).cast("long")).alias("e"),
         F.sum((is_anomaly & (F.col("kind") == "no_timestamp")).cast("long")).alias("u"),
+        F.sum((is_anomaly & (F.col("kind") == "unattributed")).cast("long")).alias("a"),
     )
-    counts, errors, untimed = {}, 0, 0
+    counts, errors, untimed, unattributed = {}, 0, 0, 0
     for row in agg.collect():
         counts[row["_table"]] = row["n"]
         errors += int(row["e"] or 0)
         untimed += int(row["u"] or 0)
-    return counts, errors, untimed
+        unattributed += int(row["a"] or 0)
+    return counts, errors, untimed, unattributed
 
 
 def _merge_replay_table(sink: Sink, table: str, target: str, union, local) -> None:

@@ -67,6 +67,10 @@ def lost_lines(summary: Any) -> list[str]:
     if untimed:
         out.append(f"  events without any timestamp: {untimed:,} (kept in events, not replayed: no earlier "
                    "line of their file gives a time)")  # fmt: skip
+    unattributed = getattr(summary, "unattributed_events", 0)
+    if unattributed:
+        out.append(f"  events naming no group: {unattributed:,} (kept in events, not replayed: neither the line nor "
+                   "its file names a group)")  # fmt: skip
     return out
 
 

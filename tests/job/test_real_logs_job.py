@@ -72,8 +72,11 @@ def test_the_summary_says_what_could_not_be_read(real_job):
     f, line_no, _ = summary.quarantine_examples[top]
     assert f"    {top}: e.g. {f}:{line_no} " in text
     events = read_table(None, lake, "events")
-    assert summary.untimed_events == int(events.ts.isna().sum()) > 0
+    unattributed = events.group_id.str.startswith("unnamed-")
+    assert summary.untimed_events == int((events.ts.isna() & ~unattributed).sum()) > 0
     assert f"events without any timestamp: {summary.untimed_events}" in text
+    assert summary.unattributed_events == int(unattributed.sum()) > 0
+    assert f"events naming no group: {summary.unattributed_events}" in text
     # the hint about declaring a layout is there because some unreadable line looks like a log line
     assert "hint: declare the layout" in text
 

@@ -193,8 +193,7 @@ class _Format(string.Formatter):
 
 def render_message(src: Source, st: Statement) -> str:
     """The statement's text with sample values, inside its source's context prefix."""
-    body = _Format().vformat(st.template.replace("{{", "\x00").replace("}}", "\x01"), (), st.filled())
-    body = body.replace("\x00", "{").replace("\x01", "}")
+    body = _Format().vformat(st.template, (), st.filled())  # ({{ and }} are literal braces)
     ctx = src.context if st.context is None else st.context
     if not ctx:
         return body

@@ -71,6 +71,7 @@ from jobs.ingest.dialect_model import (  # noqa: F401 - re-exported: the parser 
 from jobs.ingest.dialect_model import dialect as _d
 from jobs.ingest.dialects_kip848 import KIP848
 from jobs.ingest.dialects_nonjava import NON_JAVA
+from jobs.ingest.dialects_quiet import QUIET
 
 #: cheap RE2 prefilter on whole messages: a line that does not match is about something else and
 #: is only counted (``groupId=`` of the client prefix and the ``[GroupMetadataManager brokerId=1]``
@@ -93,8 +94,8 @@ _PFX_CLIENT = (
 #: extracts each on its own rows: small regexes are much cheaper sub-matches than the alternation)
 BODY_PREFIXES: tuple[tuple[tuple[str, ...], str], ...] = (
     (
-        ("[GroupCoordinator ",),
-        r"^\[GroupCoordinator (?:id=)?(?P<pfx_broker>\d+)(?: topic=\S+ partition=(?P<pfx_opart>\d+))?\]:? ",
+        ("[GroupCoordinator ", "[Group Metadata Manager on Broker "),
+        r"^\[(?:GroupCoordinator (?:id=)?|Group Metadata Manager on Broker )(?P<pfx_broker>\d+)(?: topic=\S+ partition=(?P<pfx_opart>\d+))?\]:? ",
     ),
     (("[GroupMetadataManager brokerId=",), r"^\[GroupMetadataManager brokerId=(?P<pfx_broker2>\d+)\] "),
     (("[Consumer ", "[Worker ", "[Producer ", "[AdminClient "), "^" + _PFX_CLIENT),
@@ -103,7 +104,7 @@ BODY_PREFIXES: tuple[tuple[tuple[str, ...], str], ...] = (
 #: context prefix of a message (removed before the dialects run); a client prefix may follow an
 #: MDC block ``[a|b] ``
 BODY_PREFIX = (
-    r"^(?:\[GroupCoordinator (?:id=)?(?P<pfx_broker>\d+)(?: topic=\S+ partition=(?P<pfx_opart>\d+))?\]:? "
+    r"^(?:\[(?:GroupCoordinator (?:id=)?|Group Metadata Manager on Broker )(?P<pfx_broker>\d+)(?: topic=\S+ partition=(?P<pfx_opart>\d+))?\]:? "
     r"|\[GroupMetadataManager brokerId=(?P<pfx_broker2>\d+)\] "
     r"|(?:\[[^\]|]*\|[^\]]*\] )?" + _PFX_CLIENT + r"|\[thrd:[^\]]*\]: )"
 )
@@ -147,8 +148,19 @@ DIALECTS: tuple[Dialect, ...] = (
        r"Group {G} generation {N} is dead and removed", "Group g generation 2 is dead and removed"),
     _d("broker.empty_write_failed", "other", B, "0.10-3.9",
        r"Failed to write empty metadata for group {G}: {R}", "Failed to write empty metadata for group g: NOT_LEADER"),
+    _d("broker.metadata_append_failed", "other", B, "0.10-3.9",
+       r"Metadata from group {G} with generation {N} failed when appending to log due to {R}",
+       "Metadata from group g with generation 4 failed when appending to log due to NOT_LEADER_OR_FOLLOWER"),
+    _d("broker.metadata_append_failed.error", "other", B, "0.10-3.9",
+       r"Appending metadata message for group {G} generation {N} failed due to (?:unexpected error: )?{R}",
+       "Appending metadata message for group g generation 4 failed due to RECORD_LIST_TOO_LARGE, returning UNKNOWN error code to the client"),
+    _d("broker.load_cached_conflict", "other", B, "0.11-3.9",
+       r"Attempt to load group {G} from log with generation {N} failed because there is already a cached group with generation \d+",
+       "Attempt to load group g from log with generation 4 failed because there is already a cached group with generation 5"),
+    _d("broker.mark_deleted_failed", "other", B, "0.10-0.11",
+       r"Failed to mark group {G} as deleted in \S+\.", "Failed to mark group g as deleted in __consumer_offsets-12."),
     _d("broker.removed_not_joined", "members_removed_not_joined", B, "2.7-4.x",
-       r"Group {G} removed dynamic members who haven't joined: (?P<members_raw>.*)",
+       r"Group {G} removed? dynamic members who haven't joined: (?P<members_raw>.*)",
        "Group g removed dynamic members who haven't joined: Set(m1, m2)"),
     _d("broker.sync_expired", "sync_expired", B, "2.8.1-4.x",
        r"Group {G} removed members who haven't sent their sync requests?: (?P<members_raw>.*)",
@@ -177,7 +189,7 @@ DIALECTS: tuple[Dialect, ...] = (
        "Sending empty assignment to member m2 of g for generation 4 with no errors"),
     # ------------------------------------------------------------------ broker: members
     _d("broker.member_failed", "member_session_expired", B, "0.10-4.x",
-       r"Member {M} in group {G} has failed, removing it from the group\.?",
+       r"Member {M} in group {G} has failed(?:, removing it from the group)?\.?",
        "Member m1 in group g has failed, removing it from the group"),
     # (a redacted group id glued to the word: "in group***")
     _d("broker.member_failed.glued", "member_session_expired", B, "0.10-4.x",
@@ -207,7 +219,7 @@ DIALECTS: tuple[Dialect, ...] = (
        "Dynamic member with unknown member id joins group g in state Empty. Created a new member id m4 and added the member to the group.",
        fixed={"static": False}),
     _d("broker.member_added_unknown_id", "member_added", B, "2.5-3.9",
-       r"(?P<static_word>Static|Dynamic) Member with unknown member id joins group {G} in {ST} state\. Created a new member id {M} for this member and add to the group\.",
+       r"(?P<static_word>Static|Dynamic) [Mm]ember with unknown member id (?:joins|rejoins) group {G} in {ST} state\. Created a new member id {M} for this member and add to the group\.",
        "Dynamic Member with unknown member id joins group g in Empty state. Created a new member id m4 for this member and add to the group."),
     _d("broker.pending_member_joins", "member_added", B, "3.0-4.x",
        r"Pending dynamic member with id {M} joins group {G} in {ST} state\. Adding to the group now\.",
@@ -281,6 +293,8 @@ DIALECTS: tuple[Dialect, ...] = (
        r"Group leader \[(?:member\.id|memberId): (?P<old_member_id>\S+?), (?:group\.instance\.id|groupInstanceId): {IID}\] failed to join before (?:the )?rebalance timeout,?(?:\.| and)? ?the group couldn't proceed to (?:the )?next generation ?because no member joined\.",
        "Group leader [member.id: m1, group.instance.id: Some(i1)] failed to join before rebalance timeout, and the group couldn't proceed to next generationbecause no member joined."),
     # ------------------------------------------------------------------ broker: load / unload / cleanup
+    _d("broker.loaded_group.trace", "group_loaded", B, "0.10",
+       r"Loaded group metadata for group {G} with generation {N}", "Loaded group metadata for group g with generation 7"),
     _d("broker.loading_group", "group_loaded", B, "0.10-3.9",
        r"Loading group metadata for {G} with generation {N}", "Loading group metadata for g with generation 7"),
     _d("broker.unloading_group", "group_unloaded", B, "0.10-3.9",
@@ -297,7 +311,7 @@ DIALECTS: tuple[Dialect, ...] = (
        "Loaded member MemberMetadata(memberId=m1, groupInstanceId=None, clientId=c1, clientHost=/10.0.0.1, sessionTimeoutMs=45000, "
        "rebalanceTimeoutMs=300000, supportedProtocols=List(range)) in group g with generation 7."),
     _d("broker.groups_deleted", "group_dead", B, "1.1-4.x",
-       r"The following groups were deleted: (?P<groups_raw>.*)\. A total of \d+ offsets were removed\.",
+       r"The following groups were deleted: (?P<groups_raw>.*?)(?:\. A total of \d+ offsets were removed\.)?",
        "The following groups were deleted: g1, g2. A total of 3 offsets were removed."),
     _d("broker.offsets_deleted", "other", B, "2.4-4.x",
        r"The following offsets of the group {G} were deleted: .*", "The following offsets of the group g were deleted: t-0. A total of 1 offsets were removed."),
@@ -320,7 +334,7 @@ DIALECTS: tuple[Dialect, ...] = (
     _d("broker.cannot_complete_join", "other", B, "3.7-4.x",
        r"Cannot complete join phase of group {G} because {R}", "Cannot complete join phase of group g because the group is in Empty state."),
     _d("broker.elected_resigned", None, B, "2.8-3.9",
-       r"(?:Elected as|Resigned as) the group coordinator for partition (?P<offsets_partition>\d+) in epoch \d+",
+       r"(?:Elected as|Resigned as) the group coordinator for partition (?P<offsets_partition>\d+)(?: in epoch \d+)?",
        "Elected as the group coordinator for partition 12 in epoch 3"),
     _d("broker.lifecycle", None, B, "0.10-4.x",
        r"(?:Starting up|Startup complete|Shutting down|Shutdown complete)\.?", "Startup complete."),
@@ -537,6 +551,7 @@ DIALECTS: tuple[Dialect, ...] = (
     _d("connect.resume_failed", "other", CN, "0.10-4.x", r"(?P<reason>Wasn't able to resume work after last rebalance.*)",
        "Wasn't able to resume work after last rebalance, can skip stopping connectors and tasks"),
     *NON_JAVA,
+    *QUIET,
 )  # fmt: skip
 
 DIALECT_BY_ID = {d.id: d for d in DIALECTS}

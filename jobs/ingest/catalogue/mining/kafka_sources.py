@@ -180,15 +180,38 @@ def draft_name(expr: str, used: set[str]) -> str:
     return out
 
 
-def draft_template(wording: str, args: tuple[str, ...]) -> str:
-    """The wording with each ``{}`` named after its argument (literal braces doubled)."""
+#: argument expressions rendered as a literal in the draft template
+_LITERAL_ARGS = {"topic.group_metadata_topic_name": "__consumer_offsets", "group_metadata_topic_name": "__consumer_offsets"}
+#: argument expressions whose draft sample value is a number
+_NUMERIC = re.compile(r"(?:size|count|ms|epoch|timeout|version|offset|generation|generationid|partition|num\w*|\.length|bytes|delay|interval)\)?$")
+
+
+def draft_template(wording: str, args: tuple[str, ...]) -> tuple[str, dict]:
+    """The wording with each ``{}`` named after its argument (literal braces doubled), and sample
+    values for the unnamed arguments that must be numbers."""
     parts = wording.split("{}")
     used: set[str] = set()
+    values: dict = {}
     out = [parts[0].replace("{", "{{").replace("}", "}}")]
     for i, rest in enumerate(parts[1:]):
         expr = args[i] if i < len(args) else f"arg{i}"
-        name = draft_name(expr, used)
-        # (Streams before 1.0 passed its "stream-thread [T]" prefix as the first argument)
-        out.append("stream-thread [{client_id}]" if name == "_logprefix" else "{" + name + "}")
+        low = re.sub(r"\s+", "", expr).lower()
+        if low in _LITERAL_ARGS:
+            out.append(_LITERAL_ARGS[low])
+        elif low.startswith("partitionfor("):
+            out.append("{offsets_partition}")
+        elif "staticmembers" in low and "size" in low:
+            out.append("{static_count}")
+        elif low in ("group.size", "group.size()", "members.size()", "group.numMembers()".lower()):
+            out.append("{member_count}")
+        else:
+            name = draft_name(expr, used)
+            # (Streams before 1.0 passed its "stream-thread [T]" prefix as the first argument)
+            if name == "_logprefix":
+                out.append("stream-thread [{client_id}]")
+            else:
+                out.append("{" + name + "}")
+                if name.startswith("_") and _NUMERIC.search(low):
+                    values[name] = 3
         out.append(rest.replace("{", "{{").replace("}", "}}"))
-    return "".join(out)
+    return "".join(out), values

@@ -121,7 +121,7 @@ def build(mirror: str, spec: SourceSpec, path: str) -> dict:
         st = {
             "id": sid,
             "format": call.format,
-            "template": prev.get("template") or draft_template(s.wording, call.args),
+            "template": prev.get("template") or draft_template(s.wording, call.args)[0],
             "level": call.level,
             "file": s.last_path,
             "line": call.line,
@@ -139,6 +139,8 @@ def build(mirror: str, spec: SourceSpec, path: str) -> dict:
         for k2 in HAND_KEYS:
             if k2 in prev and k2 not in ("template", "kind"):
                 st[k2] = prev[k2]
+        if not prev and draft_template(s.wording, call.args)[1]:
+            st["values"] = draft_template(s.wording, call.args)[1]
         statements.append(st)
     head = {
         "comment": spec.header.get("comment", ""),
@@ -153,8 +155,30 @@ def build(mirror: str, spec: SourceSpec, path: str) -> dict:
     for k in ("context_values", "expect"):
         if k in raw or k in spec.header:
             head[k] = raw.get(k, spec.header.get(k))
-    head["statements"] = statements
+    head["statements"] = _group_first(statements)
     return head
+
+
+def _group_first(statements: list[dict]) -> list[dict]:
+    """Statements in class and line order, except that an event statement that names no group comes
+    after the first statement of its class that does (its golden line is attributed from the file's
+    context, as in a real log)."""
+    out: list[dict] = []
+    held: dict[str, list[dict]] = {}
+    named: set[str] = set()
+    for st in statements:
+        cls = os.path.basename(st["file"])
+        names = "{group_id}" in st["template"] or "{group_id}" in (st.get("context") or "")
+        if not names and cls not in named and st["kind"] not in ("unrelated", "unmapped"):
+            held.setdefault(cls, []).append(st)
+            continue
+        out.append(st)
+        if names and cls not in named:
+            named.add(cls)
+            out.extend(held.pop(cls, []))
+    for rest in held.values():
+        out.extend(rest)
+    return out
 
 
 def main(argv: Iterable[str] | None = None) -> None:

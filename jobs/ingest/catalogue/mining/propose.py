@@ -9,8 +9,6 @@ kind with its fields, ``Q:<reason>`` for a quarantine row, ``-`` for nothing) an
 from __future__ import annotations
 
 import argparse
-import dataclasses
-
 from jobs.ingest.catalogue import UNMAPPED, load, render_line
 
 
@@ -42,7 +40,6 @@ def main() -> None:
         fields = {k: v for k, v in (e or {}).items() if v not in (None, [], "") and k in (
             "group_id", "member_id", "generation", "reason", "state", "error", "client_id", "partitions")}
         print(f"{st.id}\t{st.level}\t{st.kind}\t{got}\t{fields}\n    {line}")
-    del dataclasses
 
 
 if __name__ == "__main__":

@@ -1,0 +1,66 @@
+"""Recognised lines without a group fact (``kind=None``: counted unrelated, never quarantined): the
+statements of the group-membership code that the catalogue (``jobs/ingest/catalogue/data``) declares
+``unrelated`` but whose text would pass the group prefilter (offset loading and expiry, transactional
+offset commits, task and connector bookkeeping). Part of :data:`jobs.ingest.dialects.DIALECTS`, at its
+end: a wording here never shadows a dialect that reads a fact."""
+
+from __future__ import annotations
+
+from jobs.ingest.dialect_model import CN, B, C, Dialect
+from jobs.ingest.dialect_model import dialect as _d
+
+
+def _q(id: str, side: str, versions: str, regex: str, example: str, **kw) -> Dialect:  # noqa: A002
+    return _d(id, None, side, versions, regex, example, **kw)
+
+
+QUIET: tuple[Dialect, ...] = (
+    # ------------------------------------------------------------------ Scala broker: offsets and loading
+    _q("quiet.broker.offset_fetch_not_coordinator", B, "0.10-3.9",
+       r"Could not fetch offsets for group \S+ \(not (?:group|offset) coordinator\)\.?",
+       "Could not fetch offsets for group g (not group coordinator)."),
+    _q("quiet.broker.marking_deleted", B, "0.10-0.11", r"Marking group \S+ as deleted\.", "Marking group g as deleted."),
+    _q("quiet.broker.offset_commit_append_failed", B, "0.10-3.9",
+       r"Offset commit .* from group \S+,? consumer .* with generation -?\d+ failed when appending to log due to .*",
+       "Offset commit {t-0=5} from group g, consumer m1 with generation 4 failed when appending to log due to NOT_LEADER"),
+    _q("quiet.broker.getting_offsets", B, "0.10-3.9", r"Getting offsets (?:of )?.* for group \S+\.",
+       "Getting offsets of all partitions for group g."),
+    _q("quiet.broker.loading_offsets", B, "0.10", r"(?:Loading offsets and group metadata from|Finished loading offsets from|No log found for|Error in loading offsets from) .*",
+       "Loading offsets and group metadata from __consumer_offsets-12"),
+    _q("quiet.broker.tombstones", B, "0.10-3.9",
+       r"(?:Removed offset for .* due to tombstone entry|Ignoring redundant tombstone for .*)\.",
+       "Removed offset for [g,t,0] due to tombstone entry."),
+    _q("quiet.broker.mixed_commits", B, "0.11-3.9",
+       r"group: \S+ with leader: .* has received offset commits from consumers as well as transactional producers\..*",
+       "group: g with leader: m1 has received offset commits from consumers as well as transactional producers. Mixing both"),
+    _q("quiet.broker.offset_bookkeeping", B, "0.10-3.9",
+       r"(?:Loaded offset \d+ for \S+\.|Collecting expired offsets\.|Found \d+ expired offsets\.|Removed \d+ cached (?:offsets|groups) for \S+ on follower transition\.)",
+       "Found 3 expired offsets."),
+    _q("quiet.broker.load_phases", B, "0.10-3.9",
+       r"(?:Started|Not) (?:loading|unloading|removing) offsets and group metadata (?:from|for) .*",
+       "Started loading offsets and group metadata from __consumer_offsets-12 for epoch 3"),
+    _q("quiet.broker.expired_offset_removal", B, "0.10-3.9",
+       r"(?:Removing expired(?:/deleted)? offset and metadata for .*|Failed to mark \d+ expired offsets for deletion in \S+\.)",
+       "Removing expired/deleted offset and metadata for g, t-0: OffsetAndMetadata(5)"),
+    _q("quiet.broker.load_warnings", B, "0.11-3.9",
+       r"(?:Loaded offsets and group metadata from .* with buffer larger .*|Unknown message key with version .*)",
+       "Unknown message key with version 9 while loading offsets and group metadata from __consumer_offsets-12. Ignoring it."),
+    _q("quiet.broker.loaded_with_offsets", B, "0.11-3.9",
+       r"(?:Loaded group metadata .* with offsets .* and pending offsets .*|Initialized offsets .* for group \S+)",
+       "Initialized offsets Map(t-0 -> 5) for group g"),
+    _q("quiet.broker.group_tombstoned", B, "0.11-3.9",
+       r"(?:Group \S+ removed from the metadata cache and marked for deletion in \S+\.|(?:Successfully appended|Failed to append) \d+ tombstones to .*)",
+       "Group g removed from the metadata cache and marked for deletion in __consumer_offsets-12."),
+    _q("quiet.broker.txn_marker_moved", B, "0.11-3.9",
+       r"Group \S+ has moved away from .* after transaction marker was written.*",
+       "Group g has moved away from 1 after transaction marker was written but before the cache was updated."),
+    _q("quiet.broker.protocol_unparsable", B, "2.1-3.9",
+       r"Failed to parse Consumer Protocol .* of group \S+\..*",
+       "Failed to parse Consumer Protocol consumer:range of group g. Consumer group coordinator is not aware of the subscribed topics."),
+    _q("quiet.broker.txn_offset_commit", B, "0.11-3.9", r"TxnOffsetCommit for producer .* and group \S+ with offsets? .*",
+       "TxnOffsetCommit for producer 7 and group g with offsets Map(t-0 -> 5) is pending"),
+    _q("quiet.broker.expired_offsets_of_group", B, "2.1-3.9", r"Expired offsets from group '[^']*': .*",
+       "Expired offsets from group 'g': Set(t-0)"),
+)  # fmt: skip
+
+del C, CN

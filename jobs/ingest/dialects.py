@@ -206,7 +206,7 @@ DIALECTS: tuple[Dialect, ...] = (
     _d("broker.already_removed", None, B, "2.2-3.9",
        r"Member {M} has already been removed from the group\.", "Member m1 has already been removed from the group."),
     _d("broker.expiry_after_unload", "other", B, "2.4-4.x",
-       r"Received notification of heartbeat expiration for member {M} after group {G} had already been unloaded or deleted\.",
+       r"Received notification of heartbeat expiration for member {M} after group {G} had already been (?:unloaded or deleted|deleted or upgraded)\.",
        "Received notification of heartbeat expiration for member m1 after group g had already been unloaded or deleted."),
     _d("broker.member_not_found", "other", B, "2.4-3.9",
        r"Member id {M} was not found in {G} during heartbeat (?:completion check|expiration\.)",

@@ -61,6 +61,21 @@ QUIET: tuple[Dialect, ...] = (
        "TxnOffsetCommit for producer 7 and group g with offsets Map(t-0 -> 5) is pending"),
     _q("quiet.broker.expired_offsets_of_group", B, "2.1-3.9", r"Expired offsets from group '[^']*': .*",
        "Expired offsets from group 'g': Set(t-0)"),
+    # ------------------------------------------------------------------ Java broker (3.7+)
+    _q("quiet.broker.unknown_group_type", B, "3.7-4.x",
+       r"(?:(?:Removed|Loaded) group \S+|onUnloaded group) with an unknown group type .*",
+       "Loaded group g with an unknown group type SHARE."),
+    _q("quiet.broker.group_gone", B, "3.7-4.x", r"Cannot find the group, skipping (?:the initial )?rebalance stage\.",
+       "Cannot find the group, skipping rebalance stage."),
+    _q("quiet.broker.offset_tombstones", B, "3.7-4.x",
+       r"Generated \d+ tombstone records in \d+ milliseconds while deleting offsets for partitions .*",
+       "Generated 2 tombstone records in 1 milliseconds while deleting offsets for partitions [t-0]."),
+    _q("quiet.broker.request_failed", B, "3.7-4.x",
+       r"(?:[A-Za-z]+ request|Operation) .* hit an unexpected exception: .*",
+       "JoinGroup request JoinGroupRequestData(groupId=g) hit an unexpected exception: boom"),
+    _q("quiet.broker.service", B, "3.7-4.x",
+       r"(?:Could not delete offsets for deleted partitions .*|Group coordinator is already (?:running|shutting down)\.)",
+       "Group coordinator is already running."),
 )  # fmt: skip
 
 del C, CN

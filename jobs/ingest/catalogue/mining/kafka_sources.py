@@ -148,16 +148,16 @@ SOURCES: tuple[SourceSpec, ...] = (
 # ------------------------------------------------------------------------------ draft templates
 #: argument expression (lower-cased, regex search) -> placeholder; first match wins
 _ARG_NAMES: tuple[tuple[str, str], ...] = (
-    (r"^(?:group\.)?groupid(?:\(\))?$|^groupid\(\)$|^group\.groupid\(\)$|^this\.groupid$", "group_id"),
+    (r"(?:^|\.)groupid(?:\(\))?$", "group_id"),
     (r"instanceid", "group_instance_id"),
-    (r"^(?:member\.)?memberid(?:\(\))?$|^newmemberid$|^member\.memberid\(\)$", "member_id"),
-    (r"^oldmemberid$|^currentmemberid$|^existingmemberid$", "old_member_id"),
-    (r"^(?:group\.)?generationid(?:\(\))?$", "generation"),
-    (r"^(?:group\.)?currentstate(?:\(\))?$|^group\.state(?:\(\))?$|^state(?:\(\))?$", "state"),
+    (r"^(?:old|current|existing|previous)memberid(?:\(\))?$|\.(?:old|current|existing|previous)memberid\(\)$", "old_member_id"),
+    (r"(?:^|\.)(?:new)?memberid(?:\(\))?$", "member_id"),
+    (r"(?:^|\.)generationid(?:\(\))?$", "generation"),
+    (r"^(?:group\.)?currentstate(?:\(\))?$|^group\.state(?:\(\))?$", "state"),
     (r"^(?:leave)?reason$|^reason\(\)$", "reason"),
-    (r"^(?:group\.)?protocol(?:name|type)?(?:\(\))?$", "protocol"),
+    (r"^(?:group\.)?protocolname(?:\(\))?$|^protocol$", "protocol"),
     (r"^coordinator$|^coordinator\(\)$", "_coordinator_node"),
-    (r"^(?:member)?epoch$|^memberepoch(?:\(\))?$", "member_epoch"),
+    (r"(?:^|\.)memberepoch(?:\(\))?$", "member_epoch"),
     (r"^logprefix$", "_logprefix"),
 )
 

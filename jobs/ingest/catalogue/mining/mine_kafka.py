@@ -121,7 +121,7 @@ def build(mirror: str, spec: SourceSpec, path: str) -> dict:
         st = {
             "id": sid,
             "format": call.format,
-            "template": prev.get("template") or draft_template(s.wording, call.args)[0],
+            "template": prev["template"] if prev.get("kind", "unmapped") != "unmapped" else draft_template(s.wording, call.args)[0],
             "level": call.level,
             "file": s.last_path,
             "line": call.line,
@@ -139,7 +139,7 @@ def build(mirror: str, spec: SourceSpec, path: str) -> dict:
         for k2 in HAND_KEYS:
             if k2 in prev and k2 not in ("template", "kind"):
                 st[k2] = prev[k2]
-        if not prev and draft_template(s.wording, call.args)[1]:
+        if prev.get("kind", "unmapped") == "unmapped" and draft_template(s.wording, call.args)[1]:
             st["values"] = draft_template(s.wording, call.args)[1]
         statements.append(st)
     head = {

@@ -9,6 +9,7 @@ kind with its fields, ``Q:<reason>`` for a quarantine row, ``-`` for nothing) an
 from __future__ import annotations
 
 import argparse
+
 from jobs.ingest.catalogue import UNMAPPED, load, render_line
 
 

@@ -69,9 +69,11 @@ from jobs.ingest.dialect_model import (  # noqa: F401 - re-exported: the parser 
     literal_prefix,
 )
 from jobs.ingest.dialect_model import dialect as _d
+from jobs.ingest.dialects_client import CLIENT_MORE
 from jobs.ingest.dialects_kip848 import KIP848
 from jobs.ingest.dialects_nonjava import NON_JAVA
 from jobs.ingest.dialects_quiet import QUIET
+from jobs.ingest.dialects_streams import STREAMS_CONNECT
 
 #: cheap RE2 prefilter on whole messages: a line that does not match is about something else and
 #: is only counted (``groupId=`` of the client prefix and the ``[GroupMetadataManager brokerId=1]``
@@ -84,6 +86,7 @@ GROUP_PREFILTER = (
     r"|SyncGroup|CGRP|transitioned from|poll timeout|[Cc]oordinator for consumerg(?:r)?oup|MemberIDRequired"
     r"|[Ss]tatic member|fenced|assigning partitions|revoking prior"
     r"|Subscribed to (?:topic|pattern)|Unsubscribed all topics|committed offset|consumer join: metadata|owns topics:|commit failed on partition|(?:Revoked|Assigned)Partitions: \["
+    r"|Discovered coordinator|Marking the coordinator|auto-commit of offsets|stream-(?:thread|client) \[[^\]]*\] State transition"
 )
 
 _PFX_CLIENT = (
@@ -381,7 +384,7 @@ DIALECTS: tuple[Dialect, ...] = (
        r"Issuing request \(JOIN_GROUP: \{group_id=(?P<group_id>[^,]+),session_timeout=\d+,member_id=(?P<member_id>[^,]*),.*\}\) to coordinator (?P<node_id>\d+)",
        "Issuing request (JOIN_GROUP: {group_id=g,session_timeout=15000,member_id=m1,protocol_type=consumer,"
        "group_protocols=[{protocol_name=range,protocol_metadata=java.nio.HeapByteBuffer[pos=0 lim=22 cap=22]}]}) to coordinator 2147483646"),
-    _d("client.join_failed", "join_failed", C, "2.7-4.x", r"JoinGroup failed:? {R}",
+    _d("client.join_failed", "join_failed", C, "2.7-4.x", r"JoinGroup failed:? (?P<reason>.*?)(?: Sent generation was {GENOBJ})?",
        "JoinGroup failed: The coordinator is not aware of this member. Need to re-join the group. Sent generation was Generation{generationId=4, memberId='m1', protocol='range'}"),
     _d("client.join_failed.v2_0", "join_failed", C, "0.10-2.6", r"Attempt to join group(?: {G})? failed due to {R}",
        "Attempt to join group failed due to unknown member id."),
@@ -393,7 +396,7 @@ DIALECTS: tuple[Dialect, ...] = (
        "Skipped assignment for returning static leader at generation 4. The static leader will continue with its existing assignment."),
     _d("client.synced", "synced", C, "2.7-4.x", r"Successfully synced group in generation {GENOBJ}",
        "Successfully synced group in generation Generation{generationId=4, memberId='m1', protocol='range'}"),
-    _d("client.sync_failed", "sync_failed", C, "2.7-4.x", r"SyncGroup failed(?::| due to) {R}",
+    _d("client.sync_failed", "sync_failed", C, "2.7-4.x", r"SyncGroup failed(?::| due to)? ?(?P<reason>.*?)(?: Sent generation was {GENOBJ})?",
        "SyncGroup failed: The group began another rebalance. Need to re-join the group. Sent generation was Generation{generationId=4, memberId='m1', protocol='range'}"),
     _d("client.notifying_assignor", "assignment_notified", C, "2.6-4.x",
        r"Notifying assignor about the new Assignment\(partitions=(?P<partitions_raw>\[[^\]]*\])(?:, userDataSize=\d+)?\)",
@@ -476,7 +479,7 @@ DIALECTS: tuple[Dialect, ...] = (
        r"Need to revoke partitions (?P<partitions_raw>\[.*?\]) and re-join the group",
        "Need to revoke partitions [t-0] and re-join the group", fixed={"reason": "need to revoke partitions and re-join"}),
     _d("client.metadata_changed.v2_4", "rejoin_requested", C, "2.4-2.8",
-       r"(?P<reason>Requesting to re-join the group and trigger rebalance since the assignment metadata has changed from .*)",
+       r"(?P<reason>Requesting to re-join the group and trigger rebalance since the (?:assignment metadata|subscription) has changed from .*)",
        "Requesting to re-join the group and trigger rebalance since the assignment metadata has changed from a to b"),
     _d("client.reset_generation", "generation_reset", C, "3.0-4.x",
        r"Resetting generation(?: and member id)? due to:? {R}", "Resetting generation and member id due to: consumer pro-actively leaving the group"),
@@ -484,7 +487,7 @@ DIALECTS: tuple[Dialect, ...] = (
        r"Resetting generation after encountering (?P<reason>.*)",
        "Resetting generation after encountering UNKNOWN_MEMBER_ID from HEARTBEAT response and requesting re-join"),
     _d("client.executing_on_join_prepare", "other", C, "2.8-4.x",
-       r"Executing onJoinPrepare with generation {N} and memberId {M}", "Executing onJoinPrepare with generation 4 and memberId m1"),
+       r"Executing onJoinPrepare with generation {N}(?: and memberId {M})?", "Executing onJoinPrepare with generation 4 and memberId m1"),
     # ------------------------------------------------------------------ client: heartbeat / poll / leave / commit
     _d("client.heartbeat_sent", "heartbeat_sent", C, "2.0-4.x",
        r"Sending Heartbeat request with generation {N} and member id {M} to coordinator {NODE}",
@@ -492,10 +495,10 @@ DIALECTS: tuple[Dialect, ...] = (
     _d("client.heartbeat_sent.v0_10", "heartbeat_sent", C, "0.10-1.1",
        r"Sending Heartbeat request for group {G} to coordinator {NODE}",
        "Sending Heartbeat request for group g to coordinator kafka-1:9092 (id: 2147483646 rack: null)"),
-    _d("client.heartbeat_ok", "heartbeat_sent", C, "0.10-4.x", r"Received successful Heartbeat response(?: for group {G})?",
+    _d("client.heartbeat_ok", "heartbeat_sent", C, "0.10-4.x", r"Received successful [Hh]eartbeat response(?: for group {G})?",
        "Received successful Heartbeat response"),
     _d("client.heartbeat_coordinator_invalid", "heartbeat_failed", C, "2.0-4.x",
-       r"Attempt to heartbeat failed since coordinator {NODE} is either not started or not valid\.?",
+       r"Attempt to heartbeat(?: failed)? since coordinator {NODE} is either not started or not valid\.?",
        "Attempt to heartbeat failed since coordinator kafka-1:9092 (id: 2147483646 rack: null) is either not started or not valid",
        fixed={"error": "COORDINATOR_NOT_AVAILABLE"}),
     _d("client.heartbeat_failed_generation", "heartbeat_failed", C, "2.7-4.x",
@@ -511,9 +514,9 @@ DIALECTS: tuple[Dialect, ...] = (
        r"Attempt to heartbeat failed for since member id {M} is not valid\.", "Attempt to heartbeat failed for since member id m1 is not valid.",
        fixed={"error": "UNKNOWN_MEMBER_ID"}),
     _d("client.heartbeat_failed.v0_10", "heartbeat_failed", C, "0.10-1.1",
-       r"Attempt to heartbeat failed for group {G} since {R}", "Attempt to heartbeat failed for group g since generation id is not legal."),
+       r"Attempt to heart ?beat failed for group {G} since {R}", "Attempt to heartbeat failed for group g since generation id is not legal."),
     _d("client.heartbeat_thread", None, C, "0.10-4.x",
-       r"(?:Heartbeat thread started|Heartbeat thread has closed|Enabling heartbeat thread|Disabling heartbeat thread)\.?",
+       r"(?:Heartbeat thread (?:for group \S+ )?(?:started|has closed)|(?:Enabling|Disabling) heartbeat thread(?: for group \S+)?)\.?",
        "Heartbeat thread has closed"),
     _d("client.poll_timeout", "poll_timeout", C, "2.1-4.x",
        r"(?P<reason>(?:This member will leave the group because )?[Cc]onsumer poll timeout has expired\..*)",
@@ -535,21 +538,11 @@ DIALECTS: tuple[Dialect, ...] = (
        r"(?P<reason>Failing OffsetCommit request since the consumer is not part of an active group)",
        "Failing OffsetCommit request since the consumer is not part of an active group"),
     _d("client.auto_commit_failed", "offset_commit_failed", C, "0.10-4.x",
-       r"(?:Asynchronous|Synchronous) auto-commit of offsets .* failed: {R}",
+       r"(?:Asynchronous|Synchronous) auto-commit of offsets (?:.* )?failed: {R}",
        "Asynchronous auto-commit of offsets {t-0=OffsetAndMetadata{offset=5, leaderEpoch=null, metadata=''}} failed: "
        "Commit cannot be completed since the group has already rebalanced and assigned the partitions to another member."),
-    # ------------------------------------------------------------------ Kafka Connect worker
-    # DistributedHerder.onAssigned logs Connect's protocol *version* (0 eager, 1 compatible, 2
-    # sessioned), not the protocol name the coordinator selected: it is not read as the protocol
-    _d("connect.joined", "joined", CN, "1.0-4.x",
-       r"Joined group at generation {N} with protocol version \d+ and got assignment: (?P<reason>Assignment\{.*\})(?: with rebalance delay: \d+)?",
-       "Joined group at generation 7 with protocol version 2 and got assignment: Assignment{error=0, leader='connect-1-uuid', "
-       "leaderUrl='http://w1:8083/', offset=12, connectorIds=[c1], taskIds=[c1-0], revokedConnectorIds=[], revokedTaskIds=[], delay=0} with rebalance delay: 0"),
-    _d("connect.joined.v1_0", "joined", CN, "0.10-1.1",
-       r"Joined group and got assignment: (?P<reason>Assignment\{.*\})", "Joined group and got assignment: Assignment{error=0, leader='w1'}"),
-    _d("connect.rebalance_started", "other", CN, "0.10-4.x", r"(?P<reason>Rebalance started)", "Rebalance started"),
-    _d("connect.resume_failed", "other", CN, "0.10-4.x", r"(?P<reason>Wasn't able to resume work after last rebalance.*)",
-       "Wasn't able to resume work after last rebalance, can skip stopping connectors and tasks"),
+    *CLIENT_MORE,
+    *STREAMS_CONNECT,
     *NON_JAVA,
     *QUIET,
 )  # fmt: skip
@@ -563,9 +556,13 @@ ERROR_MESSAGES: tuple[tuple[str, str], ...] = (
     ("The group is rebalancing, so a rejoin is needed", "REBALANCE_IN_PROGRESS"),
     ("The group began another rebalance", "REBALANCE_IN_PROGRESS"),
     ("already rebalanced", "REBALANCE_IN_PROGRESS"),
+    ("group began another rebalance", "REBALANCE_IN_PROGRESS"),
+    ("since it is rebalancing", "REBALANCE_IN_PROGRESS"),
+    ("member id is not valid", "UNKNOWN_MEMBER_ID"),
+    ("is either not started or not valid", "COORDINATOR_NOT_AVAILABLE"),
+    ("is loading the group", "COORDINATOR_LOAD_IN_PROGRESS"),
     ("Specified group generation id is not valid", "ILLEGAL_GENERATION"),
     ("generation id is not legal", "ILLEGAL_GENERATION"),
-    ("is loading the group", "COORDINATOR_LOAD_IN_PROGRESS"),
     ("The coordinator is loading and hence can't process requests", "COORDINATOR_LOAD_IN_PROGRESS"),
     ("The coordinator is not available", "COORDINATOR_NOT_AVAILABLE"),
     ("This is not the correct coordinator", "NOT_COORDINATOR"),

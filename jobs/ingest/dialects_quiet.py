@@ -76,6 +76,43 @@ QUIET: tuple[Dialect, ...] = (
     _q("quiet.broker.service", B, "3.7-4.x",
        r"(?:Could not delete offsets for deleted partitions .*|Group coordinator is already (?:running|shutting down)\.)",
        "Group coordinator is already running."),
+    # ------------------------------------------------------------------ Java consumer: lookups, offsets, commits
+    _q("quiet.client.coordinator_lookup", C, "0.10-4.x",
+       r"(?:Coordinator discovery failed(?: for group \S+)?, refreshing metadata|Group coordinator lookup (?:for group \S+ )?failed: .*"
+       r"|No broker available to send (?:GroupCoordinator|FindCoordinator) request(?: for group \S+)?"
+       r"|Received (?:group coordinator|GroupCoordinator) response .*|Sending (?:coordinator|GroupCoordinator) request (?:for group \S+ )?to broker .*)",
+       "Sending GroupCoordinator request for group g to broker kafka-1:9092 (id: 1 rack: null)"),
+    _q("quiet.client.heartbeat_thread_trouble", C, "0.10-4.x",
+       r"(?:Ignoring heartbeat response with error .* during .* state|Heartbeat thread(?: for group \S+)? failed due to unexpected error"
+       r"|An authentication error occurred in the heartbeat thread|Unexpected interrupt received in heartbeat thread(?: for group \S+)?"
+       r"|Interrupted while waiting for consumer heartbeat thread to close)",
+       "Heartbeat thread for group g failed due to unexpected error"),
+    _q("quiet.client.auto_commit", C, "0.10-1.1",
+       r"(?:Auto-commit of offsets .* for group \S+ (?:timed out|was interrupted) before completion|Cannot auto-commit offsets for group \S+ since the coordinator is unknown"
+       r"|Completed (?:a?synchronous )?auto-?commit of offsets .*|Sending (?:a)?synchronous auto-commit of offsets .*|Auto-commit of offsets .* (?:timed out|was interrupted) before completion"
+       r"|(?:Asynchronous|Synchronous) auto-commit of offsets .* failed due to retriable error.*|Asynchronous auto-commit of offsets failed with retryable error: .*)",
+       "Completed autocommit of offsets {t-0=5} for group g"),
+    _q("quiet.client.offset_fetch", C, "0.10-4.x",
+       r"(?:Fetching committed offsets for partitions: .*|Group \S+ (?:fetching committed offsets for partitions: .*|has no committed offset for partition .*"
+       r"|committed offset -?\d+ for partition .*|failed to fetch offset for partition .*)|Offset fetch for group \S+ failed: .*)",
+       "Group g has no committed offset for partition t-0"),
+    _q("quiet.client.offset_commit_request", C, "0.10-4.x",
+       r"Sending (?:offset-commit|OffsetCommit) request with .* to coordinator .*",
+       "Sending OffsetCommit request with {t-0=5} to coordinator kafka-1:9092 (id: 2147483646 rack: null) for group g"),
+    _q("quiet.client.close_timeout", C, "0.10-4.x",
+       r"Close timed out with \d+ pending requests to coordinator, terminating client connections(?: for group \S+)?\.?",
+       "Close timed out with 1 pending requests to coordinator, terminating client connections for group g."),
+    _q("quiet.client.empty_group_id", C, "2.2-3.x",
+       r"Support for using the empty group id by consumers is deprecated.*",
+       "Support for using the empty group id by consumers is deprecated and will be removed in the next major release."),
+    _q("quiet.client.leader_topics", C, "0.10-4.x",
+       r"The following (?:not-subscribed topics are assigned|subscribed topics are not assigned to any members) (?:to |in )?(?:the )?(?:group \S+)?.*",
+       "The following subscribed topics are not assigned to any members in the group g : [t9]"),
+    _q("quiet.client.listener_failed", C, "0.10-4.x", r"User provided listener .* failed on .*",
+       "User provided listener org.example.Listener for group g failed on partition assignment"),
+    # ------------------------------------------------------------------ Kafka Streams: lines without a group fact
+    _q("quiet.streams.thread", C, "0.10-4.x", r"stream-(?:thread|client) \[[^\]]*\] .*",
+       "stream-thread [app-StreamThread-1] Skipping task creation in rebalance because we are already in PENDING_SHUTDOWN state."),
 )  # fmt: skip
 
-del C, CN
+del CN

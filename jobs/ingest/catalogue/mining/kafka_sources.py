@@ -19,7 +19,7 @@ JAVA_PFX = "[GroupCoordinator id={coordinator} topic=__consumer_offsets partitio
 CLIENT_PFX = "[Consumer clientId={client_id}, groupId={group_id}] {body}"
 WORKER_PFX = "[Worker clientId={client_id}, groupId={group_id}] {body}"
 THREAD_PFX = "stream-thread [{client_id}] {body}"
-ASSIGNOR_PFX = "stream-thread [{client_id}-consumer] {body}"
+ASSIGNOR_PFX = "stream-thread [{_assignor_client}] {body}"
 CLIENT_STREAMS_PFX = "stream-client [{_streams_client}] {body}"
 
 
@@ -128,7 +128,8 @@ SOURCES: tuple[SourceSpec, ...] = (
             ClassSpec("HighAvailabilityTaskAssignor", _ST + "assignment.HighAvailabilityTaskAssignor"),
         ),
         {"comment": "Kafka Streams: stream threads, the client, the partition assignor and its task assignor.",
-         "context_values": {"client_id": STREAM_THREAD, "_streams_client": STREAM_THREAD.rsplit("-StreamThread", 1)[0]},
+         "context_values": {"client_id": STREAM_THREAD, "_streams_client": STREAM_THREAD.rsplit("-StreamThread", 1)[0],
+                            "_assignor_client": STREAM_THREAD + "-consumer"},
          "expect": {"side": "client"}},
     ),
     SourceSpec(

@@ -154,7 +154,7 @@ def build(mirror: str, spec: SourceSpec, path: str) -> dict:
     }
     for k in ("context_values", "expect"):
         if k in raw or k in spec.header:
-            head[k] = raw.get(k, spec.header.get(k))
+            head[k] = spec.header.get(k, raw.get(k))
     head["statements"] = _group_first(statements)
     return head
 

@@ -62,11 +62,28 @@ STREAMS: tuple[Dialect, ...] = (
        THREAD + r"(?P<reason>(?:Finished stable assignment of tasks, no followup rebalances required|No followup rebalance was requested, resetting the rebalance schedule)\.)",
        _TC + "No followup rebalance was requested, resetting the rebalance schedule."),
     _d("streams.partitions_at_rebalance", "other", C, "0.10-2.x",
-       THREAD + r"(?P<reason>(?:at state [A-Z_]+: )?(?:[Nn]ew )?partitions \[?(?P<partitions_raw>.*?)\]? (?:assigned at the end|revoked at the beginning) of consumer rebalance)\..*",
+       THREAD + r"(?P<reason>(?:at state [A-Z_]+: )?(?:[Nn]ew )?partitions \[?(?P<partitions_raw>.*?)\]? (?:assigned at the end|revoked at the beginning) of consumer rebalance|lost due to missed rebalance)\..*",
        _T + "at state RUNNING: partitions [t-0] revoked at the beginning of consumer rebalance. current assigned active tasks: [0_0]"),
     _d("streams.dropped_out", "other", C, "2.x-4.x",
        THREAD + r"(?P<reason>Detected (?:a task|task \S+|that the thread is being fenced)\.? ?.*missed a rebalance and dropped out of the consumer group\..*)",
        _T + "Detected that the thread is being fenced. This implies that this thread missed a rebalance and dropped out of the consumer group. Will close out all assigned tasks and rejoin the consumer group."),
+    # rebalances Streams causes for other reasons, and the assignor's failures (understood, not replayed)
+    _d("streams.self_triggered", "other", C, "2.x-4.x",
+       THREAD + r"(?P<reason>(?:Active task\(s\) got corrupted\. Triggering a rebalance|StreamThread has detected an update to the topology, triggering a rebalance to refresh the assignment"
+       r"|(?:Stream|Standby) task \S+ is already closed, probably because it got unexpectedly migrated to another thread already\. Notifying the thread to trigger a new rebalance immediately"
+       r"|Failed to (?:process|punctuate) stream task \S+ since it got migrated to another thread already\. Will trigger a new rebalance.*)\.?)",
+       _T + "Active task(s) got corrupted. Triggering a rebalance."),
+    _d("streams.assignment_error_code", "other", C, "2.x-4.x",
+       THREAD + r"(?P<reason>Received (?:error code .*|version probing code .*|unknown error code .*)|A Kafka Streams client in this Kafka Streams application is requesting to shutdown the application)",
+       _T + "Received error code SHUTDOWN_REQUESTED - shutdown"),
+    _d("streams.assignor_failed", "other", C, "2.x-4.x",
+       THREAD + r"(?P<reason>Rebalance failed due to task assignor returning assignment with error .*"
+       r"|Failed to fetch end offsets for changelogs, will return previous assignment to clients and trigger another rebalance to retry\."
+       r"|Caught an error in the task assignment\. Returning an error assignment\.)",
+       _TC + "Caught an error in the task assignment. Returning an error assignment."),
+    _d("streams.remove_static_failed", "other", C, "2.x-4.x",
+       CLIENT + r"(?P<reason>Could not remove static member (?P<group_instance_id>\S+) from consumer group \S+ due to.*)",
+       _SC + "Could not remove static member i1 from consumer group app due to a timeout: boom"),
     # HighAvailabilityTaskAssignor (KIP-441): the leader's decision, warm-up tasks included (no prefix)
     _d("streams.ha_probing", "streams_rebalance_scheduled", C, "2.6-4.x",
        r"(?P<reason>Decided on assignment: .* with followup probing rebalance\.)",

@@ -137,7 +137,7 @@ def build(mirror: str, spec: SourceSpec, path: str) -> dict:
         if ctx != head_cls.context:
             st["context"] = ctx
         for k2 in HAND_KEYS:
-            if k2 in prev and k2 not in ("template", "kind"):
+            if k2 in prev and k2 not in ("template", "kind", "logger", "context"):  # (the last two: the miner's)
                 st[k2] = prev[k2]
         if prev.get("kind", "unmapped") == "unmapped" and draft_template(s.wording, call.args)[1]:
             st["values"] = draft_template(s.wording, call.args)[1]

@@ -73,9 +73,6 @@ STREAMS: tuple[Dialect, ...] = (
        r"|(?:Stream|Standby) task \S+ is already closed, probably because it got unexpectedly migrated to another thread already\. Notifying the thread to trigger a new rebalance immediately"
        r"|Failed to (?:process|punctuate) stream task \S+ since it got migrated to another thread already\. Will trigger a new rebalance.*)\.?)",
        _T + "Active task(s) got corrupted. Triggering a rebalance."),
-    _d("streams.assignment_error_code", "other", C, "2.x-4.x",
-       THREAD + r"(?P<reason>Received (?:error code .*|version probing code .*|unknown error code .*)|A Kafka Streams client in this Kafka Streams application is requesting to shutdown the application)",
-       _T + "Received error code SHUTDOWN_REQUESTED - shutdown"),
     _d("streams.assignor_failed", "other", C, "2.x-4.x",
        THREAD + r"(?P<reason>Rebalance failed due to task assignor returning assignment with error .*"
        r"|Failed to fetch end offsets for changelogs, will return previous assignment to clients and trigger another rebalance to retry\."

@@ -110,9 +110,12 @@ QUIET: tuple[Dialect, ...] = (
        "The following subscribed topics are not assigned to any members in the group g : [t9]"),
     _q("quiet.client.listener_failed", C, "0.10-4.x", r"User provided listener .* failed on .*",
        "User provided listener org.example.Listener for group g failed on partition assignment"),
+    # ------------------------------------------------------------------ Kafka Connect: every other line of its
+    # group-membership classes (their wordings are in the catalogue, declared unrelated)
+    _q("quiet.connect.membership_classes", CN, "0.10-4.x", r".*", "Finished assignment",
+       logger=r"(?:^|\.)(?:DistributedHerder|IncrementalCooperativeAssignor|EagerAssignor|WorkerCoordinator|WorkerGroupMember)(?::\d+)?$"),
     # ------------------------------------------------------------------ Kafka Streams: lines without a group fact
     _q("quiet.streams.thread", C, "0.10-4.x", r"stream-(?:thread|client) \[[^\]]*\] .*",
        "stream-thread [app-StreamThread-1] Skipping task creation in rebalance because we are already in PENDING_SHUTDOWN state."),
 )  # fmt: skip
 
-del CN

@@ -95,14 +95,34 @@ CONNECT: tuple[Dialect, ...] = (
     # DistributedHerder.onAssigned logs Connect's protocol *version* (0 eager, 1 compatible, 2
     # sessioned), not the protocol name the coordinator selected: it is not read as the protocol
     _d("connect.joined", "joined", CN, "1.0-4.x",
-       r"Joined group at generation {N} with protocol version \d+ and got assignment: (?P<reason>Assignment\{.*\})(?: with rebalance delay: \d+)?",
+       r"Joined group at generation {N}(?: with protocol version \d+)? and got assignment: (?P<reason>Assignment\{.*\})(?: with rebalance delay: \d+)?",
        "Joined group at generation 7 with protocol version 2 and got assignment: Assignment{error=0, leader='connect-1-uuid', "
        "leaderUrl='http://w1:8083/', offset=12, connectorIds=[c1], taskIds=[c1-0], revokedConnectorIds=[], revokedTaskIds=[], delay=0} with rebalance delay: 0"),
     _d("connect.joined.v1_0", "joined", CN, "0.10-1.1",
        r"Joined group and got assignment: (?P<reason>Assignment\{.*\})", "Joined group and got assignment: Assignment{error=0, leader='w1'}"),
     _d("connect.rebalance_started", "other", CN, "0.10-4.x", r"(?P<reason>Rebalance started)", "Rebalance started"),
-    _d("connect.resume_failed", "other", CN, "0.10-4.x", r"(?P<reason>Wasn't able to resume work after last rebalance.*)",
+    _d("connect.resume_failed", "other", CN, "0.10-4.x", r"(?P<reason>Wasn't (?:un)?able to resume work after last rebalance.*)",
        "Wasn't able to resume work after last rebalance, can skip stopping connectors and tasks"),
+    _d("connect.poll_timeout", "poll_timeout", CN, "3.x-4.x",
+       r"(?P<reason>worker poll timeout has expired\..*)",
+       "worker poll timeout has expired. The last known action being performed by the worker is : reading to end of config log"),
+    _d("connect.coordinator_unreachable", "coordinator_lost", CN, "2.3-4.x",
+       r"(?P<reason>Broker coordinator was unreachable for \d+ms)\. Revoking previous assignment .*",
+       "Broker coordinator was unreachable for 3000ms. Revoking previous assignment Assignment{error=0} to avoid running tasks while not being a member the group"),
+    _d("connect.assignment_failed", "other", CN, "0.10-4.x",
+       r"(?P<reason>Join group completed, but assignment failed.*)",
+       "Join group completed, but assignment failed and we are the leader. Reading to end of config and retrying."),
+    _d("connect.rebalance_requested", "other", CN, "0.10-4.x",
+       r"(?P<reason>(?:Current config state offset -?\d+ does not match group assignment -?\d+\. Forcing rebalance"
+       r"|Requesting rebalance (?:because scheduled rebalance timeout has been reached|due to reconfiguration of tasks)"
+       r"|Revoking current running assignment .* because after \d+ retries the worker has not caught up"
+       r"|Was selected to perform assignments, but do not have latest config found in sync request"
+       r"|Cooperative rebalance triggered\. Keeping assignment .* until it's explicitly revoked"
+       r"|Revoking previous assignment ).*)",
+       "Current config state offset 5 does not match group assignment 7. Forcing rebalance."),
+    _d("connect.performing_assignment", "other", CN, "2.3-4.x",
+       r"(?P<reason>Performing task assignment during generation: {N} with memberId: {M})\.?",
+       "Performing task assignment during generation: 7 with memberId: connect-1-uuid"),
 )  # fmt: skip
 
 STREAMS_CONNECT: tuple[Dialect, ...] = (*STREAMS, *CONNECT)

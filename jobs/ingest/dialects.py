@@ -359,7 +359,7 @@ DIALECTS: tuple[Dialect, ...] = (
        r"Discovered (?:group )?coordinator {NODE}(?: for group {G})?\.?",
        "Discovered group coordinator kafka-1:9092 (id: 2147483646 rack: null)"),
     _d("client.coordinator_unavailable", "coordinator_lost", C, "2.7-4.x",
-       r"Group coordinator {NODE} is unavailable or invalid due to cause: (?P<reason>.*?)\. ?isDisconnected: (?:true|false)\. Rediscovery will be attempted\.",
+       r"Group coordinator {NODE} is unavailable or invalid due to cause: (?P<reason>.*?)\.(?: ?isDisconnected: (?:true|false)\.)? Rediscovery will be attempted\.",
        "Group coordinator kafka-1:9092 (id: 2147483646 rack: null) is unavailable or invalid due to cause: coordinator unavailable. isDisconnected: false. Rediscovery will be attempted."),
     _d("client.coordinator_unavailable.v2_0", "coordinator_lost", C, "2.0-2.6",
        r"Group coordinator {NODE} is unavailable or invalid, will attempt rediscovery",
@@ -538,7 +538,7 @@ DIALECTS: tuple[Dialect, ...] = (
        r"(?P<reason>Failing OffsetCommit request since the consumer is not part of an active group)",
        "Failing OffsetCommit request since the consumer is not part of an active group"),
     _d("client.auto_commit_failed", "offset_commit_failed", C, "0.10-4.x",
-       r"(?:Asynchronous|Synchronous) auto-commit of offsets (?:.* )?failed: {R}",
+       r"(?:Asynchronous|Synchronous) auto-commit of offsets (?:.* )?failed(?:: {R})?",
        "Asynchronous auto-commit of offsets {t-0=OffsetAndMetadata{offset=5, leaderEpoch=null, metadata=''}} failed: "
        "Commit cannot be completed since the group has already rebalanced and assigned the partitions to another member."),
     *CLIENT_MORE,
@@ -585,7 +585,7 @@ ERROR_MESSAGES: tuple[tuple[str, str], ...] = (
     ("NotCoordinatorForGroup", "NOT_COORDINATOR"),
     ("The request timed out", "REQUEST_TIMED_OUT"),
 )
-ERROR_NAME = r"\b(?P<error>(?:UNKNOWN_MEMBER_ID|REBALANCE_IN_PROGRESS|ILLEGAL_GENERATION|COORDINATOR_LOAD_IN_PROGRESS|COORDINATOR_NOT_AVAILABLE|NOT_COORDINATOR|FENCED_INSTANCE_ID|INCONSISTENT_GROUP_PROTOCOL|GROUP_MAX_SIZE_REACHED|INVALID_SESSION_TIMEOUT|MEMBER_ID_REQUIRED|GROUP_AUTHORIZATION_FAILED|INVALID_GROUP_ID|UNKNOWN_SERVER_ERROR))\b"
+ERROR_NAME = r"\b(?P<error>(?:UNKNOWN_MEMBER_ID|REBALANCE_IN_PROGRESS|ILLEGAL_GENERATION|COORDINATOR_LOAD_IN_PROGRESS|COORDINATOR_NOT_AVAILABLE|NOT_COORDINATOR|FENCED_INSTANCE_ID|INCONSISTENT_GROUP_PROTOCOL|GROUP_MAX_SIZE_REACHED|INVALID_SESSION_TIMEOUT|MEMBER_ID_REQUIRED|GROUP_AUTHORIZATION_FAILED|INVALID_GROUP_ID|UNKNOWN_SERVER_ERROR|FENCED_MEMBER_EPOCH|UNRELEASED_INSTANCE_ID|UNSUPPORTED_ASSIGNOR))\b"
 
 
 def validate_table() -> None:

@@ -112,4 +112,32 @@ KIP848: tuple[Dialect, ...] = (
        "Member m1 with epoch 5 transitioned from RECONCILING to STABLE."),
     _d("kip848.client.reconciling", "reconciliation_started", C, "3.8-4.x",
        r"Reconciling assignment with (?P<reason>local epoch \d+)\s*", "Reconciling assignment with local epoch 4"),
+    # the new consumer's heartbeats, leaves and the rest of its membership manager (3.7+), found by the
+    # catalogue (jobs/ingest/catalogue/data/kafka-consumer-async.yaml)
+    _d("kip848.client.heartbeat_failed", "heartbeat_failed", C, "3.7-4.x",
+       r"(?:Consumer|Share|Streams)?(?:GroupHeartbeatRequest|GroupHeartbeat) failed (?:due to|because of) "
+       r"(?:fatal error: |unexpected error:? |error: |group authorization failure: |fenced instance id \S+: |unreleased instance id \S+: |the instance id \S+ was not released: )?{R}",
+       "ConsumerGroupHeartbeatRequest failed due to FENCED_MEMBER_EPOCH: The member epoch is fenced by the group coordinator."),
+    _d("kip848.client.heartbeat_ok", "heartbeat_sent", C, "3.7-4.x", r"GroupHeartbeat responded successfully: .*",
+       "GroupHeartbeat responded successfully: ConsumerGroupHeartbeatResponseData(errorCode=0, memberEpoch=5)"),
+    _d("kip848.client.poll_timer_leave", "poll_timeout", C, "3.7-4.x",
+       r"(?P<reason>Member {M} (?:with epoch (?P<member_epoch>-?\d+) generated the heartbeat|sent heartbeat) to leave due to expired poll timer.*)",
+       "Member m1 with epoch 5 generated the heartbeat to leave due to expired poll timer. It will remain stale (no heartbeat) until it rejoins the group on the next consumer poll."),
+    _d("kip848.client.leave_heartbeat", "leave_sent", C, "3.7-4.x",
+       r"Member {M} (?:with epoch (?P<member_epoch>-?\d+) generated the heartbeat to leave the group|sent heartbeat to leave group)\.",
+       "Member m1 with epoch 5 generated the heartbeat to leave the group."),
+    _d("kip848.client.closing", "leave_sent", C, "3.7-4.x",
+       r"(?P<reason>Releasing assignment and leaving group before closing consumer)",
+       "Releasing assignment and leaving group before closing consumer"),
+    _d("kip848.client.poll_interval_rejoin", "rejoin_requested", C, "3.8-4.x",
+       r"(?P<reason>Time between subsequent calls to poll\(\) was longer than the configured max\.poll\.interval\.ms, .*)",
+       "Time between subsequent calls to poll() was longer than the configured max.poll.interval.ms, exceeded approximately by 812 ms. Member m1 will rejoin the group now."),
+    _d("kip848.client.membership", "other", C, "3.7-4.x",
+       r"(?P<reason>(?:Member (?:{M}|<no ID>) (?:with epoch (?P<member_epoch>-?\d+) )?(?:got fenced|transitioned to|was leaving|received a (?:successful|failed) response to the heartbeat to leave|won't send leave group request|"
+       r"completed callback to release assignment|callback to release assignment failed|is triggering callbacks to release assignment|sent leave group heartbeat and released|won't include member id|is staled)"
+       r"|Interrupting reconciliation .*|Heartbeat (?:to leave group cannot be sent|for leaving group could not be sent).*|No action taken to join the group.*|Leaving newly assigned partitions .*"
+       r"|Completed releasing assignment and sending leave group.*|Unsubscribing all topics or patterns and assigned partitions.*|Consumer triggered an unsubscribe event to leave the group.*"
+       r"|Expired poll timer has been reset so stale member .*|Auto-commit request before reconciling new assignment failed.*|The \S+ method completed with an error .*"
+       r"|onPartitionsLost callback invocation failed while releasing assignment.*).*)",
+       "Member m1 with epoch 5 got fenced but it is already preparing to leave the group, so it will stop sending heartbeat and won't attempt to send the leave request or rejoin."),
 )  # fmt: skip

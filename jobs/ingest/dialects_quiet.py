@@ -110,6 +110,15 @@ QUIET: tuple[Dialect, ...] = (
        "The following subscribed topics are not assigned to any members in the group g : [t9]"),
     _q("quiet.client.listener_failed", C, "0.10-4.x", r"User provided listener .* failed on .*",
        "User provided listener org.example.Listener for group g failed on partition assignment"),
+    _q("quiet.client.new_consumer", C, "3.7-4.x",
+       r"(?:Auto-commit before reconciling new assignment completed successfully\.|Fenced member onPartitionsLost callback completed.*|Leave group operation already in progress for member .*"
+       r"|Member \S+ with epoch -?\d+ got (?:fatal error from the broker|fenced before sending leave group heartbeat|fenced but it (?:already left|is already leaving)).*"
+       r"|Member \S+ with epoch -?\d+ transitioned to \S+ after a heartbeat was sent.*|Target assignment .*|There are unresolved partitions.*|Topic Ids .* received in target assignment.*"
+       r"|Ignoring (?:heartbeat response received from broker|new assignment .* received from server|reconciliation attempt).*|The \S+ method completed successfully; signaling to continue.*"
+       r"|Member \S+ completed callback to release assignment and will send leave group heartbeat|OffsetFetch failed with .*|Refreshing committed offsets for partitions .*"
+       r"|The committed offsets for the following partition\(s\) could not be refreshed.*|Operation not supported in new consumer group protocol|Couldn't refresh committed offsets before timeout expired"
+       r"|No group (?:metadata|instance ID) found although .* This is a bug!)",
+       "Ignoring reconciliation attempt. Another reconciliation is already in progress."),
     # ------------------------------------------------------------------ Kafka Connect: every other line of its
     # group-membership classes (their wordings are in the catalogue, declared unrelated)
     _q("quiet.connect.membership_classes", CN, "0.10-4.x", r".*", "Finished assignment",

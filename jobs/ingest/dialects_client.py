@@ -102,4 +102,10 @@ CLIENT_MORE: tuple[Dialect, ...] = (
     _d("client.auto_commit_failed_group", "offset_commit_failed", C, "0.10-1.1",
        r"Auto(?:-commit of offsets .*| offset commit) failed for group {G}: {R}",
        "Auto offset commit failed for group g: Commit cannot be completed since the group has already rebalanced."),
+    # ------------------------------------------------------------------ Spring for Apache Kafka's listener container
+    _d("spring.instance_fenced", "other", C, "spring-kafka 2.3-3.x",
+       r"(?P<reason>'group\.instance\.id' has been fenced)", "'group.instance.id' has been fenced", fixed=_FENCED),
+    _d("spring.offsets_lost_in_rebalance", "offset_commit_failed", C, "spring-kafka 2.6-3.x",
+       r"(?P<reason>These offsets could not be committed; partition\(s\) lost during rebalance): (?P<partitions_raw>.*)",
+       "These offsets could not be committed; partition(s) lost during rebalance: {t-0=OffsetAndMetadata{offset=5}}"),
 )  # fmt: skip

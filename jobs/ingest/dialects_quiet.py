@@ -119,6 +119,10 @@ QUIET: tuple[Dialect, ...] = (
        r"|The committed offsets for the following partition\(s\) could not be refreshed.*|Operation not supported in new consumer group protocol|Couldn't refresh committed offsets before timeout expired"
        r"|No group (?:metadata|instance ID) found although .* This is a bug!)",
        "Ignoring reconciliation attempt. Another reconciliation is already in progress."),
+    _q("quiet.spring.container", C, "spring-kafka 2.2-3.x",
+       r"(?:Paused consumer resumed by Kafka due to rebalance; .*|Producer or '\S+' fenced during transaction|Could not pause for nack, possible rebalance in process: .*"
+       r"|Could not restore the stack trace when decorating the LEFE with the group id|No current assignment for partition '.*' due to partition reassignment prior to seeking\.)",
+       "Could not pause for nack, possible rebalance in process: boom"),
     # ------------------------------------------------------------------ Kafka Connect: every other line of its
     # group-membership classes (their wordings are in the catalogue, declared unrelated)
     _q("quiet.connect.membership_classes", CN, "0.10-4.x", r".*", "Finished assignment",

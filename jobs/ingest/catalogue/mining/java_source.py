@@ -230,6 +230,10 @@ def log_calls(src: str, language: str) -> list[LogCall]:
         if not got or not got[0] or not got[0][0]:
             continue
         args = got[0]
+        # Spring's LogAccessor: logger.error(throwable, "text" | () -> text)
+        if len(args) > 1 and re.fullmatch(r"[a-z][A-Za-z0-9_]*", args[0]) and re.match(r'\(\)\s*->|s?"', args[1]):
+            args = args[1:]
+        args = [re.sub(r"^\(\)\s*->\s*", "", args[0]), *args[1:]]
         fmt = _format_expr(args[0], args[1:])
         if fmt is None:
             continue

@@ -53,6 +53,7 @@ class SourceSpec:
     tags: tuple[str, ...]
     classes: tuple[ClassSpec, ...]
     header: dict = field(default_factory=dict)
+    repo: str = "apache/kafka"
 
 
 _GC = "kafka.coordinator.group."
@@ -61,6 +62,7 @@ _CI = "org.apache.kafka.clients.consumer.internals."
 _ST = "org.apache.kafka.streams.processor.internals."
 _CD = "org.apache.kafka.connect.runtime.distributed."
 _ABOUT_GROUP = r"(?i)group|rebalanc|assign|revok|subscri|coordinator|generation|heartbeat|member|commit"
+_SPRING_GROUP = r"(?i)group|rebalanc|assign|revok|partitions? lost|fenc|member|Consumer stopped"
 
 SOURCES: tuple[SourceSpec, ...] = (
     SourceSpec(
@@ -143,6 +145,19 @@ SOURCES: tuple[SourceSpec, ...] = (
         ),
         {"comment": "Kafka Connect's distributed worker: its group membership and the assignors.",
          "context_values": {"client_id": "connect-1"}, "expect": {"side": "connect"}},
+    ),
+    SourceSpec(
+        "spring-kafka", "java-slf4j",
+        ("v2.2.0.RELEASE", "v2.3.0.RELEASE", "v2.4.0.RELEASE", "v2.5.0.RELEASE", "v2.6.0", "v2.7.0", "v2.8.0",
+         "v2.9.0", "v3.0.0", "v3.1.0", "v3.2.0", "v3.3.0"),
+        (
+            ClassSpec("AbstractMessageListenerContainer", "o.s.k.l.KafkaMessageListenerContainer", only=_SPRING_GROUP),
+            ClassSpec("KafkaMessageListenerContainer", "o.s.k.l.KafkaMessageListenerContainer", only=_SPRING_GROUP),
+        ),
+        {"comment": "Spring for Apache Kafka's listener container: its rebalance listener and the lines about the group.",
+         "line": "{ts}  {level} 4242 --- [ntainer#0-0-C-1] {logger} : {message}", "ts": "2024-05-01 10:00:00.123",
+         "expect": {"side": "client"}},
+        repo="spring-projects/spring-kafka",
     ),
 )  # fmt: skip
 

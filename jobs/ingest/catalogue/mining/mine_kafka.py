@@ -144,11 +144,11 @@ def build(mirror: str, spec: SourceSpec, path: str) -> dict:
         statements.append(st)
     head = {
         "comment": spec.header.get("comment", ""),
-        "repo": "apache/kafka",
+        "repo": spec.repo,
         "language": spec.language if spec.language != "scala" else "scala",
         "versions": list(spec.tags),
-        "line": raw.get("line", "[{ts}] {level} {message} ({logger})"),
-        "ts": raw.get("ts", "2024-05-01 10:00:00,123"),
+        "line": spec.header.get("line", "[{ts}] {level} {message} ({logger})"),
+        "ts": spec.header.get("ts", "2024-05-01 10:00:00,123"),
         "logger": head_cls.logger,
         "context": head_cls.context,
     }
@@ -183,12 +183,12 @@ def _group_first(statements: list[dict]) -> list[dict]:
 
 def main(argv: Iterable[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("mirror", help="path of a git mirror of apache/kafka")
+    ap.add_argument("mirror", help="path of a git mirror of the sources' repository (apache/kafka, spring-projects/spring-kafka)")
     ap.add_argument("--source", action="append", help="only these sources (default: all)")
     ap.add_argument("--out", default=DATA, help="the catalogue's data directory")
     args = ap.parse_args(list(argv) if argv is not None else None)
     for spec in SOURCES:
-        if args.source and spec.name not in args.source:
+        if (args.source and spec.name not in args.source) or (not args.source and spec.repo != "apache/kafka"):
             continue
         path = os.path.join(args.out, spec.name + ".yaml")
         doc = build(args.mirror, spec, path)

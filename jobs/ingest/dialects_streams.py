@@ -87,7 +87,8 @@ STREAMS: tuple[Dialect, ...] = (
        "Decided on assignment: {uuid=[activeTasks: ([0_0]) standbyTasks: ([]) prevActiveTasks: ([0_0])]} with followup probing rebalance."),
     _d("streams.ha_no_probing", "other", C, "2.6-4.x",
        r"(?P<reason>Decided on assignment: .* with no followup probing rebalance\.)",
-       "Decided on assignment: {uuid=[activeTasks: ([0_0])]} with no followup probing rebalance."),
+       "Decided on assignment: {uuid=[activeTasks: ([0_0])]} with no followup probing rebalance.",
+       provenance="source:HighAvailabilityTaskAssignor (statement high-availability-task-assignor.decided-on-assignment-with-followup-probing with ' no')"),
 )  # fmt: skip
 
 CONNECT: tuple[Dialect, ...] = (

@@ -56,5 +56,5 @@ def dump_source(doc: dict) -> str:
             lines.append(("  - " if first else "    ") + f"{k}: {_scalar(st[k])}")
             first = False
     text = "\n".join(lines) + "\n"
-    yaml.safe_load(text)  # the output must read back
+    yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # the output must read back
     return text

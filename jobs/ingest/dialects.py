@@ -87,7 +87,7 @@ GROUP_PREFILTER = (
     r"|SyncGroup|CGRP|transitioned from|poll timeout|[Cc]oordinator for consumerg(?:r)?oup|MemberIDRequired"
     r"|[Ss]tatic member|fenced|assigning partitions|revoking prior"
     r"|Subscribed to (?:topic|pattern)|Unsubscribed all topics|committed offset|consumer join: metadata|owns topics:|commit failed on partition|(?:Revoked|Assigned)Partitions: \["
-    r"|Discovered coordinator|Marking the coordinator|auto-commit of offsets|stream-(?:thread|client) \[[^\]]*\] State transition"
+    r"|Discovered coordinator|Marking the coordinator|auto-commit of offsets|OffsetCommit failed|Offset commit (?:with offsets .* )?failed|Auto-commit of offsets .* failed|stream-(?:thread|client) \[[^\]]*\] State transition"
 )
 
 _PFX_CLIENT = (

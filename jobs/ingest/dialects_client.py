@@ -102,6 +102,14 @@ CLIENT_MORE: tuple[Dialect, ...] = (
     _d("client.auto_commit_failed_group", "offset_commit_failed", C, "0.10-1.1",
        r"Auto(?:-commit of offsets .*| offset commit) failed for group {G}: {R}",
        "Auto offset commit failed for group g: Commit cannot be completed since the group has already rebalanced."),
+    # (the new consumer's CommitRequestManager, and the commit failures that name no group)
+    _d("client.commit_failed_new_consumer", "offset_commit_failed", C, "3.7-4.x",
+       r"(?P<reason>OffsetCommit failed (?:(?:with \S+ )?on partition (?P<partitions_raw>\S+) for offset \d+(?:: .*)?"
+       r"|for member {M} with stale member epoch error\..*|due to not authorized to commit to topics .*|with .*))",
+       "OffsetCommit failed for member m1 with stale member epoch error. Last epoch sent: 4"),
+    _d("client.commit_failed_plain", "offset_commit_failed", C, "0.10-4.x",
+       r"(?P<reason>(?:Offset commit(?: with offsets .*)? failed|Auto-commit of offsets .* failed(?: due to retriable error: .*)?))\.?",
+       "Offset commit with offsets {t-0=OffsetAndMetadata{offset=5}} failed"),
     # ------------------------------------------------------------------ Spring for Apache Kafka's listener container
     _d("spring.instance_fenced", "other", C, "spring-kafka 2.3-3.x",
        r"(?P<reason>'group\.instance\.id' has been fenced)", "'group.instance.id' has been fenced", fixed=_FENCED),

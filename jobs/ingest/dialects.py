@@ -45,7 +45,15 @@ How to add a dialect:
    fields to the family's file under ``tests/fixtures/dialects/`` (JSON lines ``{"line": ...,
    "expected": {"kind": ..., "group_id": ..., ...}}``);
 3. run ``pytest tests/ingest`` - ``test_dialect_examples`` checks every ``example`` and
-   ``test_golden_fixtures`` every fixture line.
+   ``test_golden_fixtures`` every fixture line;
+4. the table is checked against the message catalogue (``jobs/ingest/catalogue``, docs/catalogue.md):
+   a dialect reads at least one catalogued statement, or its ``provenance`` says where the wording comes
+   from (``excerpt:<real excerpt>`` / ``source:<Kafka code the catalogue does not read>``).
+
+The families: the classic broker and Java client here, the Java client's older and DEBUG wordings in
+:mod:`jobs.ingest.dialects_client`, KIP-848 in :mod:`jobs.ingest.dialects_kip848`, Kafka Streams and
+Connect in :mod:`jobs.ingest.dialects_streams`, the non-Java clients in :mod:`jobs.ingest.dialects_nonjava`,
+and the recognised lines without a group fact in :mod:`jobs.ingest.dialects_quiet` (last).
 """
 
 from __future__ import annotations

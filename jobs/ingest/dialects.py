@@ -46,14 +46,8 @@ How to add a dialect:
    "expected": {"kind": ..., "group_id": ..., ...}}``);
 3. run ``pytest tests/ingest`` - ``test_dialect_examples`` checks every ``example`` and
    ``test_golden_fixtures`` every fixture line;
-4. the table is checked against the message catalogue (``jobs/ingest/catalogue``, docs/catalogue.md):
-   a dialect reads at least one catalogued statement, or its ``provenance`` says where the wording comes
-   from (``excerpt:<real excerpt>`` / ``source:<Kafka code the catalogue does not read>``).
-
-The families: the classic broker and Java client here, the Java client's older and DEBUG wordings in
-:mod:`jobs.ingest.dialects_client`, KIP-848 in :mod:`jobs.ingest.dialects_kip848`, Kafka Streams and
-Connect in :mod:`jobs.ingest.dialects_streams`, the non-Java clients in :mod:`jobs.ingest.dialects_nonjava`,
-and the recognised lines without a group fact in :mod:`jobs.ingest.dialects_quiet` (last).
+4. ``tests/ingest/test_catalogue_java.py`` checks the table against the message catalogue: a dialect
+   reads a catalogued statement, or its ``provenance`` says where its wording comes from.
 """
 
 from __future__ import annotations

@@ -6,7 +6,9 @@ sending LeaveGroup request ... due to r"). :func:`classify_reason` maps every br
 reference sections 3.2/3.4 (all version variants: Scala ``Some(x)``/``None`` and Java ``x``/``null``
 renderings, 2.x lower-case spellings, the 2.3-3.0 "Rebalacing" typo, KIP-800 ``client reason:``
 suffixes) to the closed vocabulary :data:`coordinator_core.records.CAUSES` plus the member ids it
-names. :func:`classify_client_reason` does the same for client-side reasons; a client reason that
+names. :func:`classify_client_reason` does the same for client-side reasons (Kafka Streams triggering
+the rebalance its assignor scheduled gives ``followup_rebalance`` or ``probing_rebalance``,
+:func:`streams_cause`); a client reason that
 only says *someone else* started the rebalance ("group is already rebalancing", "need to revoke
 partitions") yields ``follow=True`` and cause ``unknown``: the replay then looks for the earliest
 decisive signal.
@@ -20,7 +22,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-__all__ = ["CauseInfo", "classify_reason", "classify_client_reason", "client_id_of", "UNKNOWN"]
+__all__ = ["CauseInfo", "classify_reason", "classify_client_reason", "client_id_of", "streams_cause", "UNKNOWN"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +104,25 @@ _GIVEN = re.compile(r"given member-id:?\s*(?P<m>\S+)")
 
 _SET = re.compile(r"^(?:Set|HashSet|List|ListSet)?\(?\[?(?P<body>.*?)\]?\)?$")
 
+#: Kafka Streams triggering the rebalance its assignor scheduled ("Triggering the followup rebalance
+#: scheduled for T." / the consumer's "triggered followup rebalance scheduled for <ms>"): T is epoch 0
+#: for an immediate follow-up, a time for a probing rebalance (StreamThread, StreamsPartitionAssignor)
+_STREAMS_FOLLOWUP = re.compile(r"followup rebalance scheduled for (?P<when>\S+)", re.IGNORECASE)
+_EPOCH_ZERO = re.compile(r"^(?:0|1970-01-01|1969-12-31)\b")
+
+
+def streams_cause(text: str | None) -> str | None:
+    """``followup_rebalance`` / ``probing_rebalance`` when ``text`` is Kafka Streams triggering a
+    rebalance it scheduled itself (or finishing version probing), else None."""
+    if not text:
+        return None
+    m = _STREAMS_FOLLOWUP.search(text)
+    if m:
+        return "followup_rebalance" if _EPOCH_ZERO.match(m.group("when")) else "probing_rebalance"
+    if "version probing detected" in text.lower():
+        return "followup_rebalance"
+    return None
+
 
 def _members(text: str) -> tuple[str, ...]:
     """Member ids of a rendered Scala ``Set(a, b)`` / Java ``[a, b]`` / plain ``a, b`` list."""
@@ -141,7 +162,10 @@ def classify_reason(reason: str | None) -> CauseInfo:
         member = d.get("m") or (members[0] if members else None)
         inst = _instance(m)
         if client:
-            if cause == "member_leave" and _has(client, _POLL):
+            streams = streams_cause(client)
+            if streams is not None and cause in ("leader_rejoin", "metadata_change"):
+                cause = streams
+            elif cause == "member_leave" and _has(client, _POLL):
                 cause = "poll_timeout_leave"
             elif _has(client, _METADATA) and (cause in ("leader_rejoin", "metadata_change") or d.get("st")):
                 # "Leader m re-joining ... / Member m joining group during S; client reason: cached
@@ -164,6 +188,9 @@ def classify_client_reason(reason: str | None, member_id: str | None = None) -> 
     """
     if not reason:
         return UNKNOWN
+    streams = streams_cause(reason)
+    if streams is not None:
+        return CauseInfo(streams, member_id, client_reason=reason)
     low = reason.lower()
     if _has(low, _POLL):
         return CauseInfo("poll_timeout_leave", member_id, client_reason=reason)

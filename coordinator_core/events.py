@@ -576,6 +576,37 @@ class OtherGroupEvent(ClientEvent):
     reason: str | None = None
 
 
+# --------------------------------------------------------------------------------------------------
+# Kafka Streams (StreamThread / KafkaStreams / StreamsPartitionAssignor / HighAvailabilityTaskAssignor)
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StreamsStateChanged(ClientEvent):
+    """"stream-thread [T] State transition from RUNNING to PARTITIONS_REVOKED" (a stream thread) or
+    "stream-client [C] State transition from RUNNING to REBALANCING" (the KafkaStreams client):
+    ``reason`` says which state machine (``stream-thread`` / ``stream-client``), ``client_id`` names the
+    thread or the client. A thread entering PARTITIONS_REVOKED is in an eager rebalance's join phase."""
+
+    kind: ClassVar[str] = "streams_state_changed"
+    from_state: str | None = None
+    state: str | None = None
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StreamsRebalanceScheduled(ClientEvent):
+    """The Streams assignor decided that another rebalance must follow this one (KIP-441): an immediate
+    follow-up (tasks changing ownership are revoked first, version probing, a new host endpoint) or a
+    probing rebalance later (warm-up replicas catching up). ``reason`` is the logged decision, e.g.
+    "Requested to schedule next probing rebalance at T to try for a more balanced assignment."; the
+    rebalance itself starts when the stream thread triggers it (a ``rejoin_requested`` whose cause is
+    ``followup_rebalance`` or ``probing_rebalance``)."""
+
+    kind: ClassVar[str] = "streams_rebalance_scheduled"
+    reason: str | None = None
+
+
 EVENT_CLASSES: tuple[type[Event], ...] = (
     MemberIdRequired, MemberAdded, RebalancePrepared, JoinCompleted, GroupEmpty,
     MembersRemovedNotJoined, LeaderReelected, NoMemberRejoined, AssignmentReceived, GroupStable,
@@ -587,6 +618,7 @@ EVENT_CLASSES: tuple[type[Event], ...] = (
     LeaderAssigned, Synced, SyncFailed, AssignmentNotified, PartitionsAssigned, PartitionsRevoked,
     PartitionsLost, HeartbeatSent, HeartbeatFailed, PollTimeout, LeaveSent, GenerationReset,
     OffsetCommitFailed, MemberStateChanged, ReconciliationStarted, OtherGroupEvent,
+    StreamsStateChanged, StreamsRebalanceScheduled,
 )  # fmt: skip
 
 #: kind -> event class

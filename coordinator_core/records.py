@@ -26,6 +26,10 @@ CAUSES: tuple[str, ...] = (
     # consumer protocol (KIP-848): fenced for not revoking within the rebalance timeout ("failed to
     # transition from epoch N within Tms", or a classic member that failed to join in time)
     "rebalance_timeout",
+    # Kafka Streams asked for it itself (KIP-441): an immediate follow-up rebalance (tasks changing owner
+    # are revoked first, version probing, a new host endpoint) or a later probing rebalance (warm-ups)
+    "followup_rebalance",
+    "probing_rebalance",
     "unknown",
 )
 

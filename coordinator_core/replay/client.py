@@ -32,6 +32,7 @@ from coordinator_core.replay.contract import (
     REASON,
     SF,
     SIDE,
+    STATE,
     TS,
     D,
     E,
@@ -586,3 +587,17 @@ CLIENT_HANDLERS: dict[str, Callable[[Any, tuple], None]] = {
     "offset_commit_failed": ClientEvidence._on_client_identity,
     "other": ClientEvidence._on_nothing_to_replay,
 }
+
+
+# ------------------------------------------------------------------ Kafka Streams evidence
+# (the Streams kinds of coordinator_core.events; their causes are read by causes.classify_client_reason)
+def _on_streams_state(replay: Any, row: tuple) -> None:
+    """A stream thread entering PARTITIONS_REVOKED is in an eager rebalance's join phase (a trigger
+    whose cause comes from the earlier signals); other Streams state changes add nothing to the model."""
+    if row[STATE] == "PARTITIONS_REVOKED" and row[REASON] == "stream-thread":
+        ClientEvidence._on_rebalance_trigger(replay, row)
+
+
+CLIENT_HANDLERS["streams_state_changed"] = _on_streams_state
+#: the assignor's decision; the rebalance starts with the stream thread's trigger (rejoin_requested)
+CLIENT_HANDLERS["streams_rebalance_scheduled"] = ClientEvidence._on_nothing_to_replay

@@ -71,6 +71,10 @@ class Dialect:
     #: only lines with a client context prefix (``[Consumer clientId=c, groupId=g] ``) match; the same
     #: wording without it falls through to the next dialects (e.g. a plain-logger variant)
     needs_prefix: bool = False
+    #: where a wording comes from when no statement of the catalogue (jobs/ingest/catalogue/data) has
+    #: it: ``excerpt:<name>`` (a real excerpt of tests/fixtures/real) or ``source:<where>`` (a Kafka
+    #: class or version the catalogue does not read); checked by tests/ingest/test_catalogue_java.py
+    provenance: str = ""
 
     @cached_property
     def pattern(self) -> str:

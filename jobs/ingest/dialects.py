@@ -45,7 +45,9 @@ How to add a dialect:
    fields to the family's file under ``tests/fixtures/dialects/`` (JSON lines ``{"line": ...,
    "expected": {"kind": ..., "group_id": ..., ...}}``);
 3. run ``pytest tests/ingest`` - ``test_dialect_examples`` checks every ``example`` and
-   ``test_golden_fixtures`` every fixture line.
+   ``test_golden_fixtures`` every fixture line;
+4. ``tests/ingest/test_catalogue_java.py`` checks the table against the message catalogue: a dialect
+   reads a catalogued statement, or its ``provenance`` says where its wording comes from.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ from __future__ import annotations
 import re
 
 from coordinator_core.events import EVENT_KINDS
+from jobs.ingest.dialect_errors import ERROR_MESSAGES, ERROR_NAME  # noqa: F401 - read as D.ERROR_*
 from jobs.ingest.dialect_model import (  # noqa: F401 - re-exported: the parser reads them as D.*
     CN,
     FIELD_GROUPS,
@@ -69,8 +72,11 @@ from jobs.ingest.dialect_model import (  # noqa: F401 - re-exported: the parser 
     literal_prefix,
 )
 from jobs.ingest.dialect_model import dialect as _d
+from jobs.ingest.dialects_client import CLIENT_MORE
 from jobs.ingest.dialects_kip848 import KIP848
 from jobs.ingest.dialects_nonjava import NON_JAVA
+from jobs.ingest.dialects_quiet import QUIET
+from jobs.ingest.dialects_streams import STREAMS_CONNECT
 
 #: cheap RE2 prefilter on whole messages: a line that does not match is about something else and
 #: is only counted (``groupId=`` of the client prefix and the ``[GroupMetadataManager brokerId=1]``
@@ -85,6 +91,7 @@ GROUP_PREFILTER = (
     r"|Subscribed to (?:topic|pattern)|Unsubscribed all topics|committed offset|consumer join: metadata|owns topics:|commit failed on partition|(?:Revoked|Assigned)Partitions: \["
     r"|client/coordinator (?:requesting )?coordinator for|calling onRevoke|join (?:and sync loop|returned)|sync(?:ed(?: successfully)?|ing| failed); "
     r"|Partitions assigned for `|Error committing offsets|Coordinator broker still loading|ON PARTITIONS REVOKED"
+    r"|Discovered coordinator|Marking the coordinator|auto-commit of offsets|OffsetCommit failed|Offset commit (?:with offsets .* )?failed|Auto-commit of offsets .* failed|stream-(?:thread|client) \[[^\]]*\] State transition"
 )
 
 _PFX_CLIENT = (
@@ -95,8 +102,8 @@ _PFX_CLIENT = (
 #: extracts each on its own rows: small regexes are much cheaper sub-matches than the alternation)
 BODY_PREFIXES: tuple[tuple[tuple[str, ...], str], ...] = (
     (
-        ("[GroupCoordinator ",),
-        r"^\[GroupCoordinator (?:id=)?(?P<pfx_broker>\d+)(?: topic=\S+ partition=(?P<pfx_opart>\d+))?\]:? ",
+        ("[GroupCoordinator ", "[Group Metadata Manager on Broker "),
+        r"^\[(?:GroupCoordinator (?:id=)?|Group Metadata Manager on Broker )(?P<pfx_broker>\d+)(?: topic=\S+ partition=(?P<pfx_opart>\d+))?\]:? ",
     ),
     (("[GroupMetadataManager brokerId=",), r"^\[GroupMetadataManager brokerId=(?P<pfx_broker2>\d+)\] "),
     (("[Consumer ", "[Worker ", "[Producer ", "[AdminClient "), "^" + _PFX_CLIENT),
@@ -105,7 +112,7 @@ BODY_PREFIXES: tuple[tuple[tuple[str, ...], str], ...] = (
 #: context prefix of a message (removed before the dialects run); a client prefix may follow an
 #: MDC block ``[a|b] ``
 BODY_PREFIX = (
-    r"^(?:\[GroupCoordinator (?:id=)?(?P<pfx_broker>\d+)(?: topic=\S+ partition=(?P<pfx_opart>\d+))?\]:? "
+    r"^(?:\[(?:GroupCoordinator (?:id=)?|Group Metadata Manager on Broker )(?P<pfx_broker>\d+)(?: topic=\S+ partition=(?P<pfx_opart>\d+))?\]:? "
     r"|\[GroupMetadataManager brokerId=(?P<pfx_broker2>\d+)\] "
     r"|(?:\[[^\]|]*\|[^\]]*\] )?" + _PFX_CLIENT + r"|\[thrd:[^\]]*\]: )"
 )
@@ -149,8 +156,19 @@ DIALECTS: tuple[Dialect, ...] = (
        r"Group {G} generation {N} is dead and removed", "Group g generation 2 is dead and removed"),
     _d("broker.empty_write_failed", "other", B, "0.10-3.9",
        r"Failed to write empty metadata for group {G}: {R}", "Failed to write empty metadata for group g: NOT_LEADER"),
+    _d("broker.metadata_append_failed", "other", B, "0.10-3.9",
+       r"Metadata from group {G} with generation {N} failed when appending to log due to {R}",
+       "Metadata from group g with generation 4 failed when appending to log due to NOT_LEADER_OR_FOLLOWER"),
+    _d("broker.metadata_append_failed.error", "other", B, "0.10-3.9",
+       r"Appending metadata message for group {G} generation {N} failed due to (?:unexpected error: )?{R}",
+       "Appending metadata message for group g generation 4 failed due to RECORD_LIST_TOO_LARGE, returning UNKNOWN error code to the client"),
+    _d("broker.load_cached_conflict", "other", B, "0.11-3.9",
+       r"Attempt to load group {G} from log with generation {N} failed because there is already a cached group with generation \d+",
+       "Attempt to load group g from log with generation 4 failed because there is already a cached group with generation 5"),
+    _d("broker.mark_deleted_failed", "other", B, "0.10-0.11",
+       r"Failed to mark group {G} as deleted in \S+\.", "Failed to mark group g as deleted in __consumer_offsets-12."),
     _d("broker.removed_not_joined", "members_removed_not_joined", B, "2.7-4.x",
-       r"Group {G} removed dynamic members who haven't joined: (?P<members_raw>.*)",
+       r"Group {G} removed? dynamic members who haven't joined: (?P<members_raw>.*)",
        "Group g removed dynamic members who haven't joined: Set(m1, m2)"),
     _d("broker.sync_expired", "sync_expired", B, "2.8.1-4.x",
        r"Group {G} removed members who haven't sent their sync requests?: (?P<members_raw>.*)",
@@ -179,12 +197,13 @@ DIALECTS: tuple[Dialect, ...] = (
        "Sending empty assignment to member m2 of g for generation 4 with no errors"),
     # ------------------------------------------------------------------ broker: members
     _d("broker.member_failed", "member_session_expired", B, "0.10-4.x",
-       r"Member {M} in group {G} has failed, removing it from the group\.?",
+       r"Member {M} in group {G} has failed(?:, removing it from the group)?\.?",
        "Member m1 in group g has failed, removing it from the group"),
     # (a redacted group id glued to the word: "in group***")
     _d("broker.member_failed.glued", "member_session_expired", B, "0.10-4.x",
        r"Member {M} in group(?P<group_id>\*+) has failed, removing it from the group\.?",
-       "Member *** in group*** has failed, removing it from the group"),
+       "Member *** in group*** has failed, removing it from the group",
+       provenance='excerpt:b-librdkafka-redacted-strimzi-empty-group'),
     _d("broker.static_member_loaded", "other", B, "2.4-2.8",
        r"Static member {MEMBERMETA}\.groupInstanceId of group {G} loaded with member id (?P<old_member_id>\S+) at generation {N}\.",
        "Static member MemberMetadata(memberId=m1, groupInstanceId=Some(i1), clientId=c1, clientHost=/10.0.0.1, "
@@ -196,7 +215,7 @@ DIALECTS: tuple[Dialect, ...] = (
     _d("broker.already_removed", None, B, "2.2-3.9",
        r"Member {M} has already been removed from the group\.", "Member m1 has already been removed from the group."),
     _d("broker.expiry_after_unload", "other", B, "2.4-4.x",
-       r"Received notification of heartbeat expiration for member {M} after group {G} had already been unloaded or deleted\.",
+       r"Received notification of heartbeat expiration for member {M} after group {G} had already been (?:unloaded or deleted|deleted or upgraded)\.",
        "Received notification of heartbeat expiration for member m1 after group g had already been unloaded or deleted."),
     _d("broker.member_not_found", "other", B, "2.4-3.9",
        r"Member id {M} was not found in {G} during heartbeat (?:completion check|expiration\.)",
@@ -209,7 +228,7 @@ DIALECTS: tuple[Dialect, ...] = (
        "Dynamic member with unknown member id joins group g in state Empty. Created a new member id m4 and added the member to the group.",
        fixed={"static": False}),
     _d("broker.member_added_unknown_id", "member_added", B, "2.5-3.9",
-       r"(?P<static_word>Static|Dynamic) Member with unknown member id joins group {G} in {ST} state\. Created a new member id {M} for this member and add to the group\.",
+       r"(?P<static_word>Static|Dynamic) [Mm]ember with unknown member id (?:joins|rejoins) group {G} in {ST} state\. Created a new member id {M} for this member and add to the group\.",
        "Dynamic Member with unknown member id joins group g in Empty state. Created a new member id m4 for this member and add to the group."),
     _d("broker.pending_member_joins", "member_added", B, "3.0-4.x",
        r"Pending dynamic member with id {M} joins group {G} in {ST} state\. Adding to the group now\.",
@@ -283,6 +302,8 @@ DIALECTS: tuple[Dialect, ...] = (
        r"Group leader \[(?:member\.id|memberId): (?P<old_member_id>\S+?), (?:group\.instance\.id|groupInstanceId): {IID}\] failed to join before (?:the )?rebalance timeout,?(?:\.| and)? ?the group couldn't proceed to (?:the )?next generation ?because no member joined\.",
        "Group leader [member.id: m1, group.instance.id: Some(i1)] failed to join before rebalance timeout, and the group couldn't proceed to next generationbecause no member joined."),
     # ------------------------------------------------------------------ broker: load / unload / cleanup
+    _d("broker.loaded_group.trace", "group_loaded", B, "0.10",
+       r"Loaded group metadata for group {G} with generation {N}", "Loaded group metadata for group g with generation 7"),
     _d("broker.loading_group", "group_loaded", B, "0.10-3.9",
        r"Loading group metadata for {G} with generation {N}", "Loading group metadata for g with generation 7"),
     _d("broker.unloading_group", "group_unloaded", B, "0.10-3.9",
@@ -299,7 +320,7 @@ DIALECTS: tuple[Dialect, ...] = (
        "Loaded member MemberMetadata(memberId=m1, groupInstanceId=None, clientId=c1, clientHost=/10.0.0.1, sessionTimeoutMs=45000, "
        "rebalanceTimeoutMs=300000, supportedProtocols=List(range)) in group g with generation 7."),
     _d("broker.groups_deleted", "group_dead", B, "1.1-4.x",
-       r"The following groups were deleted: (?P<groups_raw>.*)\. A total of \d+ offsets were removed\.",
+       r"The following groups were deleted: (?P<groups_raw>.*?)(?:\. A total of \d+ offsets were removed\.)?",
        "The following groups were deleted: g1, g2. A total of 3 offsets were removed."),
     _d("broker.offsets_deleted", "other", B, "2.4-4.x",
        r"The following offsets of the group {G} were deleted: .*", "The following offsets of the group g were deleted: t-0. A total of 1 offsets were removed."),
@@ -307,7 +328,8 @@ DIALECTS: tuple[Dialect, ...] = (
        r"Creating simple consumer group {G} via manual offset commit\.", "Creating simple consumer group g via manual offset commit."),
     _d("broker.simple_group_commit.java", "other", B, "4.x",
        r"\[GroupId {G}\] Creating a simple consumer group via manual offset commit\.",
-       "[GroupId g] Creating a simple consumer group via manual offset commit."),
+       "[GroupId g] Creating a simple consumer group via manual offset commit.",
+       provenance='source:apache/kafka 4.x OffsetMetadataManager (newer than the tags the catalogue reads)'),
     _d("broker.sync_expiry_old_generation", "sync_expired", B, "2.8.1-4.x",
        r"Received unexpected notification of sync expiration for {G} with an old generation \d+ while the group has {N}\.",
        "Received unexpected notification of sync expiration for g with an old generation 3 while the group has 4.",
@@ -322,7 +344,7 @@ DIALECTS: tuple[Dialect, ...] = (
     _d("broker.cannot_complete_join", "other", B, "3.7-4.x",
        r"Cannot complete join phase of group {G} because {R}", "Cannot complete join phase of group g because the group is in Empty state."),
     _d("broker.elected_resigned", None, B, "2.8-3.9",
-       r"(?:Elected as|Resigned as) the group coordinator for partition (?P<offsets_partition>\d+) in epoch \d+",
+       r"(?:Elected as|Resigned as) the group coordinator for partition (?P<offsets_partition>\d+)(?: in epoch \d+)?",
        "Elected as the group coordinator for partition 12 in epoch 3"),
     _d("broker.lifecycle", None, B, "0.10-4.x",
        r"(?:Starting up|Startup complete|Shutting down|Shutdown complete)\.?", "Startup complete."),
@@ -334,7 +356,8 @@ DIALECTS: tuple[Dialect, ...] = (
        "Scheduling loading of offsets and group metadata from __consumer_offsets-12 for epoch 3"),
     _d("broker.java_runtime_loading", None, B, "3.7-4.x",
        r"(?:Scheduling loading of metadata from|Finished loading of metadata from|Scheduling unloading of metadata for) .*",
-       "Scheduling loading of metadata from __consumer_offsets-12 with epoch 3"),
+       "Scheduling loading of metadata from __consumer_offsets-12 with epoch 3",
+       provenance="source:CoordinatorRuntime partition loading (names no group: outside the catalogue's filter)"),
     _d("broker.tombstones", None, B, "3.7-4.x",
        r"Generated \d+ tombstone records while cleaning up group metadata in \d+ milliseconds\.",
        "Generated 0 tombstone records while cleaning up group metadata in 1 milliseconds."),
@@ -344,7 +367,7 @@ DIALECTS: tuple[Dialect, ...] = (
        r"Discovered (?:group )?coordinator {NODE}(?: for group {G})?\.?",
        "Discovered group coordinator kafka-1:9092 (id: 2147483646 rack: null)"),
     _d("client.coordinator_unavailable", "coordinator_lost", C, "2.7-4.x",
-       r"Group coordinator {NODE} is unavailable or invalid due to cause: (?P<reason>.*?)\. ?isDisconnected: (?:true|false)\. Rediscovery will be attempted\.",
+       r"Group coordinator {NODE} is unavailable or invalid due to cause: (?P<reason>.*?)\.(?: ?isDisconnected: (?:true|false)\.)? Rediscovery will be attempted\.",
        "Group coordinator kafka-1:9092 (id: 2147483646 rack: null) is unavailable or invalid due to cause: coordinator unavailable. isDisconnected: false. Rediscovery will be attempted."),
     _d("client.coordinator_unavailable.v2_0", "coordinator_lost", C, "2.0-2.6",
        r"Group coordinator {NODE} is unavailable or invalid, will attempt rediscovery",
@@ -368,8 +391,9 @@ DIALECTS: tuple[Dialect, ...] = (
     _d("client.issuing_join_group", "join_sent", C, "0.9-0.10",
        r"Issuing request \(JOIN_GROUP: \{group_id=(?P<group_id>[^,]+),session_timeout=\d+,member_id=(?P<member_id>[^,]*),.*\}\) to coordinator (?P<node_id>\d+)",
        "Issuing request (JOIN_GROUP: {group_id=g,session_timeout=15000,member_id=m1,protocol_type=consumer,"
-       "group_protocols=[{protocol_name=range,protocol_metadata=java.nio.HeapByteBuffer[pos=0 lim=22 cap=22]}]}) to coordinator 2147483646"),
-    _d("client.join_failed", "join_failed", C, "2.7-4.x", r"JoinGroup failed:? {R}",
+       "group_protocols=[{protocol_name=range,protocol_metadata=java.nio.HeapByteBuffer[pos=0 lim=22 cap=22]}]}) to coordinator 2147483646",
+       provenance='excerpt:c-springkafka195-custom-log4j-pre23'),
+    _d("client.join_failed", "join_failed", C, "2.7-4.x", r"JoinGroup failed:? (?P<reason>.*?)(?: Sent generation was {GENOBJ})?",
        "JoinGroup failed: The coordinator is not aware of this member. Need to re-join the group. Sent generation was Generation{generationId=4, memberId='m1', protocol='range'}"),
     _d("client.join_failed.v2_0", "join_failed", C, "0.10-2.6", r"Attempt to join group(?: {G})? failed due to {R}",
        "Attempt to join group failed due to unknown member id."),
@@ -381,13 +405,14 @@ DIALECTS: tuple[Dialect, ...] = (
        "Skipped assignment for returning static leader at generation 4. The static leader will continue with its existing assignment."),
     _d("client.synced", "synced", C, "2.7-4.x", r"Successfully synced group in generation {GENOBJ}",
        "Successfully synced group in generation Generation{generationId=4, memberId='m1', protocol='range'}"),
-    _d("client.sync_failed", "sync_failed", C, "2.7-4.x", r"SyncGroup failed(?::| due to) {R}",
+    _d("client.sync_failed", "sync_failed", C, "2.7-4.x", r"SyncGroup failed(?::| due to)? ?(?P<reason>.*?)(?: Sent generation was {GENOBJ})?",
        "SyncGroup failed: The group began another rebalance. Need to re-join the group. Sent generation was Generation{generationId=4, memberId='m1', protocol='range'}"),
     _d("client.notifying_assignor", "assignment_notified", C, "2.6-4.x",
        r"Notifying assignor about the new Assignment\(partitions=(?P<partitions_raw>\[[^\]]*\])(?:, userDataSize=\d+)?\)",
        "Notifying assignor about the new Assignment(partitions=[t-0, t-1])"),
     _d("client.updating_assignment", "assignment_notified", C, "2.4-4.x", r"Updating assignment with\s*",
-       "Updating assignment with"),
+       "Updating assignment with",
+       provenance='source:ConsumerCoordinator 2.4+ (the head line of the multi-line statement consumer-coordinator.updating-assignment-with-assigned-partitions-current)'),
     # ------------------------------------------------------------------ client: subscription / positions
     # (understood but not replayed: the member's subscription and its assignment being applied; the
     # prefix-less fallbacks are keyless on purpose - ``(?:Setting)`` - so they run after the
@@ -413,24 +438,35 @@ DIALECTS: tuple[Dialect, ...] = (
     # ------------------------------------------------------------------ client: lifecycle (no group fact)
     _d("client.config_dump", None, C, "0.10-4.x",
        r"(?:ConsumerConfig|ProducerConfig|AdminClientConfig|StreamsConfig|DistributedConfig|WorkerConfig) values:.*",
-       "ConsumerConfig values: "),
+       "ConsumerConfig values: ",
+       provenance='source:AbstractConfig (not a membership class)'),
     _d("client.app_info", None, C, "0.10-4.x",
-       r"App info kafka\.\S+ for \S+ unregistered", "App info kafka.consumer for consumer-g-1 unregistered"),
+       r"App info kafka\.\S+ for \S+ unregistered", "App info kafka.consumer for consumer-g-1 unregistered",
+       provenance='excerpt:c-atleon422-csv-quoted-reverse'),
     _d("client.version_info", None, C, "0.10-4.x",
-       r"Kafka (?:version|commitId|startTimeMs) ?: .*", "Kafka version: 3.7.0"),
+       r"Kafka (?:version|commitId|startTimeMs) ?: .*", "Kafka version: 3.7.0",
+       provenance='excerpt:c-springkafka878-springboot-abbrev-partitions-revoked'),
     _d("client.metrics", None, C, "2.x-4.x",
-       r"(?:Metrics scheduler closed|Metrics reporters closed|Closing reporter .*)", "Metrics scheduler closed"),
+       r"(?:Metrics scheduler closed|Metrics reporters closed|Closing reporter .*)", "Metrics scheduler closed",
+       provenance='excerpt:c-atleon422-csv-quoted-reverse'),
     _d("client.last_seen_epoch", None, C, "2.x-4.x",
-       r"Resetting the last seen epoch of partition .*", "Resetting the last seen epoch of partition t-0 to 0 since the associated topicId changed from null to abc"),
+       r"Resetting the last seen epoch of partition .*", "Resetting the last seen epoch of partition t-0 to 0 since the associated topicId changed from null to abc",
+       provenance='source:Metadata (not a membership class)'),
     _d("client.offset_reset", None, C, "0.10-4.x",
-       r"Resetting offset for partition .*", "Resetting offset for partition t-0 to position FetchPosition{offset=0}."),
-    _d("client.cluster_id", None, C, "0.10-4.x", r"Cluster ID: .*", "Cluster ID: abc"),
-    _d("client.seeking", None, C, "0.10-4.x", r"Seeking to .*", "Seeking to offset 5 for partition t-0"),
+       r"Resetting offset for partition .*", "Resetting offset for partition t-0 to position FetchPosition{offset=0}.",
+       provenance='excerpt:b-playground-shell-comment-dead-v30'),
+    _d("client.cluster_id", None, C, "0.10-4.x", r"Cluster ID: .*", "Cluster ID: abc",
+       provenance='excerpt:c-scsb1060-pretty-json-array'),
+    _d("client.seeking", None, C, "0.10-4.x", r"Seeking to .*", "Seeking to offset 5 for partition t-0",
+       provenance='source:KafkaConsumer / SubscriptionState seeks (not about the group)'),
     _d("client.fetch_out_of_range", None, C, "0.10-4.x",
-       r"Fetch position .* is out of range.*", "Fetch position FetchPosition{offset=5} is out of range for partition t-0, resetting offset"),
-    _d("client.node_disconnected", None, C, "0.10-4.x", r"Node -?\d+ disconnected\.?", "Node -1 disconnected."),
+       r"Fetch position .* is out of range.*", "Fetch position FetchPosition{offset=5} is out of range for partition t-0, resetting offset",
+       provenance='source:Fetcher (not a membership class)'),
+    _d("client.node_disconnected", None, C, "0.10-4.x", r"Node -?\d+ disconnected\.?", "Node -1 disconnected.",
+       provenance='excerpt:b-k9s-bitnami-kafka4-truncated'),
     _d("client.producer_line", None, C, "0.10-4.x",
-       r"\[(?:Producer|AdminClient) clientId=[^\]]*\] .*", "[Producer clientId=producer-1] Closing the Kafka producer"),
+       r"\[(?:Producer|AdminClient) clientId=[^\]]*\] .*", "[Producer clientId=producer-1] Closing the Kafka producer",
+       provenance="source:KafkaProducer / AdminClient lines behind their own prefix (not a consumer group's)"),
     # ------------------------------------------------------------------ client: partitions
     _d("client.partitions_added", "partitions_assigned", C, "2.4-4.x",
        r"Adding newly assigned partitions:? ?(?P<partitions_raw>.*)", "Adding newly assigned partitions: t-0, t-1"),
@@ -464,7 +500,7 @@ DIALECTS: tuple[Dialect, ...] = (
        r"Need to revoke partitions (?P<partitions_raw>\[.*?\]) and re-join the group",
        "Need to revoke partitions [t-0] and re-join the group", fixed={"reason": "need to revoke partitions and re-join"}),
     _d("client.metadata_changed.v2_4", "rejoin_requested", C, "2.4-2.8",
-       r"(?P<reason>Requesting to re-join the group and trigger rebalance since the assignment metadata has changed from .*)",
+       r"(?P<reason>Requesting to re-join the group and trigger rebalance since the (?:assignment metadata|subscription) has changed from .*)",
        "Requesting to re-join the group and trigger rebalance since the assignment metadata has changed from a to b"),
     _d("client.reset_generation", "generation_reset", C, "3.0-4.x",
        r"Resetting generation(?: and member id)? due to:? {R}", "Resetting generation and member id due to: consumer pro-actively leaving the group"),
@@ -472,7 +508,7 @@ DIALECTS: tuple[Dialect, ...] = (
        r"Resetting generation after encountering (?P<reason>.*)",
        "Resetting generation after encountering UNKNOWN_MEMBER_ID from HEARTBEAT response and requesting re-join"),
     _d("client.executing_on_join_prepare", "other", C, "2.8-4.x",
-       r"Executing onJoinPrepare with generation {N} and memberId {M}", "Executing onJoinPrepare with generation 4 and memberId m1"),
+       r"Executing onJoinPrepare with generation {N}(?: and memberId {M})?", "Executing onJoinPrepare with generation 4 and memberId m1"),
     # ------------------------------------------------------------------ client: heartbeat / poll / leave / commit
     _d("client.heartbeat_sent", "heartbeat_sent", C, "2.0-4.x",
        r"Sending Heartbeat request with generation {N} and member id {M} to coordinator {NODE}",
@@ -480,10 +516,10 @@ DIALECTS: tuple[Dialect, ...] = (
     _d("client.heartbeat_sent.v0_10", "heartbeat_sent", C, "0.10-1.1",
        r"Sending Heartbeat request for group {G} to coordinator {NODE}",
        "Sending Heartbeat request for group g to coordinator kafka-1:9092 (id: 2147483646 rack: null)"),
-    _d("client.heartbeat_ok", "heartbeat_sent", C, "0.10-4.x", r"Received successful Heartbeat response(?: for group {G})?",
+    _d("client.heartbeat_ok", "heartbeat_sent", C, "0.10-4.x", r"Received successful [Hh]eartbeat response(?: for group {G})?",
        "Received successful Heartbeat response"),
     _d("client.heartbeat_coordinator_invalid", "heartbeat_failed", C, "2.0-4.x",
-       r"Attempt to heartbeat failed since coordinator {NODE} is either not started or not valid\.?",
+       r"Attempt to heartbeat(?: failed)? since coordinator {NODE} is either not started or not valid\.?",
        "Attempt to heartbeat failed since coordinator kafka-1:9092 (id: 2147483646 rack: null) is either not started or not valid",
        fixed={"error": "COORDINATOR_NOT_AVAILABLE"}),
     _d("client.heartbeat_failed_generation", "heartbeat_failed", C, "2.7-4.x",
@@ -499,9 +535,9 @@ DIALECTS: tuple[Dialect, ...] = (
        r"Attempt to heartbeat failed for since member id {M} is not valid\.", "Attempt to heartbeat failed for since member id m1 is not valid.",
        fixed={"error": "UNKNOWN_MEMBER_ID"}),
     _d("client.heartbeat_failed.v0_10", "heartbeat_failed", C, "0.10-1.1",
-       r"Attempt to heartbeat failed for group {G} since {R}", "Attempt to heartbeat failed for group g since generation id is not legal."),
+       r"Attempt to heart ?beat failed for group {G} since {R}", "Attempt to heartbeat failed for group g since generation id is not legal."),
     _d("client.heartbeat_thread", None, C, "0.10-4.x",
-       r"(?:Heartbeat thread started|Heartbeat thread has closed|Enabling heartbeat thread|Disabling heartbeat thread)\.?",
+       r"(?:Heartbeat thread (?:for group \S+ )?(?:started|has closed)|(?:Enabling|Disabling) heartbeat thread(?: for group \S+)?)\.?",
        "Heartbeat thread has closed"),
     _d("client.poll_timeout", "poll_timeout", C, "2.1-4.x",
        r"(?P<reason>(?:This member will leave the group because )?[Cc]onsumer poll timeout has expired\..*)",
@@ -523,59 +559,17 @@ DIALECTS: tuple[Dialect, ...] = (
        r"(?P<reason>Failing OffsetCommit request since the consumer is not part of an active group)",
        "Failing OffsetCommit request since the consumer is not part of an active group"),
     _d("client.auto_commit_failed", "offset_commit_failed", C, "0.10-4.x",
-       r"(?:Asynchronous|Synchronous) auto-commit of offsets .* failed: {R}",
+       r"(?:Asynchronous|Synchronous) auto-commit of offsets (?:.* )?failed(?:: {R})?",
        "Asynchronous auto-commit of offsets {t-0=OffsetAndMetadata{offset=5, leaderEpoch=null, metadata=''}} failed: "
        "Commit cannot be completed since the group has already rebalanced and assigned the partitions to another member."),
-    # ------------------------------------------------------------------ Kafka Connect worker
-    # DistributedHerder.onAssigned logs Connect's protocol *version* (0 eager, 1 compatible, 2
-    # sessioned), not the protocol name the coordinator selected: it is not read as the protocol
-    _d("connect.joined", "joined", CN, "1.0-4.x",
-       r"Joined group at generation {N} with protocol version \d+ and got assignment: (?P<reason>Assignment\{.*\})(?: with rebalance delay: \d+)?",
-       "Joined group at generation 7 with protocol version 2 and got assignment: Assignment{error=0, leader='connect-1-uuid', "
-       "leaderUrl='http://w1:8083/', offset=12, connectorIds=[c1], taskIds=[c1-0], revokedConnectorIds=[], revokedTaskIds=[], delay=0} with rebalance delay: 0"),
-    _d("connect.joined.v1_0", "joined", CN, "0.10-1.1",
-       r"Joined group and got assignment: (?P<reason>Assignment\{.*\})", "Joined group and got assignment: Assignment{error=0, leader='w1'}"),
-    _d("connect.rebalance_started", "other", CN, "0.10-4.x", r"(?P<reason>Rebalance started)", "Rebalance started"),
-    _d("connect.resume_failed", "other", CN, "0.10-4.x", r"(?P<reason>Wasn't able to resume work after last rebalance.*)",
-       "Wasn't able to resume work after last rebalance, can skip stopping connectors and tasks"),
+    *CLIENT_MORE,
+    *STREAMS_CONNECT,
     *NON_JAVA,
+    *QUIET,
 )  # fmt: skip
 
 DIALECT_BY_ID = {d.id: d for d in DIALECTS}
 
-#: Kafka error messages (``Errors.X.message()``) → error names, for join/sync/heartbeat/commit failures
-ERROR_MESSAGES: tuple[tuple[str, str], ...] = (
-    ("The coordinator is not aware of this member", "UNKNOWN_MEMBER_ID"),
-    ("unknown member id", "UNKNOWN_MEMBER_ID"),
-    ("The group is rebalancing, so a rejoin is needed", "REBALANCE_IN_PROGRESS"),
-    ("The group began another rebalance", "REBALANCE_IN_PROGRESS"),
-    ("already rebalanced", "REBALANCE_IN_PROGRESS"),
-    ("Specified group generation id is not valid", "ILLEGAL_GENERATION"),
-    ("generation id is not legal", "ILLEGAL_GENERATION"),
-    ("is loading the group", "COORDINATOR_LOAD_IN_PROGRESS"),
-    ("The coordinator is loading and hence can't process requests", "COORDINATOR_LOAD_IN_PROGRESS"),
-    ("The coordinator is not available", "COORDINATOR_NOT_AVAILABLE"),
-    ("This is not the correct coordinator", "NOT_COORDINATOR"),
-    ("has been fenced", "FENCED_INSTANCE_ID"),
-    ("another consumer with the same group.instance.id", "FENCED_INSTANCE_ID"),
-    ("supported protocols are incompatible", "INCONSISTENT_GROUP_PROTOCOL"),
-    ("has reached its max size", "GROUP_MAX_SIZE_REACHED"),
-    ("The session timeout is not within the range", "INVALID_SESSION_TIMEOUT"),
-    ("needs to have a valid member id", "MEMBER_ID_REQUIRED"),
-    ("Not authorized to access group", "GROUP_AUTHORIZATION_FAILED"),
-    ("Group rebalance in progress", "REBALANCE_IN_PROGRESS"),  # (librdkafka's Broker: ... texts)
-    ("group is rebalancing", "REBALANCE_IN_PROGRESS"),
-    ("Broker: Unknown member", "UNKNOWN_MEMBER_ID"),
-    ("Broker: Specified group generation id is not valid", "ILLEGAL_GENERATION"),
-    # (the error class names of kafka-python / aiokafka, ruby-kafka, kafka-node and franz-go)
-    ("UnknownMemberId", "UNKNOWN_MEMBER_ID"),
-    ("RebalanceInProgress", "REBALANCE_IN_PROGRESS"),
-    ("IllegalGeneration", "ILLEGAL_GENERATION"),
-    ("MemberIDRequired", "MEMBER_ID_REQUIRED"),
-    ("NotCoordinatorForGroup", "NOT_COORDINATOR"),
-    ("The request timed out", "REQUEST_TIMED_OUT"),
-)
-ERROR_NAME = r"\b(?P<error>(?:UNKNOWN_MEMBER_ID|REBALANCE_IN_PROGRESS|ILLEGAL_GENERATION|COORDINATOR_LOAD_IN_PROGRESS|COORDINATOR_NOT_AVAILABLE|NOT_COORDINATOR|FENCED_INSTANCE_ID|INCONSISTENT_GROUP_PROTOCOL|GROUP_MAX_SIZE_REACHED|INVALID_SESSION_TIMEOUT|MEMBER_ID_REQUIRED|GROUP_AUTHORIZATION_FAILED|INVALID_GROUP_ID|UNKNOWN_SERVER_ERROR))\b"
 
 
 def validate_table() -> None:

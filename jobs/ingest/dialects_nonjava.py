@@ -33,8 +33,6 @@ NON_JAVA: tuple[Dialect, ...] = (
        r"Leaving consumer group \(?(?P<group_id>[^\s()]+)\)?(?: \(member {M}\))?\.", "Leaving consumer group g (member 0x7f1)."),
     _d("python.leave_succeeded", "leave_sent", OT, "kafka-python 1.3, aiokafka", r"(?P<reason>LeaveGroup request succeeded)",
        "LeaveGroup request succeeded", logger=PY_LOGGERS),
-    _d("python.heartbeat_ok", "heartbeat_sent", OT, "kafka-python, aiokafka",
-       r"Received successful heartbeat response for group {G}", "Received successful heartbeat response for group g"),
     _d("python.heartbeat_request", "heartbeat_sent", OT, "kafka-python 1.x, aiokafka", r"Heartbeat: {G}\[{N}\] {M}",
        "Heartbeat: g[3] 0x7f1", logger=PY_LOGGERS),
     _d("python.heartbeat_sending", "heartbeat_sent", OT, "kafka-python 2.2+",
@@ -71,18 +69,12 @@ NON_JAVA: tuple[Dialect, ...] = (
     _d("python.join_loading", "join_failed", OT, "kafka-python, aiokafka",
        r"Attempt to join group {G} (?P<reason>rejected since coordinator .* is loading the group)\.",
        "Attempt to join group g rejected since coordinator 1 is loading the group.", fixed={"error": "COORDINATOR_LOAD_IN_PROGRESS"}),
-    # kafka-python 2.2-2.3's "Failed to join group {G}: {R}" is kafka-go's wording: kafkago.join_failed reads both
+    # kafka-python 2.2-2.3's "Failed to join group {G}: {R}" is kafka-go's wording: kafkago.join_failed reads both;
+    # its "Received successful heartbeat response for group {G}" and "SyncGroup for group {G} failed due to ..."
+    # are the Java 0.10 client's wordings, read by the Java client dialects
     _d("python.member_id_received", "join_failed", OT, "kafka-python 2.2+",
        r"Received member id {M} for group {G}; will retry join-group", "Received member id 0x7f1 for group g; will retry join-group",
        fixed={"error": "MEMBER_ID_REQUIRED"}),
-    _d("python.sync_rebalance", "sync_failed", OT, "kafka-python, aiokafka",
-       r"SyncGroup for group {G} failed due to (?P<reason>(?:coordinator|group) rebalance)",
-       "SyncGroup for group g failed due to coordinator rebalance", fixed={"error": "REBALANCE_IN_PROGRESS"}),
-    _d("python.sync_fenced", "sync_failed", OT, "kafka-python 2.3+",
-       r"SyncGroup for group {G} failed due to fenced id error: {R}", "SyncGroup for group g failed due to fenced id error: i1",
-       fixed={"error": "FENCED_INSTANCE_ID"}),
-    _d("python.sync_failed", "sync_failed", OT, "kafka-python, aiokafka",
-       r"SyncGroup for group {G} failed due to {R}", "SyncGroup for group g failed due to [Error 25] UnknownMemberIdError"),
     # (kafka-python's and aiokafka's OffsetCommit handler; the error is its exception class)
     _d("python.commit_group_error", "offset_commit_failed", OT, "kafka-python, aiokafka",
        r"OffsetCommit failed for group {G} due to group error \({R}\), will rejoin",
@@ -117,7 +109,7 @@ NON_JAVA: tuple[Dialect, ...] = (
        "Treating RebalanceInProgressError as successful heartbeat", logger=PY_LOGGERS),
     _d("python.coordinator_request", "other", OT, "kafka-python",
        r"(?P<reason>(?:Sending group coordinator request|Group [Cc]oordinator lookup) for group (?P<group_id>[^\s:]+).*)",
-       "Sending group coordinator request for group g to broker 1"),
+       "Sending group coordinator request for group g to broker 1", logger=PY_LOGGERS),
     _d("python.any_group", "other", OT, "kafka-python, aiokafka", r"(?P<reason>.*?\b[Gg]roup '?(?P<group_id>[^\s,:'<]+)'?.*)",
        "Heartbeat session expired - marking coordinator dead for group g", logger=PY_LOGGERS),
     # ------------------------------------------------------------------ librdkafka (debug=cgrp: its facility in the logger column)

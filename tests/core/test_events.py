@@ -10,7 +10,7 @@ from coordinator_core import events as ev
 
 
 def test_kinds_are_unique_and_cover_every_class():
-    assert len(ev.EVENT_KINDS) == len(ev.EVENT_CLASSES) == 52
+    assert len(ev.EVENT_KINDS) == len(ev.EVENT_CLASSES) == 54
     assert ev.EVENT_TYPES["rebalance_prepared"] is ev.RebalancePrepared
     assert ev.BROKER_KINDS.isdisjoint(ev.CLIENT_KINDS)
     assert "heartbeat_sent" in ev.CLIENT_KINDS and "join_completed" in ev.BROKER_KINDS

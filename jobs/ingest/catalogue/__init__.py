@@ -37,6 +37,8 @@ import yaml
 
 from coordinator_core.events import EVENT_KINDS
 
+#: libyaml's safe loader when available (the catalogue files are large)
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 
 #: ``kind`` values that are not event kinds
@@ -163,7 +165,7 @@ def _statement(src: str, raw: Mapping[str, Any], versions: tuple[str, ...]) -> S
 
 def load_source(path: str) -> Source:
     with open(path, encoding="utf-8") as fh:
-        raw = yaml.safe_load(fh)
+        raw = yaml.load(fh, Loader=_LOADER)
     name = os.path.basename(path)[: -len(".yaml")]
     try:
         versions = tuple(str(v) for v in raw["versions"])
@@ -193,8 +195,7 @@ class _Format(string.Formatter):
 
 def render_message(src: Source, st: Statement) -> str:
     """The statement's text with sample values, inside its source's context prefix."""
-    body = _Format().vformat(st.template.replace("{{", "\x00").replace("}}", "\x01"), (), st.filled())
-    body = body.replace("\x00", "{").replace("\x01", "}")
+    body = _Format().vformat(st.template, (), st.filled())  # ({{ and }} are literal braces)
     ctx = src.context if st.context is None else st.context
     if not ctx:
         return body

@@ -171,8 +171,9 @@ class BrokerEvidence(ReplayCore):
     def _reopen_client_rebalance(self, row: tuple, g: int | None) -> None:
         """The broker's PreparingRebalance of a rebalance the clients' lines already began *and*
         ended (their clocks run behind the broker's, within ``clock_skew_tolerance_ms``: the line
-        names an older generation than the clients reached): that rebalance, re-opened for the
-        broker to time and number (its id stays; a report of it not flushed yet is dropped)."""
+        names an older generation than the clients reached; a rebalance a broker line ended is no
+        longer ``inferred``): that rebalance, re-opened for the broker to time and number (its id
+        stays; a report of it not flushed yet is dropped)."""
         lr = self.last_rebalance
         if (
             lr is None or not lr.inferred or g is None or self.generation is None or g >= self.generation
@@ -310,6 +311,8 @@ class BrokerEvidence(ReplayCore):
 
     def _on_group_stable(self, row: tuple, to: str) -> None:
         self._adopt_generation(row, to_int(row[GEN]), self.generation)
+        if self.rebalance is not None:  # the broker ends it (its generation is the broker's own)
+            self.rebalance.inferred = False
 
     def _on_group_loaded(self, row: tuple, to: str) -> None:
         """``to``: Stable, or Empty when the loaded group has no members (:meth:`_loaded_state`)."""

@@ -236,6 +236,11 @@ def split_log4j(text: pa.Array) -> Log4jSplit | None:
     # (at or after its first byte), a logger name and ")" to the line end
     s, e = raw.starts, raw.ends
     cand = ok & (p >= m0)
+    # an empty message, "INFO  (logger)": the layout's " +" leaves the run's last space to " ("
+    short = np.nonzero(ok & (p == m0 - 1) & (m0 >= 2))[0]
+    if len(short):
+        spaced = raw.data[raw.starts[short] + m0[short] - 2] == ord(" ")
+        cand[short[spaced]] = True
     cr = np.nonzero(cand)[0]
     tail = np.zeros(n, dtype=bool)
     if len(cr):
@@ -244,4 +249,5 @@ def split_log4j(text: pa.Array) -> Log4jSplit | None:
         enc = pc.dictionary_encode(logger_raw)
         good = PR.match(enc.dictionary, L.LOG4J_LOGGER_TAIL).take(enc.indices)
         tail[cr] = np.asarray(good.to_numpy(zero_copy_only=False), dtype=bool)
+        m0 = np.where(tail & (p < m0), p, m0)  # (the empty message ends where it starts)
     return Log4jSplit(ok, tail, raw, level, m0, p, ts_ms, ts_valid)

@@ -46,9 +46,9 @@ def _fast_log4j_kernels(sub: pa.Array, with_logger: bool) -> tuple[np.ndarray, d
     parts = pc.split_pattern(s, " ", max_splits=3)
     ts = pc.utf8_slice_codeunits(s, 1, 24)
     level = _elem(parts, 2)
-    rest = _elem(parts, 3)
-    rest = pc.utf8_ltrim(rest, " ")
-    tail = pc.split_pattern(rest, " (", max_splits=1, reverse=True)
+    rest_sp = _elem(parts, 3)  # (with the level's padding: "INFO  (c)" is an empty message and a logger)
+    rest = pc.utf8_ltrim(rest_sp, " ")
+    tail = pc.split_pattern(rest_sp, " (", max_splits=1, reverse=True)
     has_tail = _mask(pc.greater(pc.list_value_length(tail), 1))
     logger_raw = _elem(tail, 1)
     lg_ok = _mask(_dict_apply(logger_raw, lambda u: PR.match(u, L.LOG4J_LOGGER_TAIL))) & has_tail
@@ -62,7 +62,7 @@ def _fast_log4j_kernels(sub: pa.Array, with_logger: bool) -> tuple[np.ndarray, d
     pos = np.nonzero(ok)[0]
     ok[pos[~lg_ok]] = False
     kp = pa.array(lg_ok)
-    head = _elem(tail, 0).filter(kp)
+    head = pc.utf8_ltrim(_elem(tail, 0).filter(kp), " ")
     logger = pc.utf8_slice_codeunits(logger_raw.filter(kp), 0, -1)
     return ok, {"ts": ts.filter(kp), "level": level.filter(kp), "message": head, "logger": logger}
 

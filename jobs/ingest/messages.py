@@ -404,7 +404,7 @@ def _wrapped_lines(
     orphans = sorted({k for o in orphan_of for k in o})
     texts = dict(zip(orphans, _take(text, np.array(orphans)).to_pylist()))
     msgs = _take(message, cpos[un]).to_pylist()
-    found: list[pa.Table] = [] if ev is None else [ev]
+    found: list[np.ndarray] = [cpos[~unmatched]]  # the candidates with an event (or a recognised non-event)
     open_ = np.array([bool(o) for o in orphan_of])
     absorbed: set[int] = set()
     for lines in range(1, WRAP_MAX + 1):
@@ -413,7 +413,7 @@ def _wrapped_lines(
             if not len(todo):
                 continue
             joined = _joined_messages(msgs, texts, orphan_of, todo, lines, sep)
-            ev2, un2 = _candidate_events_of_joined(message, cpos[un[todo]], joined, head_t, layout_col)
+            _, un2 = _candidate_events_of_joined(message, cpos[un[todo]], joined, head_t, layout_col)
             hit = todo[~un2]
             if not len(hit):
                 continue
@@ -424,13 +424,16 @@ def _wrapped_lines(
             open_ &= ~np.isin(rows, list(absorbed))  # (absorbed lines have no entry of their own)
             if not kept:
                 continue
-            found.append(_events_of_rows(ev2, cpos[un[kept]]))
+            found.append(cpos[un[kept]])
             joined_of = dict(zip(todo.tolist(), joined))
             message = _replace_messages(message, cpos[un[kept]], [joined_of[i] for i in kept])
-    if len(found) <= 1:
-        return (found[0] if found else None), message
-    t = pa.concat_tables(found, promote_options="default")
-    return t.take(pc.sort_indices(t["_row"])).combine_chunks(), message
+    if len(found) == 1:
+        return ev, message
+    # the events again, of all the lines in order: a librdkafka line's group carry also sees the
+    # joined lines (a group a joined line names is the client's last one for the lines after it)
+    pos = np.unique(np.concatenate(found))
+    return _candidate_events(pos, _np(pc.dictionary_encode(_take(message, pos)).indices), message, head_t,
+                             layout_col)[0], message  # fmt: skip
 
 
 def _joinable_lines(
@@ -525,8 +528,3 @@ def _as_continuations(
         is_cont[k], cls[k], qreason[k], qdetail[k] = True, 0, None, None
         if k in cand_of:
             unmatched[cand_of[k]] = False
-
-
-def _events_of_rows(ev: pa.Table, keep: np.ndarray) -> pa.Table:
-    """The rows of ``ev`` whose ``_row`` is one of ``keep``."""
-    return ev.filter(pa.array(np.isin(_np(ev["_row"]), keep), pa.bool_()))

@@ -420,11 +420,13 @@ def _jul_messages(f: _File, h: _HeadColumns, left: np.ndarray) -> np.ndarray:
 
 def _inline_continuations(h: _HeadColumns) -> pa.Array | None:
     """Multi-line messages inside one line (JSON layouts: ``"message": "head\\n\\tmore\\n"``): the
-    first line is the head's message, the rest its continuation text (like a multi-line entry)."""
+    first line is the head's message, the rest its continuation text (like a multi-line entry).
+    Per head, as in the reference: only heads whose layout is a JSON one (``…json``); a head read
+    by another layout from a peeled text keeps its newlines whatever the other lines of the file are."""
     if not (h.json and len(h.message) and pc.any(pc.match_substring(h.message, "\n")).as_py()):
         return None
     sp = _extract(h.message, r"(?s)^(?P<h>[^\n]*)\n(?P<c>.*)$")
-    multi = sp.is_valid()
+    multi = pc.and_(sp.is_valid(), pc.ends_with(h.layout, "json"))
     inline = _nullify_empty(
         pc.if_else(multi, pc.utf8_rtrim(sp.field("c"), characters="\r\n"), pa.scalar(None, h.message.type))
     )
@@ -603,6 +605,9 @@ def _continuation_classes(f: _File, joined: np.ndarray | None = None) -> None:
     orphan = head_of < 0
     if orphan.any():
         f.quarantine(cont_rows[orphan], "unparsable_layout", "continuation line without a head line")
+        # a piece joined to a line without a head: a continuation of that (quarantined) line
+        for r, hd in zip(cont_rows[orphan & (named >= 0)], named[orphan & (named >= 0)]):
+            f.qdetail[r] = f"continuation of line {int(hd) + 1}"
     cr, ho, nm = cont_rows[~orphan], head_of[~orphan], named[~orphan]
     hc = f.cls[ho]
     f.cls[cr[hc == 1]] = 2

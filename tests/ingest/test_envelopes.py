@@ -189,6 +189,9 @@ _FRAGMENTS = [
 @given(st.lists(st.lists(st.sampled_from(_FRAGMENTS), min_size=1, max_size=6).map("".join), min_size=1, max_size=8))
 # a CRI piece joined to a piece that continues a quarantined line: quarantined like its head
 @example(['{"log":', "2024-05-01T10:00:00.1Z stderr P ", "2024-05-01T10:00:00.1Z stderr P  (a.b.C)"])
+# a CRI piece joined to a line with no head (an empty first piece, a continuation-shaped text): a
+# continuation of that line, quarantined like it ("continuation of line 1")
+@example(["2024-05-01T10:00:00.1Z stderr P ", "2024-05-01T10:00:00.1Z stderr P  | INFO | [main] | "])
 def test_envelope_fragments_never_raise_and_both_readers_agree(lines: list[str]) -> None:
     data = ("\n".join(lines) + "\n").encode()
     assert_same(data, "fuzz.log", S.SETTINGS)

@@ -25,7 +25,6 @@ from coordinator_core.consumer.conversion import classic_group_from, classic_gro
 from coordinator_core.consumer.membership import T_JOIN, T_SYNC
 from coordinator_core.consumer.migration import downgrade_replacement_refusal
 from coordinator_core.consumer.protocol import CoordinatorError, norm_partitions
-from coordinator_core.consumer.records import GroupMetadataRecord, PartitionMetadataRecord
 from coordinator_core.consumer.state import (
     M_UNRELEASED,
     M_UNREVOKED,
@@ -242,7 +241,7 @@ class ClassicMixin:
             updated.rebalance_timeout_ms = rebalance_ms
         new = updated.member_id not in g.members and replaced is None
         bump = self._subscription_changed(g, member, updated, records, new)
-        updated = self._classic_reconcile(g, member, updated, bump, replaced, owned, records)
+        updated = self._bump_assign_reconcile(g, member, updated, bump, replaced, owned, records)
         existing = g.static_members.get(iid) if iid is not None else None
         downgrade = existing is not None and self._replacement_downgrade(g, existing)
         if downgrade:
@@ -256,20 +255,6 @@ class ClassicMixin:
             self._schedule_session(gid, updated.member_id, session_ms)
             self._timers.schedule((T_SYNC, gid, updated.member_id), self._now + rebalance_ms)
         return resp, records
-
-    def _classic_reconcile(
-        self, g: ConsumerGroupState, member: ConsumerMember, updated: ConsumerMember, bump: bool,
-        replaced: str | None, owned: dict, records: list,
-    ) -> ConsumerMember:  # fmt: skip
-        """Steps 1-3 of the JoinGroup: epoch bump, target assignment, reconciliation."""
-        group_epoch = self._maybe_bump(g, member, updated, bump, replaced, records)
-        if group_epoch > g.assignment_epoch:
-            target = self._update_target(g, group_epoch, updated, replaced, records)
-            target_epoch = group_epoch
-        else:
-            target_epoch = g.assignment_epoch
-            target = g.target_of(updated.member_id, updated.instance_id)
-        return self._maybe_reconcile(g, updated, target_epoch, target, owned, records)
 
     @staticmethod
     def _supports_classic(g: ConsumerGroupState, ptype: str | None, names: list[str]) -> bool:
@@ -423,12 +408,6 @@ class ClassicMixin:
             if mid not in leaving:
                 g._count(m, subs)  # noqa: SLF001 - the group's own counting rule
         meta = subscription_metadata(subs, self._topics)
-        epoch = g.group_epoch + 1
-        if self.rules.metadata_hash_epoch_record:
-            records.append(GroupMetadataRecord(g.group_id, epoch, metadata_hash(meta)))
-        else:
-            if meta != g.subscription_metadata:
-                records.append(PartitionMetadataRecord(g.group_id, tuple(meta.items())))
-            records.append(GroupMetadataRecord(g.group_id, epoch))
+        epoch = self._epoch_bump_records(g, meta, records)
         self._log("bumped", g.group_id, epoch=epoch, metadata_hash=metadata_hash(meta), cause="member_leave",
                   level="NONE")  # fmt: skip

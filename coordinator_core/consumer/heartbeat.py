@@ -234,14 +234,7 @@ class HeartbeatMixin:
             member, replaced = self._static_member(g, mid, epoch, req.instance_id, owned, create, records)
         updated = self._updated_member(member, req)
         bump = self._subscription_changed(g, member, updated, records, create and replaced is None)
-        group_epoch = self._maybe_bump(g, member, updated, bump, replaced, records)
-        if group_epoch > g.assignment_epoch:
-            target = self._update_target(g, group_epoch, updated, replaced, records)
-            target_epoch = group_epoch
-        else:
-            target_epoch = g.assignment_epoch
-            target = g.target_of(updated.member_id, updated.instance_id)
-        updated = self._maybe_reconcile(g, updated, target_epoch, target, owned, records)
+        updated = self._bump_assign_reconcile(g, member, updated, bump, replaced, owned, records)
         self._schedule_session(g.group_id, mid)
         full = create or (req.rebalance_timeout_ms != -1 and req.subscribed_topic_names is not None and owned is not None)
         changed = updated.assigned_partitions != member.assigned_partitions
@@ -250,6 +243,21 @@ class HeartbeatMixin:
             dict(updated.assigned_partitions) if (full or changed) else None, group_id=g.group_id,
         )  # fmt: skip
         return resp, records
+
+    def _bump_assign_reconcile(
+        self, g: ConsumerGroupState, member: ConsumerMember, updated: ConsumerMember, bump: bool,
+        replaced: str | None, owned: dict, records: list,
+    ) -> ConsumerMember:  # fmt: skip
+        """Steps 1-3 of a heartbeat or a classic member's JoinGroup: the group epoch bump, the target
+        assignment, the member's reconciliation."""
+        group_epoch = self._maybe_bump(g, member, updated, bump, replaced, records)
+        if group_epoch > g.assignment_epoch:
+            target = self._update_target(g, group_epoch, updated, replaced, records)
+            target_epoch = group_epoch
+        else:
+            target_epoch = g.assignment_epoch
+            target = g.target_of(updated.member_id, updated.instance_id)
+        return self._maybe_reconcile(g, updated, target_epoch, target, owned, records)
 
     def _updated_member(self, member: ConsumerMember, req: HeartbeatRequest) -> ConsumerMember:
         """``maybeUpdate*``: a field sent in the request replaces the member's."""

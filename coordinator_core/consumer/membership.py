@@ -70,6 +70,16 @@ class MembershipMixin:
             return records
         self._remove_member_records(g.group_id, m.member_id, records)
         meta = subscription_metadata(g.subscribed_topics(drop=m.member_id), self._topics)
+        epoch = self._epoch_bump_records(g, meta, records)
+        self._log("bumped", g.group_id, member_id=m.member_id, epoch=epoch, metadata_hash=metadata_hash(meta),
+                  cause=cause, level="NONE")  # fmt: skip
+        self._cancel_member_timers(g.group_id, m.member_id)
+        return records
+
+    def _epoch_bump_records(self, g: ConsumerGroupState, meta: dict, records: list) -> int:
+        """The records of a group epoch bump with the subscription metadata ``meta``: 4.1+ the epoch
+        record carries its hash (KIP-1101), before a partition-metadata record when it changed; returns
+        the new epoch."""
         epoch = g.group_epoch + 1
         if self.rules.metadata_hash_epoch_record:
             records.append(GroupMetadataRecord(g.group_id, epoch, metadata_hash(meta)))
@@ -77,10 +87,7 @@ class MembershipMixin:
             if meta != g.subscription_metadata:
                 records.append(PartitionMetadataRecord(g.group_id, tuple(meta.items())))
             records.append(GroupMetadataRecord(g.group_id, epoch))
-        self._log("bumped", g.group_id, member_id=m.member_id, epoch=epoch, metadata_hash=metadata_hash(meta),
-                  cause=cause, level="NONE")  # fmt: skip
-        self._cancel_member_timers(g.group_id, m.member_id)
-        return records
+        return epoch
 
     def _fence_downgrade(self, g: ConsumerGroupState, m: ConsumerMember) -> bool:
         """``validateOnlineDowngradeWithFencedMember``: the last consumer-protocol member leaves a

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import os
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from coordinator_core.events import EVENT_TYPES, Event
@@ -127,8 +127,21 @@ def _incarnations(transitions):
     yield cur
 
 
+def _stable_then_older_prepare() -> list:
+    """A broker 'Stabilized group' line ends a client-inferred rebalance; a later broker line with an
+    older generation must not re-open it as clock skew (generations 1 then 0)."""
+    t = EVENT_TYPES
+    return [
+        t["join_sent"](ts=0, group_id=G, member_id="m1", generation=0, source_file="m1.log", line_no=1, client_id="c-m1"),
+        t["join_completed"](ts=0, group_id=G, member_id="m1", generation=1, source_file="server.log", line_no=2, coordinator=1),
+        t["rebalance_prepared"](ts=0, group_id=G, member_id="m1", generation=0, source_file="server.log", line_no=3,
+                                coordinator=1, reason=None),
+    ]  # fmt: skip
+
+
 @SETTINGS
 @given(evidence())
+@example(_stable_then_older_prepare())
 def test_replay_invariants(events):
     out = run(events)
     assert "replay_error" not in [a.kind for a in out.anomalies], [a.detail for a in out.anomalies]

@@ -133,7 +133,7 @@ def _stable_then_older_prepare() -> list:
     t = EVENT_TYPES
     return [
         t["join_sent"](ts=0, group_id=G, member_id="m1", generation=0, source_file="m1.log", line_no=1, client_id="c-m1"),
-        t["join_completed"](ts=0, group_id=G, member_id="m1", generation=1, source_file="server.log", line_no=2, coordinator=1),
+        t["group_stable"](ts=0, group_id=G, member_id="m1", generation=1, source_file="server.log", line_no=2, coordinator=1),
         t["rebalance_prepared"](ts=0, group_id=G, member_id="m1", generation=0, source_file="server.log", line_no=3,
                                 coordinator=1, reason=None),
     ]  # fmt: skip

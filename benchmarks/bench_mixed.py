@@ -183,15 +183,6 @@ class _TreeSampler(RssPoller):
         ticks = sum(v - self._base.get(k, 0) for k, v in self._last.items())
         self.cpu_s = max(0.0, ticks / self._TICK - self._own_cpu)
 
-    def _tree(self) -> list[int]:
-        kids = self._children()
-        tree, todo = [], [self.pid]
-        while todo:
-            p = todo.pop()
-            tree.append(p)
-            todo.extend(kids.get(p, ()))
-        return tree
-
     @staticmethod
     def _cpu_ticks(pids: list[int]) -> dict[tuple[int, int], int]:
         out = {}
@@ -210,17 +201,7 @@ class _TreeSampler(RssPoller):
             stop = self._stop.wait(0.1)
             tree = self._tree()
             self._last.update(self._cpu_ticks(tree))
-            jvm = py = workers = 0.0
-            for p in tree:
-                mb, cmd = self._rss_cmd(p)
-                if p == self.pid:
-                    py += mb
-                elif "java" in cmd.split(" ", 1)[0]:
-                    jvm += mb
-                elif "python" in cmd:
-                    workers += mb
-            for k, v in (("jvm_mb", jvm), ("driver_python_mb", py), ("workers_mb", workers)):
-                self.peak[k] = max(self.peak[k], v)
+            self._sample_rss(tree)
             if stop:
                 break
         self._own_cpu = time.thread_time() - own0

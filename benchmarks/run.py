@@ -269,25 +269,33 @@ class RssPoller:
         except OSError:
             return 0.0, ""
 
+    def _tree(self) -> list[int]:
+        """This process and all its descendants."""
+        kids = self._children()
+        tree, todo = [], [self.pid]
+        while todo:
+            p = todo.pop()
+            tree.append(p)
+            todo.extend(kids.get(p, ()))
+        return tree
+
+    def _sample_rss(self, tree: list[int]) -> None:
+        """Peak RSS by role: the driver JVM, this (driver) Python, the Python workers."""
+        jvm = py = workers = 0.0
+        for p in tree:
+            mb, cmd = self._rss_cmd(p)
+            if p == self.pid:
+                py += mb
+            elif "java" in cmd.split(" ", 1)[0]:
+                jvm += mb
+            elif "python" in cmd:
+                workers += mb
+        for k, v in (("jvm_mb", jvm), ("driver_python_mb", py), ("workers_mb", workers)):
+            self.peak[k] = max(self.peak[k], v)
+
     def _run(self) -> None:
         while not self._stop.wait(0.1):
-            kids = self._children()
-            tree, todo = [], [self.pid]
-            while todo:
-                p = todo.pop()
-                tree.append(p)
-                todo.extend(kids.get(p, ()))
-            jvm = py = workers = 0.0
-            for p in tree:
-                mb, cmd = self._rss_cmd(p)
-                if p == self.pid:
-                    py += mb
-                elif "java" in cmd.split(" ", 1)[0]:
-                    jvm += mb
-                elif "python" in cmd:
-                    workers += mb
-            for k, v in (("jvm_mb", jvm), ("driver_python_mb", py), ("workers_mb", workers)):
-                self.peak[k] = max(self.peak[k], v)
+            self._sample_rss(self._tree())
 
 
 def spark_run(master: str, root: str) -> dict[str, Any]:

@@ -148,8 +148,12 @@ class ClassicMixin:
             self._commit(records)
         return resp
 
-    def _classic_member(self, g: ConsumerGroupState, mid: str, iid: str | None) -> ConsumerMember:
-        """``validateConsumerGroupMember`` and ``throwIfMemberDoesNotUseClassicProtocol``."""
+    def _classic_member(
+        self, g: ConsumerGroupState, mid: str, iid: str | None, unknown_static: str | None = None, leave: bool = False
+    ) -> ConsumerMember:
+        """``validateConsumerGroupMember`` and ``throwIfMemberDoesNotUseClassicProtocol``; ``unknown_static``
+        is the message for an unknown instance id, ``leave``: a LeaveGroup, where an administrative removal
+        by instance id sends no member id (then no fencing check)."""
         if iid is None:
             m = g.members.get(mid)
             if m is None:
@@ -158,9 +162,10 @@ class ClassicMixin:
             m = g.members.get(g.static_members.get(iid, ""))
             if m is None:
                 raise CoordinatorError(
-                    UNKNOWN_MEMBER_ID, f"Member with instance id {iid} is not a member of group {g.group_id}."
+                    UNKNOWN_MEMBER_ID, unknown_static or f"Member with instance id {iid} is not a member of group {g.group_id}."
                 )
-            self._throw_if_fenced(g, m, mid, iid)
+            if mid or not leave:
+                self._throw_if_fenced(g, m, mid, iid)
         if not m.use_classic_protocol:
             raise CoordinatorError(UNKNOWN_MEMBER_ID, f"Member {m.member_id} does not use the classic protocol.")
         return m
@@ -387,19 +392,7 @@ class ClassicMixin:
 
     def _leaving_member(self, g: ConsumerGroupState, mid: str, iid: str | None) -> ConsumerMember:
         """One member of a LeaveGroup: known, not fenced, using the classic protocol."""
-        if iid is None:
-            m = g.members.get(mid)
-            if m is None:
-                raise self._unknown_member(g, mid)
-        else:
-            m = g.members.get(g.static_members.get(iid, ""))
-            if m is None:
-                raise CoordinatorError(UNKNOWN_MEMBER_ID, f"Instance id {iid} is unknown.")
-            if mid:  # an administrative removal by instance id sends no member id
-                self._throw_if_fenced(g, m, mid, iid)
-        if not m.use_classic_protocol:
-            raise CoordinatorError(UNKNOWN_MEMBER_ID, f"Member {m.member_id} does not use the classic protocol.")
-        return m
+        return self._classic_member(g, mid, iid, f"Instance id {iid} is unknown.", leave=True)
 
     def _leave_bump(self, g: ConsumerGroupState, leaving: set[str], records: list) -> None:
         """The subscription metadata (4.1+: the hash) without the leaving members and the epoch bump."""

@@ -39,6 +39,7 @@ setup(
             "chispa>=0.10,<1",
             "hypothesis>=6.100,<7",
             "ruff>=0.6",
+            "mypy>=1.10",
             # real client libraries for tests/clients (librdkafka's mock cluster is their coordinator)
             "confluent-kafka>=2.10,<3",
             "kafka-python>=2.2,<4",

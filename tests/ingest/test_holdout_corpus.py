@@ -1,9 +1,10 @@
-"""The held-out real-log corpus (``tests/fixtures/holdout/``) is well formed.
+"""The held-out real-log corpora (``tests/fixtures/holdout/``, ``tests/fixtures/holdout2/``) are well formed.
 
-Only its structure is checked here: every ``.log`` has a ``.yaml`` with a source and one label per
-line, and every label uses the corpus vocabulary (``docs/design/contracts.md`` section 4). Nothing
-here reads or scores the excerpts: the holdout is scored by hand, once, with
-``python -m tests.ingest.real_corpus --corpus tests/fixtures/holdout`` (see its README).
+Only their structure is checked here: every ``.log`` has a ``.yaml`` with a source and one label per
+line, and every label uses the corpus vocabulary (``docs/design/contracts.md`` section 4); no source
+is shared between the tuned corpus and a held-out one, nor between the two held-out corpora. Nothing
+here reads or scores the excerpts: each held-out corpus is scored by hand, once, with
+``python -m tests.ingest.real_corpus --corpus tests/fixtures/<corpus>`` (see its README).
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ import pytest
 from coordinator_core.events import EVENT_FIELDS, EVENT_KINDS
 from tests.ingest import real_corpus as RC
 
-HOLDOUT = RC.HOLDOUT_DIR
-LOGS = sorted(f[:-4] for f in os.listdir(HOLDOUT) if f.endswith(".log")) if os.path.isdir(HOLDOUT) else []
+HOLDOUT2_DIR = os.path.join(os.path.dirname(RC.HOLDOUT_DIR), "holdout2")
+#: corpus directory -> (the excerpt name prefix, the least number of excerpts it holds)
+CORPORA = {RC.HOLDOUT_DIR: ("h-", 60), HOLDOUT2_DIR: ("h2-", 41)}
 REQUIRED = ("source", "title", "date", "found_with", "writer", "software", "layout", "layout_tag", "notes", "lines")
 WRITERS = {"broker", "client", "connect", "streams", "spring", "other-client"}
 NON_EVENTS = {"unrelated", "continuation", "quarantine"}
@@ -25,22 +27,49 @@ NON_EVENTS = {"unrelated", "continuation", "quarantine"}
 FACT_KEYS = {"event", "reason~"} | (set(EVENT_FIELDS) - {"kind", "side", "source_file", "line_no"})
 
 
-def test_holdout_has_its_excerpts() -> None:
-    yamls = sorted(f[:-5] for f in os.listdir(HOLDOUT) if f.endswith(".yaml"))
-    assert yamls == LOGS
-    assert len(LOGS) >= 60
-    assert all(re.fullmatch(r"h-[a-z0-9][a-z0-9.-]*", n) for n in LOGS), [n for n in LOGS if not n.startswith("h-")]
+def _logs(corpus: str) -> list[str]:
+    return sorted(f[:-4] for f in os.listdir(corpus) if f.endswith(".log")) if os.path.isdir(corpus) else []
 
 
-def test_holdout_sources_are_not_in_the_tuned_corpus() -> None:
+def _sources(corpus: str) -> list[str]:
+    return [str(RC.load(n, corpus)[0]["source"]) for n in _logs(corpus)]
+
+
+EXCERPTS = [(corpus, name) for corpus in CORPORA for name in _logs(corpus)]
+
+
+@pytest.mark.parametrize("corpus", list(CORPORA), ids=os.path.basename)
+def test_holdout_has_its_excerpts(corpus: str) -> None:
+    prefix, least = CORPORA[corpus]
+    logs = _logs(corpus)
+    yamls = sorted(f[:-5] for f in os.listdir(corpus) if f.endswith(".yaml"))
+    assert yamls == logs
+    assert len(logs) >= least
+    pattern = re.escape(prefix) + r"[a-z0-9][a-z0-9.-]*"
+    assert all(re.fullmatch(pattern, n) for n in logs), [n for n in logs if not re.fullmatch(pattern, n)]
+
+
+@pytest.mark.parametrize("corpus", list(CORPORA), ids=os.path.basename)
+def test_holdout_sources_are_not_in_the_tuned_corpus(corpus: str) -> None:
     tuned = {str(RC.load(n)[0]["source"]) for n in RC.excerpts()}
-    held = [str(RC.load(n, HOLDOUT)[0]["source"]) for n in LOGS]
+    held = _sources(corpus)
     assert not tuned & set(held), sorted(tuned & set(held))
 
 
-@pytest.mark.parametrize("name", LOGS)
-def test_holdout_excerpt_is_labelled(name: str) -> None:
-    meta, data = RC.load(name, HOLDOUT)
+def test_the_two_holdouts_share_no_source() -> None:
+    first, second = (set(_sources(corpus)) for corpus in CORPORA)
+    assert not first & second, sorted(first & second)
+
+
+def test_holdout2_sources_are_distinct() -> None:
+    """One excerpt per source in the second corpus (different comments of a thread are one source)."""
+    sources = _sources(HOLDOUT2_DIR)
+    assert len(sources) == len(set(sources)), sorted(s for s in set(sources) if sources.count(s) > 1)
+
+
+@pytest.mark.parametrize(("corpus", "name"), EXCERPTS, ids=[n for _, n in EXCERPTS])
+def test_holdout_excerpt_is_labelled(corpus: str, name: str) -> None:
+    meta, data = RC.load(name, corpus)
     assert all(k in meta for k in REQUIRED), [k for k in REQUIRED if k not in meta]
     assert str(meta["source"]).startswith("http") or (
         str(meta["source"]).startswith("search-index:file/") and meta.get("source_note")

@@ -9,6 +9,7 @@ here reads or scores the excerpts: each held-out corpus is scored by hand, once,
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 
@@ -31,8 +32,14 @@ def _logs(corpus: str) -> list[str]:
     return sorted(f[:-4] for f in os.listdir(corpus) if f.endswith(".log")) if os.path.isdir(corpus) else []
 
 
-def _sources(corpus: str) -> list[str]:
-    return [str(RC.load(n, corpus)[0]["source"]) for n in _logs(corpus)]
+@functools.cache
+def _sources(corpus: str) -> tuple[str, ...]:
+    return tuple(str(RC.load(n, corpus)[0]["source"]) for n in _logs(corpus))
+
+
+@functools.cache
+def _tuned_sources() -> frozenset[str]:
+    return frozenset(str(RC.load(n)[0]["source"]) for n in RC.excerpts())
 
 
 EXCERPTS = [(corpus, name) for corpus in CORPORA for name in _logs(corpus)]
@@ -51,9 +58,9 @@ def test_holdout_has_its_excerpts(corpus: str) -> None:
 
 @pytest.mark.parametrize("corpus", list(CORPORA), ids=os.path.basename)
 def test_holdout_sources_are_not_in_the_tuned_corpus(corpus: str) -> None:
-    tuned = {str(RC.load(n)[0]["source"]) for n in RC.excerpts()}
-    held = _sources(corpus)
-    assert not tuned & set(held), sorted(tuned & set(held))
+    tuned = _tuned_sources()
+    held = set(_sources(corpus))
+    assert not tuned & held, sorted(tuned & held)
 
 
 def test_the_two_holdouts_share_no_source() -> None:

@@ -73,6 +73,7 @@ from jobs.ingest.dialect_model import (  # noqa: F401 - re-exported: the parser 
 )
 from jobs.ingest.dialect_model import dialect as _d
 from jobs.ingest.dialects_client import CLIENT_MORE
+from jobs.ingest.dialects_elixir import ELIXIR
 from jobs.ingest.dialects_kip848 import KIP848
 from jobs.ingest.dialects_nonjava import NON_JAVA
 from jobs.ingest.dialects_quiet import QUIET
@@ -564,6 +565,7 @@ DIALECTS: tuple[Dialect, ...] = (
     *CLIENT_MORE,
     *STREAMS_CONNECT,
     *NON_JAVA,
+    *ELIXIR,
     *QUIET,
 )  # fmt: skip
 

@@ -200,7 +200,7 @@ NON_JAVA: tuple[Dialect, ...] = (
        r"|\s*Member \".*\"(?: \(me\))? (?:with \d+ owned|assigned \d+) partition.*|\w[\w-]*: Topic .* with \d+ partition\(s\) and \d+ subscribing member.*"
        r"|(?:LeaveGroup|ConsumerGroupHeartbeat|ShareGroupHeartbeat) response (?:received in state|error in state) .*|LeaveGroup response: .*"
        r"|Consumer group sub-system terminated.*|(?:SyncGroup|JoinGroup|Heartbeat) response: discarding outdated request.*"
-       r"|KIP-848 Consumer Group Protocol is in Early Access.*|Not reconciling new assignment: .*|Reconciliation in progress, postponing next one"
+       r"|KIP-848 Consumer Group Protocol is in (?:Early Access|'Preview').*|Not reconciling new assignment: .*|Reconciliation in progress, postponing next one"
        r"|(?:Acknowledging|ConsumerGroupHeartbeat (?:response )?received) target assignment .*"
        r"|Sending new subscription .*|Metadata (?:available for|not found for the assigned) .*|No metadata to request, continuing"
        r"|Expediting next heartbeat.*|Revoking assignment as lost an rejoining .*|\S+: ConsumerGroupHeartbeat of member id .*)",

@@ -69,8 +69,8 @@ KIP848: tuple[Dialect, ...] = (
        "state=STABLE, assignedPartitions={}, partitionsPendingRevocation={}, partitionsPendingAssignment={}) to "
        "CurrentAssignment(memberEpoch=5, previousMemberEpoch=4, targetMemberEpoch=5, state=STABLE, assignedPartitions={}, "
        "partitionsPendingRevocation={}, partitionsPendingAssignment={})."),
-    _d("kip848.converted", "group_converted", B, "4.1-4.x",
-       r"\[GroupId {G}\] (?P<reason>Converted the (?:classic|consumer) group to a (?P<protocol_type>consumer|classic) group)\.",
+    _d("kip848.converted", "group_converted", B, "4.0-4.x",
+       r"\[GroupId {G}\] (?P<reason>Converted the (?:empty )?(?:classic|consumer|streams) group to a (?P<protocol_type>consumer|classic|streams) group)\.",
        "[GroupId g] Converted the classic group to a consumer group.",
        provenance='excerpt:b-kip848-demo-readme-converted-v41'),
     _d("kip848.cannot_convert", "other", B, "3.8-4.x",
@@ -107,6 +107,12 @@ KIP848: tuple[Dialect, ...] = (
        r"\[GroupId {G}\]\[MemberId {M}\] Member (?P<reason>updated its member (?:metadata|metdata) to .*?)\.?",
        "[GroupId app][MemberId m1] Member updated its member metadata to StreamsGroupMember(memberId=m1).",
        fixed={"protocol_type": "streams"}),
+    _d("kip848.streams.member_joins", "consumer_member_joined", B, "4.1-4.x",
+       r"\[GroupId {G}\]\[MemberId {M}\] Member joins the (?P<protocol_type>streams) group\.",
+       "[GroupId app][MemberId m1] Member joins the streams group."),
+    _d("kip848.streams.member_left", "consumer_member_left", B, "4.1-4.x",
+       r"\[GroupId {G}\]\[MemberId {M}\] Member \S+ left the (?P<protocol_type>streams) group\.",
+       "[GroupId app][MemberId m1] Member m1 left the streams group.", fixed={"member_epoch": -1}),
     _d("kip848.streams.assignment_state", "member_assignment_state", B, "4.1-4.x",
        r"\[GroupId {G}\]\[MemberId {M}\] Member's new assignment state: epoch=(?P<member_epoch>-?\d+), previousEpoch={N}, state=(?P<state>[A-Za-z_]+), assignedTasks=.*",
        "[GroupId app][MemberId m1] Member's new assignment state: epoch=5, previousEpoch=4, state=STABLE, assignedTasks=Tasks(activeTasks={0=[0]}) and tasksPendingRevocation=Tasks(activeTasks={}).",

@@ -139,6 +139,9 @@ KIP848: tuple[Dialect, ...] = (
        r"(?:Consumer|Share|Streams)?(?:GroupHeartbeatRequest|GroupHeartbeat) failed (?:for member {M} with state [A-Z_]+ )?(?:due to|because of) "
        r"(?:fatal error: |unexpected error:? |error: |group authorization failure: |fenced instance id \S+: |unreleased instance id \S+: |the instance id \S+ was not released: )?{R}",
        "ConsumerGroupHeartbeatRequest failed due to FENCED_MEMBER_EPOCH: The member epoch is fenced by the group coordinator."),
+    _d("kip848.client.heartbeat_regex_unsupported", "heartbeat_failed", C, "4.1-4.x",
+       r"ConsumerGroupHeartbeatRequest regex resolution not supported: {R}",
+       "ConsumerGroupHeartbeatRequest regex resolution not supported: The cluster does not support regular expressions resolution on ConsumerGroupHeartbeat API"),
     _d("kip848.client.heartbeat_ok", "heartbeat_sent", C, "3.7-4.x", r"(?:Share|Streams)?GroupHeartbeat(?:Request)? responded successfully: .*",
        "GroupHeartbeat responded successfully: ConsumerGroupHeartbeatResponseData(errorCode=0, memberEpoch=5)"),
     _d("kip848.client.poll_timer_leave", "poll_timeout", C, "3.7-4.x",

@@ -87,7 +87,7 @@ from jobs.ingest.dialects_streams import STREAMS_CONNECT
 GROUP_PREFILTER = (
     r"[Gg]roup[^IM]|[Gg]roup$|\[GroupId |[Gg]eneration|[Hh]eartbeat|[Rr]ebalanc|known coordinator"
     r"|assigned partitions|partitions (?:assigned|revoked|lost)|[Aa]ssignment|LeaveGroup|JoinGroup"
-    r"|SyncGroup|CGRP|transitioned from|poll timeout|[Cc]oordinator for consumerg(?:r)?oup|MemberIDRequired"
+    r"|SyncGroup|CGRP|transitioned (?:from|to (?:FATAL|fatal) state)|poll timeout|[Cc]oordinator for consumerg(?:r)?oup|MemberIDRequired"
     r"|[Ss]tatic member|fenced|assigning partitions|revoking prior"
     r"|Subscribed to (?:topic|pattern)|Unsubscribed all topics|committed offset|consumer join: metadata|owns topics:|commit failed on partition|(?:Revoked|Assigned)Partitions: \["
     r"|client/coordinator (?:requesting )?coordinator for|calling onRevoke|join (?:and sync loop|returned)|sync(?:ed(?: successfully)?|ing| failed); "

@@ -32,6 +32,9 @@ ERROR_MESSAGES: tuple[tuple[str, str], ...] = (
     ("group is rebalancing", "REBALANCE_IN_PROGRESS"),
     ("Broker: Unknown member", "UNKNOWN_MEMBER_ID"),
     ("Broker: Specified group generation id is not valid", "ILLEGAL_GENERATION"),
+    ("The member epoch is fenced by the group coordinator", "FENCED_MEMBER_EPOCH"),  # (KIP-848: librdkafka 2.4+)
+    ("The instance ID is still used by another member", "UNRELEASED_INSTANCE_ID"),
+    ("The assignor or its version range is not supported", "UNSUPPORTED_ASSIGNOR"),
     # (the error class names of kafka-python / aiokafka, ruby-kafka, kafka-node and franz-go)
     ("UnknownMemberId", "UNKNOWN_MEMBER_ID"),
     ("RebalanceInProgress", "REBALANCE_IN_PROGRESS"),

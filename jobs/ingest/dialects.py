@@ -73,6 +73,7 @@ from jobs.ingest.dialect_model import (  # noqa: F401 - re-exported: the parser 
 )
 from jobs.ingest.dialect_model import dialect as _d
 from jobs.ingest.dialects_client import CLIENT_MORE
+from jobs.ingest.dialects_elixir import ELIXIR
 from jobs.ingest.dialects_kip848 import KIP848
 from jobs.ingest.dialects_nonjava import NON_JAVA
 from jobs.ingest.dialects_quiet import QUIET
@@ -86,7 +87,7 @@ from jobs.ingest.dialects_streams import STREAMS_CONNECT
 GROUP_PREFILTER = (
     r"[Gg]roup[^IM]|[Gg]roup$|\[GroupId |[Gg]eneration|[Hh]eartbeat|[Rr]ebalanc|known coordinator"
     r"|assigned partitions|partitions (?:assigned|revoked|lost)|[Aa]ssignment|LeaveGroup|JoinGroup"
-    r"|SyncGroup|CGRP|transitioned from|poll timeout|[Cc]oordinator for consumerg(?:r)?oup|MemberIDRequired"
+    r"|SyncGroup|CGRP|transitioned (?:from|to (?:FATAL|fatal) state)|poll timeout|[Cc]oordinator for consumerg(?:r)?oup|MemberIDRequired"
     r"|[Ss]tatic member|fenced|assigning partitions|revoking prior"
     r"|Subscribed to (?:topic|pattern)|Unsubscribed all topics|committed offset|consumer join: metadata|owns topics:|commit failed on partition|(?:Revoked|Assigned)Partitions: \["
     r"|client/coordinator (?:requesting )?coordinator for|calling onRevoke|join (?:and sync loop|returned)|sync(?:ed(?: successfully)?|ing| failed); "
@@ -328,8 +329,7 @@ DIALECTS: tuple[Dialect, ...] = (
        r"Creating simple consumer group {G} via manual offset commit\.", "Creating simple consumer group g via manual offset commit."),
     _d("broker.simple_group_commit.java", "other", B, "4.x",
        r"\[GroupId {G}\] Creating a simple consumer group via manual offset commit\.",
-       "[GroupId g] Creating a simple consumer group via manual offset commit.",
-       provenance='source:apache/kafka 4.x OffsetMetadataManager (newer than the tags the catalogue reads)'),
+       "[GroupId g] Creating a simple consumer group via manual offset commit."),
     _d("broker.sync_expiry_old_generation", "sync_expired", B, "2.8.1-4.x",
        r"Received unexpected notification of sync expiration for {G} with an old generation \d+ while the group has {N}\.",
        "Received unexpected notification of sync expiration for g with an old generation 3 while the group has 4.",
@@ -565,6 +565,7 @@ DIALECTS: tuple[Dialect, ...] = (
     *CLIENT_MORE,
     *STREAMS_CONNECT,
     *NON_JAVA,
+    *ELIXIR,
     *QUIET,
 )  # fmt: skip
 

@@ -165,6 +165,10 @@ NON_JAVA: tuple[Dialect, ...] = (
        'Group "g" is rebalancing (EAGER) in state up (join-state steady) with 3 assigned partition(s): rebalance in progress'),
     _d("librdkafka.member_id", "other", OT, "librdkafka",
        r"Group \"{G}\": updating member id \"(?P<old_member_id>[^\"]*)\" -> \"{M}\"", 'Group "g": updating member id "" -> "rdkafka-1"'),
+    _d("librdkafka.session_timeout", "rejoin_requested", OT, "librdkafka",
+       r"(?P<reason>Consumer group session timed out \(in join-state \S+\) after \d+ ms without a successful response from the group coordinator .*): revoking assignment and rejoining group",
+       "Consumer group session timed out (in join-state steady) after 45012 ms without a successful response from the group coordinator "
+       "(broker 1, last error was Success): revoking assignment and rejoining group"),
     _d("librdkafka.max_poll", "poll_timeout", OT, "librdkafka",
        r"(?P<reason>Application maximum poll interval \(\d+ms\) exceeded by \d+ms.*)",
        "Application maximum poll interval (300000ms) exceeded by 89ms (adjust max.poll.interval.ms for long-running message processing): leaving group"),
@@ -200,7 +204,7 @@ NON_JAVA: tuple[Dialect, ...] = (
        r"|\s*Member \".*\"(?: \(me\))? (?:with \d+ owned|assigned \d+) partition.*|\w[\w-]*: Topic .* with \d+ partition\(s\) and \d+ subscribing member.*"
        r"|(?:LeaveGroup|ConsumerGroupHeartbeat|ShareGroupHeartbeat) response (?:received in state|error in state) .*|LeaveGroup response: .*"
        r"|Consumer group sub-system terminated.*|(?:SyncGroup|JoinGroup|Heartbeat) response: discarding outdated request.*"
-       r"|KIP-848 Consumer Group Protocol is in Early Access.*|Not reconciling new assignment: .*|Reconciliation in progress, postponing next one"
+       r"|KIP-848 Consumer Group Protocol is in (?:Early Access|'Preview').*|Not reconciling new assignment: .*|Reconciliation in progress, postponing next one"
        r"|(?:Acknowledging|ConsumerGroupHeartbeat (?:response )?received) target assignment .*"
        r"|Sending new subscription .*|Metadata (?:available for|not found for the assigned) .*|No metadata to request, continuing"
        r"|Expediting next heartbeat.*|Revoking assignment as lost an rejoining .*|\S+: ConsumerGroupHeartbeat of member id .*)",

@@ -32,7 +32,9 @@ class MinedSource:
 _GROUPISH = r"(?i)group|member|generation|heartbeat|rebalanc|assign|revok|coordinator|leave|poll"
 SOURCES: dict[str, MinedSource] = {
     "librdkafka": MinedSource(
-        "confluentinc/librdkafka", "c-printf", ("v1.9.0", "v2.0.0", "v2.3.0", "v2.5.0", "v2.8.0", "v2.15.0"),
+        "confluentinc/librdkafka", "c-printf",
+        ("v1.9.0", "v2.0.0", "v2.3.0", "v2.4.0", "v2.5.0", "v2.6.1", "v2.7.0", "v2.8.0", "v2.10.1", "v2.11.1", "v2.12.1",
+         "v2.13.2", "v2.14.2", "v2.15.0"),
         ("src/rdkafka_cgrp.c", "src/rdkafka_request.c"),
         {"line": "%{level}|{ts}|{facility}|rdkafka#consumer-1| [thrd:main]: {message}", "ts": "1714557600.123"},
         keep=_GROUPISH, keep_in=("src/rdkafka_request.c",),

@@ -148,6 +148,23 @@ def _brod(path: str, src: str) -> list[Mined]:
     return sorted(out, key=lambda x: x.line)
 
 
+_EX_LEVEL = {"info": "info", "warn": "warn", "warning": "warning", "error": "error", "debug": "debug"}
+
+
+def _elixir(path: str, src: str) -> list[Mined]:
+    """Elixir ``Logger.<level>("... #{expr} ...")`` calls (with or without parentheses); a level is
+    written as Elixir's console formatter prints it (``Logger.warn``: ``warn``)."""
+    out = []
+    for c in calls(src, r"\bLogger\.(?:info|warn|warning|error|debug)(?=[( ])", "ruby"):
+        if not c.args:
+            continue
+        lit = literal(c.args[0], "ruby")
+        fmt = lit if lit is not None else "%v"
+        inner = tuple(re.findall(r"#\{((?:[^{}]|\{[^{}]*\})*)\}", fmt))
+        out.append(Mined(path, c.line, _EX_LEVEL[c.name.rsplit(".", 1)[1]], fmt, _ph(fmt, r"#\{(?:[^{}]|\{[^{}]*\})*\}"), inner))
+    return out
+
+
 _PY_LEVEL = {"info": "INFO", "warning": "WARNING", "warn": "WARNING", "error": "ERROR", "exception": "ERROR",
              "debug": "DEBUG", "dev": "DEBUG", "critical": "CRITICAL"}
 
@@ -182,6 +199,13 @@ CLIENTS: dict[str, Client] = {
                since=(0, 1)),
         Client("brod", "kafka4beam/brod", ("src/brod_group_coordinator.erl",), _brod, tag_rx=r"^v?(\d+)\.(\d+)(?:\.(\d+))?$",
                since=(2, 0)),
+        Client("kaffe", "spreedly/kaffe",
+               ("lib/kaffe/group_member/subscriber/group_member.ex", "lib/kaffe/consumer_group/subscriber/group_member.ex",
+                "lib/kaffe/group_member/manager/group_manager.ex", "lib/kaffe/consumer_group/group_manager.ex",
+                "lib/kaffe/group_member/subscriber/subscriber.ex", "lib/kaffe/consumer_group/subscriber/subscriber.ex"),
+               _elixir, since=(1, 8),
+               keep={"lib/kaffe/group_member/subscriber/subscriber.ex": r"generation|commit",
+                     "lib/kaffe/consumer_group/subscriber/subscriber.ex": r"generation|commit"}),
         Client("faust", "faust-streaming/faust",
                ("faust/transport/consumer.py", "faust/transport/drivers/aiokafka.py", "faust/app/base.py"), _faust,
                keep={"faust/app/base.py": _GROUPISH, "faust/transport/drivers/aiokafka.py": _GROUPISH,

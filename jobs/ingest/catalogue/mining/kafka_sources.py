@@ -9,10 +9,24 @@ from dataclasses import dataclass, field
 
 TRUNK = "1eb7644349cb07139d6a3c1ad1986979647cac99"  # apache/kafka trunk, 2024-10-25 (the mirror's head)
 
+#: Kafka 4.x release tags as commits of apache/kafka's release branches (a mirror that merges those
+#: branches has them, e.g. a fork that keeps apache's history): 4.1.0 and 4.2.0 are the "Bump version to
+#: 4.x.0" commits that were tagged (Kafka's ``commitId`` 13f70256db3c994c, a18251bae0b825c6); the 4.0.0
+#: release commit (985bc99521dd22bb) is not on the branch, so its parent is read, the same sources but
+#: for the version number in gradle.properties.
+TAG_COMMITS = {
+    "4.0.0": "4ae681446f18f9a6d7a59f317013ef82379a4ba4",
+    "4.1.0": "13f70256db3c994c590e5d262a7cc50b9e973204",
+    "4.2.0": "a18251bae0b825c69794a50dffd4c3100cf5ca5b",
+}
+
 _OLD = ["0.10.0.0", "0.10.1.0", "0.10.2.0", "0.11.0.0", "1.0.0", "1.1.0"]
 _MINORS = [f"2.{i}.0" for i in range(9)] + [f"3.{i}.0" for i in range(9)] + ["3.9.0-rc3"]
-ALL_TAGS = _OLD + _MINORS + ["trunk-2024-10"]
-NEW_TAGS = ["3.7.0", "3.8.0", "3.9.0-rc3", "trunk-2024-10"]
+_4X = list(TAG_COMMITS)
+#: the Scala coordinator is gone in 4.0
+SCALA_TAGS = _OLD + _MINORS + ["trunk-2024-10"]
+ALL_TAGS = SCALA_TAGS + _4X
+NEW_TAGS = ["3.7.0", "3.8.0", "3.9.0-rc3", "trunk-2024-10"] + _4X
 
 BROKER_PFX = "[GroupCoordinator {coordinator}]: {body}"
 JAVA_PFX = "[GroupCoordinator id={coordinator} topic=__consumer_offsets partition={offsets_partition}] {body}"
@@ -28,7 +42,7 @@ STREAM_THREAD = "orders-g7-4e0c2b1a-7d6f-4c3e-9b8a-1f2e3d4c5b6a-StreamThread-1"
 
 
 def ref_of(tag: str) -> str:
-    return TRUNK if tag.startswith("trunk") else tag
+    return TRUNK if tag.startswith("trunk") else TAG_COMMITS.get(tag, tag)
 
 
 @dataclass(frozen=True)
@@ -62,11 +76,13 @@ _CI = "org.apache.kafka.clients.consumer.internals."
 _ST = "org.apache.kafka.streams.processor.internals."
 _CD = "org.apache.kafka.connect.runtime.distributed."
 _ABOUT_GROUP = r"(?i)group|rebalanc|assign|revok|subscri|coordinator|generation|heartbeat|member|commit"
+#: OffsetMetadataManager: the lines about a group's membership (not offsets alone)
+_MEMBERSHIP = r"(?i)member|simple consumer group"
 _SPRING_GROUP = r"(?i)group|rebalanc|assign|revok|partitions? lost|fenc|member|Consumer stopped"
 
 SOURCES: tuple[SourceSpec, ...] = (
     SourceSpec(
-        "kafka-broker-scala", "scala", tuple(ALL_TAGS),
+        "kafka-broker-scala", "scala", tuple(SCALA_TAGS),
         (
             ClassSpec("GroupCoordinator", _GC + "GroupCoordinator", BROKER_PFX),
             ClassSpec("GroupMetadataManager", _GC + "GroupMetadataManager", "[GroupMetadataManager brokerId={coordinator}] {body}",
@@ -85,6 +101,8 @@ SOURCES: tuple[SourceSpec, ...] = (
             ClassSpec("ClassicGroup", _JG + "classic.ClassicGroup", JAVA_PFX),
             ClassSpec("ConsumerGroup", _JG + "modern.consumer.ConsumerGroup", JAVA_PFX),
             ClassSpec("ConsumerGroupMember", _JG + "modern.consumer.ConsumerGroupMember", JAVA_PFX),
+            ClassSpec("StreamsGroup", _JG + "streams.StreamsGroup", JAVA_PFX),
+            ClassSpec("OffsetMetadataManager", _JG + "OffsetMetadataManager", JAVA_PFX, only=_MEMBERSHIP),
             ClassSpec("GroupCoordinatorShard", _JG + "GroupCoordinatorShard", JAVA_PFX),
             ClassSpec("GroupCoordinatorService", _JG + "GroupCoordinatorService", "[GroupCoordinator id={coordinator}] {body}"),
             ClassSpec("CoordinatorRuntime", "org.apache.kafka.coordinator.common.runtime.CoordinatorRuntime",
@@ -116,6 +134,11 @@ SOURCES: tuple[SourceSpec, ...] = (
             ClassSpec("CommitRequestManager", _CI + "CommitRequestManager", CLIENT_PFX, only=_ABOUT_GROUP, since="1.0.0"),
             ClassSpec("CoordinatorRequestManager", _CI + "CoordinatorRequestManager", CLIENT_PFX, since="1.0.0"),
             ClassSpec("AsyncKafkaConsumer", _CI + "AsyncKafkaConsumer", CLIENT_PFX, only=_ABOUT_GROUP, since="1.0.0"),
+            ClassSpec("StreamsMembershipManager", _CI + "StreamsMembershipManager", CLIENT_PFX, since="1.0.0"),
+            ClassSpec("StreamsGroupHeartbeatRequestManager", _CI + "StreamsGroupHeartbeatRequestManager", CLIENT_PFX, since="1.0.0"),
+            ClassSpec("StreamsRebalanceListenerInvoker", _CI + "StreamsRebalanceListenerInvoker", CLIENT_PFX, since="1.0.0"),
+            ClassSpec("ShareMembershipManager", _CI + "ShareMembershipManager", CLIENT_PFX, since="1.0.0"),
+            ClassSpec("ShareHeartbeatRequestManager", _CI + "ShareHeartbeatRequestManager", CLIENT_PFX, since="1.0.0"),
         ),
         {"comment": "The new Java consumer (KIP-848 consumer protocol, group.protocol=consumer), 3.7+.", "expect": {"side": "client"}},
     ),
@@ -125,6 +148,7 @@ SOURCES: tuple[SourceSpec, ...] = (
             ClassSpec("StreamThread", _ST + "StreamThread", THREAD_PFX, since="1.0.0"),
             ClassSpec("TaskManager", _ST + "TaskManager", THREAD_PFX, since="1.0.0"),
             ClassSpec("StreamsRebalanceListener", _ST + "StreamsRebalanceListener", THREAD_PFX, since="1.0.0"),
+            ClassSpec("DefaultStreamsRebalanceListener", _ST + "DefaultStreamsRebalanceListener", THREAD_PFX, since="1.0.0"),
             ClassSpec("StreamsPartitionAssignor", _ST + "StreamsPartitionAssignor", ASSIGNOR_PFX, since="1.0.0"),
             ClassSpec("KafkaStreams", "org.apache.kafka.streams.KafkaStreams", CLIENT_STREAMS_PFX, since="1.0.0"),
             ClassSpec("HighAvailabilityTaskAssignor", _ST + "assignment.HighAvailabilityTaskAssignor"),

@@ -1,6 +1,6 @@
 """Mine the log statements of Kafka's group-membership code from a git mirror of apache/kafka.
 
-``python -m jobs.ingest.catalogue.mining.mine_kafka MIRROR [--source NAME ...] [--out DIR]``
+``python -m jobs.ingest.catalogue.mining.mine_kafka MIRROR [MIRROR ...] [--source NAME ...] [--out DIR]``
 
 For every source of :data:`~jobs.ingest.catalogue.mining.kafka_sources.SOURCES` and every tag it reads,
 list the log statements of its classes (``git show TAG:PATH``), merge the statements with the same class
@@ -39,6 +39,19 @@ class Seen:
 
 
 @cache
+def _has(mirror: str, ref: str) -> bool:
+    return subprocess.run(["git", "-C", mirror, "cat-file", "-e", ref + "^{commit}"], capture_output=True).returncode == 0
+
+
+def _mirror_of(mirrors: tuple[str, ...], ref: str) -> str:
+    """The first mirror that has ``ref`` (a tag or a commit)."""
+    for m in mirrors:
+        if _has(m, ref):
+            return m
+    raise SystemExit(f"no mirror has {ref}: {', '.join(mirrors)}")
+
+
+@cache
 def _tree(mirror: str, ref: str) -> tuple[str, ...]:
     out = subprocess.run(
         ["git", "-C", mirror, "ls-tree", "-r", "--name-only", ref], capture_output=True, text=True, check=True
@@ -59,7 +72,7 @@ def _paths(mirror: str, ref: str, cls: ClassSpec, ext: str) -> list[str]:
     ]
 
 
-def mine(mirror: str, spec: SourceSpec) -> list[Seen]:
+def mine(mirrors: tuple[str, ...], spec: SourceSpec) -> list[Seen]:
     """Every statement of ``spec`` at its tags, merged by (class, wording), in class and line order."""
     import re
 
@@ -67,6 +80,7 @@ def mine(mirror: str, spec: SourceSpec) -> list[Seen]:
     seen: dict[tuple[str, str], Seen] = {}
     for tag in spec.tags:
         ref = ref_of(tag)
+        mirror = _mirror_of(mirrors, ref)
         for cls in spec.classes:
             for path in _paths(mirror, ref, cls, ext):
                 for call in log_calls(_show(mirror, ref, path), "scala" if ext == ".scala" else "java"):
@@ -105,11 +119,11 @@ def _existing(path: str) -> tuple[dict, dict[tuple[str, str], dict]]:
     return raw, by_key
 
 
-def build(mirror: str, spec: SourceSpec, path: str) -> dict:
+def build(mirrors: tuple[str, ...], spec: SourceSpec, path: str) -> dict:
     raw, old = _existing(path)
     head_cls = spec.classes[0]
     statements, ids = [], set()
-    for s in mine(mirror, spec):
+    for s in mine(mirrors, spec):
         call = s.last_call
         assert call is not None
         prev = old.get((s.cls.name, s.wording), {})
@@ -183,7 +197,8 @@ def _group_first(statements: list[dict]) -> list[dict]:
 
 def main(argv: Iterable[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("mirror", help="path of a git mirror of the sources' repository (apache/kafka, spring-projects/spring-kafka)")
+    ap.add_argument("mirror", nargs="+", help="git mirrors of the sources' repository (apache/kafka, spring-projects/spring-kafka);"
+                    " each tag is read from the first one that has it")
     ap.add_argument("--source", action="append", help="only these sources (default: all)")
     ap.add_argument("--out", default=DATA, help="the catalogue's data directory")
     args = ap.parse_args(list(argv) if argv is not None else None)
@@ -191,7 +206,7 @@ def main(argv: Iterable[str] | None = None) -> None:
         if (args.source and spec.name not in args.source) or (not args.source and spec.repo != "apache/kafka"):
             continue
         path = os.path.join(args.out, spec.name + ".yaml")
-        doc = build(args.mirror, spec, path)
+        doc = build(tuple(args.mirror), spec, path)
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(dump_source(doc))
         print(f"{spec.name}: {len(doc['statements'])} statements over {len(spec.tags)} tags", file=sys.stderr)

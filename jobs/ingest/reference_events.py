@@ -45,7 +45,7 @@ from jobs.ingest import dialects as D
 from jobs.ingest import general as G
 from jobs.ingest import redaction as RD
 from jobs.ingest.model import EVENTS_ARROW
-from jobs.ingest.reference import File, Head, rx
+from jobs.ingest.reference_model import File, Head, rx
 
 _KEYED: dict[str, list[int]] = {}
 for _i, _d in enumerate(D.DIALECTS):

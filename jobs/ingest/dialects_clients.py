@@ -47,6 +47,13 @@ CLIENT_DIALECTS: tuple[Dialect, ...] = (
        r"consumergroup/session/(?P<member_id>[^/\s]*)/{N} (?P<reason>heartbeat loop stopped)", "consumergroup/session/m-1/3 heartbeat loop stopped"),
     _d("sarama.coordinator_unavailable", "coordinator_lost", OT, "sarama 1.37+",
        r"client/coordinator (?P<reason>coordinator for {G} is not available)", "client/coordinator coordinator for g is not available"),
+    # (sarama's own wordings: read whatever logger, or none, the application gives sarama.Logger)
+    _d("sarama.coordinator_unavailable.v1_36", "other", OT, "sarama 1.24-1.36",
+       r"(?P<reason>client/coordinator coordinator for consumer group {G} is not available)",
+       "client/coordinator coordinator for consumer group g is not available"),
+    _d("sarama.not_authorized", "other", OT, "sarama 1.24+",
+       r"(?P<reason>client was not authorized to access group {G} while attempting to find coordinator)",
+       "client was not authorized to access group g while attempting to find coordinator"),
     _d("sarama.group_noise", None, OT, "sarama 1.24+",
        r"(?:consumergroup/\S+ (?:loop check partition number|topic \S+ get partition number failed)|consumergroup/\S+: falling back to static user data"
        r"|consumer-group/claim |Consumer Group (?:refresh metadata|topic \S+ get partition number) failed|loop check partition number coroutine).*",

@@ -9,6 +9,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from jobs.ingest import dialect_model as DM
 from jobs.ingest import dialects as D
 from jobs.ingest import general as G
 from jobs.ingest import pyregex as PR
@@ -114,11 +115,23 @@ def _match_dialects(message: pa.Array, logger: pa.Array) -> tuple[pa.Table, np.n
     if has_pre.any():
         body = _strip_prefix(message, has_pre)
     unmatched = np.ones(n, dtype=bool)
-    t = _matches_table(_dialect_matches(body, logger, has_pre, unmatched))
+    t = _matches_table(_dialect_matches(body, logger, has_pre, unmatched, message))
     return _with_prefix_fields(t, pre, body), unmatched
 
 
-def _dialect_matches(body: pa.Array, logger: pa.Array, has_pre: np.ndarray, unmatched: np.ndarray) -> list[pa.Table]:
+def _logger_ok(cond: str, logger: pa.Array, message: pa.Array) -> np.ndarray:
+    """The rows whose logger meets a dialect's logger condition, or whose message starts with the
+    context prefix of the same source (:data:`jobs.ingest.dialect_model.SOURCE_PREFIX`)."""
+    ok = _mask(_dict_apply(logger, lambda u: PR.match(u, cond)))
+    pre = DM.SOURCE_PREFIX.get(cond)
+    if pre is not None:
+        ok |= _mask(pc.starts_with(message, pre))
+    return ok
+
+
+def _dialect_matches(
+    body: pa.Array, logger: pa.Array, has_pre: np.ndarray, unmatched: np.ndarray, message: pa.Array
+) -> list[pa.Table]:
     """The matches of each dialect on the bodies it can match (``unmatched`` is updated): keyed
     dialects of the first words present (rows of different keys are disjoint: table order only
     matters within one key), then the keyless ones on every row left. Returned keyed then keyless,
@@ -135,10 +148,9 @@ def _dialect_matches(body: pa.Array, logger: pa.Array, has_pre: np.ndarray, unma
         if not unmatched.any():
             break
         rows = _rows_to_try(d, code, codes, word_code, unmatched)
-        if d.logger and len(rows):
+        if DM.logger_needed(d) and len(rows):
             if d.logger not in logger_ok:
-                rx = d.logger
-                logger_ok[rx] = _mask(_dict_apply(logger, lambda u, rx=rx: PR.match(u, rx)))
+                logger_ok[d.logger] = _logger_ok(d.logger, logger, message)
             rows = rows[logger_ok[d.logger][rows]]
         if d.needs_prefix and len(rows):
             rows = rows[has_pre[rows]]

@@ -7,8 +7,9 @@ a. **Context prefix** (:func:`split_prefix`): ``BODY_PREFIX`` (``[GroupCoordinat
    block, ``[thrd:main]: ``) gives prefix fields; the dialects run on the *body* after it.
 b. **Dialects** (:func:`match_dialect`): first the dialects keyed by the body's first word
    (``Dialect.key``), then the keyless ones, each group in table order; a dialect with a ``logger``
-   condition needs the head's logger to match it, one with ``needs_prefix`` a client prefix. The
-   first whose pattern matches the whole body wins.
+   condition needs the head's logger to match it or the message's context prefix to name the same
+   source (``SOURCE_PREFIX``), unless it is ``distinctive``; one with ``needs_prefix`` a client
+   prefix. The first whose pattern matches the whole body wins.
 c. **Message-first** (:func:`message_first`): when none matches, every candidate start × tail of
    :func:`jobs.ingest.general.message_candidates` is tried; the lowest rank wins, a catch-all
    dialect (``(?P<reason>.*`` …) only when no specific one matches. That candidate becomes the
@@ -41,6 +42,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from jobs.ingest import dialect_model as DM
 from jobs.ingest import dialects as D
 from jobs.ingest import general as G
 from jobs.ingest import redaction as RD
@@ -87,8 +89,12 @@ def match_dialect(message: str, logger: str) -> Match | None:
     word = rx(r"^(?P<w>\S*)").search(body).group("w")
     for di in _KEYED.get(word, []) + _KEYLESS:
         d = D.DIALECTS[di]
-        if (d.logger and not rx(d.logger).search(logger)) or (d.needs_prefix and not has_prefix):
+        if d.needs_prefix and not has_prefix:
             continue
+        if DM.logger_needed(d) and not rx(d.logger).search(logger):
+            pre = DM.SOURCE_PREFIX.get(d.logger)
+            if pre is None or not message.startswith(pre):
+                continue
         m = rx(d.pattern).search(body)
         if m:
             # an empty sub-match is no value, except an empty partition list (a fact)

@@ -9,12 +9,13 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from jobs.ingest import context as C
 from jobs.ingest import dialect_model as DM
 from jobs.ingest import dialects as D
 from jobs.ingest import general as G
 from jobs.ingest import pyregex as PR
 from jobs.ingest.arrowops import _dict_apply, _elem, _extract, _mask, _np, _nullify_empty, _take
-from jobs.ingest.fields import _carry_groups, _event_fields, _event_rows
+from jobs.ingest.fields import _carry_groups, _event_fields, _event_rows, with_context_groups
 
 # ------------------------------------------------------------------------------------ dialects
 _CLIENT_PREFIX_RX = next(rx for lits, rx in D.BODY_PREFIXES if "[Consumer " in lits)
@@ -256,6 +257,7 @@ def _candidate_events(
         return None, unmatched
     urow = _np(mt["_row"])
     fields = _event_fields(mt, _take(ulog, urow), _take(layout, rep[urow]))
+    fields = with_context_groups(fields, _take(umsg, urow), C.TEXT_GROUP)
     if "_msg" in mt.column_names:
         fields = fields.append_column("_msg", mt["_msg"])
     j = np.full(len(rep), -1, dtype=np.int64)
@@ -325,14 +327,21 @@ def _spread_events(fields: pa.Table, jr: np.ndarray, hrow: np.ndarray, thread: p
 
 
 def _carried_groups(fields: pa.Table, jr: np.ndarray, thread: pa.Array) -> pa.Array | None:
-    """The ``group_id`` of every line (``jr``) with the librdkafka lines without a group name given
-    the group of the same client instance's last line, or None when no such line needs one."""
+    """The ``group_id`` of every line (``jr``): a line without a group name given its heartbeat
+    thread's group, then the librdkafka lines without one the group of the same client instance's
+    last line; None when no line changes."""
+    gid = None
+    if pc.any(pc.starts_with(thread, C.THREAD_PREFIX)).as_py():
+        t = with_context_groups(pa.table({"group_id": _take(fields["group_id"].combine_chunks(), jr)}), thread,
+                                C.THREAD_GROUP)  # fmt: skip
+        gid = t["group_id"].combine_chunks()
     other = _np(fields["_other"]).astype(bool)[jr]
     if not other.any():
-        return None
-    gid = _take(fields["group_id"].combine_chunks(), jr)
+        return gid
+    if gid is None:
+        gid = _take(fields["group_id"].combine_chunks(), jr)
     if not pc.any(pc.and_(pc.is_null(gid), pa.array(other))).as_py():
-        return None
+        return gid
     return _carry_groups(gid, other, thread)
 
 

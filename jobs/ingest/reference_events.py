@@ -42,6 +42,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from jobs.ingest import context as C
 from jobs.ingest import dialect_model as DM
 from jobs.ingest import dialects as D
 from jobs.ingest import general as G
@@ -275,6 +276,8 @@ def read_events(
                 f.qgroup[h.row] = g.group("g") if g else None
             continue
         ev = event_fields(matches[h.row], h.logger, h.layout)
+        if ev["group_id"] is None:
+            ev["group_id"] = context_group(h.message, h.thread)
         if ev["side"] == "other":
             if ev["group_id"] is None:
                 ev["group_id"] = last_group.get(h.thread)
@@ -309,6 +312,16 @@ def read_events(
         if msg is not None:
             e["_head"].message = msg
     return _finish(f, evs, heads, source_file, cluster, run_id, sha)
+
+
+def context_group(message: str | None, thread: str | None) -> str | None:
+    """The group a line's context names (:mod:`jobs.ingest.context`): an MDC / key=value group key
+    in its text, else the consumer heartbeat thread's group."""
+    for text, pattern in ((message, C.TEXT_GROUP), (thread, C.THREAD_GROUP)):
+        m = rx(pattern).search(text or "")
+        if m and m.group("g") not in C.NO_GROUP:
+            return m.group("g")
+    return None
 
 
 def _file_group(evs: list[dict[str, Any]], sha: str | None) -> None:

@@ -340,11 +340,19 @@ def _file_group(evs: list[dict[str, Any]], sha: str | None) -> None:
 
 def _attribute(evs: list[dict[str, Any]]) -> None:
     """Context attribution of events whose line names no group (see ``parse._attribute_groups``):
-    the nearest earlier event naming one of its member ids (else its instance id) as an id field
+    a consumer's default client id naming a group of the file; else the nearest earlier event naming one of its member ids (else its instance id) as an id field
     or a whole word of its message; else the nearest earlier event with a group at most 1000 ms
     before. Both only on the same coordinator partition when the prefix gives one."""
     named = [e["group_id"] is not None for e in evs]
     if all(named) or not any(named):
+        return
+    groups = {e["group_id"] for e in evs if e["group_id"] is not None}
+    for e in evs:  # 0. a consumer's default client id "consumer-<g>-<n>" of a group the file names
+        m = rx(C.CLIENT_ID_GROUP).search(e["client_id"] or "") if e["group_id"] is None else None
+        if m and m.group("g") in groups:
+            e["group_id"] = m.group("g")
+    named = [e["group_id"] is not None for e in evs]
+    if all(named):
         return
     resolved: set[int] = set()
 

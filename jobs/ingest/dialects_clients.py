@@ -16,12 +16,13 @@ _MK = r"(?P<member_id>[^,\s]*)"
 #: ruby-kafka's tagged logger inside the consumer loop: ``[[group] {topic: 0, 1}:] `` (the group)
 _RTAG = r"(?:\[\[(?P<group_id>[^\]]+)\] \{[^}]*\}:\] )?"
 _RTAGX = r"(?:\[\[[^\]]+\] \{[^}]*\}:\] )?"
-#: brod's group member prefix (3.3+ and before), after OTP logger's single-line ``\n`` -> ``, ``
-_BROD = r"Group member \((?P<group_id>[^,]+),coor=<[\d.]+>,cb=<[\d.]+>,generation=(?P<generation>-?\d+)\):, "
+#: brod's group member prefix (3.3+ and before): a record header, then the message after OTP logger's
+#: single-line ``\n`` -> ``, ``, or on the next line (a multi-line formatter; joined with a space)
+_BROD = r"Group member \((?P<group_id>[^,]+),coor=(?:#PID)?<[\d.]+>,cb=(?:#PID)?<[\d.]+>,generation=(?P<generation>-?\d+)\):,? "
 #: mode's service label in front of faust's messages (``[^--Consumer]: ``)
 _FAUST = r"(?:\[\^-*[\w.]+\]: )?"
 _BROD_OLD = (r"group coordinator \(groupId=(?P<group_id>[^,]+),memberId=(?P<member_id>[^,]*),"
-             r"generation=(?P<generation>-?\d+),pid=<[\d.]+>\):, ")
+             r"generation=(?P<generation>-?\d+),pid=(?:#PID)?<[\d.]+>\):,? ")
 
 
 def _brod(id_: str, kind: str | None, body: str, example: str, new: bool = True, old: bool = True, **kw) -> tuple[Dialect, ...]:

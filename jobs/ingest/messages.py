@@ -13,6 +13,7 @@ from jobs.ingest import context as C
 from jobs.ingest import dialect_model as DM
 from jobs.ingest import dialects as D
 from jobs.ingest import general as G
+from jobs.ingest import layouts as L
 from jobs.ingest import pyregex as PR
 from jobs.ingest.arrowops import _dict_apply, _elem, _extract, _mask, _np, _nullify_empty, _take
 from jobs.ingest.fields import _carry_groups, _event_fields, _event_rows, with_context_groups
@@ -418,8 +419,11 @@ def _wrapped_lines(
     cand_of = dict(zip(head_rows[cpos].tolist(), range(len(cpos))))
     un = np.nonzero(unmatched)[0]
     rows = head_rows[cpos[un]]
-    jul = _mask(pc.ends_with(_take(layout_col, cpos[un]), "jul"))
-    orphan_of = _following_lines(rows, jul, joinable)
+    lay = _take(layout_col, cpos[un])
+    two = np.zeros(len(un), dtype=bool)
+    for name in L.NEXT_LINE:
+        two |= _mask(pc.ends_with(lay, name))
+    orphan_of = _following_lines(rows, two, joinable)
     if not any(orphan_of):
         return ev, message
     orphans = sorted({k for o in orphan_of for k in o})
@@ -473,15 +477,15 @@ def _joinable_lines(
     return joinable
 
 
-def _following_lines(rows: np.ndarray, jul: np.ndarray, joinable: np.ndarray) -> list[list[int]]:
-    """Per unmatched line ``rows`` (not of a JUL layout, whose message is its second line): the up
-    to :data:`WRAP_MAX` joinable lines right after it."""
+def _following_lines(rows: np.ndarray, two: np.ndarray, joinable: np.ndarray) -> list[list[int]]:
+    """Per unmatched line ``rows``: the up to :data:`WRAP_MAX` joinable lines right after it (after
+    its message line for a two-line entry, ``two``: :data:`jobs.ingest.layouts.NEXT_LINE`)."""
     n = len(joinable)
     orphan_of: list[list[int]] = []
-    for r, j in zip(rows, jul):
+    for r, j in zip(rows, two):
         nxt: list[int] = []
-        k = int(r) + 1
-        while not j and k < n and len(nxt) < WRAP_MAX and joinable[k]:
+        k = int(r) + (2 if j else 1)
+        while k < n and len(nxt) < WRAP_MAX and joinable[k]:
             nxt.append(k)
             k += 1
         orphan_of.append(nxt)

@@ -332,7 +332,7 @@ def _read_heads(f: File, settings: IngestSettings, label: str) -> None:
         m = rx(L.JSON_BEHIND).search(f.text[i]) if '{"' in f.text[i] else None
         if m and rx(L.JSON_LINE).search(m.group("rest")) and (h := _match_layout(i, m.group("rest"), [], True, label + "col+")):
             f.heads[i] = h
-    after_jul = {r + 1 for r, h in f.heads.items() if h.layout.endswith("jul")}
+    after_jul = {r + 1 for r, h in f.heads.items() if L.next_line(h.layout)}
     for i in [i for i in rows if i not in f.heads and i not in after_jul]:
         if h := _general_head(i, f.text[i], label, i in f.env):
             f.heads[i] = h
@@ -363,12 +363,15 @@ def _peel(f: File, offered: list[int], settings: IngestSettings, label: str) -> 
 
 
 def _messages_and_continuations(f: File) -> None:
-    """Steps 7-8: JUL message lines, multi-line JSON messages, continuations, unparsable lines."""
+    """Steps 7-8: the message lines of two-line entries, multi-line JSON messages, continuations,
+    unparsable lines."""
     for r in sorted(f.heads):
         h, nxt = f.heads[r], r + 1
-        jul = h.layout.endswith("jul") and nxt < len(f.text) and nxt not in f.heads and not f.bad[nxt]
-        if jul and (m := rx(L.JUL_MESSAGE).search(f.text[nxt])):
-            h.message, h.level = m.group("message"), m.group("level")
+        pattern = L.next_line(h.layout)
+        two = pattern and nxt < len(f.text) and nxt not in f.heads and not f.bad[nxt]
+        if two and (m := rx(pattern).search(f.text[nxt])):
+            h.message = m.group("message")
+            h.level = m.groupdict().get("level") or h.level
             f.is_cont[nxt] = True
     for h in f.heads.values():
         h.message = h.message or ""

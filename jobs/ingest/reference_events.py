@@ -46,6 +46,7 @@ from jobs.ingest import context as C
 from jobs.ingest import dialect_model as DM
 from jobs.ingest import dialects as D
 from jobs.ingest import general as G
+from jobs.ingest import layouts as L
 from jobs.ingest import redaction as RD
 from jobs.ingest.model import EVENTS_ARROW
 from jobs.ingest.reference_model import File, Head, rx
@@ -229,9 +230,10 @@ def _join_wrapped(f: File, cands: list[Head], matches: dict[int, Match]) -> None
 
     follow: dict[int, list[int]] = {}
     for h in cands:
-        if h.row in matches or h.layout.endswith("jul"):
+        if h.row in matches:
             continue
-        k, rows = h.row + 1, []
+        # (a two-line entry's message is its second line: what continues it comes after that)
+        k, rows = h.row + (2 if L.next_line(h.layout) else 1), []
         while k < len(f.text) and len(rows) < WRAP_MAX and joinable(k):
             rows.append(k)
             k += 1

@@ -223,6 +223,13 @@ RDKAFKA_FACILITY = r"^[A-Z][A-Z_]+$"
 SOURCE_PREFIX: dict[str, str] = {RDKAFKA_FACILITY: "[thrd:"}
 
 
+def is_catchall(d: Dialect) -> bool:
+    """A dialect reading any line of a kind (``(?P<reason>.*`` any line naming a group, ``.*`` any
+    line of some loggers): message-first prefers a specific dialect on a candidate of the message
+    (after an MDC block, say) to it."""
+    return d.regex.startswith(("(?P<reason>.*", ".*"))
+
+
 def logger_needed(d: Dialect) -> bool:
     """Whether the dialect's ``logger`` condition is tested (it has one and is not distinctive)."""
     return d.logger is not None and not d.distinctive

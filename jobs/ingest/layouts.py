@@ -117,10 +117,17 @@ LAYOUTS: tuple[Layout, ...] = (
     ),
     Layout(
         "log4j-level-thread",
-        rf"^(?P<ts>{_TS_ISO})\s+(?P<level>{LEVELS})\s+\[(?P<thread>[^\]\d][^\]]*)\]\s+(?P<logger>[\w.$]+):?\s+-?\s*(?P<message>.*)$",
+        rf"^(?P<ts>{_TS_ISO})\s+(?P<level>{LEVELS})\s+\[(?P<thread>[^\]\d][^\]=]*)\]\s+(?P<logger>[\w$]+(?:\.[\w$]+)+):?\s+-?\s*(?P<message>.*)$",
         "2024-05-01 10:00:00,123 INFO  [main] org.apache.kafka.clients.consumer.internals.ConsumerCoordinator - "
         "[Consumer clientId=consumer-g-1, groupId=g] (Re-)joining group",
-        "log4j `%d %-5p [%t] %c - %m`",
+        "log4j `%d %-5p [%t] %c - %m` (a bracket holding `k=v` is a context prefix, not a thread)",
+    ),
+    Layout(
+        "log4j-level-thread-short",
+        rf"^(?P<ts>{_TS_ISO})\s+(?P<level>{LEVELS})\s+\[(?P<thread>[^\]\d][^\]=]*)\]\s+(?P<logger>[\w$]+)(?::\s+-?|\s+-)\s*(?P<message>.*)$",
+        "2024-05-01 10:00:00,123 INFO  [main] ConsumerCoordinator - [Consumer clientId=consumer-g-1, groupId=g] (Re-)joining group",
+        "log4j `%d %-5p [%t] %c{1} - %m`: a logger without dots needs its separator (a bare word after "
+        "`[x]` is message text: kafkajs's `[Connection] Request ...`, ruby-kafka's `[member] Joined ...`)",
     ),
     Layout(
         "python",
@@ -226,6 +233,7 @@ FIRST_CHARS: dict[str, str] = {
     "slf4j-simple": "[" + _DIGITS,
     "log4j-thread": _DIGITS,
     "log4j-level-thread": _DIGITS,
+    "log4j-level-thread-short": _DIGITS,
     "python": _DIGITS,
     "python-basic": "".join(sorted({lv[0] for lv in LEVELS.split("|")})),
     "librdkafka": "%",

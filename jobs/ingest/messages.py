@@ -347,7 +347,7 @@ def _carried_groups(fields: pa.Table, jr: np.ndarray, thread: pa.Array) -> pa.Ar
 
 
 #: catch-all dialects (``(?P<reason>.*`` ...): message-first prefers any specific dialect to them
-_CATCHALL = np.array([d.regex.startswith("(?P<reason>.*") for d in D.DIALECTS], dtype=bool)
+_CATCHALL = np.array([DM.is_catchall(d) for d in D.DIALECTS], dtype=bool)
 
 
 def _message_first(

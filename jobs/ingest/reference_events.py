@@ -56,7 +56,7 @@ for _i, _d in enumerate(D.DIALECTS):
     if _d.key is not None:
         _KEYED.setdefault(_d.key, []).append(_i)
 _KEYLESS = [i for i, d in enumerate(D.DIALECTS) if d.key is None]
-_CATCHALL = [d.regex.startswith("(?P<reason>.*") for d in D.DIALECTS]
+_CATCHALL = [DM.is_catchall(d) for d in D.DIALECTS]
 _FAIL_KINDS = ("join_failed", "sync_failed", "heartbeat_failed", "offset_commit_failed")
 _STR_FIELDS = ("group_id", "member_id", "group_instance_id", "client_id", "host", "reason", "state", "protocol",
                "error", "old_member_id", "operation", "protocol_type", "from_state")  # fmt: skip

@@ -5,6 +5,7 @@ the catalogue (``Dialect.distinctive``), and a message never becomes a wrong eve
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 
 import pytest
@@ -45,6 +46,9 @@ def test_a_distinctive_wording_is_no_statement_of_another_source(di: int) -> Non
     do not meet the condition, and it reads at least one of its own."""
     d = D.DIALECTS[di]
     assert d.logger is not None, f"{d.id}: distinctive needs a logger condition to drop"
+    # (and enough literal text that an unrelated line cannot have it: three words at least)
+    literal = re.sub(r"\(\?P<\w+>|\{[A-Z]+\}|\\.|[()?:|*+.\[\]^$]", " ", re.sub(r"\[[^\]]*\]", " ", d.regex))
+    assert len(re.findall(r"[A-Za-z]{2,}", literal)) >= 3, (d.id, literal)
     own, foreign = 0, []
     for src in SOURCES:
         for st in src.statements:
@@ -96,9 +100,10 @@ def test_catalogue_without_logger_names() -> None:
             else:
                 right += 1
     assert wrong == []
-    assert right >= 874, (right, missed)
-    # (what is missed is read by kafka-python's and aiokafka's catch-all, which needs their logger)
-    assert {m.split(":")[0] for m in missed} <= {"aiokafka", "kafka-python", "kafka-broker-scala"}, missed
+    assert right >= 871, (right, missed)
+    # (what is missed is read by kafka-python's and aiokafka's catch-all or a short wording ("Heartbeat:
+    # g[3] m"), which need their logger)
+    assert {m.split(":")[0] for m in missed} <= {"aiokafka", "kafka-python", "kafka-broker-scala", "librdkafka"}, missed
 
 
 def test_distinctive_statements_read_the_same_with_and_without_their_logger() -> None:

@@ -117,6 +117,18 @@ NON_JAVA: tuple[Dialect, ...] = (
     _d("python.heartbeat_session_expired_group", "other", OT, "kafka-python 1.x",
        r"(?P<reason>Heartbeat session expired - marking coordinator dead for group (?P<group_id>[^\s,:'<]+))",
        "Heartbeat session expired - marking coordinator dead for group g", logger=PY_LOGGERS, distinctive=True),
+    # (their other lines naming a group that the Java client does not log: distinctive, read without the
+    # logger; the wordings kafka-python shares with the 0.10 Java client stay with the catch-all)
+    _d("python.wordings.for_group", "other", OT, "kafka-python, aiokafka",
+       r"(?P<reason>(?:Finished assignment|Sending offset-commit request with .*|Sending (?:follower|leader) SyncGroup"
+       r"|Successfully auto-committed offsets|Failed to auto-commit offsets|Received heartbeat response"
+       r"|User provided (?:subscription )?rebalance listener .*|(?:JoinGroup|SyncGroup)|Rebalance listener \S+"
+       r"|Cooperative (?:rebalance complete|pre-rebalance)) for group (?P<group_id>[^\s:']+)(?:[: ].*)?)",
+       "Successfully auto-committed offsets for group g", logger=PY_LOGGERS, distinctive=True),
+    _d("python.wordings.commit_partition_failed", "other", OT, "kafka-python",
+       r"(?P<reason>Group (?P<group_id>\S+) failed to commit partition .*)",
+       "Group g failed to commit partition TopicPartition(topic='t', partition=0) at offset 5: CommitFailedError",
+       logger=PY_LOGGERS, distinctive=True),
     _d("python.any_group", "other", OT, "kafka-python, aiokafka", r"(?P<reason>.*?\b[Gg]roup '?(?P<group_id>[^\s,:'<]+)'?.*)",
        "Heartbeat session expired - marking coordinator dead for group g", logger=PY_LOGGERS),
     # ------------------------------------------------------------------ librdkafka (debug=cgrp: its facility in the logger column)

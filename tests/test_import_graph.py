@@ -36,10 +36,6 @@ ALLOWED_CYCLES: dict[frozenset[str], str] = {
         "owned by concurrent work on coordinator_core/replay/; to break by typing the feed functions' "
         "`rp` with a typing.Protocol of what they call, in a small replay/*_types.py, not GroupReplay"
     ),
-    frozenset({"jobs.ingest.reference", "jobs.ingest.reference_events"}): (
-        "owned by concurrent work on jobs/ingest/; to break by moving File, Head and rx down into a "
-        "lower module both import (reference_events then no longer imports reference)"
-    ),
 }
 
 

@@ -13,7 +13,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from jobs.ingest.arrowops import _mask, _np, _take
+from jobs.ingest import context as C
+from jobs.ingest.arrowops import _extract, _mask, _np, _take
 
 # ------------------------------------------------------------------------------------ attribution
 #: how far back (ms) the time fallback of :func:`_attribute_groups` looks for a group line
@@ -43,6 +44,8 @@ def _attribute_groups(ev: pa.Table, msg: pa.Array, ts: np.ndarray) -> tuple[pa.A
     "will not trigger a rebalance" line, fenced-instance lines, ``GroupMetadata``/``ClassicGroup``
     leader re-election, the 2.3 static replacement). Such an event takes the ``group_id`` of
 
+    0. its client id when that is a consumer's default ``consumer-<g>-<n>`` and the file names
+       group ``g`` (:func:`_client_id_groups`), else
     1. the nearest preceding event line of the file that names one of its ids: its
        ``member_id``/``old_member_id`` first, else its ``group_instance_id`` (in an id field or as a
        whole word of the message; an event attributed this way counts as naming its ids for later
@@ -62,6 +65,11 @@ def _attribute_groups(ev: pa.Table, msg: pa.Array, ts: np.ndarray) -> tuple[pa.A
     attributed = np.zeros(n, dtype=bool)
     if not nog.any() or nog.all():
         return gid, attributed
+    gid, by_client = _client_id_groups(ev, gid, nog)
+    if by_client.any():
+        nog &= ~by_client
+        if not nog.any():
+            return gid, by_client
     cands = np.nonzero(nog)[0]
     opart = _np(pc.fill_null(ev["offsets_partition"].combine_chunks().cast(pa.int64()), -1)).astype(np.int64)
     cols = {c: ev[c].combine_chunks() for c in ("member_id", "old_member_id", "group_instance_id")}
@@ -71,9 +79,25 @@ def _attribute_groups(ev: pa.Table, msg: pa.Array, ts: np.ndarray) -> tuple[pa.A
     cand_groups = _attribute_candidates(gid, cands, np.nonzero(~nog)[0], member_ids, inst_ids, where, opart, ts,
                                         attributed)  # fmt: skip
     if not attributed.any():
-        return gid, attributed
+        return gid, attributed | by_client
     out = pc.replace_with_mask(gid, pa.array(attributed), pa.array(cand_groups, pa.string()))
-    return out, attributed
+    return out, attributed | by_client
+
+
+def _client_id_groups(ev: pa.Table, gid: pa.Array, nog: np.ndarray) -> tuple[pa.Array, np.ndarray]:
+    """Step 0 of :func:`_attribute_groups`: an event without a group whose client id is a 2.4+
+    consumer's default ``consumer-<g>-<n>`` (:data:`jobs.ingest.context.CLIENT_ID_GROUP`) takes
+    ``g`` when a line of the file names group ``g``. Returns the group ids and the rows filled (they
+    count as naming their group for the later steps)."""
+    none = np.zeros(len(gid), dtype=bool)
+    cid = ev["client_id"].combine_chunks()
+    if cid.null_count == len(cid):
+        return gid, none
+    g = _extract(cid.cast(pa.string()), C.CLIENT_ID_GROUP).field("g")
+    ok = nog & _mask(pc.is_in(g, pc.unique(gid.drop_null()).cast(pa.string())))
+    if not ok.any():
+        return gid, none
+    return pc.if_else(pa.array(ok), g.cast(gid.type), gid), ok
 
 
 def _candidate_ids(cols: dict[str, pa.Array], cands: np.ndarray) -> tuple[list[set[str]], list[set[str]]]:

@@ -66,8 +66,14 @@ class Dialect:
     regex: str
     example: str
     fixed: dict = field(default_factory=dict)
-    #: optional RE2 condition on the logger column (e.g. kafka-python's ``kafka.coordinator``)
+    #: optional RE2 condition on the logger column (e.g. kafka-python's ``kafka.coordinator``); a
+    #: message whose context prefix names the same source meets it too (:data:`SOURCE_PREFIX`)
     logger: str | None = None
+    #: the wording is unique to the sources the ``logger`` condition names (no statement of another
+    #: source in the catalogue reads as it, checked by tests/ingest/test_loggerless.py): the condition
+    #: is not needed, the message alone decides (a custom logger, a JSON record or a syslog tag that
+    #: names no logger, or another name, still read)
+    distinctive: bool = False
     #: only lines with a client context prefix (``[Consumer clientId=c, groupId=g] ``) match; the same
     #: wording without it falls through to the next dialects (e.g. a plain-logger variant)
     needs_prefix: bool = False
@@ -210,6 +216,23 @@ PYTHON_LOGGER = r"^kafka\.coordinator(?:\.(?:base|consumer|heartbeat|assignors.*
 
 #: librdkafka's log facility (the ``logger`` column of the ``librdkafka`` layout)
 RDKAFKA_FACILITY = r"^[A-Z][A-Z_]+$"
+
+#: a logger condition -> the context prefix of a message that names the same source: such a message
+#: meets the condition whatever its logger column holds (librdkafka's ``[thrd:main]: `` is written by
+#: librdkafka alone, in every binding's log callback)
+SOURCE_PREFIX: dict[str, str] = {RDKAFKA_FACILITY: "[thrd:"}
+
+
+def is_catchall(d: Dialect) -> bool:
+    """A dialect reading any line of a kind (``(?P<reason>.*`` any line naming a group, ``.*`` any
+    line of some loggers): message-first prefers a specific dialect on a candidate of the message
+    (after an MDC block, say) to it."""
+    return d.regex.startswith(("(?P<reason>.*", ".*"))
+
+
+def logger_needed(d: Dialect) -> bool:
+    """Whether the dialect's ``logger`` condition is tested (it has one and is not distinctive)."""
+    return d.logger is not None and not d.distinctive
 
 
 def dialect(id, kind, side, versions, regex, example, **kw) -> Dialect:  # noqa: A002

@@ -542,26 +542,6 @@ DIALECTS: tuple[Dialect, ...] = (
     _d("client.poll_timeout", "poll_timeout", C, "2.1-4.x",
        r"(?P<reason>(?:This member will leave the group because )?[Cc]onsumer poll timeout has expired\..*)",
        "consumer poll timeout has expired. This means the time between subsequent calls to poll() was longer than the configured max.poll.interval.ms"),
-    _d("client.leave_sent", "leave_sent", C, "2.2-4.x",
-       r"Member {M} sending LeaveGroup request to coordinator {NODE}(?: due to {R})?",
-       "Member m1 sending LeaveGroup request to coordinator kafka-1:9092 (id: 2147483646 rack: null) due to the consumer is being closed"),
-    _d("client.leave_sent.v2_0", "leave_sent", C, "0.10-2.1",
-       r"Sending LeaveGroup request to coordinator {NODE}(?: for group {G})?",
-       "Sending LeaveGroup request to coordinator kafka-1:9092 (id: 2147483646 rack: null)"),
-    _d("client.leave_failed", "other", C, "2.7-4.x", r"LeaveGroup request with {GENOBJ} failed with error: {R}",
-       "LeaveGroup request with Generation{generationId=4, memberId='m1', protocol='range'} failed with error: The coordinator is not available."),
-    _d("client.commit_failed", "offset_commit_failed", C, "2.7-4.x", r"OffsetCommit failed with {GENOBJ}: {R}",
-       "OffsetCommit failed with Generation{generationId=4, memberId='m1', protocol='range'}: The coordinator is not aware of this member."),
-    _d("client.commit_failed_partition", "offset_commit_failed", C, "0.10-4.x",
-       r"Offset commit failed on partition (?P<partitions_raw>\S+) at offset \d+: {R}",
-       "Offset commit failed on partition t-6 at offset 340592763: The request timed out."),
-    _d("client.commit_not_in_group", "offset_commit_failed", C, "2.7-4.x",
-       r"(?P<reason>Failing OffsetCommit request since the consumer is not part of an active group)",
-       "Failing OffsetCommit request since the consumer is not part of an active group"),
-    _d("client.auto_commit_failed", "offset_commit_failed", C, "0.10-4.x",
-       r"(?:Asynchronous|Synchronous) auto-commit of offsets (?:.* )?failed(?:: {R})?",
-       "Asynchronous auto-commit of offsets {t-0=OffsetAndMetadata{offset=5, leaderEpoch=null, metadata=''}} failed: "
-       "Commit cannot be completed since the group has already rebalanced and assigned the partitions to another member."),
     *CLIENT_MORE,
     *STREAMS_CONNECT,
     *NON_JAVA,
@@ -570,7 +550,6 @@ DIALECTS: tuple[Dialect, ...] = (
 )  # fmt: skip
 
 DIALECT_BY_ID = {d.id: d for d in DIALECTS}
-
 
 
 def validate_table() -> None:

@@ -1,4 +1,4 @@
-"""More wordings of the Java consumer's group membership (AbstractCoordinator, ConsumerCoordinator),
+"""The Java consumer's leave and commit wordings, and more wordings of its group membership (AbstractCoordinator, ConsumerCoordinator),
 found by mining the catalogue (``jobs/ingest/catalogue/data/kafka-consumer-classic.yaml``): the 0.10-2.x
 DEBUG request/response lines, the fencing and authorization failures, the heartbeat thread's generation
 resets, and the commit failures that name their group. Part of :data:`jobs.ingest.dialects.DIALECTS`,
@@ -12,6 +12,27 @@ from jobs.ingest.dialect_model import dialect as _d
 _FENCED = {"error": "FENCED_INSTANCE_ID"}
 
 CLIENT_MORE: tuple[Dialect, ...] = (
+    # ------------------------------------------------------------------ leave and commit (the classic client's own)
+    _d("client.leave_sent", "leave_sent", C, "2.2-4.x",
+       r"Member {M} sending LeaveGroup request to coordinator {NODE}(?: due to {R})?",
+       "Member m1 sending LeaveGroup request to coordinator kafka-1:9092 (id: 2147483646 rack: null) due to the consumer is being closed"),
+    _d("client.leave_sent.v2_0", "leave_sent", C, "0.10-2.1",
+       r"Sending LeaveGroup request to coordinator {NODE}(?: for group {G})?",
+       "Sending LeaveGroup request to coordinator kafka-1:9092 (id: 2147483646 rack: null)"),
+    _d("client.leave_failed", "other", C, "2.7-4.x", r"LeaveGroup request with {GENOBJ} failed with error: {R}",
+       "LeaveGroup request with Generation{generationId=4, memberId='m1', protocol='range'} failed with error: The coordinator is not available."),
+    _d("client.commit_failed", "offset_commit_failed", C, "2.7-4.x", r"OffsetCommit failed with {GENOBJ}: {R}",
+       "OffsetCommit failed with Generation{generationId=4, memberId='m1', protocol='range'}: The coordinator is not aware of this member."),
+    _d("client.commit_failed_partition", "offset_commit_failed", C, "0.10-4.x",
+       r"Offset commit failed on partition (?P<partitions_raw>\S+) at offset \d+: {R}",
+       "Offset commit failed on partition t-6 at offset 340592763: The request timed out."),
+    _d("client.commit_not_in_group", "offset_commit_failed", C, "2.7-4.x",
+       r"(?P<reason>Failing OffsetCommit request since the consumer is not part of an active group)",
+       "Failing OffsetCommit request since the consumer is not part of an active group"),
+    _d("client.auto_commit_failed", "offset_commit_failed", C, "0.10-4.x",
+       r"(?:Asynchronous|Synchronous) auto-commit of offsets (?:.* )?failed(?:: {R})?",
+       "Asynchronous auto-commit of offsets {t-0=OffsetAndMetadata{offset=5, leaderEpoch=null, metadata=''}} failed: "
+       "Commit cannot be completed since the group has already rebalanced and assigned the partitions to another member."),
     # ------------------------------------------------------------------ heartbeats (0.10-2.x, DEBUG)
     _d("client.heartbeat_auth_failed", "heartbeat_failed", C, "2.0-4.x",
        r"A group authorization error occurred in the heartbeat thread(?: for group {G})?",

@@ -16,12 +16,13 @@ _MK = r"(?P<member_id>[^,\s]*)"
 #: ruby-kafka's tagged logger inside the consumer loop: ``[[group] {topic: 0, 1}:] `` (the group)
 _RTAG = r"(?:\[\[(?P<group_id>[^\]]+)\] \{[^}]*\}:\] )?"
 _RTAGX = r"(?:\[\[[^\]]+\] \{[^}]*\}:\] )?"
-#: brod's group member prefix (3.3+ and before), after OTP logger's single-line ``\n`` -> ``, ``
-_BROD = r"Group member \((?P<group_id>[^,]+),coor=<[\d.]+>,cb=<[\d.]+>,generation=(?P<generation>-?\d+)\):, "
+#: brod's group member prefix (3.3+ and before): a record header, then the message after OTP logger's
+#: single-line ``\n`` -> ``, ``, or on the next line (a multi-line formatter; joined with a space)
+_BROD = r"Group member \((?P<group_id>[^,]+),coor=(?:#PID)?<[\d.]+>,cb=(?:#PID)?<[\d.]+>,generation=(?P<generation>-?\d+)\):,? "
 #: mode's service label in front of faust's messages (``[^--Consumer]: ``)
 _FAUST = r"(?:\[\^-*[\w.]+\]: )?"
 _BROD_OLD = (r"group coordinator \(groupId=(?P<group_id>[^,]+),memberId=(?P<member_id>[^,]*),"
-             r"generation=(?P<generation>-?\d+),pid=<[\d.]+>\):, ")
+             r"generation=(?P<generation>-?\d+),pid=(?:#PID)?<[\d.]+>\):,? ")
 
 
 def _brod(id_: str, kind: str | None, body: str, example: str, new: bool = True, old: bool = True, **kw) -> tuple[Dialect, ...]:
@@ -47,6 +48,13 @@ CLIENT_DIALECTS: tuple[Dialect, ...] = (
        r"consumergroup/session/(?P<member_id>[^/\s]*)/{N} (?P<reason>heartbeat loop stopped)", "consumergroup/session/m-1/3 heartbeat loop stopped"),
     _d("sarama.coordinator_unavailable", "coordinator_lost", OT, "sarama 1.37+",
        r"client/coordinator (?P<reason>coordinator for {G} is not available)", "client/coordinator coordinator for g is not available"),
+    # (sarama's own wordings: read whatever logger, or none, the application gives sarama.Logger)
+    _d("sarama.coordinator_unavailable.v1_36", "other", OT, "sarama 1.24-1.36",
+       r"(?P<reason>client/coordinator coordinator for consumer group {G} is not available)",
+       "client/coordinator coordinator for consumer group g is not available"),
+    _d("sarama.not_authorized", "other", OT, "sarama 1.24+",
+       r"(?P<reason>client was not authorized to access group {G} while attempting to find coordinator)",
+       "client was not authorized to access group g while attempting to find coordinator"),
     _d("sarama.group_noise", None, OT, "sarama 1.24+",
        r"(?:consumergroup/\S+ (?:loop check partition number|topic \S+ get partition number failed)|consumergroup/\S+: falling back to static user data"
        r"|consumer-group/claim |Consumer Group (?:refresh metadata|topic \S+ get partition number) failed|loop check partition number coroutine).*",
@@ -168,7 +176,7 @@ CLIENT_DIALECTS: tuple[Dialect, ...] = (
        "Failed to find coordinator for group `g`; retrying..."),
     _d("rubykafka.join_connection_error", "join_failed", OT, "ruby-kafka",
        _RTAGX + r"(?P<reason>Connection error while trying to join group) `{G}`; retrying\.\.\.", "Connection error while trying to join group `g`; retrying..."),
-    _d("rubykafka.leaving", "leave_sent", OT, "ruby-kafka", _RTAGX + r"(?:\[{M}\] )?Leaving group `{G}`", "Leaving group `g`"),
+    _d("rubykafka.leaving", "leave_sent", OT, "ruby-kafka", _RTAGX + r"(?:\[(?P<member_id>[^\]=\s]+)\] )?Leaving group `{G}`", "Leaving group `g`"),
     _d("rubykafka.kicked_out", "heartbeat_failed", OT, "ruby-kafka 0.1-0.2", r"(?P<reason>Kicked out of group); rejoining",
        "Kicked out of group; rejoining", fixed={"error": "UNKNOWN_MEMBER_ID"}),
     _d("rubykafka.illegal_generation", "heartbeat_failed", OT, "ruby-kafka 0.1-0.2", r"Illegal generation {N}; rejoining group",
@@ -177,15 +185,15 @@ CLIENT_DIALECTS: tuple[Dialect, ...] = (
        "Connection error while sending heartbeat; rejoining"),
     _d("rubykafka.heartbeat_rebalancing", "heartbeat_failed", OT, "ruby-kafka 0.1-0.2", r"(?P<reason>Group is rebalancing); rejoining",
        "Group is rebalancing; rejoining", fixed={"error": "REBALANCE_IN_PROGRESS"}),
-    _d("rubykafka.heartbeat", "heartbeat_sent", OT, "ruby-kafka", _RTAG + r"(?:\[(?P<member_id>[^\]]+)\] )?Sending heartbeat\.\.\.",
+    _d("rubykafka.heartbeat", "heartbeat_sent", OT, "ruby-kafka", _RTAG + r"(?:\[(?P<member_id>[^\]=\s]+)\] )?Sending heartbeat\.\.\.",
        "[[g] {t: 0}:] Sending heartbeat..."),
-    _d("rubykafka.joined.v0_2", "joined", OT, "ruby-kafka 0.1-0.2", r"\[{M}\] Joined group `{G}` with member id `[^`]*`",
+    _d("rubykafka.joined.v0_2", "joined", OT, "ruby-kafka 0.1-0.2", r"\[(?P<member_id>[^\]=\s]+)\] Joined group `{G}` with member id `[^`]*`",
        "[m-1] Joined group `g` with member id `m-1`"),
-    _d("rubykafka.synchronizing", "other", OT, "ruby-kafka 0.1-0.2", r"(?:\[{M}\] )?(?P<reason>Synchronizing group)", "[m-1] Synchronizing group"),
-    _d("rubykafka.leader.v0_2", "other", OT, "ruby-kafka 0.1-0.2", r"\[{M}\] (?P<reason>Chosen as leader of group `(?P<group_id>[^`]+)`)",
+    _d("rubykafka.synchronizing", "other", OT, "ruby-kafka 0.1-0.2", r"(?:\[(?P<member_id>[^\]=\s]+)\] )?(?P<reason>Synchronizing group)", "[m-1] Synchronizing group"),
+    _d("rubykafka.leader.v0_2", "other", OT, "ruby-kafka 0.1-0.2", r"\[(?P<member_id>[^\]=\s]+)\] (?P<reason>Chosen as leader of group `(?P<group_id>[^`]+)`)",
        "[m-1] Chosen as leader of group `g`"),
     _d("rubykafka.partitions_assigned", "partitions_assigned", OT, "ruby-kafka",
-       _RTAG + r"(?:\[(?P<member_id>[^\]]+)\] )?(?P<reason>Partitions assigned for `[^`]*`: .*)", "[[g] {t: 0}:] Partitions assigned for `t`: 0, 1"),
+       _RTAG + r"(?:\[(?P<member_id>[^\]=\s]+)\] )?(?P<reason>Partitions assigned for `[^`]*`: .*)", "[[g] {t: 0}:] Partitions assigned for `t`: 0, 1"),
     _d("rubykafka.commit_error", "offset_commit_failed", OT, "ruby-kafka", _RTAG + r"Error committing offsets: {R}",
        "[[g] {t: 0}:] Error committing offsets: Kafka::RebalanceInProgress"),
     _d("rubykafka.coordinator_loading", "join_failed", OT, "ruby-kafka",

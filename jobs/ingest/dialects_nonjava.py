@@ -32,7 +32,7 @@ NON_JAVA: tuple[Dialect, ...] = (
     _d("python.leaving", "leave_sent", OT, "kafka-python 1.4+",
        r"Leaving consumer group \(?(?P<group_id>[^\s()]+)\)?(?: \(member {M}\))?\.", "Leaving consumer group g (member 0x7f1)."),
     _d("python.leave_succeeded", "leave_sent", OT, "kafka-python 1.3, aiokafka", r"(?P<reason>LeaveGroup request succeeded)",
-       "LeaveGroup request succeeded", logger=PY_LOGGERS),
+       "LeaveGroup request succeeded", logger=PY_LOGGERS, distinctive=True),
     _d("python.heartbeat_request", "heartbeat_sent", OT, "kafka-python 1.x, aiokafka", r"Heartbeat: {G}\[{N}\] {M}",
        "Heartbeat: g[3] 0x7f1", logger=PY_LOGGERS),
     _d("python.heartbeat_sending", "heartbeat_sent", OT, "kafka-python 2.2+",
@@ -54,7 +54,7 @@ NON_JAVA: tuple[Dialect, ...] = (
        fixed={"error": "FENCED_INSTANCE_ID"}),
     _d("python.heartbeat_thread_fenced", "heartbeat_failed", OT, "kafka-python 2.3+",
        r"Heartbeat thread caught fenced group_instance_id (?P<group_instance_id>\S+) error", "Heartbeat thread caught fenced group_instance_id i1 error",
-       fixed={"error": "FENCED_INSTANCE_ID"}, logger=PY_LOGGERS),
+       fixed={"error": "FENCED_INSTANCE_ID"}, logger=PY_LOGGERS, distinctive=True),
     _d("python.heartbeat_coordinator", "heartbeat_failed", OT, "kafka-python, aiokafka",
        r"Heartbeat failed for group {G}: (?P<reason>coordinator \(node [^)]*\) is either not started or not valid)",
        "Heartbeat failed for group g: coordinator (node 1) is either not started or not valid", fixed={"error": "NOT_COORDINATOR"}),
@@ -89,7 +89,7 @@ NON_JAVA: tuple[Dialect, ...] = (
        "OffsetCommit failed before join, ignoring: CommitFailedError: ('Commit cannot be completed since the group has already rebalanced')"),
     _d("python.auto_commit_failed", "offset_commit_failed", OT, "kafka-python",
        r"(?:Auto offset commit|Offset commit|Pre-rebalance offset commit) failed: {R}", "Auto offset commit failed: UnknownMemberIdError - 25",
-       logger=PY_LOGGERS),
+       logger=PY_LOGGERS, distinctive=True),
     _d("aiokafka.listener_failed", "other", OT, "aiokafka",
        r"User provided subscription listener .* for group {G} failed (?P<reason>on_partitions_(?:revoked|assigned))",
        "User provided subscription listener <L object at 0x1> for group g failed on_partitions_revoked"),
@@ -108,8 +108,27 @@ NON_JAVA: tuple[Dialect, ...] = (
        r"|Group Coordinator Not Available; retry|Requesting metadata for group coordinator request: .*|coordinator\.poll: .*)",
        "Treating RebalanceInProgressError as successful heartbeat", logger=PY_LOGGERS),
     _d("python.coordinator_request", "other", OT, "kafka-python",
-       r"(?P<reason>(?:Sending group coordinator request|Group [Cc]oordinator lookup) for group (?P<group_id>[^\s:]+).*)",
-       "Sending group coordinator request for group g to broker 1", logger=PY_LOGGERS),
+       r"(?P<reason>Sending group coordinator request for group (?P<group_id>[^\s:]+).*)",
+       "Sending group coordinator request for group g to broker 1", logger=PY_LOGGERS, distinctive=True),
+    # (the Java 0.10 client logs "Group coordinator lookup for group g failed: ..." too)
+    _d("python.coordinator_lookup", "other", OT, "kafka-python",
+       r"(?P<reason>Group [Cc]oordinator lookup for group (?P<group_id>[^\s:]+).*)",
+       "Group coordinator lookup for group g failed: NodeNotReadyError", logger=PY_LOGGERS),
+    _d("python.heartbeat_session_expired_group", "other", OT, "kafka-python 1.x",
+       r"(?P<reason>Heartbeat session expired - marking coordinator dead for group (?P<group_id>[^\s,:'<]+))",
+       "Heartbeat session expired - marking coordinator dead for group g", logger=PY_LOGGERS, distinctive=True),
+    # (their other lines naming a group that the Java client does not log: distinctive, read without the
+    # logger; the wordings kafka-python shares with the 0.10 Java client stay with the catch-all)
+    _d("python.wordings.for_group", "other", OT, "kafka-python, aiokafka",
+       r"(?P<reason>(?:Finished assignment|Sending offset-commit request with .*|Sending (?:follower|leader) SyncGroup"
+       r"|Successfully auto-committed offsets|Failed to auto-commit offsets|Received heartbeat response"
+       r"|User provided (?:subscription )?rebalance listener .*|(?:JoinGroup|SyncGroup)|Rebalance listener \S+"
+       r"|Cooperative (?:rebalance complete|pre-rebalance)) for group (?P<group_id>[^\s:']+)(?:[: ].*)?)",
+       "Successfully auto-committed offsets for group g", logger=PY_LOGGERS, distinctive=True),
+    _d("python.wordings.commit_partition_failed", "other", OT, "kafka-python",
+       r"(?P<reason>Group (?P<group_id>\S+) failed to commit partition .*)",
+       "Group g failed to commit partition TopicPartition(topic='t', partition=0) at offset 5: CommitFailedError",
+       logger=PY_LOGGERS, distinctive=True),
     _d("python.any_group", "other", OT, "kafka-python, aiokafka", r"(?P<reason>.*?\b[Gg]roup '?(?P<group_id>[^\s,:'<]+)'?.*)",
        "Heartbeat session expired - marking coordinator dead for group g", logger=PY_LOGGERS),
     # ------------------------------------------------------------------ librdkafka (debug=cgrp: its facility in the logger column)
@@ -242,7 +261,7 @@ NON_JAVA: tuple[Dialect, ...] = (
     # ------------------------------------------------------------------ kafka-python (more wordings)
     _d("python.heartbeat_session_expired", "heartbeat_failed", OT, "kafka-python, aiokafka",
        r"(?P<reason>Heartbeat session expired)(?:,| -) marking coordinator dead", "Heartbeat session expired, marking coordinator dead",
-       logger=PY_LOGGERS),
+       logger=PY_LOGGERS, distinctive=True),
     _d("python.heartbeat_unknown_member", "heartbeat_failed", OT, "kafka-python, aiokafka",
        r"(?P<reason>Heartbeat(?: failed)?: local member_id was not recognized; .*)",
        "Heartbeat: local member_id was not recognized; this consumer needs to re-join",

@@ -116,7 +116,7 @@ QUIET: tuple[Dialect, ...] = (
     _q("quiet.client.new_consumer", C, "3.7-4.x",
        r"(?:Auto-commit before reconciling new assignment completed successfully\.|Fenced member onPartitionsLost callback completed.*|Leave group operation already in progress for member .*"
        r"|Member \S+ with epoch -?\d+ got (?:fatal error from the broker|fenced before sending leave group heartbeat|fenced but it (?:already left|is already leaving)).*"
-       r"|Member \S+ with epoch -?\d+ transitioned to \S+ after a heartbeat was sent.*|Target assignment .*|There are unresolved partitions.*|Topic Ids .* received in target assignment.*"
+       r"|Member \S+ with epoch -?\d+ transitioned to \S+ after a heartbeat was sent.*|Target assignment (?:.* received from the broker is equals to .*|updated from .*)|There are unresolved partitions.*|Topic Ids .* received in target assignment.*"
        r"|Ignoring (?:heartbeat response received from broker|new assignment .* received from server|reconciliation attempt).*|The \S+ method completed successfully; signaling to continue.*"
        r"|Member \S+ completed callback to release assignment and will send leave group heartbeat|OffsetFetch failed with .*|Refreshing committed offsets for partitions .*"
        r"|The committed offsets for the following partition\(s\) could not be refreshed.*|Operation not supported in new consumer group protocol|Couldn't refresh committed offsets before timeout expired"

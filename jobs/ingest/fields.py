@@ -14,6 +14,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from jobs.ingest import context as C
 from jobs.ingest import dialects as D
 from jobs.ingest import pyregex as PR
 from jobs.ingest import redaction as RD
@@ -287,6 +288,7 @@ def _event_rows(res: pa.Table, thread: pa.Array) -> pa.Table:
     take the group of the same client instance's (``thread``) last line; one event per group of
     "The following groups were deleted: g1, g2". Drops the hidden columns of :func:`_event_fields`."""
     other = _np(res["_other"]).astype(bool)
+    res = with_context_groups(res, thread, C.THREAD_GROUP)
     # librdkafka lines without a group name: the group of the same client instance's last line
     if other.any() and pc.any(pc.and_(pc.is_null(res["group_id"]), pa.array(other))).as_py():
         res = res.set_column(
@@ -309,6 +311,19 @@ def _event_rows(res: pa.Table, thread: pa.Array) -> pa.Table:
         res = pa.concat_tables([plain, ex]).combine_chunks()
         res = res.take(pc.sort_indices(res["_row"]))
     return res
+
+
+def with_context_groups(t: pa.Table, text: pa.Array, pattern: str) -> pa.Table:
+    """``t`` with its missing ``group_id`` filled from the group that ``pattern`` of
+    :mod:`jobs.ingest.context` finds in ``text`` (each row's message, or its thread)."""
+    gid = t["group_id"].combine_chunks()
+    if not gid.null_count or not len(text) or text.null_count == len(text):
+        return t
+    if text.type != pa.string():
+        text = text.cast(pa.string())
+    g = _extract(text, pattern).field("g")
+    g = pc.if_else(pc.is_in(g, pa.array(C.NO_GROUP, pa.string())), pa.scalar(None, pa.string()), g)
+    return t.set_column(t.column_names.index("group_id"), "group_id", pc.coalesce(gid, g.cast(gid.type)))
 
 
 def _carry_groups(gid: pa.Array | pa.ChunkedArray, other: np.ndarray, thread: pa.Array) -> pa.Array:

@@ -373,15 +373,17 @@ def _general_heads(
     """Heads of the lines no known layout matched, read by :mod:`jobs.ingest.general` (layout
     ``general``); returns the rows still left (continuations, lines with nothing to read). A line
     that looks like the continuation of an entry (stack trace, indented block) is a head only when
-    it starts with a timestamp (an indented or commented log line); the message line of a JUL head
-    is not looked at. A line an envelope held (``enveloped``: rows) is an entry of its own unless
+    it starts with a timestamp (an indented or commented log line); the message line of a two-line
+    entry (a JUL or Microsoft.Extensions.Logging head, :data:`L.NEXT_LINE`) is not looked at. A line an envelope held (``enveloped``: rows) is an entry of its own unless
     it is continuation-shaped."""
     sub = _take(text, left)
     skip = np.zeros(len(left), dtype=bool)
     ht = heads.table()
     if len(ht):
-        jul = _np(ht["_row"])[_mask(pc.ends_with(ht["layout"], "jul"))]
-        skip |= np.isin(left, jul + 1)
+        two = np.zeros(len(ht), dtype=bool)
+        for lay in L.NEXT_LINE:
+            two |= _mask(pc.ends_with(ht["layout"], lay))
+        skip |= np.isin(left, _np(ht["_row"])[two] + 1)
     if skip.all():
         return left
     pos = np.nonzero(~skip)[0]

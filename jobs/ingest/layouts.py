@@ -33,6 +33,10 @@ import pyarrow.compute as pc
 from jobs.ingest import pyregex as PR
 
 LEVELS = r"TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|SEVERE|CONFIG|FINE|FINER|FINEST|NOTICE|CRITICAL"
+#: Microsoft.Extensions.Logging's console level names
+MEL_LEVELS = r"trce|dbug|info|warn|fail|crit"
+#: Erlang/OTP logger's (and Elixir Logger's) level names
+OTP_LEVELS = r"debug|info|notice|warning|error|critical|alert|emergency"
 _TS_ISO = r"\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,:]\d{1,9})?(?:Z| ?[+-]\d{2}:?\d{2})?"
 _TS_ISO_T = r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?"
 _TS_ISO_SPACE = r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?"
@@ -113,10 +117,17 @@ LAYOUTS: tuple[Layout, ...] = (
     ),
     Layout(
         "log4j-level-thread",
-        rf"^(?P<ts>{_TS_ISO})\s+(?P<level>{LEVELS})\s+\[(?P<thread>[^\]\d][^\]]*)\]\s+(?P<logger>[\w.$]+):?\s+-?\s*(?P<message>.*)$",
+        rf"^(?P<ts>{_TS_ISO})\s+(?P<level>{LEVELS})\s+\[(?P<thread>[^\]\d][^\]=]*)\]\s+(?P<logger>[\w$]+(?:\.[\w$]+)+):?\s+-?\s*(?P<message>.*)$",
         "2024-05-01 10:00:00,123 INFO  [main] org.apache.kafka.clients.consumer.internals.ConsumerCoordinator - "
         "[Consumer clientId=consumer-g-1, groupId=g] (Re-)joining group",
-        "log4j `%d %-5p [%t] %c - %m`",
+        "log4j `%d %-5p [%t] %c - %m` (a bracket holding `k=v` is a context prefix, not a thread)",
+    ),
+    Layout(
+        "log4j-level-thread-short",
+        rf"^(?P<ts>{_TS_ISO})\s+(?P<level>{LEVELS})\s+\[(?P<thread>[^\]\d][^\]=]*)\]\s+(?P<logger>[\w$]+)(?::\s+-?|\s+-)\s*(?P<message>.*)$",
+        "2024-05-01 10:00:00,123 INFO  [main] ConsumerCoordinator - [Consumer clientId=consumer-g-1, groupId=g] (Re-)joining group",
+        "log4j `%d %-5p [%t] %c{1} - %m`: a logger without dots needs its separator (a bare word after "
+        "`[x]` is message text: kafkajs's `[Connection] Request ...`, ruby-kafka's `[member] Joined ...`)",
     ),
     Layout(
         "python",
@@ -148,6 +159,37 @@ LAYOUTS: tuple[Layout, ...] = (
         r"^(?P<ts>(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{1,2}, \d{4} \d{1,2}:\d{2}:\d{2} (?:AM|PM)) (?P<logger>[\w.$]+)(?: (?P<thread>\S+))?$",
         "May 01, 2024 10:00:00 AM org.apache.kafka.clients.consumer.internals.ConsumerCoordinator onJoinComplete",
         "java.util.logging two-line entry; the message is on the next `LEVEL: msg` line",
+    ),
+    Layout(
+        "mel",
+        rf"^(?:(?P<ts>{_TS_ISO}) )?(?P<level>{MEL_LEVELS}): (?P<logger>[^\s\[\]]+)\[\d+\]$",
+        "2024-05-01 10:00:00.123 info: Confluent.Kafka.Consumer[0]",
+        "Microsoft.Extensions.Logging console (simple formatter) two-line entry `level: Category[EventId]`; "
+        "the message is on the next line, indented by 6 spaces (a `TimestampFormat` puts the time in front)",
+    ),
+    Layout(
+        "mel-single",
+        rf"^(?:(?P<ts>{_TS_ISO}) )?(?P<level>{MEL_LEVELS}): (?P<logger>[^\s\[\]]+)\[\d+\] (?P<message>.*)$",
+        "2024-05-01 10:00:00.123 info: Confluent.Kafka.Consumer[0] [thrd:main]: Group \"g\": join with 1 subscribed topic(s)",
+        "Microsoft.Extensions.Logging console with `SingleLine = true`",
+    ),
+    Layout(
+        "erlang-report",
+        r"^=(?P<level>[A-Z]+) REPORT==== (?P<ts>\d{1,2}-[A-Z][a-z]{2}-\d{4}::\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?) ===$",
+        "=INFO REPORT==== 1-May-2024::10:00:00.123456 ===",
+        "Erlang `error_logger` / OTP `logger` legacy report header; the message is on the next line(s)",
+    ),
+    Layout(
+        "otp",
+        rf"^(?P<ts>{_TS_ISO_T}) (?P<level>{OTP_LEVELS}): (?P<message>.*)$",
+        "2024-05-01T10:00:00.123456+00:00 info: Group member (g,coor=<0.1.0>,cb=<0.2.0>,generation=3):, elected=true",
+        "OTP `logger`'s default formatter `time level: msg` (brod); a multi-line message continues on the next lines",
+    ),
+    Layout(
+        "elixir",
+        rf"^(?P<ts>{_TS_TIME_ONLY}|{_TS_ISO}) (?:[\w.]+=\S+ )*\[(?P<level>{OTP_LEVELS}|warn)\] (?P<message>.*)$",
+        "10:00:00.123 [info] Group member (g,coor=#PID<0.1.0>,cb=#PID<0.2.0>,generation=3):",
+        "Elixir `Logger`'s default console format `$time $metadata[$level] $message` (Kaffe, brod)",
     ),
     Layout(
         "node-debug",
@@ -191,11 +233,17 @@ FIRST_CHARS: dict[str, str] = {
     "slf4j-simple": "[" + _DIGITS,
     "log4j-thread": _DIGITS,
     "log4j-level-thread": _DIGITS,
+    "log4j-level-thread-short": _DIGITS,
     "python": _DIGITS,
     "python-basic": "".join(sorted({lv[0] for lv in LEVELS.split("|")})),
     "librdkafka": "%",
     "golog": "[" + _DIGITS,
     "jul": "JFMASOND",
+    "mel": _DIGITS + "tdiwfc",
+    "mel-single": _DIGITS + "tdiwfc",
+    "erlang-report": "=",
+    "otp": _DIGITS,
+    "elixir": _DIGITS,
     "node-debug": " abcdefghijklmnopqrstuvwxyz",
     "node-debug-open": " k",
     "json-pretty-message": ' \t"',
@@ -211,6 +259,20 @@ FAST_SPRINGBOOT = rf"^\d{{4}}-\d{{2}}-\d{{2}}[ T]\d{{2}}:\d{{2}}:\d{{2}}[.,]\d{{
 
 #: the second line of a java.util.logging entry
 JUL_MESSAGE = r"^(?P<level>SEVERE|WARNING|INFO|CONFIG|FINE|FINER|FINEST): (?P<message>.*)$"
+#: two-line entries: a layout whose line is a record header (time, level, logger; no message) ->
+#: its next line, which holds the message (and the level, for JUL); the line is the entry's
+#: continuation and is never read as an entry of its own. A layout label ends with the layout id
+#: (``docker+mel``).
+NEXT_LINE: dict[str, str] = {
+    "jul": JUL_MESSAGE,
+    "mel": r"^ {6}(?P<message>\S.*)$",
+    "erlang-report": r"^(?P<message>\S.*)$",
+}
+
+
+def next_line(label: str) -> str | None:
+    """The regex of the message line that follows a head of layout ``label`` (None: one-line entries)."""
+    return NEXT_LINE.get(label.rsplit("+", 1)[-1])
 
 #: lines that continue the previous entry (stack traces, tab-indented blocks, JUL-free exception heads)
 CONTINUATION = (

@@ -9,11 +9,14 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from jobs.ingest import context as C
+from jobs.ingest import dialect_model as DM
 from jobs.ingest import dialects as D
 from jobs.ingest import general as G
+from jobs.ingest import layouts as L
 from jobs.ingest import pyregex as PR
 from jobs.ingest.arrowops import _dict_apply, _elem, _extract, _mask, _np, _nullify_empty, _take
-from jobs.ingest.fields import _carry_groups, _event_fields, _event_rows
+from jobs.ingest.fields import _carry_groups, _event_fields, _event_rows, with_context_groups
 
 # ------------------------------------------------------------------------------------ dialects
 _CLIENT_PREFIX_RX = next(rx for lits, rx in D.BODY_PREFIXES if "[Consumer " in lits)
@@ -114,11 +117,23 @@ def _match_dialects(message: pa.Array, logger: pa.Array) -> tuple[pa.Table, np.n
     if has_pre.any():
         body = _strip_prefix(message, has_pre)
     unmatched = np.ones(n, dtype=bool)
-    t = _matches_table(_dialect_matches(body, logger, has_pre, unmatched))
+    t = _matches_table(_dialect_matches(body, logger, has_pre, unmatched, message))
     return _with_prefix_fields(t, pre, body), unmatched
 
 
-def _dialect_matches(body: pa.Array, logger: pa.Array, has_pre: np.ndarray, unmatched: np.ndarray) -> list[pa.Table]:
+def _logger_ok(cond: str, logger: pa.Array, message: pa.Array) -> np.ndarray:
+    """The rows whose logger meets a dialect's logger condition, or whose message starts with the
+    context prefix of the same source (:data:`jobs.ingest.dialect_model.SOURCE_PREFIX`)."""
+    ok = _mask(_dict_apply(logger, lambda u: PR.match(u, cond)))
+    pre = DM.SOURCE_PREFIX.get(cond)
+    if pre is not None:
+        ok |= _mask(pc.starts_with(message, pre))
+    return ok
+
+
+def _dialect_matches(
+    body: pa.Array, logger: pa.Array, has_pre: np.ndarray, unmatched: np.ndarray, message: pa.Array
+) -> list[pa.Table]:
     """The matches of each dialect on the bodies it can match (``unmatched`` is updated): keyed
     dialects of the first words present (rows of different keys are disjoint: table order only
     matters within one key), then the keyless ones on every row left. Returned keyed then keyless,
@@ -135,10 +150,9 @@ def _dialect_matches(body: pa.Array, logger: pa.Array, has_pre: np.ndarray, unma
         if not unmatched.any():
             break
         rows = _rows_to_try(d, code, codes, word_code, unmatched)
-        if d.logger and len(rows):
+        if DM.logger_needed(d) and len(rows):
             if d.logger not in logger_ok:
-                rx = d.logger
-                logger_ok[rx] = _mask(_dict_apply(logger, lambda u, rx=rx: PR.match(u, rx)))
+                logger_ok[d.logger] = _logger_ok(d.logger, logger, message)
             rows = rows[logger_ok[d.logger][rows]]
         if d.needs_prefix and len(rows):
             rows = rows[has_pre[rows]]
@@ -244,6 +258,7 @@ def _candidate_events(
         return None, unmatched
     urow = _np(mt["_row"])
     fields = _event_fields(mt, _take(ulog, urow), _take(layout, rep[urow]))
+    fields = with_context_groups(fields, _take(umsg, urow), C.TEXT_GROUP)
     if "_msg" in mt.column_names:
         fields = fields.append_column("_msg", mt["_msg"])
     j = np.full(len(rep), -1, dtype=np.int64)
@@ -313,19 +328,26 @@ def _spread_events(fields: pa.Table, jr: np.ndarray, hrow: np.ndarray, thread: p
 
 
 def _carried_groups(fields: pa.Table, jr: np.ndarray, thread: pa.Array) -> pa.Array | None:
-    """The ``group_id`` of every line (``jr``) with the librdkafka lines without a group name given
-    the group of the same client instance's last line, or None when no such line needs one."""
+    """The ``group_id`` of every line (``jr``): a line without a group name given its heartbeat
+    thread's group, then the librdkafka lines without one the group of the same client instance's
+    last line; None when no line changes."""
+    gid = None
+    if pc.any(pc.starts_with(thread, C.THREAD_PREFIX)).as_py():
+        t = with_context_groups(pa.table({"group_id": _take(fields["group_id"].combine_chunks(), jr)}), thread,
+                                C.THREAD_GROUP)  # fmt: skip
+        gid = t["group_id"].combine_chunks()
     other = _np(fields["_other"]).astype(bool)[jr]
     if not other.any():
-        return None
-    gid = _take(fields["group_id"].combine_chunks(), jr)
+        return gid
+    if gid is None:
+        gid = _take(fields["group_id"].combine_chunks(), jr)
     if not pc.any(pc.and_(pc.is_null(gid), pa.array(other))).as_py():
-        return None
+        return gid
     return _carry_groups(gid, other, thread)
 
 
 #: catch-all dialects (``(?P<reason>.*`` ...): message-first prefers any specific dialect to them
-_CATCHALL = np.array([d.regex.startswith("(?P<reason>.*") for d in D.DIALECTS], dtype=bool)
+_CATCHALL = np.array([DM.is_catchall(d) for d in D.DIALECTS], dtype=bool)
 
 
 def _message_first(
@@ -397,8 +419,11 @@ def _wrapped_lines(
     cand_of = dict(zip(head_rows[cpos].tolist(), range(len(cpos))))
     un = np.nonzero(unmatched)[0]
     rows = head_rows[cpos[un]]
-    jul = _mask(pc.ends_with(_take(layout_col, cpos[un]), "jul"))
-    orphan_of = _following_lines(rows, jul, joinable)
+    lay = _take(layout_col, cpos[un])
+    two = np.zeros(len(un), dtype=bool)
+    for name in L.NEXT_LINE:
+        two |= _mask(pc.ends_with(lay, name))
+    orphan_of = _following_lines(rows, two, joinable)
     if not any(orphan_of):
         return ev, message
     orphans = sorted({k for o in orphan_of for k in o})
@@ -452,15 +477,15 @@ def _joinable_lines(
     return joinable
 
 
-def _following_lines(rows: np.ndarray, jul: np.ndarray, joinable: np.ndarray) -> list[list[int]]:
-    """Per unmatched line ``rows`` (not of a JUL layout, whose message is its second line): the up
-    to :data:`WRAP_MAX` joinable lines right after it."""
+def _following_lines(rows: np.ndarray, two: np.ndarray, joinable: np.ndarray) -> list[list[int]]:
+    """Per unmatched line ``rows``: the up to :data:`WRAP_MAX` joinable lines right after it (after
+    its message line for a two-line entry, ``two``: :data:`jobs.ingest.layouts.NEXT_LINE`)."""
     n = len(joinable)
     orphan_of: list[list[int]] = []
-    for r, j in zip(rows, jul):
+    for r, j in zip(rows, two):
         nxt: list[int] = []
-        k = int(r) + 1
-        while not j and k < n and len(nxt) < WRAP_MAX and joinable[k]:
+        k = int(r) + (2 if j else 1)
+        while k < n and len(nxt) < WRAP_MAX and joinable[k]:
             nxt.append(k)
             k += 1
         orphan_of.append(nxt)

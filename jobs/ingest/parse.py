@@ -392,9 +392,17 @@ def _head_columns(heads: _Heads, n: int, env: EH.Enveloped | None = None) -> _He
 
 
 def _jul_messages(f: _File, h: _HeadColumns, left: np.ndarray) -> np.ndarray:
-    """java.util.logging writes an entry on two lines: the line after a ``jul`` head holding
-    ``LEVEL: message`` gives the head its message and level and is its continuation."""
-    jul = _mask(pc.ends_with(h.layout, "jul"))
+    """Two-line entries (:data:`L.NEXT_LINE`): the line after a ``jul`` head holding ``LEVEL:
+    message`` (after a ``mel`` head, the 6-space indented message ...) gives the head its message
+    (and level) and is its continuation."""
+    for lay, pattern in L.NEXT_LINE.items():
+        left = _next_line_messages(f, h, left, lay, pattern)
+    h.message = pc.fill_null(h.message, "")
+    return left
+
+
+def _next_line_messages(f: _File, h: _HeadColumns, left: np.ndarray, lay: str, pattern: str) -> np.ndarray:
+    jul = _mask(pc.ends_with(h.layout, lay))
     if jul.any():
         jpos = np.nonzero(jul)[0]
         nxt = h.rows[jpos] + 1
@@ -402,7 +410,7 @@ def _jul_messages(f: _File, h: _HeadColumns, left: np.ndarray) -> np.ndarray:
         jpos, nxt = jpos[okn], nxt[okn]
         cand = ~h.is_head[nxt] & ~f.bad[nxt]
         jpos, nxt = jpos[cand], nxt[cand]
-        mm = _extract(_take(f.text, nxt), L.JUL_MESSAGE)
+        mm = _extract(_take(f.text, nxt), pattern)
         ok = _mask(mm.is_valid())
         jpos, nxt = jpos[ok], nxt[ok]
         mm = mm.filter(pa.array(ok))
@@ -411,10 +419,10 @@ def _jul_messages(f: _File, h: _HeadColumns, left: np.ndarray) -> np.ndarray:
             jm[jpos] = True
             jm = pa.array(jm)
             h.message = pc.replace_with_mask(h.message, jm, mm.field("message").cast(h.message.type))
-            h.level = pc.replace_with_mask(h.level, jm, mm.field("level").cast(h.level.type))
+            if "level" in [fl.name for fl in mm.type]:
+                h.level = pc.replace_with_mask(h.level, jm, mm.field("level").cast(h.level.type))
         f.is_cont[nxt] = True
         left = np.setdiff1d(left, nxt)
-    h.message = pc.fill_null(h.message, "")
     return left
 
 

@@ -72,10 +72,7 @@ only at the end). Read it top to bottom; the steps of one file, in order:
 from __future__ import annotations
 
 import json
-import re
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import cache
 from typing import Any
 
 import pyarrow as pa
@@ -84,64 +81,14 @@ from jobs.ingest import dialects as D
 from jobs.ingest import envelopes as E
 from jobs.ingest import general as G
 from jobs.ingest import layouts as L
+from jobs.ingest import reference_events as RE
 from jobs.ingest import timestamps as TS
 from jobs.ingest.files import open_file
 from jobs.ingest.model import QUARANTINE_ARROW, IngestSettings
-from jobs.ingest.pyregex import Untranslatable, translate
-
-
-@cache
-def rx(pattern: str) -> re.Pattern[str]:
-    """A table's RE2 regex as a Python regex with RE2's meaning (:func:`jobs.ingest.pyregex.translate`;
-    a pattern it does not translate, e.g. with ``(?i)``, as it stands)."""
-    try:
-        return re.compile(translate(pattern), re.ASCII)
-    except Untranslatable:
-        return re.compile(pattern)
-
+from jobs.ingest.reference_model import File, Head, rx  # noqa: F401 - the reader's model, re-exported
 
 SAMPLE = 400  # lines of a file looked at to order the layouts / spot prefixes and pastes
 _BOX = "\u2502\u2503\u2551"  # │ ┃ ║
-
-
-@dataclass
-class Head:
-    """A log entry's first line: where its fields are (``ts``/``level``/... as the layout found
-    them: "" when the layout's group took no text, None when the layout has no such group)."""
-
-    row: int
-    layout: str
-    ts: str | None = None
-    level: str | None = None
-    logger: str | None = None
-    thread: str | None = None
-    message: str | None = None
-    pts: str | None = None  # a viewer's timestamp in front of the entry
-    json: dict[str, str | None] = field(default_factory=dict)  # j_group, j_member, j_gen, j_client
-    inline_cont: str | None = None  # the rest of a multi-line JSON message
-    ts_ms: int | None = None
-    env_ms: int | None = None  # the envelope's time (``pts``)
-
-
-@dataclass
-class File:
-    """One file's lines and what each became (``cls``: unrelated/event/continuation/quarantined)."""
-
-    raw: list[bytes]
-    text: list[str]
-    bad: list[bool]
-    cls: list[str]
-    reason: list[str | None]
-    detail: list[str | None]
-    qgroup: dict[int, str | None] = field(default_factory=dict)
-    heads: dict[int, Head] = field(default_factory=dict)
-    is_cont: list[bool] = field(default_factory=list)
-    orig: dict[int, str] = field(default_factory=dict)  # a peeled line's text before peeling
-    joined: dict[int, int] = field(default_factory=dict)  # a piece joined into an earlier line → that line
-    env: dict[int, tuple[str | None, str]] = field(default_factory=dict)  # peeled: (pts, label)
-
-    def quarantine(self, i: int, reason: str, detail: str) -> None:
-        self.cls[i], self.reason[i], self.detail[i] = "quarantined", reason, detail
 
 
 # ------------------------------------------------------------------------------ 1. bytes
@@ -169,9 +116,6 @@ def read_bytes(
     run_id: str | None = None,
 ) -> tuple[pa.Table, pa.Table, dict[str, Any]]:
     """``(events, quarantine, audit)`` of one file's content, as :func:`jobs.ingest.parse.parse_bytes`."""
-    # lazy: a real cycle (reference_events builds on this module's File, Head and rx)
-    from jobs.ingest import reference_events as RE
-
     settings = settings or IngestSettings()
     audit = _audit(source_file, cluster, run_id, data)
     no_events = RE.events_table([])
@@ -388,7 +332,7 @@ def _read_heads(f: File, settings: IngestSettings, label: str) -> None:
         m = rx(L.JSON_BEHIND).search(f.text[i]) if '{"' in f.text[i] else None
         if m and rx(L.JSON_LINE).search(m.group("rest")) and (h := _match_layout(i, m.group("rest"), [], True, label + "col+")):
             f.heads[i] = h
-    after_jul = {r + 1 for r, h in f.heads.items() if h.layout.endswith("jul")}
+    after_jul = {r + 1 for r, h in f.heads.items() if L.next_line(h.layout)}
     for i in [i for i in rows if i not in f.heads and i not in after_jul]:
         if h := _general_head(i, f.text[i], label, i in f.env):
             f.heads[i] = h
@@ -419,12 +363,15 @@ def _peel(f: File, offered: list[int], settings: IngestSettings, label: str) -> 
 
 
 def _messages_and_continuations(f: File) -> None:
-    """Steps 7-8: JUL message lines, multi-line JSON messages, continuations, unparsable lines."""
+    """Steps 7-8: the message lines of two-line entries, multi-line JSON messages, continuations,
+    unparsable lines."""
     for r in sorted(f.heads):
         h, nxt = f.heads[r], r + 1
-        jul = h.layout.endswith("jul") and nxt < len(f.text) and nxt not in f.heads and not f.bad[nxt]
-        if jul and (m := rx(L.JUL_MESSAGE).search(f.text[nxt])):
-            h.message, h.level = m.group("message"), m.group("level")
+        pattern = L.next_line(h.layout)
+        two = pattern and nxt < len(f.text) and nxt not in f.heads and not f.bad[nxt]
+        if two and (m := rx(pattern).search(f.text[nxt])):
+            h.message = m.group("message")
+            h.level = m.groupdict().get("level") or h.level
             f.is_cont[nxt] = True
     for h in f.heads.values():
         h.message = h.message or ""

@@ -7,8 +7,9 @@ a. **Context prefix** (:func:`split_prefix`): ``BODY_PREFIX`` (``[GroupCoordinat
    block, ``[thrd:main]: ``) gives prefix fields; the dialects run on the *body* after it.
 b. **Dialects** (:func:`match_dialect`): first the dialects keyed by the body's first word
    (``Dialect.key``), then the keyless ones, each group in table order; a dialect with a ``logger``
-   condition needs the head's logger to match it, one with ``needs_prefix`` a client prefix. The
-   first whose pattern matches the whole body wins.
+   condition needs the head's logger to match it or the message's context prefix to name the same
+   source (``SOURCE_PREFIX``), unless it is ``distinctive``; one with ``needs_prefix`` a client
+   prefix. The first whose pattern matches the whole body wins.
 c. **Message-first** (:func:`message_first`): when none matches, every candidate start × tail of
    :func:`jobs.ingest.general.message_candidates` is tried; the lowest rank wins, a catch-all
    dialect (``(?P<reason>.*`` …) only when no specific one matches. That candidate becomes the
@@ -41,18 +42,21 @@ from typing import Any
 
 import pyarrow as pa
 
+from jobs.ingest import context as C
+from jobs.ingest import dialect_model as DM
 from jobs.ingest import dialects as D
 from jobs.ingest import general as G
+from jobs.ingest import layouts as L
 from jobs.ingest import redaction as RD
 from jobs.ingest.model import EVENTS_ARROW
-from jobs.ingest.reference import File, Head, rx
+from jobs.ingest.reference_model import File, Head, rx
 
 _KEYED: dict[str, list[int]] = {}
 for _i, _d in enumerate(D.DIALECTS):
     if _d.key is not None:
         _KEYED.setdefault(_d.key, []).append(_i)
 _KEYLESS = [i for i, d in enumerate(D.DIALECTS) if d.key is None]
-_CATCHALL = [d.regex.startswith("(?P<reason>.*") for d in D.DIALECTS]
+_CATCHALL = [DM.is_catchall(d) for d in D.DIALECTS]
 _FAIL_KINDS = ("join_failed", "sync_failed", "heartbeat_failed", "offset_commit_failed")
 _STR_FIELDS = ("group_id", "member_id", "group_instance_id", "client_id", "host", "reason", "state", "protocol",
                "error", "old_member_id", "operation", "protocol_type", "from_state")  # fmt: skip
@@ -87,8 +91,12 @@ def match_dialect(message: str, logger: str) -> Match | None:
     word = rx(r"^(?P<w>\S*)").search(body).group("w")
     for di in _KEYED.get(word, []) + _KEYLESS:
         d = D.DIALECTS[di]
-        if (d.logger and not rx(d.logger).search(logger)) or (d.needs_prefix and not has_prefix):
+        if d.needs_prefix and not has_prefix:
             continue
+        if DM.logger_needed(d) and not rx(d.logger).search(logger):
+            pre = DM.SOURCE_PREFIX.get(d.logger)
+            if pre is None or not message.startswith(pre):
+                continue
         m = rx(d.pattern).search(body)
         if m:
             # an empty sub-match is no value, except an empty partition list (a fact)
@@ -222,9 +230,10 @@ def _join_wrapped(f: File, cands: list[Head], matches: dict[int, Match]) -> None
 
     follow: dict[int, list[int]] = {}
     for h in cands:
-        if h.row in matches or h.layout.endswith("jul"):
+        if h.row in matches:
             continue
-        k, rows = h.row + 1, []
+        # (a two-line entry's message is its second line: what continues it comes after that)
+        k, rows = h.row + (2 if L.next_line(h.layout) else 1), []
         while k < len(f.text) and len(rows) < WRAP_MAX and joinable(k):
             rows.append(k)
             k += 1
@@ -269,6 +278,8 @@ def read_events(
                 f.qgroup[h.row] = g.group("g") if g else None
             continue
         ev = event_fields(matches[h.row], h.logger, h.layout)
+        if ev["group_id"] is None:
+            ev["group_id"] = context_group(h.message, h.thread)
         if ev["side"] == "other":
             if ev["group_id"] is None:
                 ev["group_id"] = last_group.get(h.thread)
@@ -305,6 +316,16 @@ def read_events(
     return _finish(f, evs, heads, source_file, cluster, run_id, sha)
 
 
+def context_group(message: str | None, thread: str | None) -> str | None:
+    """The group a line's context names (:mod:`jobs.ingest.context`): an MDC / key=value group key
+    in its text, else the consumer heartbeat thread's group."""
+    for text, pattern in ((message, C.TEXT_GROUP), (thread, C.THREAD_GROUP)):
+        m = rx(pattern).search(text or "")
+        if m and m.group("g") not in C.NO_GROUP:
+            return m.group("g")
+    return None
+
+
 def _file_group(evs: list[dict[str, Any]], sha: str | None) -> None:
     """A client line that names no group (a pre-2.3 client, a bare pasted message, a client of
     another language) after attribution: in a file whose lines name exactly one group, it is that
@@ -321,11 +342,19 @@ def _file_group(evs: list[dict[str, Any]], sha: str | None) -> None:
 
 def _attribute(evs: list[dict[str, Any]]) -> None:
     """Context attribution of events whose line names no group (see ``parse._attribute_groups``):
-    the nearest earlier event naming one of its member ids (else its instance id) as an id field
+    a consumer's default client id naming a group of the file; else the nearest earlier event naming one of its member ids (else its instance id) as an id field
     or a whole word of its message; else the nearest earlier event with a group at most 1000 ms
     before. Both only on the same coordinator partition when the prefix gives one."""
     named = [e["group_id"] is not None for e in evs]
     if all(named) or not any(named):
+        return
+    groups = {e["group_id"] for e in evs if e["group_id"] is not None}
+    for e in evs:  # 0. a consumer's default client id "consumer-<g>-<n>" of a group the file names
+        m = rx(C.CLIENT_ID_GROUP).search(e["client_id"] or "") if e["group_id"] is None else None
+        if m and m.group("g") in groups:
+            e["group_id"] = m.group("g")
+    named = [e["group_id"] is not None for e in evs]
+    if all(named):
         return
     resolved: set[int] = set()
 

@@ -15,6 +15,7 @@ ISO 8601 / log4j / logback  ``2024-05-01 10:00:00,123``, ``…T10:00:00.1Z``  ``
 Go ``log``                  ``2018/01/18 04:38:29.123``
 log4j ``DATE``              ``04 Mar 2021 10:00:00,123``
 java.util.logging           ``May 01, 2024 10:00:00 AM``
+Erlang ``error_logger``     ``1-May-2024::10:00:00.123456``                 its report header
 syslog                      ``Mar  4 10:00:00``                              year: another line of
                                                                             the file, else
                                                                             ``ingest.default_year``
@@ -43,10 +44,11 @@ DATE4J = rf"\d{{1,2}} (?:{_MON}) \d{{4}} \d{{2}}:\d{{2}}:\d{{2}}(?:[.,]\d{{1,9}}
 JUL = rf"(?:{_MON}) \d{{1,2}}, \d{{4}} \d{{1,2}}:\d{{2}}:\d{{2}} (?:AM|PM)"
 SYSLOG = rf"(?:{_MON}) {{1,2}}\d{{1,2}} \d{{2}}:\d{{2}}:\d{{2}}(?:\.\d{{1,9}})?"
 TIME_ONLY = r"\d{2}:\d{2}:\d{2}[.,]\d{3}"
+ERLANG = rf"\d{{1,2}}-(?:{_MON})-\d{{4}}::\d{{2}}:\d{{2}}:\d{{2}}(?:\.\d{{1,9}})?"
 EPOCH = r"1\d{9}(?:\.\d{1,9})?|1\d{12}"
 
 #: every form, most specific first (RE2 alternation is leftmost-first at one position)
-FORMS = (ISO, SLASH, DATE4J, JUL, SYSLOG, TIME_ONLY, EPOCH)
+FORMS = (ISO, SLASH, DATE4J, JUL, ERLANG, SYSLOG, TIME_ONLY, EPOCH)
 _ANY = "|".join(f"(?:{f})" for f in FORMS)
 #: the first timestamp of a line: ``pre`` the text before it, ``ts`` the timestamp, ``rest`` after.
 #: A timestamp must stand on its own (not inside a longer number or word); epoch values only as a
@@ -56,6 +58,7 @@ LOCATE = (
 )
 
 _DATE4J_RX = re.compile(rf"^(\d{{1,2}}) ({_MON}) (\d{{4}}) (.*)$")
+_ERLANG_RX = re.compile(rf"^(\d{{1,2}})-({_MON})-(\d{{4}})::(.*)$")
 _SYSLOG_RX = re.compile(rf"^({_MON}) {{1,2}}(\d{{1,2}}) (.*)$")
 _TIME_RX = re.compile(rf"^{TIME_ONLY}$")
 _ZONE_WORD = re.compile(r" ?(?:UTC|GMT)$")
@@ -75,6 +78,10 @@ def to_iso(ts: str | None, year: int | None = None, date: str | None = None) -> 
     if _ZONE_WORD.search(ts) and ts[:4].isdigit():
         return _ZONE_WORD.sub("Z", ts)
     m = _DATE4J_RX.match(ts)
+    if m:
+        d, mon, y, rest = m.groups()
+        return f"{y}-{MONTHS.index(mon) + 1:02d}-{int(d):02d} {rest}"
+    m = _ERLANG_RX.match(ts)
     if m:
         d, mon, y, rest = m.groups()
         return f"{y}-{MONTHS.index(mon) + 1:02d}-{int(d):02d} {rest}"

@@ -14,6 +14,7 @@ from __future__ import annotations
 import glob
 import json
 import os
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -108,6 +109,42 @@ def _short(logger: str) -> str:
     return logger.split(":")[0].rsplit(".", 1)[-1]
 
 
+#: the Java consumer's context prefix (its group goes to the MDC in the MDC shapes; a client before 2.3
+#: wrote none)
+_CLIENT_PREFIX = re.compile(r"^\[Consumer (?:instanceId=[^,\]]*, )?clientId=[^,\]]*, groupId=(?P<g>[^\]]*)\] ")
+
+
+def _bare(it: Item) -> tuple[str, str]:
+    """The message without the Java client's context prefix, and the group for the MDC (the prefix's,
+    else the expected one; ``g``: the file's)."""
+    m = _CLIENT_PREFIX.match(it.message)
+    group = m.group("g") if m else it.expected.get("group_id") or "g"
+    return (it.message[m.end():] if m else it.message), group
+
+
+def _mdc(kind: str) -> Callable[[Item, datetime], tuple[list[str], datetime]]:
+    """The message without its client prefix, its group in the MDC as a pattern prints it."""
+
+    def render(it: Item, t: datetime) -> tuple[list[str], datetime]:
+        msg, g = _bare(it)
+        ts = f"{t.strftime('%Y-%m-%d %H:%M:%S')},{t.microsecond // 1000:03d}"
+        line = {
+            "logback": f"{ts} [main] {it.level} {it.logger} groupId={g}, clientId=c1 - {msg}",
+            "log4j2": f"{ts} {it.level} [main] {it.logger} {{clientId=c1, groupId={g}}} - {msg}",
+            "bracket": f"[{ts}] {it.level} [groupId={g}] {msg} ({it.logger})",
+            "logfmt": f'ts={_iso(t)} level={it.level.lower()} logger={it.logger} msg="{_q(msg)}" group.id={g}',
+            "json": json.dumps({"@timestamp": _iso(t), "level": it.level, "logger_name": it.logger, "message": msg,
+                                "mdc": {"groupId": g, "clientId": "c1"}}),
+        }[kind]  # fmt: skip
+        return [line], t
+
+    return render
+
+
+def _q(msg: str) -> str:
+    return msg.replace("\\", "\\\\").replace('"', '\\"')
+
+
 #: shape → (it, app time) → (lines, expected ts): the message's first line is the entry's line
 Shape = Callable[[Item, datetime], tuple[list[str], datetime]]
 SHAPES: dict[str, Shape] = {
@@ -165,6 +202,27 @@ SHAPES: dict[str, Shape] = {
                                                  "MESSAGE": _log4j(it, t), "SYSLOG_IDENTIFIER": "kafka",
                                                  "_PID": "42"})], t),
     "csv-kibana": lambda it, t: (['"' + _iso(t) + '","kafka-1","' + it.message.replace('"', '""') + '"'], t),
+    # two-line entries: a header line (time, level, logger), the message on the next line
+    "mel": lambda it, t: ([f"{t.strftime('%Y-%m-%d %H:%M:%S')}.{t.microsecond // 1000:03d} info: {it.logger}[0]",
+                           f"      {it.message}"], t),
+    "mel-single": lambda it, t: ([f"{_iso(t)} info: {it.logger}[0] {it.message}"], t),
+    "erlang-report": lambda it, t: ([f"=INFO REPORT==== {t.day}-{t.strftime('%b-%Y::%H:%M:%S')}.{t.microsecond:06d} ===",
+                                     it.message], t),
+    "otp": lambda it, t: ([f"{t.strftime('%Y-%m-%dT%H:%M:%S')}.{t.microsecond:06d}+00:00 info: {it.message}"], t),
+    "elixir": lambda it, t: ([f"{t.strftime('%Y-%m-%d %H:%M:%S')}.{t.microsecond // 1000:03d} pid=<0.42.0> [info] {it.message}"], t),
+    # an application's own text format: no logger name
+    "python-custom": lambda it, t: ([f"{t.strftime('%Y-%m-%d %H:%M:%S')},{t.microsecond // 1000:03d} {it.level} {it.message}"], t),
+    "golog-micro": lambda it, t: ([f"{t.strftime('%Y/%m/%d %H:%M:%S')}.{t.microsecond:06d} {it.message}"], t),
+    "logrus-text": lambda it, t: ([f'time="{_iso(t)}" level={it.level.lower()} msg="{_q(it.message)}"'], t),
+    "zap-console": lambda it, t: ([f"{_iso(t)}\t{it.level}\tkafka\t{it.message}"], t),
+    "ruby-logger": lambda it, t: ([f"I, [{t.strftime('%Y-%m-%dT%H:%M:%S')}.{t.microsecond:06d} #4242]  {it.level} -- : {it.message}"], t),
+    "winston-json": lambda it, t: ([json.dumps({"level": "info", "message": it.message, "timestamp": _iso(t)})], t),
+    # the group in the MDC (or a key), the message without the client's context prefix
+    "mdc-logback": _mdc("logback"),
+    "mdc-log4j2": _mdc("log4j2"),
+    "mdc-bracket": _mdc("bracket"),
+    "mdc-logfmt": _mdc("logfmt"),
+    "mdc-json": _mdc("json"),
     "csv-splunk-raw": lambda it, t: ([f'"{_iso(t + timedelta(seconds=1))}","' + _log4j(it, t).replace('"', '""') + '"'], t),
 }  # fmt: skip
 

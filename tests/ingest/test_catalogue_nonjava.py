@@ -18,6 +18,7 @@ SOURCES = ("sarama", "sarama-cluster", "kafka-go", "franz-go", "kafkajs", "ruby-
 SEEN_ONLY_IN_EXCERPTS = {
     "sarama_cluster.rebalance": "also the cluster's 'rebalance, metadata done' debug lines",
     "sarama.consumer_broker": "consumer.go (partition consumers), not a group file",
+    "sarama.any_group": "sarama's catch-all under its logger: errors printed by the application (c-sarama1004)",
     "kafkajs.heartbeat_request": "src/network/connection.js DEBUG request lines",
     "kafkajs.joingroup_request": "src/network/connection.js DEBUG request lines",
     "kafkajs.heartbeat_response_error": "src/network/connection.js response lines",

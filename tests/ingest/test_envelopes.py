@@ -12,32 +12,49 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from jobs.ingest import dialects as D
 from jobs.ingest import records as R
+from jobs.ingest.dialect_model import logger_needed
 from jobs.ingest.envelopes import peel_lines
 from jobs.ingest.parse import parse_bytes
 from jobs.ingest.reference import read_bytes
+from jobs.ingest.reference_events import understand
 from tests.ingest import envelope_shapes as S
 from tests.ingest.helpers import check_invariant
 from tests.ingest.test_reference_equivalence import assert_same
 
-#: shapes that carry no logger name, or only its last segment: messages whose dialect needs the
-#: logger (kafka-python, librdkafka, sarama lines) are measured on the other shapes
+#: shapes that carry no logger name, or only its last segment: messages only a source's catch-all
+#: dialect reads (any line naming a group, under kafka-python's or sarama's logger) are measured on
+#: the other shapes; every distinctive wording reads in them too (tests/ingest/test_loggerless.py)
 _NO_FULL_LOGGER = {"bunyan", "pino", "zap", "zerolog", "cloudlogging-json", "csv-kibana", "syslog3164-short",
-                   "syslog5424-msg"}  # fmt: skip
+                   "syslog5424-msg", "erlang-report", "otp", "elixir", "python-custom", "golog-micro", "logrus-text",
+                   "zap-console", "ruby-logger", "winston-json"}  # fmt: skip
+#: shapes that put the consumer's group in the MDC instead of its context prefix: a wording read only
+#: behind that prefix (``Dialect.needs_prefix``) is measured on the other shapes (as what needs a
+#: logger name: a pattern's short logger before the MDC block is not read as one)
+_MDC = {shape for shape in S.SHAPES if shape.startswith("mdc-")}
 
 
 @pytest.fixture(scope="module")
-def catalogue() -> tuple[list[S.Item], list[S.Item]]:
-    """(every third message the control reads, those that need no logger name; the control reads the
-    sample again, as a line that names no group takes it from the lines that are left around it)."""
+def catalogue() -> tuple[list[S.Item], list[S.Item], list[S.Item]]:
+    """(every third message the control reads, those that need no logger name, those read without the
+    consumer's context prefix; the control reads the sample again, as a line that names no group takes
+    it from the lines that are left around it)."""
     its = S.controlled(S.controlled(S.items(S.dialect_fixture_catalogue()))[::3])
     neutral = {it.message for it in S.controlled([replace(it, logger="app.Main") for it in its])}
-    return its, [it for it in its if it.message in neutral]
+    # (what needs its logger is read by a dialect whose logger condition is not dropped: a source's
+    # catch-all, or a wording too short to be told from other software's lines)
+    needs_logger = [it for it in its if it.message not in neutral]
+    assert all(logger_needed(D.DIALECTS[understand(it.message, it.logger).dialect])
+               for it in needs_logger), needs_logger  # fmt: skip
+    no_prefix = [it for it in its if not D.DIALECTS[understand(it.message, it.logger).dialect].needs_prefix]
+    assert len(its) - len(no_prefix) <= 2
+    return its, [it for it in its if it.message in neutral], [it for it in no_prefix if it.message in neutral]
 
 
 @pytest.mark.parametrize("shape", list(S.SHAPES))
 def test_every_message_reads_the_same_in_every_shape(shape: str, catalogue) -> None:
-    its = catalogue[1] if shape in _NO_FULL_LOGGER else catalogue[0]
+    its = catalogue[1] if shape in _NO_FULL_LOGGER else catalogue[2] if shape in _MDC else catalogue[0]
     assert len(its) > 50
     ok, bad = S.score(shape, its)
     assert ok == len(its), bad[:5]

@@ -1,0 +1,147 @@
+"""Messages without their logger name: an application's own log format, a JSON record or a syslog
+tag that names no logger (or another one) still reads a client's distinctive wordings, decided from
+the catalogue (``Dialect.distinctive``), and a message never becomes a wrong event without it."""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+
+import pytest
+
+from jobs.ingest import dialect_model as DM
+from jobs.ingest import dialects as D
+from jobs.ingest import reference_events as RE
+from jobs.ingest.catalogue import UNMAPPED, UNRELATED, expected_of, golden_lines, load, render_message
+from jobs.ingest.parse import parse_bytes
+from jobs.ingest.reference import read_bytes
+from jobs.ingest.reference_model import rx
+from tests.ingest.test_reference_equivalence import assert_same
+
+SOURCES = load()
+#: kafkajs's statements carry their group in the JSON keys of its own record (its ``context``): a
+#: message alone is no kafkajs line
+_KEYED_SOURCES = {"kafkajs"}
+
+
+@cache
+def _loggers() -> dict[str, frozenset[str]]:
+    """Per source: the logger names its golden lines' events carry (as the reader finds them)."""
+    out = {}
+    for src in SOURCES:
+        data = "\n".join(line for _, _, line in golden_lines((src,))).encode() + b"\n"
+        ev, _, _ = parse_bytes(data, f"{src.name}.log")
+        out[src.name] = frozenset(e["logger"] for e in ev.to_pylist() if e["logger"])
+    return out
+
+
+def _own(d: DM.Dialect, source: str) -> bool:
+    return any(rx(d.logger).search(lg) for lg in _loggers()[source])
+
+
+@pytest.mark.parametrize("di", [i for i, d in enumerate(D.DIALECTS) if d.distinctive])
+def test_a_distinctive_wording_is_no_statement_of_another_source(di: int) -> None:
+    """Without its logger condition, the dialect reads no catalogue statement of a source whose lines
+    do not meet the condition, and it reads at least one of its own."""
+    d = D.DIALECTS[di]
+    assert d.logger is not None, f"{d.id}: distinctive needs a logger condition to drop"
+    # (and enough literal text that an unrelated line cannot have it: three words at least)
+    literal = re.sub(r"\(\?P<\w+>|\{[A-Z]+\}|\\.|[()?:|*+.\[\]^$]", " ", re.sub(r"\[[^\]]*\]", " ", d.regex))
+    assert len(re.findall(r"[A-Za-z]{2,}", literal)) >= 3, (d.id, literal)
+    own, foreign = 0, []
+    for src in SOURCES:
+        for st in src.statements:
+            m = RE.match_dialect(render_message(src, st), "")
+            if m is not None and m.dialect == di:
+                if _own(d, src.name):
+                    own += 1
+                else:
+                    foreign.append(f"{src.name}:{st.id}")
+    assert foreign == []
+    assert own > 0 or d.id in _NOT_CATALOGUED, d.id
+
+
+#: distinctive dialects whose wording comes from the dialect fixtures, not from a catalogued statement
+_NOT_CATALOGUED = {"python.heartbeat_session_expired_group"}
+
+
+def _loggerless(src, sts) -> bytes:
+    """``sts`` as JSON records with a time, a level and the message (pino's shape: no logger name)."""
+    return "".join(
+        json.dumps({"level": 30, "time": f"2024-05-01T10:00:{k % 60:02d}.123Z", "msg": render_message(src, st)}) + "\n"
+        for k, st in enumerate(sts)
+    ).encode()
+
+
+def test_catalogue_without_logger_names() -> None:
+    """Every mapped statement of every source, as a message with no logger name: none becomes a wrong
+    kind, an unrelated one stays no event, and the statements read right are counted (a message read
+    only by a source's catch-all dialect needs its logger and is no event)."""
+    right, missed, wrong = 0, [], []
+    for src in SOURCES:
+        if src.name in _KEYED_SOURCES:
+            continue
+        sts = [st for st in src.statements if st.kind != UNMAPPED]
+        ev, _, audit = parse_bytes(_loggerless(src, sts), f"{src.name}.log")
+        assert audit["total_lines"] == len(sts)
+        by_line = {}
+        for e in ev.to_pylist():
+            by_line.setdefault(e["line_no"], e)
+        for i, st in enumerate(sts, start=1):
+            want, got = expected_of(src, st)["kind"], by_line.get(i)
+            if want == UNRELATED:
+                if got is not None:
+                    wrong.append(f"{src.name}:{st.id} unrelated -> {got['kind']}")
+            elif got is None:
+                missed.append(f"{src.name}:{st.id}")
+            elif got["kind"] != want:
+                wrong.append(f"{src.name}:{st.id} {want} -> {got['kind']}")
+            else:
+                right += 1
+    assert wrong == []
+    assert right >= 895, (right, missed)
+    # (what is missed is read by kafka-python's and aiokafka's catch-all or a short wording ("Heartbeat:
+    # g[3] m"), which need their logger)
+    assert {m.split(":")[0] for m in missed} <= {"aiokafka", "kafka-python", "kafka-broker-scala", "librdkafka"}, missed
+
+
+def test_distinctive_statements_read_the_same_with_and_without_their_logger() -> None:
+    """A statement a distinctive dialect reads in its program's own line reads as the same event
+    without the logger name, in both readers."""
+    distinct = {i for i, d in enumerate(D.DIALECTS) if d.distinctive}
+    for src in SOURCES:
+        sts = [st for _, st, _ in golden_lines((src,))]
+        picked = [st for st in sts if (m := RE.match_dialect(render_message(src, st), "")) and m.dialect in distinct]
+        if not picked:
+            continue
+        data = _loggerless(src, picked)
+        assert_same(data, f"{src.name}.log", None)
+        ev, _, _ = parse_bytes(data, f"{src.name}.log")
+        got = {e["line_no"]: e for e in ev.to_pylist()}
+        for i, st in enumerate(picked, start=1):
+            want = {k: v for k, v in expected_of(src, st).items() if k in ("kind", "group_id", "generation", "member_id")}
+            assert {k: got[i][k] for k in want} == want, (src.name, st.id)
+
+
+@pytest.mark.parametrize("reader", [parse_bytes, read_bytes])
+def test_librdkafka_thread_prefix_names_its_source(reader) -> None:
+    """``[thrd:main]: `` is written by librdkafka alone: its facility-gated wordings read whatever the
+    logger column holds (a .NET category, a Python logger, none)."""
+    lines = [
+        "2024-05-01 10:00:00.123 INFO app.Kafka: [thrd:main]: Group \"g\" changed join state init -> wait-join (state up)",
+        "2024-05-01 10:00:00.200 DEBUG app.Kafka: [thrd:main]: Heartbeat for generation 3 member id rdkafka-l1",
+        "2024-05-01 10:00:00.300 DEBUG app.Kafka: Heartbeat for generation 3 member id rdkafka-l1",
+    ]
+    ev, q, _ = reader(("\n".join(lines) + "\n").encode(), "r.log", "c", None, "r")
+    got = [(e["line_no"], e["kind"], e["group_id"], e["generation"], e["member_id"]) for e in ev.to_pylist()]
+    assert got == [(1, "other", "g", None, None), (2, "other", "g", 3, "rdkafka-l1")]
+    assert [(r["line_no"], r["reason"]) for r in q.to_pylist()] == [(3, "group_line_not_understood")]
+
+
+def test_a_catchall_stays_gated() -> None:
+    """A source's catch-all (any line naming a group) is never distinctive: without its logger it
+    would read other programs' lines."""
+    for d in D.DIALECTS:
+        if DM.is_catchall(d):
+            assert not d.distinctive, d.id

@@ -140,6 +140,23 @@ def _literal_run(rx: str, i: int, stop: str) -> tuple[str, int] | None:
     return "".join(out), i
 
 
+def _closing(rx: str, i: int) -> int:
+    """The index of the parenthesis closing the group that opens at ``rx[i]``."""
+    depth, j = 0, i
+    while j < len(rx):
+        if rx[j] == "\\":
+            j += 2
+            continue
+        if rx[j] == "(":
+            depth += 1
+        elif rx[j] == ")":
+            depth -= 1
+            if depth == 0:
+                break
+        j += 1
+    return j
+
+
 def first_words(pattern: str) -> frozenset[str] | None:
     """The possible first words (up to the first space) of the text an anchored dialect pattern
     matches: after optional named-group openers, either a literal word followed by a space, or a
@@ -148,20 +165,11 @@ def first_words(pattern: str) -> frozenset[str] | None:
     rx = pattern[1:] if pattern.startswith("^") else pattern
     i = 0
     while rx.startswith("(?P<", i):
-        i = rx.index(">", i) + 1
+        opened, i = i, rx.index(">", i) + 1
+        if top_level_alternation(rx[i : _closing(rx, opened)]):
+            return None  # (?P<w>A b|C): the first word is not the first alternative's
     if rx.startswith("(?:", i):
-        depth, j = 0, i
-        while j < len(rx):
-            if rx[j] == "\\":
-                j += 2
-                continue
-            if rx[j] == "(":
-                depth += 1
-            elif rx[j] == ")":
-                depth -= 1
-                if depth == 0:
-                    break
-            j += 1
+        j = _closing(rx, i)
         inner, after = rx[i + 3 : j], rx[j + 1 :]
         if after[:1] in _QUANT:
             return None

@@ -363,6 +363,7 @@ def test_first_words_of_keyless_dialects() -> None:
     assert D.first_words(r"^(?P<g>\S+?): partitions$") is None
     assert D.first_words(r"^Requests? done$") is None
     assert D.first_words(r"^(?P<w>Static|Dynamic) Member$") is None
+    assert D.first_words(r"^(?P<w>Leaving group|Left) now$") is None  # not {"Leaving"}: "Left now" matches
     for d in D.DIALECTS:
         if d.first_words is not None:
             assert d.example.split(" ")[0] in d.first_words, d.id

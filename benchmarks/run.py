@@ -5,8 +5,8 @@ One run measures, on one simulated corpus (``benchmarks/corpus/<size>/``, made b
 
 * core replay events/s per core: ``benchmarks.bench_core`` (heartbeat- and storm-dominated
   synthetic streams) when present, and the replay of the corpus' own parsed events;
-* the single-process pure-Python pipeline (``benchmarks.pipeline_python``: ``parse_bytes`` +
-  ``GroupReplay``) - lines/s;
+* the job's single-process pipeline (``jobs.local.run_local``: ``parse_bytes`` + the core's
+  per-group replay) - lines/s;
 * per Spark master (``local[1]``, ``local[2]``), each in a fresh child process: the *floor* job
   (``read.text`` + one ``regexp_extract`` of the timestamp + Parquet write; from
   ``benchmarks.bench_ingest`` when present), ingestion (``jobs.ingest.ingest`` -> events Parquet) and
@@ -115,18 +115,19 @@ def _events_per_s(value: Any) -> float | None:
 
 # ----------------------------------------------------------------------------------- pure python
 def python_pipeline(root: str) -> dict[str, Any]:
-    from benchmarks.pipeline_python import run_pipeline
+    from jobs.local import run_local
 
     t0 = time.perf_counter()
-    res = run_pipeline(root)
+    res = run_local(root)
     wall = time.perf_counter() - t0
     rebalances = sum(len(o.rebalances) for o in res.outputs.values())
     accuracy = truth_agreement(root, {g: o.rebalances for g, o in res.outputs.items()})
+    lines = res.parsed.lines
     return {
         "truth": accuracy,
-        "seconds": wall, "parse_s": res.parse_s, "replay_s": res.replay_s, "lines": res.lines,
+        "seconds": wall, "parse_s": res.parsed.seconds, "replay_s": res.replay_s, "lines": lines,
         "events": res.events, "groups": len(res.outputs), "rebalances": rebalances,
-        "lines_per_s": res.lines / wall if wall else None,
+        "lines_per_s": lines / wall if wall else None,
         "core_s": res.core_s,
         "replay_events_per_s": res.events / res.core_s if res.core_s else None,
     }  # fmt: skip
@@ -176,7 +177,7 @@ def floor_job(spark, paths: list[str], out: str) -> None:
 def child(master: str, root: str, workdir: str) -> dict[str, Any]:
     """Runs in a fresh process: floor, ingestion and whole job on one Spark master."""
     sys.path.insert(0, ROOT)
-    from benchmarks.pipeline_python import log_files
+    from jobs.local import log_files
     from jobs.session import local_session
 
     paths = log_files(root)

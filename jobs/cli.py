@@ -281,9 +281,10 @@ def build_parser() -> argparse.ArgumentParser:
                 formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     sub = p.add_subparsers(dest="command", metavar="{" + ",".join(SUBCOMMANDS) + "}", parser_class=_Parser)
     for name, (description, add_arguments, _) in SUBCOMMANDS.items():
-        sp = sub.add_parser(name, help=description, description=description,
-                            **({"epilog": EPILOG, "formatter_class": argparse.RawDescriptionHelpFormatter}
-                               if name == "run" else {}))  # fmt: skip
+        extra: dict[str, Any] = (
+            {"epilog": EPILOG, "formatter_class": argparse.RawDescriptionHelpFormatter} if name == "run" else {}
+        )
+        sp = sub.add_parser(name, help=description, description=description, **extra)
         add_arguments(sp)
         sp.set_defaults(_parser=sp)
     return p

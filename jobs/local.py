@@ -204,8 +204,9 @@ def run_local(
 ) -> LocalRun:  # fmt: skip
     """The whole pipeline: read ``files`` (a folder: every log under it, named relative to it; or a
     list of paths, named relative to ``root``), replay every group, return each group's output."""
+    paths: list[str | os.PathLike[str]]
     if isinstance(files, str | os.PathLike):
-        root, paths = files, log_files(files)
+        root, paths = files, list(log_files(files))
     else:
         paths = list(files)
     parsed = parse_files(paths, root)

@@ -56,7 +56,8 @@ def replay_buckets(
     small Spark write, then task ``k`` of ``spark.range(buckets)`` reads bucket ``k``'s event and
     state files with pyarrow and replays its groups; the union frame is staged like
     :func:`replay_batch`'s."""
-    event_files = {k: v for k, v in bucket_files(folder).items() if k != "x"}
+    # the events that name no group (bucket NO_GROUP) are not replayed
+    event_files = {k: v for k, v in bucket_files(folder).items() if isinstance(k, int)}
     state_files: dict[int, list[str]] = {}
     if r.sink.exists(r.table_name("group_state")):
         state_dir = r.sink.staging("state_buckets")

@@ -115,7 +115,9 @@ _NOT_A_LAYOUT = re.compile(
 def layout_hint_helps(example: str | None) -> bool:
     """Whether declaring a layout could read a line like ``example`` (not a traceback, a stack frame
     or a table border)."""
-    return bool(example) and not _NOT_A_LAYOUT.match(example)
+    if not example:
+        return False
+    return not _NOT_A_LAYOUT.match(example)
 
 
 def span_text(start: Any, end: Any) -> str:

@@ -163,6 +163,7 @@ class Client:
         self.hb_epoch += 1  # the heartbeat thread is disabled while the JoinGroup is in flight
         self.log("INFO", self.texts.coord_logger, "(Re-)joining group")
         grp = self.grp
+        ctx: tuple[str, str | None]
         if self.member_id == "" and self.instance is None:
             ctx = ("new_member", None)
         elif self.member_id == "":

@@ -10,6 +10,8 @@ the core): the core benchmark's (``benchmarks/bench_core.py``) and the replay te
 
 from __future__ import annotations
 
+from typing import Any
+
 from coordinator_core.events import EVENT_FIELDS
 
 F = {n: i for i, n in enumerate(EVENT_FIELDS)}
@@ -18,8 +20,9 @@ N = len(EVENT_FIELDS)
 G = "orders-consumer"
 
 
-def row(ts, kind, side, file, line, **kw):
-    r = [None] * N
+def row(ts: int, kind: str, side: str, file: str, line: int, **kw: Any) -> list[Any]:
+    """One event row of group :data:`G` (``kw``: its other fields by name)."""
+    r: list[Any] = [None] * N
     r[F["ts"]], r[F["group_id"]], r[F["kind"]], r[F["side"]] = ts, G, kind, side
     r[F["source_file"]], r[F["line_no"]] = file, line
     for k, v in kw.items():
@@ -28,24 +31,26 @@ def row(ts, kind, side, file, line, **kw):
 
 
 class Stream:
-    def __init__(self):
-        self.rows: list[list] = []
+    """Rows appended in order, each file's lines numbered from 1."""
+
+    def __init__(self) -> None:
+        self.rows: list[list[Any]] = []
         self.lines: dict[str, int] = {}
 
-    def add(self, ts, kind, side, file, **kw):
+    def add(self, ts: int, kind: str, side: str, file: str, **kw: Any) -> None:
         n = self.lines.get(file, 0) + 1
         self.lines[file] = n
         self.rows.append(row(ts, kind, side, file, n, **kw))
 
-    def tuples(self):
+    def tuples(self) -> list[tuple]:
         return [tuple(r) for r in self.rows]
 
 
-def member(i):
+def member(i: int) -> str:
     return f"consumer-{G}-{i}-0a6f1b2c-1234-4abc-9def-{i:012d}"
 
 
-def rebalance(s: Stream, ts: int, gen: int, members: list[str], culprit: str, reason: str):
+def rebalance(s: Stream, ts: int, gen: int, members: list[str], culprit: str, reason: str) -> None:
     """One rebalance of ``members`` from generation ``gen``: prepare, join, sync (broker and client lines)."""
     _prepare_rebalance(s, ts, gen, members, reason)
     _complete_join(s, ts, gen, members)

@@ -37,12 +37,12 @@ from benchmarks.run_report import (
     HERE,
     ROOT,
     SIZES,
-    earlier_results,
-    scale_table,
     cpu_scaling,
+    earlier_results,
     evaluate,
     git_head,
     machine,
+    scale_table,
     write_report,
 )
 

@@ -45,7 +45,8 @@ ALLOWED_CYCLES: dict[frozenset[str], str] = {
 
 #: Entry points that load no Spark: the CLI dispatches lazily per subcommand, the simulator runs
 #: without it, and so does the core.
-SPARK_FREE = ("jobs.__main__", "jobs.cli", "jobs.simulate.__main__", "jobs.simulate", "coordinator_core")
+SPARK_FREE = ("jobs.__main__", "jobs.cli", "jobs.report.__main__", "jobs.simulate.__main__", "jobs.simulate",
+              "coordinator_core")
 #: Entry points of :data:`SPARK_FREE` that still load Spark, with their reason.
 ALLOWED_SPARK_AT_LOAD: dict[str, str] = {}
 

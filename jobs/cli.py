@@ -27,24 +27,18 @@ import signal
 import sys
 import tempfile
 from collections.abc import Sequence
-
-from pyspark import SparkContext
-from pyspark.sql import SparkSession
+from typing import TYPE_CHECKING, Any
 
 from jobs.cli_checks import InputError, LakehouseError, check_inputs, check_lakehouse, run_output_dir
-from jobs.config import ConfigError, JobConfig, OutputConfig, RunConfig, SparkConfig, load_config
-from jobs.ingest.model import IngestError, InputSpec
-from jobs.package import package_zip
-from jobs.pipeline import run_job
 from jobs.process import run_main
-from jobs.report import build_report
-from jobs.session import local_session
-from jobs.simulate import SimConfig
-from jobs.simulate import simulate as run_simulator
-from jobs.simulate.render_broker import DIALECTS
-from jobs.simulate.render_client import LAYOUTS
-from jobs.simulate.render_consumer import CONSUMER_FLAVOURS
-from jobs.simulate.scenario_table import CONSUMER_SCENARIOS, SCENARIOS
+
+if TYPE_CHECKING:
+    from jobs.config import JobConfig
+    from jobs.ingest.model import InputSpec
+    from jobs.simulate import SimConfig
+
+# Each subcommand imports what it runs (Spark, the job, the report, the simulator) when it runs:
+# ``report`` and ``simulate`` load no Spark, and ``--help`` starts fast.
 
 SAMPLES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "samples", "logs")
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -125,6 +119,11 @@ def add_report_arguments(p: argparse.ArgumentParser) -> None:
 
 def add_simulate_arguments(p: argparse.ArgumentParser) -> None:
     """The simulator's arguments (``simulate``, ``python -m jobs.simulate``; :func:`simulate_config`)."""
+    from jobs.simulate.render_broker import DIALECTS
+    from jobs.simulate.render_client import LAYOUTS
+    from jobs.simulate.render_consumer import CONSUMER_FLAVOURS
+    from jobs.simulate.scenario_table import CONSUMER_SCENARIOS, SCENARIOS
+
     p.add_argument("--out", required=True, help="output directory (logs + truth/)")
     p.add_argument("--groups", type=int, default=4)
     p.add_argument("--members", type=int, default=3, help="consumers per group at start")
@@ -159,8 +158,10 @@ def add_simulate_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--static-share", type=float, default=0.25, help="share of groups with static membership")
 
 
-def simulate_config(a: argparse.Namespace, p: argparse.ArgumentParser):
+def simulate_config(a: argparse.Namespace, p: argparse.ArgumentParser) -> SimConfig:
     """The :class:`jobs.simulate.SimConfig` of parsed ``simulate`` arguments (``p.error`` if invalid)."""
+    from jobs.simulate import SimConfig
+
     if a.groups < 1 or a.members < 1 or a.brokers < 1:
         p.error("--groups, --members and --brokers must be >= 1")
     if not 0 <= a.noise_ratio <= 0.95:
@@ -177,6 +178,9 @@ def simulate_config(a: argparse.Namespace, p: argparse.ArgumentParser):
 
 def report(args: argparse.Namespace, p: argparse.ArgumentParser) -> int:
     """``report``: write the HTML report of a lakehouse."""
+    from jobs.config import ConfigError, load_config
+    from jobs.report import build_report
+
     try:
         cfg = load_config(args.config) if args.config else None
     except ConfigError as exc:
@@ -200,7 +204,10 @@ def simulate(args: argparse.Namespace, p: argparse.ArgumentParser) -> int:
     return run_simulation(simulate_config(args, p))
 
 
-def run_simulation(cfg) -> int:
+def run_simulation(cfg: SimConfig) -> int:
+    """Run the simulator and say what it wrote."""
+    from jobs.simulate import simulate as run_simulator
+
     res = run_simulator(cfg)
     print(
         f"wrote {res.lines} lines ({res.bytes} bytes) in {len(res.files)} files to {cfg.out}; "
@@ -210,7 +217,12 @@ def run_simulation(cfg) -> int:
 
 
 def run(args: argparse.Namespace, p: argparse.ArgumentParser) -> int:
-    """``run``: the job."""
+    """``run``: the job; the console formats the summary the job returns."""
+    from jobs.config import ConfigError
+    from jobs.ingest.model import IngestError
+    from jobs.pipeline import run_job
+    from jobs.report.console import summary_text
+
     try:
         cfg, inputs = resolve_config(args)
     except ConfigError as exc:
@@ -233,7 +245,7 @@ def run(args: argparse.Namespace, p: argparse.ArgumentParser) -> int:
     except IngestError as exc:
         print(f"input error: {exc}", file=sys.stderr)
         return 1
-    print(summary.text())
+    print(summary_text(summary))
     print(f"\nnext: ./spark-submit.sh report --output report.html --lakehouse {summary.lakehouse}")
     return 0
 
@@ -269,9 +281,10 @@ def build_parser() -> argparse.ArgumentParser:
                 formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     sub = p.add_subparsers(dest="command", metavar="{" + ",".join(SUBCOMMANDS) + "}", parser_class=_Parser)
     for name, (description, add_arguments, _) in SUBCOMMANDS.items():
-        sp = sub.add_parser(name, help=description, description=description,
-                            **({"epilog": EPILOG, "formatter_class": argparse.RawDescriptionHelpFormatter}
-                               if name == "run" else {}))  # fmt: skip
+        extra: dict[str, Any] = (
+            {"epilog": EPILOG, "formatter_class": argparse.RawDescriptionHelpFormatter} if name == "run" else {}
+        )
+        sp = sub.add_parser(name, help=description, description=description, **extra)
         add_arguments(sp)
         sp.set_defaults(_parser=sp)
     return p
@@ -288,6 +301,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
 
 def resolve_config(args: argparse.Namespace) -> tuple[JobConfig, list[InputSpec]]:
     """The configuration after command-line overrides, and the inputs to read."""
+    from jobs.config import ConfigError, OutputConfig, RunConfig, SparkConfig, load_config
+    from jobs.ingest.model import InputSpec
+
     if args.sample and args.config is None and os.path.exists(os.path.join(REPO_ROOT, "conf", "local.yaml")):
         args.config = os.path.join(REPO_ROOT, "conf", "local.yaml")
     cfg = load_config(args.config)
@@ -321,8 +337,10 @@ def resolve_config(args: argparse.Namespace) -> tuple[JobConfig, list[InputSpec]
     return cfg, inputs
 
 
-def ship_package(session) -> None:
+def ship_package(session: Any) -> None:
     """Spark Connect: upload the package as a Python artifact (the Connect form of --py-files)."""
+    from jobs.package import package_zip
+
     tmp = tempfile.mkdtemp(prefix="rebalance-lens-")
     try:
         session.addArtifacts(package_zip(tmp), pyfile=True)
@@ -330,9 +348,13 @@ def ship_package(session) -> None:
         print(f"[rebalance-lens] could not upload the package to the Connect server: {exc}", file=sys.stderr)
 
 
-def build_session(cfg: JobConfig):
+def build_session(cfg: JobConfig) -> Any:
     """The SparkSession of the configuration: Spark Connect (spark.remote), the session spark-submit
     prepared (master from --master), or a local one."""
+    from pyspark.sql import SparkSession
+
+    from jobs.session import local_session
+
     if cfg.spark.remote:
         builder = SparkSession.builder.remote(cfg.spark.remote)
         for k, v in cfg.spark.conf.items():
@@ -365,7 +387,9 @@ def on_interrupt(signum=None, frame=None) -> None:
         if marker:
             with open(marker, "w", encoding="utf-8"):
                 pass
-        proc = getattr(getattr(SparkContext, "_gateway", None), "proc", None)
+        # the JVM this process started, if Spark was loaded at all (never imported here)
+        context = getattr(sys.modules.get("pyspark"), "SparkContext", None)
+        proc = getattr(getattr(context, "_gateway", None), "proc", None)
         if proc is not None:
             proc.kill()
         sys.stderr.write(f"\n{INTERRUPTED}\n")
@@ -377,7 +401,7 @@ def on_interrupt(signum=None, frame=None) -> None:
 _interrupt_handled = False
 
 
-def session_keeping_interrupt(cfg: JobConfig):
+def session_keeping_interrupt(cfg: JobConfig) -> Any:
     """:func:`build_session`, keeping :func:`on_interrupt` as the Ctrl-C handler: SparkContext installs
     its own (a KeyboardInterrupt raised inside a py4j call, which prints a traceback). SIGINT is held
     back while the session starts and delivered to ours afterwards."""

@@ -4,12 +4,11 @@ Spark, no pandas), so a wrong argument costs a fraction of a second, not a JVM s
 
 from __future__ import annotations
 
+# The modules this one uses are imported inside the checks: jobs.ingest and jobs.schemas load
+# Spark's (Python) types, which the command line loads only for a subcommand that needs them.
 import datetime
 import glob
 import os
-
-from jobs.ingest.sources import is_remote
-from jobs.schemas import TABLES
 
 #: where ``--input`` without ``--output`` writes: a new folder per run, never the sample's ./lakehouse
 RUN_OUTPUT_PREFIX = "./lakehouse-"
@@ -43,6 +42,8 @@ def _visible_files(directory: str) -> bool:
 
 def input_problem(path: str) -> str | None:
     """Why the local ``path`` gives no file to read, or None when it gives at least one."""
+    from jobs.ingest.sources import is_remote  # (the ingestion package loads Spark's types)
+
     if is_remote(path):
         return None  # object stores are listed by Spark at read time
     p = path[len("file://") :] if path.startswith("file://") else path
@@ -71,6 +72,7 @@ def check_inputs(paths: list[str]) -> None:
 
 def lakehouse_tables(lakehouse: str) -> list[str]:
     """The job's tables present in ``lakehouse`` (Delta or the Parquet fallback)."""
+    from jobs.schemas import TABLES  # Spark's types: loaded by the checks that read a lakehouse
     from jobs.sink import table_format  # the sink owns what a table folder looks like
 
     return [name for name in TABLES if table_format(lakehouse, name) is not None]
@@ -80,6 +82,8 @@ def check_lakehouse(lakehouse: str, group: str | None = None, cluster: str | Non
     """Raise :class:`LakehouseError` unless ``lakehouse`` holds the job's tables and, when given, the
     ``group`` / ``cluster`` (the groups of ``group_state``, every group the job replayed, and of
     ``rebalances``)."""
+    from jobs.ingest.sources import is_remote
+
     if is_remote(lakehouse):
         return  # a Spark-only path: checked when it is read
     if not os.path.isdir(lakehouse):

@@ -26,93 +26,38 @@ A run killed anywhere and run again leaves exactly the tables of one clean run.
 from __future__ import annotations
 
 import contextlib
-import datetime as _dt
 import os
-import shutil
 import time
-import uuid
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pyarrow.dataset as ds
 from pyspark.sql import functions as F
-from pyspark.sql.streaming.state import GroupStateTimeout
 
 from jobs import rollups
-from jobs.buckets import bucket_expr, bucket_files
 from jobs.config import ConfigError, JobConfig, load_config
 from jobs.ingest import ingest
 from jobs.ingest.model import InputSpec
 from jobs.ingest.resume import READ_COLUMNS, earlier_reads
 from jobs.ingest.spark_ingest import audit_table
-from jobs.progress import Progress
+from jobs.replay_modes import bucket_folder, replay_batch, replay_buckets, replay_stream
 from jobs.replay_udf import (
     MERGE_KEYS,
     REPLAY_TABLES,
-    SEED_COLUMN,
-    _union_arrow_schema,
-    batch_udf,
-    bucket_udf,
     replay_input,
     split_union,
     split_union_arrow,
-    streaming_udf,
-    union_schema,
+    union_arrow_schema,
 )
-from jobs.report import console
+from jobs.run_context import RunContext
 from jobs.run_lost import quarantine_examples as _quarantine_examples
 from jobs.run_lost import what_was_lost as _what_was_lost
-from jobs.sink import PARTITION_COL, Sink, make_sink, table_arrow_schema
+from jobs.run_summary import RunSummary, on_driver, summarise
+from jobs.sink import Sink, table_arrow_schema
 
 __all__ = ["JobConfig", "RunSummary", "load_config", "run_job"]
-
-
-@dataclass
-class RunSummary:
-    """What one run did (returned by :func:`run_job`, printed by the CLI)."""
-
-    run_id: str
-    mode: str
-    lakehouse: str
-    sink: str
-    files_seen: int = 0
-    files_new: int = 0
-    files_skipped: int = 0
-    events: int = 0
-    quarantined: int = 0
-    groups_replayed: int = 0
-    replay_errors: int = 0
-    groups_total: int = 0
-    rebalances_total: int = 0
-    storms_total: int = 0
-    worst_storm: dict[str, Any] | None = None
-    top_causes: list[tuple[str, int]] = field(default_factory=list)
-    table_rows: dict[str, int] = field(default_factory=dict)
-    seconds: float = 0.0
-    #: (stage, seconds since start) of the progress lines
-    stages: list[tuple[str, float]] = field(default_factory=list)
-    #: what was not read: (file, why) of every file not read at all (corrupt .gz, binary, missing)
-    files_not_read: list[tuple[str, str]] = field(default_factory=list)
-    #: quarantined lines of this run by reason
-    quarantine_reasons: dict[str, int] = field(default_factory=dict)
-    #: (file, lines, one example) of the files with the most lines of an unknown layout
-    unreadable: list[tuple[str, int, str]] = field(default_factory=list)
-    #: reason -> (file, line number, raw line): one quarantined line of this run per reason
-    quarantine_examples: dict[str, tuple[str, int | None, str | None]] = field(default_factory=dict)
-    #: events of this run without any timestamp (kept in ``events``, not replayed)
-    untimed_events: int = 0
-    #: events of this run in files that name no group (kept in ``events``, not replayed)
-    unattributed_events: int = 0
-
-    def lost_lines(self) -> list[str]:
-        """The summary lines about what was not read (empty when everything was)."""
-        return console.lost_lines(self)
-
-    def text(self) -> str:
-        """The run's console summary (:func:`jobs.report.console.summary_text`)."""
-        return console.summary_text(self)
 
 
 def _input_specs(config: JobConfig, inputs: Iterable[Any] | None) -> list[InputSpec]:
@@ -132,32 +77,6 @@ def _input_specs(config: JobConfig, inputs: Iterable[Any] | None) -> list[InputS
     if not specs:
         raise ConfigError("no inputs: give --input PATH (or inputs: in the config file)")
     return specs
-
-
-def _new_run_id() -> str:
-    now = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%SZ")
-    return f"{now}-{uuid.uuid4().hex[:8]}"
-
-
-class _Run:
-    """State of one run (kept out of the public function for readability)."""
-
-    def __init__(self, spark, config: JobConfig, mode: str, run_id: str | None):
-        self.spark = spark
-        self.config = config
-        self.mode = mode
-        self.run_id = run_id or _new_run_id()
-        self.sink: Sink = make_sink(spark, config.output.path, config.output.format, config.output.writer,
-                                    self.run_id)  # fmt: skip
-        self.progress = Progress(config.run.progress)
-        self.state_table = config.run.state_table
-
-    def committed(self, name: str) -> None:
-        """A commit point: ``name`` is durable. The recovery tests kill the run here (they patch
-        this method); a later run must then produce exactly the tables of one clean run."""
-
-    def table_name(self, name: str) -> str:
-        return self.state_table if name == "group_state" else name
 
 
 def run_job(
@@ -182,7 +101,7 @@ def run_job(
     specs = _input_specs(config, inputs)
     spark.conf.set("spark.sql.session.timeZone", "UTC")
     spark.conf.set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS")
-    r = _Run(spark, config, mode, run_id)
+    r = RunContext(spark, config, mode, run_id)
     sink = r.sink
     summary = RunSummary(run_id=r.run_id, mode=mode, lakehouse=sink.root, sink=sink.kind)
     r.progress.stage("start", run_id=r.run_id, mode=mode, sink=sink.kind, inputs=len(specs))
@@ -205,7 +124,7 @@ def run_job(
             r.committed("ingest_audit")
         sink.cleanup_staging()
         step.res.unpersist()
-        _summarise(r, summary)
+        summarise(sink, summary, r.table_name("group_state"))
         summary.seconds = time.monotonic() - t0
         r.progress.stage("done", seconds=round(summary.seconds, 1))
         summary.stages = [(name, round(t, 2)) for name, t, _ in r.progress.stages]
@@ -214,7 +133,7 @@ def run_job(
         small.restore()
 
 
-def _recover(r: _Run) -> tuple[frozenset[str], set[str], dict[str, Any]]:
+def _recover(r: RunContext) -> tuple[frozenset[str], set[str], dict[str, Any]]:
     """The committed runs, the content hashes already ingested and the earlier reads files may
     continue (:func:`jobs.ingest.resume.earlier_reads`); drops the ``events`` and ``quarantine``
     partitions of runs that never wrote their commit marker."""
@@ -244,7 +163,7 @@ class _Ingested:
     adopted: bool = False
 
 
-def _ingest(r: _Run, specs: list[Any], seen_hashes: set[str], summary: RunSummary, earlier=None) -> _Ingested:
+def _ingest(r: RunContext, specs: list[Any], seen_hashes: set[str], summary: RunSummary, earlier=None) -> _Ingested:
     # batch mode: the ingestion workers split the events by group bucket, so the replay can read
     # each group's events without a shuffle (jobs/buckets.py); -1 = as many as the input needs
     buckets = -1 if r.mode == "batch" and r.config.run.exchange == "auto" else 0
@@ -262,7 +181,7 @@ def _ingest(r: _Run, specs: list[Any], seen_hashes: set[str], summary: RunSummar
     return _Ingested(res, audit_rows, skip_set, new_audit)
 
 
-def _write_events(r: _Run, step: _Ingested, summary: RunSummary) -> None:
+def _write_events(r: RunContext, step: _Ingested, summary: RunSummary) -> None:
     """This run's ``events`` and ``quarantine`` partitions."""
     step.adopted = write_run_files(r.sink, step.res, r.run_id, sorted(step.skip_set))
     r.committed("events")
@@ -274,24 +193,24 @@ def _write_events(r: _Run, step: _Ingested, summary: RunSummary) -> None:
         summary.quarantine_examples = _quarantine_examples(r.sink, r.run_id)
 
 
-def _replay(r: _Run, step: _Ingested, committed_runs: frozenset[str], summary: RunSummary,
+def _replay(r: RunContext, step: _Ingested, committed_runs: frozenset[str], summary: RunSummary,
             small: _ShuffleSetting):  # fmt: skip
     """Replay every group with new events and merge the replay's tables (``group_state`` is merged
     after the roll-ups). Returns the staged union and, when the sink merges on the driver, it as Arrow."""
     sink = r.sink
-    folder = _bucket_folder(sink, step.res, r.run_id, step.adopted) if r.mode == "batch" else None
+    folder = bucket_folder(sink, step.res, r.run_id, step.adopted) if r.mode == "batch" else None
     if folder:
         # each bucket's event files are read and replayed by one Python worker (no shuffle)
         dropped = step.skip_set | {a["source_file"] for a in step.audit_rows if a.get("duplicate_of")}
-        union, union_dir = _replay_buckets(r, folder, step.res.buckets, committed_runs, frozenset(dropped))
+        union, union_dir = replay_buckets(r, folder, step.res.buckets, committed_runs, frozenset(dropped))
     elif r.mode == "batch":
         # file names cross the shuffle as indexes into the run's sorted file list
         files = sorted({a["source_file"] for a in step.new_audit})
         events_now = replay_input(sink.read_partition("events", r.run_id), files)
-        union, union_dir = _replay_batch(r, events_now, committed_runs, files)
+        union, union_dir = replay_batch(r, events_now, committed_runs, files)
     else:
         events_now = replay_input(sink.read_partition("events", r.run_id))
-        union, union_dir = _replay_stream(r, events_now, committed_runs)
+        union, union_dir = replay_stream(r, events_now, committed_runs)
     # the replay's output is small (rows per rebalance / generation / member / group, not per
     # event): a sink that commits on the driver (delta-rs) reads it once with pyarrow instead of
     # running one Spark job per table
@@ -309,7 +228,7 @@ def _replay(r: _Run, step: _Ingested, committed_runs: frozenset[str], summary: R
     return union, local
 
 
-def _replace_lines(r: _Run, audits: Sequence[dict[str, Any]]) -> None:
+def _replace_lines(r: RunContext, audits: Sequence[dict[str, Any]]) -> None:
     """Delete the earlier rows of the lines this run read again whole (an earlier last line that
     was still being written; :mod:`jobs.ingest.resume`). Before the commit marker: a run killed
     after it reads the same lines again."""
@@ -344,7 +263,7 @@ def _driver_union(sink: Sink, union_dir: str | None):
     local; None otherwise (the Spark path)."""
     if not sink.arrow_tables or not union_dir or "://" in union_dir:
         return None
-    schema = _union_arrow_schema()
+    schema = union_arrow_schema()
     if not os.path.isdir(union_dir):
         return schema.empty_table()
     return ds.dataset(union_dir, format="parquet", schema=schema).to_table()
@@ -416,142 +335,8 @@ def _small_rows(rows: int) -> int:
     return max(2, -(-rows // SMALL_ROWS_PER_PARTITION))
 
 
-def _state_frame(r: _Run):
-    return r.sink.read(r.table_name("group_state")).select("cluster", "group_id", F.col("state_json"))
-
-
-def _replay_batch(r: _Run, run_events, committed_runs: frozenset[str], files: list[str] | None = None):
-    """cogroup(new events, stored state) -> one UDF call per group -> union frame staged once."""
-    events = run_events.groupBy("cluster", "group_id")
-    state = _state_frame(r).groupBy("cluster", "group_id")
-    cg = events.cogroup(state)
-    schema = union_schema()
-    out = cg.applyInArrow(batch_udf(r.config.replay, r.run_id, committed_runs, files), schema=schema)
-    stage = r.sink.staging("union")
-    out.write.mode("overwrite").parquet(stage)
-    return r.spark.read.schema(schema).parquet(stage), stage
-
-
-def _bucket_folder(sink: Sink, res, run_id: str, adopted: bool) -> str | None:
-    """The local folder of this run's group-bucketed event files, if the ingestion wrote them: the
-    adopted ``events`` partition, or the staging folder when the sink rewrote the events."""
-    if not res.buckets:
-        return None
-    if adopted:
-        folder = os.path.join(sink.path("events"), f"{PARTITION_COL}={run_id}")
-    else:
-        folder = res.bucket_dir
-    return folder if folder and "://" not in folder and os.path.isdir(folder) else None
-
-
-def _replay_buckets(
-    r: _Run, folder: str, buckets: int, committed_runs: frozenset[str], exclude: frozenset[str]
-):
-    """Replay through the group buckets: the stored states are split into the same buckets by one
-    small Spark write, then task ``k`` of ``spark.range(buckets)`` reads bucket ``k``'s event and
-    state files with pyarrow and replays its groups; the union frame is staged like
-    :func:`_replay_batch`'s."""
-    event_files = {k: v for k, v in bucket_files(folder).items() if k != "x"}
-    state_files: dict[int, list[str]] = {}
-    if r.sink.exists(r.table_name("group_state")):
-        state_dir = r.sink.staging("state_buckets")
-        _state_frame(r).withColumn("_b", bucket_expr(buckets)).write.mode("overwrite").partitionBy(
-            "_b"
-        ).parquet(state_dir)
-        for k in range(buckets):
-            d = os.path.join(state_dir, f"_b={k}")
-            if os.path.isdir(d):
-                state_files[k] = sorted(
-                    os.path.join(d, f)
-                    for f in os.listdir(d)
-                    if f.endswith(".parquet") and not f.startswith(".")
-                )
-    schema = union_schema()
-    out = r.spark.range(0, buckets, 1, buckets).mapInArrow(
-        bucket_udf(r.config.replay, r.run_id, committed_runs, event_files, state_files, exclude), schema
-    )
-    stage = r.sink.staging("union")
-    out.write.mode("overwrite").parquet(stage)
-    return r.spark.read.schema(schema).parquet(stage), stage
-
-
-def _stream_inbox(r: _Run, run_events):
-    """The run's events plus one seed row per group of the run that has a stored ``group_state``
-    (column :data:`~jobs.replay_udf.SEED_COLUMN`): the ``group_state`` table is the job's state of
-    record, the streaming state store a copy of it that can be behind (a batch run in between) or
-    gone (a lost checkpoint); the streaming function resumes from whichever has seen more."""
-    events = run_events.withColumn(SEED_COLUMN, F.lit(None).cast("string"))
-    name = r.table_name("group_state")
-    if not r.sink.row_count(name):
-        return events
-    seeds = (
-        r.sink.read(name)
-        .select("cluster", "group_id", F.col("state_json").alias(SEED_COLUMN))
-        .join(run_events.select("cluster", "group_id").distinct(), ["cluster", "group_id"], "left_semi")
-    )
-    return events.unionByName(seeds, allowMissingColumns=True)
-
-
-def _replay_stream(r: _Run, run_events, committed_runs: frozenset[str]):
-    """Streaming replay over this run's new events (the run's inbox directory), state in the
-    streaming state store; foreachBatch stages each micro-batch's union rows.
-
-    Crash safety: the inboxes of earlier runs are removed first (a committed run's inbox was read by
-    its own stream; a killed run's events are ingested again by this run under its own id), and a
-    stored state written by a run that never committed is rolled back to the one before it
-    (``load_envelope``), like the batch replay does with ``group_state``. Each group's stored
-    ``group_state`` rides along as a seed row (:func:`_stream_inbox`)."""
-    root = r.sink.root
-    inbox_root = os.path.join(root, "_stream", "inbox")
-    mine = f"run={r.run_id}"
-    if os.path.isdir(inbox_root):
-        stale = [d for d in os.listdir(inbox_root) if d.startswith("run=") and d != mine]
-        for d in stale:
-            shutil.rmtree(os.path.join(inbox_root, d), ignore_errors=True)
-        if stale:
-            r.progress.stage("recover", stream_inboxes_removed=len(stale))
-    inbox = _stream_inbox(r, run_events)
-    inbox.write.mode("overwrite").parquet(os.path.join(inbox_root, mine))
-    r.committed("stream inbox")
-    checkpoint = r.config.run.checkpoint or os.path.join(root, "_checkpoints", "replay")
-    stage = r.sink.staging("union")
-    schema = union_schema()
-    stream = r.spark.readStream.schema(inbox.schema).option("recursiveFileLookup", "true").parquet(inbox_root)
-    out = stream.groupBy("cluster", "group_id").applyInPandasWithState(
-        streaming_udf(r.config.replay, r.run_id, committed_runs),
-        outputStructType=schema,
-        stateStructType="state_json string",
-        outputMode="append",
-        timeoutConf=GroupStateTimeout.NoTimeout,
-    )
-
-    def stage_batch(batch_df, batch_id: int) -> None:
-        batch_df.write.mode("overwrite").parquet(os.path.join(stage, f"batch={batch_id}"))
-
-    query = (
-        out.writeStream.foreachBatch(stage_batch)
-        .option("checkpointLocation", checkpoint)
-        .trigger(availableNow=True)
-        .start()
-    )
-    query.awaitTermination()
-    if not os.path.isdir(stage):
-        return r.spark.createDataFrame([], schema), None
-    return r.spark.read.schema(schema).option("recursiveFileLookup", "true").parquet(stage), stage
-
-
-#: up to this many rebalances, a sink that reads and writes Arrow on the driver (delta-rs) computes
-#: the roll-ups and the summary there, without Spark jobs (their fixed cost dominated small runs)
-DRIVER_ROWS = 1_000_000
-
-
-def _on_driver(sink: Sink) -> bool:
-    """The Spark-or-Arrow rule of :class:`jobs.sink.Sink` for the roll-ups and the summary."""
-    return sink.arrow_tables and sink.row_count("rebalances") <= DRIVER_ROWS
-
-
-def _write_rollups(r: _Run) -> None:
-    if _on_driver(r.sink):
+def _write_rollups(r: RunContext) -> None:
+    if on_driver(r.sink):
         out_arrow = rollups.compute_arrow(
             r.sink.read_arrow("rebalances"), r.config.storms.min_rebalances, r.config.storms.window_minutes
         )
@@ -572,47 +357,3 @@ def _write_rollups(r: _Run) -> None:
     r.progress.stage("roll-ups written")
 
 
-def _summarise(r: _Run, summary: RunSummary) -> None:
-    sink = r.sink
-    names = ("events", "quarantine", "ingest_audit", *[r.table_name(t) for t in REPLAY_TABLES],
-             "rebalance_frequency", "storms")  # fmt: skip
-    for name in names:
-        summary.table_rows[name] = sink.row_count(name)
-    summary.groups_total = summary.table_rows.get(r.table_name("group_state"), 0)
-    summary.rebalances_total = summary.table_rows.get("rebalances", 0)
-    summary.storms_total = summary.table_rows.get("storms", 0)
-    if _on_driver(sink):
-        _summarise_arrow(sink, summary)
-        return
-    causes = (
-        sink.read("rebalances")
-        .groupBy("cause")
-        .agg(F.count(F.lit(1)).alias("n"))
-        .orderBy(F.desc("n"), "cause")
-    )
-    summary.top_causes = [(row.cause or "unknown", int(row.n)) for row in causes.limit(5).collect()]
-    worst = (
-        sink.read("storms").orderBy(F.desc("rebalances"), F.desc("paused_ms"), "storm_id").limit(1).collect()
-    )
-    summary.worst_storm = worst[0].asDict() if worst else None
-
-
-def _summarise_arrow(sink: Sink, summary: RunSummary) -> None:
-    """The top causes and the worst storm from the (small) tables read with pyarrow, ordered like
-    :func:`_summarise`'s Spark queries (timestamps as naive UTC datetimes, like Spark's rows)."""
-    causes = Counter(sink.read_arrow("rebalances").column("cause").to_pylist())
-    top = sorted(causes.items(), key=lambda kv: (-kv[1], kv[0] is not None, kv[0] or ""))[:5]
-    summary.top_causes = [(c or "unknown", int(n)) for c, n in top]
-    storms = sink.read_arrow("storms").to_pylist()
-    summary.worst_storm = None
-    if storms:
-
-        def key(s):
-            return (s["rebalances"] is None, -(s["rebalances"] or 0), s["paused_ms"] is None,
-                    -(s["paused_ms"] or 0), s["storm_id"] is not None, s["storm_id"] or "")  # fmt: skip
-
-        worst = dict(min(storms, key=key))
-        for k, v in worst.items():
-            if hasattr(v, "tzinfo") and v.tzinfo is not None:
-                worst[k] = v.replace(tzinfo=None)
-        summary.worst_storm = worst

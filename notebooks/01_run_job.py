@@ -32,12 +32,13 @@ CONFIG = nb.text("config", "", "config YAML (optional)")
 # COMMAND ----------
 
 from jobs.pipeline import run_job  # noqa: E402
+from jobs.report.console import summary_text  # noqa: E402
 from jobs.report.notebook import job_config, job_inputs  # noqa: E402
 
 config = job_config(CONFIG, LAKEHOUSE)
 inputs = job_inputs(INPUT, CLUSTER)
 summary = run_job(nb.session(), config, inputs, MODE)
-print(summary.text())
+print(summary_text(summary))
 
 # COMMAND ----------
 

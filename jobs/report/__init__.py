@@ -32,8 +32,8 @@ def report_html(
     other settings (:func:`jobs.report.whatif.storm_advice`), their evidence replayed under the job's
     replay ``settings`` (a ``ReplaySettings``; default: the core's) and the consumers' client settings
     of the ``kafka:`` section (``kafka``; default: Kafka's)."""
-    # lazy: the job imports jobs.report.console, which runs this __init__; matplotlib and the what-if
-    # re-simulation load only when a report is made
+    # lazy: the CLI imports jobs.report.console after a run, which runs this __init__; matplotlib and
+    # the what-if re-simulation load only when a report is made
     from jobs.report.data import load_tables
     from jobs.report.html import render
     from jobs.report.whatif import storm_advice

@@ -1,5 +1,6 @@
-"""The run's console summary: what the CLI prints after a run (``RunSummary.text()``), in words a
-person reads at 3 a.m.: what was read, what was not and why, the worst storm and its culprits."""
+"""The run's console summary: what the CLI prints after a run (:func:`summary_text` of the
+:class:`jobs.run_summary.RunSummary` the job returns), in words a person reads at 3 a.m.: what was
+read, what was not and why, the worst storm and its culprits."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from coordinator_core.causes import client_id_of
 
 
 def summary_text(summary: Any) -> str:
-    """The whole summary of a ``jobs.pipeline.RunSummary``."""
+    """The whole summary of a :class:`jobs.run_summary.RunSummary`."""
     lines = [
         f"run {summary.run_id} ({summary.mode}, {summary.sink}) in {summary.seconds:.1f}s",
         f"  files: {summary.files_seen} seen, {summary.files_new} new, {summary.files_skipped} already ingested",
@@ -114,7 +115,9 @@ _NOT_A_LAYOUT = re.compile(
 def layout_hint_helps(example: str | None) -> bool:
     """Whether declaring a layout could read a line like ``example`` (not a traceback, a stack frame
     or a table border)."""
-    return bool(example) and not _NOT_A_LAYOUT.match(example)
+    if not example:
+        return False
+    return not _NOT_A_LAYOUT.match(example)
 
 
 def span_text(start: Any, end: Any) -> str:

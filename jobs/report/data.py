@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import warnings
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Literal
 
 import pandas as pd
 import pyarrow as pa
@@ -175,7 +175,9 @@ def load_tables(
     return out
 
 
-def write_tables(lakehouse: str, frames: dict[str, pd.DataFrame], mode: str = "overwrite") -> None:
+def write_tables(
+    lakehouse: str, frames: dict[str, pd.DataFrame], mode: Literal["error", "append", "overwrite", "ignore"] = "overwrite"
+) -> None:
     """Write hand-made frames as Delta tables with the job's schemas (tests, demos; not the job's sink)."""
     for name, df in frames.items():
         schema = table_arrow_schema(name)

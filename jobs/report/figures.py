@@ -32,7 +32,7 @@ def figure(w: float, h: float) -> Figure:
 def empty(fig: Figure, title: str, message: str) -> Figure:
     """A figure that only says why there is nothing to draw; ``fig.empty_reason`` holds the why, so a
     page can show that one line instead of an empty picture (:func:`jobs.report.html.figure_html`)."""
-    fig.empty_reason = message
+    setattr(fig, "empty_reason", message)  # noqa: B010 - an attribute of ours on matplotlib's Figure
     ax = fig.add_subplot()
     ax.set_title(title)
     ax.text(0.5, 0.5, message, ha="center", va="center", transform=ax.transAxes, color="#555555")

@@ -9,7 +9,7 @@ Tol ("muted") and one colour per cause / state everywhere.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable
 
 import matplotlib
 
@@ -18,6 +18,7 @@ matplotlib.use("Agg")
 import matplotlib.dates as mdates  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
+from matplotlib.artist import Artist  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 
@@ -102,7 +103,7 @@ def cause_colour(cause: str | None) -> str:
     return CAUSE_COLOURS.get(cause or "unknown", CAUSE_COLOURS["unknown"])
 
 
-def _cause_order(causes: Sequence[str]) -> list[str]:
+def _cause_order(causes: Iterable[str]) -> list[str]:
     order = {c: i for i, c in enumerate(CAUSES)}
     return sorted(set(causes), key=lambda c: (order.get(c, len(order)), c))
 
@@ -428,7 +429,7 @@ def movement_by_generation(
     palette = {a: SERIES_COLOURS[i % len(SERIES_COLOURS)] for i, a in enumerate(dict.fromkeys(assignors))}
     ax.bar(x, df["moved_partitions"].fillna(0), color=[palette[a] for a in assignors], width=0.7)
     ax.plot(x, df["partitions"], color="#555555", linestyle="--", linewidth=1, label="partitions in group")
-    handles = [Patch(facecolor=c, label=short(a)) for a, c in palette.items()]
+    handles: list[Artist] = [Patch(facecolor=c, label=short(a)) for a, c in palette.items()]
     handles.append(
         matplotlib.lines.Line2D([], [], color="#555555", linestyle="--", label="partitions in group")
     )

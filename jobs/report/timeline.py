@@ -14,6 +14,7 @@ import matplotlib.dates as mdates
 import matplotlib.lines
 import numpy as np
 import pandas as pd
+from matplotlib.artist import Artist
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
@@ -193,7 +194,7 @@ def _draw_anomalies(ax, w: _Window, hidden_labels: int) -> None:
 
 
 def _top_legend(ax, w: _Window, states: list[str], causes: list[str]) -> None:
-    handles = [Patch(facecolor=STATE_COLOURS.get(s, "#BBBBBB"), label=s) for s in STATE_COLOURS if s in states]
+    handles: list[Artist] = [Patch(facecolor=STATE_COLOURS.get(s, "#BBBBBB"), label=s) for s in STATE_COLOURS if s in states]
     handles += [Patch(facecolor=cause_colour(c), edgecolor="#333333", label=short(c)) for c in _cause_order(causes)]
     if (w.rb["outcome"] == "open").any():
         handles.append(Patch(facecolor="white", edgecolor="#333333", hatch="//", label="open rebalance"))
@@ -245,7 +246,7 @@ def _draw_members(ax, w: _Window, lanes: list, more: int, reconciling: pd.DataFr
     ax.set_yticks(np.arange(len(labels)), labels, fontsize=7)
     ax.set_ylim(len(labels) - 0.5, -0.5)
     ax.set_ylabel("members")
-    handles = [Patch(facecolor=END_COLOURS.get(e, "#BBBBBB"), label=short(e)) for e in dict.fromkeys(ends)]
+    handles: list[Artist] = [Patch(facecolor=END_COLOURS.get(e, "#BBBBBB"), label=short(e)) for e in dict.fromkeys(ends)]
     if drawn:
         handles.append(Patch(facecolor=RECONCILING_COLOUR, label="reconciling"))
     handles += [

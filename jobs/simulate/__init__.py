@@ -20,6 +20,8 @@ __all__ = ["SCENARIOS", "SimConfig", "SimResult", "simulate"]
 
 def simulate(cfg: SimConfig) -> SimResult:
     """Run one simulation into ``cfg.out``; returns line/byte counts, files and truth counts."""
+    if not cfg.out:
+        raise ValueError("SimConfig.out: the folder to write the logs to is required")
     os.makedirs(cfg.out, exist_ok=True)
     sim = Simulation(cfg)
     result = sim.run(ScenarioDriver(sim, TABLE))

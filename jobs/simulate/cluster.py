@@ -18,7 +18,7 @@ from __future__ import annotations
 import heapq
 import random
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from coordinator_core.assignors import assign
 from coordinator_core.config import CoordinatorConfig
@@ -70,7 +70,8 @@ class _Err:
         self.generation = -1
         self.protocol_name = None
         self.leader_id = None
-        self.members = []
+        #: (member id, group instance id, metadata) of a JoinGroup reply: none in an error
+        self.members: list[tuple[str, str | None, Any]] = []
         self.assignment = None
         self.skip_assignment = False
 

@@ -96,6 +96,8 @@ class GroupModel:
             req.topic_partitions = parts(owned)
         out = self.coord.heartbeat(now, req)
         r = out.reply
+        if r is None:
+            raise RuntimeError(f"ConsumerGroupHeartbeat of {self.group_id} answered without a reply")
         assigned = tps(r.assignment) if r.assignment is not None else None
         return Reply(r.error, r.member_epoch if r.error == "NONE" else -1, assigned), out
 
@@ -109,9 +111,9 @@ class GroupModel:
     def convert(self, now: int, generation: int, members: list[tuple[str, str | None, str, list[str]]]) -> ConsumerOutcome:
         """The classic group's members (id, instance, client, owned) become consumer members."""
         topics = sorted(self.coord.topics)
-        return self.coord.load_converted_group(
-            now, self.group_id, generation, [(m, i, c, topics, owned) for m, i, c, owned in members], self.rebalance_ms
-        )
+        # owned as "topic-p" strings, a shape the core reads (norm_partitions) that its annotation omits
+        converted = [(m, i, c, topics, owned) for m, i, c, owned in members]
+        return self.coord.load_converted_group(now, self.group_id, generation, converted, self.rebalance_ms)  # type: ignore[arg-type]
 
     # ------------------------------------------------------------------ what the simulator reads
     @property

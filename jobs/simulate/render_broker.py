@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from coordinator_core import events as ev
 
@@ -92,7 +93,8 @@ def _fallback_info(member_id: str) -> MemberInfo:
 class EventContext:
     """One event being rendered, with what the lines of every kind share."""
 
-    e: ev.Event
+    #: the event (typed ``Any``: each renderer of :data:`RENDERERS` reads the fields of its own kind)
+    e: Any
     broker: int
     #: group_id, member_id, generation and state (``Stable`` when the event has none)
     g: str

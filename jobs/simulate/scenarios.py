@@ -22,6 +22,7 @@ from jobs.simulate.cluster import GroupSim, Simulation
 from jobs.simulate.consumer_scenarios import ConsumerScenarios
 
 if TYPE_CHECKING:
+    from jobs.simulate.consumer_sim import ConsumerDriver
     from jobs.simulate.scenario_types import Scenario
 
 
@@ -66,12 +67,13 @@ class ScenarioDriver:
         for b in sim.brokers.values():
             sim.at(t0 + r.randint(1, 600_000), self.cleanup, b)
         if sim.consumer is not None:
-            self._bootstrap_consumer()
+            self._bootstrap_consumer(sim.consumer)
 
-    def _bootstrap_consumer(self) -> None:
-        """The consumer-protocol groups' incidents; in a mixed run, group 0's conversion a third in."""
+    def _bootstrap_consumer(self, driver: ConsumerDriver) -> None:
+        """The consumer-protocol groups' incidents (``driver``: the simulation's KIP-848 driver); in a
+        mixed run, group 0's conversion a third in."""
         sim = self.sim
-        consumer = ConsumerScenarios(sim.consumer, [s for s in self.table if s.protocol == "consumer"])
+        consumer = ConsumerScenarios(driver, [s for s in self.table if s.protocol == "consumer"])
         consumer.bootstrap()
         if sim.cfg.protocol == "mixed" and sim.groups[0].protocol == "classic":
             at = sim.cfg.start_ms + max(120_000, (sim.end_ms - sim.cfg.start_ms) // 3)

@@ -216,6 +216,8 @@ def _rules(events, change: dict[str, Any], logged: int) -> int | None:
 
 def _case(scenario, seed, change, truth_a: Outcome, base_pred: int, truth_b: Prediction, pred, rules) -> Case:
     first = truth_b.first
+    if first is None:
+        raise ValueError(f"{scenario}/{change}: the prediction kept no sample")
     return Case(
         scenario, seed, change, truth_a.rebalance_count, base_pred, first.rebalance_count, pred.rebalances,
         first.paused_ms, pred.paused_ms, truth_b.paused_ms, first.moved_partitions, pred.moved_partitions, rules,

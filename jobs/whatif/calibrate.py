@@ -66,12 +66,12 @@ def untouched_prefix(changed: Outcome, baseline: Outcome) -> int:
 def logged_match(baseline: Sequence[SimRebalance], logged: Sequence[Rebalance]) -> dict[int, Rebalance]:
     """Baseline rebalance index -> the logged rebalance it re-enacts: in start order, each to the
     nearest unmatched logged rebalance (with a duration) within :data:`LOGGED_MATCH_MS`."""
-    free = [r for r in logged if r.start_ts is not None and r.duration_ms is not None]
+    free = [(x.start_ts, x) for x in logged if x.start_ts is not None and x.duration_ms is not None]
     out: dict[int, Rebalance] = {}
     for i, r in enumerate(baseline):
-        near = min(free, key=lambda x: abs(x.start_ts - r.start_ts), default=None)
-        if near is not None and abs(near.start_ts - r.start_ts) <= LOGGED_MATCH_MS:
-            out[i] = near
+        near = min(free, key=lambda s: abs(s[0] - r.start_ts), default=None)
+        if near is not None and abs(near[0] - r.start_ts) <= LOGGED_MATCH_MS:
+            out[i] = near[1]
             free.remove(near)
     return out
 
@@ -86,7 +86,8 @@ def calibrated(changed: Outcome, baseline: Outcome, logged: Sequence[Rebalance])
         dur = r.duration_ms or 0
         ppm = r.paused_partition_ms
         if i in match:
-            new = max(0, dur + match[i].duration_ms - (baseline.rebalances[i].duration_ms or 0))
+            logged_ms = match[i].duration_ms or 0  # (never None: logged_match keeps timed ones)
+            new = max(0, dur + logged_ms - (baseline.rebalances[i].duration_ms or 0))
             ppm = None if ppm is None else (round(ppm * new / dur) if dur else ppm)
             dur, n = new, n + 1
         paused += dur

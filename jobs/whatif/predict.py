@@ -86,7 +86,7 @@ def summarise(
         paused, partition_ms = [c.paused_ms for c in cal], [c.paused_partition_ms for c in cal]
         n = sum(c.calibrated for c in cal)
     return Prediction(
-        name, outcomes[0].settings, mode, _mean(paused), _mean(partition_ms),
+        name, outcomes[0].settings, mode, round(sum(paused) / len(paused)), _mean(partition_ms),
         _mean(o.moved_partitions for o in outcomes), len(outcomes), outcomes[0], n, tuple(paused),
     )  # fmt: skip
 
@@ -186,5 +186,5 @@ def logged_rebalances(out: ReplayOutput, b: GroupBehaviour) -> list[Rebalance]:
     """The replay's rebalances that start inside the behaviour's window, in start order."""
     return sorted(
         (r for r in out.rebalances if r.start_ts is not None and b.start_ts <= r.start_ts <= b.end_ts),
-        key=lambda r: r.start_ts,
+        key=lambda r: r.start_ts or 0,  # (every one has a start: filtered above)
     )

@@ -25,6 +25,7 @@ from coordinator_core.placement import partition_for
 from coordinator_core.skew import moved_partitions
 from jobs.simulate.client import Client
 from jobs.simulate.cluster import OFFSETS_PARTITIONS, GroupSim, SimConfig, Simulation
+from jobs.simulate.consumer_sim import ConsumerClient, ConsumerDriver
 from jobs.simulate.scenarios import ScenarioDriver
 
 __all__ = ["Outcome", "SimRebalance", "resimulate"]
@@ -106,8 +107,8 @@ class ScriptDriver(ScenarioDriver):
         grp = self.grp
         grp.topics[topic] = max(n, grp.topics.get(topic, 0))
         if grp.protocol == "consumer":
-            g = self.sim.consumer.groups[grp.name]
-            self.sim.consumer.set_partitions(g, topic, grp.topics[topic])
+            driver = consumer_driver(self.sim)
+            driver.set_partitions(driver.groups[grp.name], topic, grp.topics[topic])
             return
         for c in grp.clients:  # the leader sees the new metadata and rejoins
             if c.alive and c.leader:
@@ -151,24 +152,25 @@ def _group(sim: Simulation, behaviour: GroupBehaviour, settings: GroupSettings) 
     sim.groups.append(grp)
     sim._group_by_name[grp.name] = grp
     if settings.group_protocol == "consumer":
-        sim.consumer.add_group(grp, settings.session_timeout_ms, settings.max_poll_interval_ms)
+        consumer_driver(sim).add_group(grp, settings.session_timeout_ms, settings.max_poll_interval_ms)
     return grp
 
 
 def _clients(sim: Simulation, grp: GroupSim, behaviour: GroupBehaviour, settings: GroupSettings) -> dict:
-    out = {}
+    out: dict[str, Client | ConsumerClient] = {}
     for slot, b in enumerate(behaviour.consumers):
         static = settings.is_static(b.consumer)
         if grp.protocol == "consumer":
-            g = sim.consumer.groups[grp.name]
-            c = sim.consumer.new_client(g)
-            c.instance = (b.group_instance_id or b.consumer) if static else None
+            driver = consumer_driver(sim)
+            cc = driver.new_client(driver.groups[grp.name])
+            cc.instance = (b.group_instance_id or b.consumer) if static else None
+            out[b.consumer] = cc
         else:
             c = Client(sim, grp, slot)
             grp.clients.append(c)
             c.instance = (b.group_instance_id or b.consumer) if static else None
             c.client_id = b.client_id or f"consumer-{grp.name}-{slot + 1}"
-        out[b.consumer] = c
+            out[b.consumer] = c
     return out
 
 
@@ -176,6 +178,8 @@ def _outcome(
     sim: Simulation, grp: GroupSim, behaviour: GroupBehaviour, settings: GroupSettings, clients: dict
 ) -> Outcome:
     records = sim.truth.records
+    if records is None:
+        raise ValueError("the re-simulation reads its truth from memory: a SimConfig with out=None")
     owner = _member_owner(sim, clients)
     lo, hi = behaviour.start_ts, behaviour.end_ts
     total = sum(grp.topics.values())
@@ -193,15 +197,24 @@ def _outcome(
         if r.get("protocol_type") == "consumer":
             ppm = r.get("paused_partition_ms")
         elif grp.cooperative:
-            ppm = dur * moved_at.get(r.get("new_generation"), 0)
+            gen = r.get("new_generation")
+            ppm = dur * (moved_at.get(gen, 0) if gen is not None else 0)
         else:
             ppm = dur * total
         culprit = r.get("culprit_member_id")
-        rebs.append(SimRebalance(r["start_ms"], r.get("end_ms"), dur, r["cause"], owner.get(culprit, culprit), ppm))
+        culprit_key = owner.get(culprit, culprit) if culprit is not None else None
+        rebs.append(SimRebalance(r["start_ms"], r.get("end_ms"), dur, r["cause"], culprit_key, ppm))
     rebs.sort(key=lambda r: r.start_ts)
     moved = sum(n for gen, n in moved_at.items() if gen is not None) if assignments else None
     paused_pm = sum(r.paused_partition_ms or 0 for r in rebs)
     return Outcome(settings, tuple(rebs), sum(r.duration_ms or 0 for r in rebs), paused_pm, moved)
+
+
+def consumer_driver(sim: Simulation) -> ConsumerDriver:
+    """The simulation's KIP-848 driver, which a consumer-protocol group needs."""
+    if sim.consumer is None:
+        raise ValueError("a consumer-protocol group needs a simulation with the KIP-848 driver (SimConfig.protocol)")
+    return sim.consumer
 
 
 def _member_owner(sim: Simulation, clients: dict) -> dict[str, str]:

@@ -8,59 +8,40 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from coordinator_core.events import EVENT_FIELDS, SIDE_ORDER
+import pyarrow as pa
+
+from jobs.local import group_rows, parse_files
+from jobs.simulate import event_streams
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "jobs" / "samples" / "logs"
 REAL = ROOT / "tests" / "fixtures" / "real"
 
 
-def _by_group(files: list[tuple[Path, str, str]]) -> dict[str, list[tuple]]:
-    from jobs.ingest.parse import parse_bytes
-
-    rows = []
-    for path, name, cluster in files:
-        events, _, _ = parse_bytes(path.read_bytes(), name, cluster)
-        for r in events.to_pylist():
-            r["ts"] = r["ts_ms"]
-            rows.append(r)
-    rows.sort(
-        key=lambda r: (
-            r["ts"] if r["ts"] is not None else -1,
-            SIDE_ORDER.get(r["side"], 9),
-            r["source_file"] or "",
-            r["line_no"] or 0,
-        )
-    )
-    out: dict[str, list[tuple]] = {}
-    for r in rows:
-        if r["group_id"]:
-            out.setdefault(r["group_id"], []).append(tuple(r.get(f) for f in EVENT_FIELDS))
-    return out
+def _by_group(paths: list[Path], root: Path, cluster: str) -> dict[str, list[tuple]]:
+    """Each group's rows of one cluster's files (named relative to ``root``) in the job's total
+    order: the local pipeline's :func:`jobs.local.group_rows`."""
+    return group_rows(parse_files(paths, root, cluster).events)
 
 
 def sample_groups() -> Iterator[tuple[str, str, list[tuple]]]:
-    files = [
-        (p, str(p.relative_to(SAMPLE)), p.relative_to(SAMPLE).parts[0]) for p in sorted(SAMPLE.rglob("*"))
-    ]
-    for g, rows in _by_group([f for f in files if f[0].is_file()]).items():
+    files = [p for p in sorted(SAMPLE.rglob("*")) if p.is_file()]
+    tables = [parse_files([p], SAMPLE, p.relative_to(SAMPLE).parts[0]).events for p in files]
+    events = pa.concat_tables([t for t in tables if t.num_rows], promote_options="default")
+    for g, rows in group_rows(events).items():
         yield f"sample/{g}", g, rows
 
 
 def real_groups() -> Iterator[tuple[str, str, list[tuple]]]:
     for p in sorted(REAL.glob("*.log")):
-        for g, rows in _by_group([(p, p.name, "real")]).items():
+        for g, rows in _by_group([p], REAL, "real").items():
             yield f"real/{p.stem}/{g}", g, rows
 
 
 def bench_groups(n_rows: int = 6000) -> Iterator[tuple[str, str, list[tuple]]]:
-    import sys
-
-    sys.path.insert(0, str(ROOT))
-    from benchmarks import bench_core
-
-    yield "bench/heartbeat", bench_core.G, bench_core.heartbeat_stream(n_rows, n_members=6)
-    yield "bench/storm", bench_core.G, bench_core.storm_stream(n_rows // 4, n_members=4)
+    """Cuts of the core benchmark's synthetic streams (:mod:`jobs.simulate.event_streams`)."""
+    yield "bench/heartbeat", event_streams.G, event_streams.heartbeat_stream(n_rows, n_members=6)
+    yield "bench/storm", event_streams.G, event_streams.storm_stream(n_rows // 4, n_members=4)
 
 
 def all_groups() -> Iterator[tuple[str, str, list[tuple]]]:

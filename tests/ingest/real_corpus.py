@@ -27,7 +27,7 @@ from typing import Any
 
 import yaml
 
-from jobs.ingest.parse import parse_bytes
+from jobs.local import parse_file
 
 REAL_DIR = os.path.join(os.path.dirname(os.path.dirname(__file__)), "fixtures", "real")
 HOLDOUT_DIR = os.path.join(os.path.dirname(os.path.dirname(__file__)), "fixtures", "holdout")
@@ -133,7 +133,7 @@ def _fact_ok(key: str, want: Any, ev: dict[str, Any]) -> bool:
 
 def score(name: str, corpus: str = REAL_DIR) -> FileScore:
     meta, data = load(name, corpus)
-    ev, _q, audit = parse_bytes(data, name + ".log")
+    ev, _q, audit = parse_file(os.path.join(corpus, name + ".log"), name + ".log")
     by_line: dict[int, list[dict[str, Any]]] = {}
     for r in ev.to_pylist():
         by_line.setdefault(r["line_no"], []).append(r)

@@ -142,6 +142,7 @@ def test_audit_counts_quarantine_reasons_and_keeps_one_unreadable_example() -> N
 
 def test_run_summary_says_what_was_lost() -> None:
     from jobs.pipeline import RunSummary, _what_was_lost
+    from jobs.report.console import summary_text
 
     s = RunSummary("r1", "batch", "./lakehouse", "delta-rs")
     _what_was_lost(s, [
@@ -152,7 +153,7 @@ def test_run_summary_says_what_was_lost() -> None:
     ])  # fmt: skip
     assert s.files_not_read == [("b.log.gz", "corrupt_gzip: b.log.gz: bad"), ("c.bin", "binary: c.bin: not a text log (9 bytes)")]
     assert s.quarantine_reasons == {"unparsable_layout": 5, "group_unknown": 1, "corrupt_gzip": 1, "binary": 1}
-    text = s.text()
+    text = summary_text(s)
     assert "files not read: 2" in text and "    b.log.gz: corrupt_gzip: b.log.gz: bad" in text
     assert "quarantined by reason: unparsable_layout 5, binary 1, corrupt_gzip 1, group_unknown 1" in text
     assert "a.log: 5 lines, e.g. '12:00 weird line'" in text and "ingest.layouts" in text

@@ -213,7 +213,9 @@ def test_report_config_replay_settings_reach_the_advice(tmp_path, monkeypatch, c
     evidence is replayed and re-simulated under for the advice; a misspelt key is the config error
     that names it."""
     seen = {}
-    monkeypatch.setattr(cli, "build_report", lambda *a, **kw: seen.update(kw) or "r.html")
+    import jobs.report
+
+    monkeypatch.setattr(jobs.report, "build_report", lambda *a, **kw: seen.update(kw) or "r.html")
     monkeypatch.setattr(cli, "check_lakehouse", lambda *a, **kw: None)
     conf = tmp_path / "c.yaml"
     conf.write_text("replay:\n  clock_skew_tolerance_ms: 7000\n  version_hint: '2.8'\n"

@@ -10,8 +10,9 @@ import shutil
 
 import pytest
 
-from jobs import pipeline, schemas
+from jobs import schemas
 from jobs.pipeline import run_job
+from jobs.run_context import RunContext
 from jobs.sink import read_table
 from tests.job.helpers import FIXTURES, REPLAY_TABLES, SAMPLE_INPUTS, job_config, rows, split_file_lines
 from tests.job.util import fields_of
@@ -236,7 +237,7 @@ def kill_after(monkeypatch, table: str) -> None:
         if name == table:
             raise InjectedFailure(f"killed after committing {name}")
 
-    monkeypatch.setattr(pipeline._Run, "committed", committed)
+    monkeypatch.setattr(RunContext, "committed", committed)
 
 
 def test_killed_run_recovers(spark, sample_run, tmp_path, monkeypatch):

@@ -12,6 +12,7 @@ import pytest
 
 from jobs.ingest.parse import parse_bytes
 from jobs.pipeline import run_job
+from jobs.report.console import summary_text
 from jobs.sink import read_table
 from tests.ingest import real_corpus as RC
 from tests.job.helpers import job_config
@@ -67,7 +68,7 @@ def test_the_summary_says_what_could_not_be_read(real_job):
     for reason, (f, line_no, raw) in summary.quarantine_examples.items():
         row = quarantine[(quarantine.source_file == f) & (quarantine.line_no == line_no)].iloc[0]
         assert (row.reason, row.raw) == (reason, raw)
-    text = summary.text()
+    text = summary_text(summary)
     top = sorted(summary.quarantine_reasons.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
     f, line_no, _ = summary.quarantine_examples[top]
     assert f"    {top}: e.g. {f}:{line_no} " in text

@@ -3,7 +3,7 @@ compare with the simulator's ground truth.
 
 Consumer runs go straight into :class:`coordinator_core.consumer.ConsumerGroupReplay`
 (``feed_columns``); the mixed run (classic groups, consumer groups, one converted) goes through the
-pipeline's per-group history (``benchmarks.pipeline_python.run_pipeline``).
+pipeline's per-group history (the job's local pipeline, ``jobs.local.run_local``).
 
 Rebalances are matched on (group, old group epoch). With the broker's per-member assignment lines
 every rebalance is exact: epochs, cause, culprit, rounds, start, END and partitions revoked. (Two
@@ -14,15 +14,11 @@ broker still holds it UNRELEASED_PARTITIONS.)
 
 from __future__ import annotations
 
-import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
 import pytest
 from sim_compare import load_truth
 
-from benchmarks.pipeline_python import log_files, parse_files, run_pipeline
 from coordinator_core.consumer import ConsumerGroupReplay
-from coordinator_core.events import EVENT_FIELDS, SIDE_ORDER
+from jobs.local import group_columns, log_files, parse_files, run_local
 from jobs.simulate import SimConfig, simulate
 
 KEY_FIELDS = (
@@ -41,18 +37,8 @@ def _sim(out: str, **kw) -> None:
 
 def replay_consumer(out: str) -> dict[str, list]:
     """Parse every log and replay each group with ConsumerGroupReplay (total order as the job)."""
-    ev, _res = parse_files(log_files(out), out)
-    ev = ev.filter(pc.is_valid(ev["group_id"]))
-    side = pa.array(np.array([SIDE_ORDER.get(s, 9) for s in ev["side"].to_pylist()], dtype=np.int8))
-    ev = ev.append_column("_side_rank", side).sort_by(
-        [("group_id", "ascending"), ("ts_ms", "ascending"), ("_side_rank", "ascending"),
-         ("source_file", "ascending"), ("line_no", "ascending")]
-    )  # fmt: skip
     out_by: dict[str, list] = {}
-    for g in sorted(set(ev["group_id"].to_pylist())):
-        sub = ev.filter(pc.equal(ev["group_id"], g))
-        cols = {n: sub["ts_ms" if n == "ts" else n].to_pylist() for n in EVENT_FIELDS
-                if n == "ts" or n in sub.column_names}  # fmt: skip
+    for g, cols in group_columns(parse_files(log_files(out), out).events).items():
         r = ConsumerGroupReplay(g)
         r.feed_columns(cols)
         out_by[g] = list(r.flush(final=True).rebalances)
@@ -129,7 +115,7 @@ def test_mixed_roundtrip_through_the_history(tmp_path):
     out = str(tmp_path / "mixed")
     _sim(out, protocol="mixed", consumer_flavour="4.1", groups=4, seed=2)
     truth = load_truth(out)
-    res = run_pipeline(out)
+    res = run_local(out)
     replayed = {g: list(o.rebalances) for g, o in res.outputs.items()}
     pairs, missing, extra, fallbacks = match(truth, replayed)
     assert (missing, extra) == ([], []) and fallbacks <= 4

@@ -1,7 +1,7 @@
 """Round trips: simulate small clusters, run the real parser + replay, compare with ground truth.
 
 Pure path (every dialect x layout, every scenario): ``jobs.ingest.parse.parse_bytes`` +
-``coordinator_core.replay.GroupReplay`` via ``benchmarks.pipeline_python``. Spark path: the real
+``coordinator_core.replay.GroupReplay`` via the job's local pipeline (``jobs.local``). Spark path: the real
 job (``jobs.pipeline.run_job``) on the shared session over three simulated clusters at once.
 
 Rebalances are matched on (group, old generation); new generation, outcome, cause and culprit
@@ -16,7 +16,7 @@ import os
 import pytest
 from sim_compare import compare_rebalances, load_truth
 
-from benchmarks.pipeline_python import log_files, run_pipeline
+from jobs.local import log_files, run_local
 from jobs.simulate import SCENARIOS, SimConfig, simulate
 
 DIALECTS = ("scala2", "scala3", "java4")
@@ -33,7 +33,7 @@ def _relax_scala2(truth: list[dict], dialect: str) -> list[dict]:
 
 
 def _roundtrip(out: str, dialect: str, relax: bool = True):
-    res = run_pipeline(out)
+    res = run_local(out)
     truth = load_truth(out)
     replayed = {g: o.rebalances for g, o in res.outputs.items()}
     if relax and dialect == "scala2":
@@ -59,7 +59,7 @@ def test_dialect_layout_roundtrip(tmp_path, dialect, layout):
     assert len(truth) >= 10
     assert diff.ok, str(diff)
     assert diff.matched == len(truth)
-    assert pipe.lines == res.lines  # every written line is accounted for by the parser
+    assert pipe.parsed.lines == res.lines  # every written line is accounted for by the parser
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)

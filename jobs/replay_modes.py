@@ -1,0 +1,146 @@
+"""The three ways one run replays its groups (Spark plans around the UDFs of
+:mod:`jobs.replay_udf`); each stages the union of the replay's output tables once and returns it
+with its folder:
+
+* :func:`replay_buckets`: batch, through the group buckets the ingestion workers wrote (no shuffle);
+* :func:`replay_batch`: batch, ``cogroup(events, group_state).applyInArrow``;
+* :func:`replay_stream`: incremental, a streaming query with the state in the state store.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+from pyspark.sql import functions as F
+from pyspark.sql.streaming.state import GroupStateTimeout
+
+from jobs.buckets import bucket_expr, bucket_files
+from jobs.replay_udf import SEED_COLUMN, batch_udf, bucket_udf, streaming_udf, union_schema
+from jobs.run_context import RunContext
+from jobs.sink import PARTITION_COL, Sink
+
+
+def state_frame(r: RunContext):
+    return r.sink.read(r.table_name("group_state")).select("cluster", "group_id", F.col("state_json"))
+
+
+def replay_batch(r: RunContext, run_events, committed_runs: frozenset[str], files: list[str] | None = None):
+    """cogroup(new events, stored state) -> one UDF call per group -> union frame staged once."""
+    events = run_events.groupBy("cluster", "group_id")
+    state = state_frame(r).groupBy("cluster", "group_id")
+    cg = events.cogroup(state)
+    schema = union_schema()
+    out = cg.applyInArrow(batch_udf(r.config.replay, r.run_id, committed_runs, files), schema=schema)
+    stage = r.sink.staging("union")
+    out.write.mode("overwrite").parquet(stage)
+    return r.spark.read.schema(schema).parquet(stage), stage
+
+
+def bucket_folder(sink: Sink, res, run_id: str, adopted: bool) -> str | None:
+    """The local folder of this run's group-bucketed event files, if the ingestion wrote them: the
+    adopted ``events`` partition, or the staging folder when the sink rewrote the events."""
+    if not res.buckets:
+        return None
+    if adopted:
+        folder = os.path.join(sink.path("events"), f"{PARTITION_COL}={run_id}")
+    else:
+        folder = res.bucket_dir
+    return folder if folder and "://" not in folder and os.path.isdir(folder) else None
+
+
+def replay_buckets(
+    r: RunContext, folder: str, buckets: int, committed_runs: frozenset[str], exclude: frozenset[str]
+):
+    """Replay through the group buckets: the stored states are split into the same buckets by one
+    small Spark write, then task ``k`` of ``spark.range(buckets)`` reads bucket ``k``'s event and
+    state files with pyarrow and replays its groups; the union frame is staged like
+    :func:`replay_batch`'s."""
+    # the events that name no group (bucket NO_GROUP) are not replayed
+    event_files = {k: v for k, v in bucket_files(folder).items() if isinstance(k, int)}
+    state_files: dict[int, list[str]] = {}
+    if r.sink.exists(r.table_name("group_state")):
+        state_dir = r.sink.staging("state_buckets")
+        state_frame(r).withColumn("_b", bucket_expr(buckets)).write.mode("overwrite").partitionBy(
+            "_b"
+        ).parquet(state_dir)
+        for k in range(buckets):
+            d = os.path.join(state_dir, f"_b={k}")
+            if os.path.isdir(d):
+                state_files[k] = sorted(
+                    os.path.join(d, f)
+                    for f in os.listdir(d)
+                    if f.endswith(".parquet") and not f.startswith(".")
+                )
+    schema = union_schema()
+    out = r.spark.range(0, buckets, 1, buckets).mapInArrow(
+        bucket_udf(r.config.replay, r.run_id, committed_runs, event_files, state_files, exclude), schema
+    )
+    stage = r.sink.staging("union")
+    out.write.mode("overwrite").parquet(stage)
+    return r.spark.read.schema(schema).parquet(stage), stage
+
+
+def stream_inbox(r: RunContext, run_events):
+    """The run's events plus one seed row per group of the run that has a stored ``group_state``
+    (column :data:`~jobs.replay_udf.SEED_COLUMN`): the ``group_state`` table is the job's state of
+    record, the streaming state store a copy of it that can be behind (a batch run in between) or
+    gone (a lost checkpoint); the streaming function resumes from whichever has seen more."""
+    events = run_events.withColumn(SEED_COLUMN, F.lit(None).cast("string"))
+    name = r.table_name("group_state")
+    if not r.sink.row_count(name):
+        return events
+    seeds = (
+        r.sink.read(name)
+        .select("cluster", "group_id", F.col("state_json").alias(SEED_COLUMN))
+        .join(run_events.select("cluster", "group_id").distinct(), ["cluster", "group_id"], "left_semi")
+    )
+    return events.unionByName(seeds, allowMissingColumns=True)
+
+
+def replay_stream(r: RunContext, run_events, committed_runs: frozenset[str]):
+    """Streaming replay over this run's new events (the run's inbox directory), state in the
+    streaming state store; foreachBatch stages each micro-batch's union rows.
+
+    Crash safety: the inboxes of earlier runs are removed first (a committed run's inbox was read by
+    its own stream; a killed run's events are ingested again by this run under its own id), and a
+    stored state written by a run that never committed is rolled back to the one before it
+    (``load_envelope``), like the batch replay does with ``group_state``. Each group's stored
+    ``group_state`` rides along as a seed row (:func:`stream_inbox`)."""
+    root = r.sink.root
+    inbox_root = os.path.join(root, "_stream", "inbox")
+    mine = f"run={r.run_id}"
+    if os.path.isdir(inbox_root):
+        stale = [d for d in os.listdir(inbox_root) if d.startswith("run=") and d != mine]
+        for d in stale:
+            shutil.rmtree(os.path.join(inbox_root, d), ignore_errors=True)
+        if stale:
+            r.progress.stage("recover", stream_inboxes_removed=len(stale))
+    inbox = stream_inbox(r, run_events)
+    inbox.write.mode("overwrite").parquet(os.path.join(inbox_root, mine))
+    r.committed("stream inbox")
+    checkpoint = r.config.run.checkpoint or os.path.join(root, "_checkpoints", "replay")
+    stage = r.sink.staging("union")
+    schema = union_schema()
+    stream = r.spark.readStream.schema(inbox.schema).option("recursiveFileLookup", "true").parquet(inbox_root)
+    out = stream.groupBy("cluster", "group_id").applyInPandasWithState(
+        streaming_udf(r.config.replay, r.run_id, committed_runs),
+        outputStructType=schema,
+        stateStructType="state_json string",
+        outputMode="append",
+        timeoutConf=GroupStateTimeout.NoTimeout,
+    )
+
+    def stage_batch(batch_df, batch_id: int) -> None:
+        batch_df.write.mode("overwrite").parquet(os.path.join(stage, f"batch={batch_id}"))
+
+    query = (
+        out.writeStream.foreachBatch(stage_batch)
+        .option("checkpointLocation", checkpoint)
+        .trigger(availableNow=True)
+        .start()
+    )
+    query.awaitTermination()
+    if not os.path.isdir(stage):
+        return r.spark.createDataFrame([], schema), None
+    return r.spark.read.schema(schema).option("recursiveFileLookup", "true").parquet(stage), stage

@@ -22,7 +22,13 @@ setup(
     # packages at the root: an editable install is then one .pth entry, without setuptools' warning
     # about "folders in your working directory with the same name as your package"
     package_dir={"": "."},
-    package_data={"jobs.samples": ["*.md"], CATALOGUE_DATA: ["*.yaml"], **{d: ["*"] for d in SAMPLE_LOG_DIRS}},
+    package_data={
+        "coordinator_core": ["py.typed"],
+        "jobs": ["py.typed"],
+        "jobs.samples": ["*.md"],
+        CATALOGUE_DATA: ["*.yaml"],
+        **{d: ["*"] for d in SAMPLE_LOG_DIRS},
+    },
     include_package_data=True,
     install_requires=[
         "pyspark>=4.0.1,<=4.2.0",
@@ -40,6 +46,7 @@ setup(
             "hypothesis>=6.100,<7",
             "ruff>=0.6",
             "mypy>=1.10",
+            "pytest-xdist>=3.5,<4",
             # real client libraries for tests/clients (librdkafka's mock cluster is their coordinator)
             "confluent-kafka>=2.10,<3",
             "kafka-python>=2.2,<4",

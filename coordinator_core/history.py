@@ -33,7 +33,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from coordinator_core.consumer.replay import ConsumerGroupReplay
-from coordinator_core.events import BROKER_KINDS, EVENT_FIELDS
+from coordinator_core.events import BROKER_KINDS
+from coordinator_core.events.row import KIND, LN, PTYPE, SF, TS
 from coordinator_core.records import Anomaly
 from coordinator_core.replay import GroupReplay, ReplayOutput, ReplaySettings
 from coordinator_core.rows import RowInput, normalise
@@ -47,8 +48,6 @@ HISTORY_VERSION = 1
 UNATTRIBUTED_PREFIX = "unnamed-"
 CLASSIC, CONSUMER = "classic", "consumer"
 
-_F = {name: i for i, name in enumerate(EVENT_FIELDS)}
-_TS, _KIND, _PTYPE = _F["ts"], _F["kind"], _F["protocol_type"]
 
 #: kinds only a consumer-protocol (or share / streams) group logs
 CONSUMER_SIGNS = frozenset(
@@ -70,8 +69,8 @@ ROUTE_KINDS = CONSUMER_SIGNS | CLASSIC_SIGNS | _SHARED
 def _unattributed(group_id: str, row: tuple) -> Anomaly:
     """The anomaly of one event that names no group (its file names none either)."""
     return Anomaly(
-        group_id, row[_TS], "unattributed", "the line names no group and its file names none: kept in events, not replayed",
-        event_kind=row[_KIND], source_file=row[_F["source_file"]], line_no=row[_F["line_no"]],
+        group_id, row[TS], "unattributed", "the line names no group and its file names none: kept in events, not replayed",
+        event_kind=row[KIND], source_file=row[SF], line_no=row[LN],
     )  # fmt: skip
 
 
@@ -165,7 +164,7 @@ class GroupHistory(RowInput):
         cur = self.protocol or CLASSIC
         start = 0
         if route_rows is None:
-            route_rows = [i for i, r in enumerate(rows) if r[_KIND] in ROUTE_KINDS]
+            route_rows = [i for i, r in enumerate(rows) if r[KIND] in ROUTE_KINDS]
         for i in route_rows:
             row = normalise(rows[i])
             to, switch, logged = self._route(row)
@@ -200,14 +199,14 @@ class GroupHistory(RowInput):
     def _route(self, row: tuple) -> tuple[str | None, str | None, bool]:
         """(the model ``row`` goes to - None: consumed here -, the protocol it switches the group
         to - None: no switch -, whether a conversion line says so)."""
-        kind = row[_KIND]
+        kind = row[KIND]
         current = self.protocol
-        if kind in CONSUMER_SIGNS or (kind == "group_loaded" and row[_PTYPE] in _MODERN_TYPES):
+        if kind in CONSUMER_SIGNS or (kind == "group_loaded" and row[PTYPE] in _MODERN_TYPES):
             return CONSUMER, (CONSUMER if current != CONSUMER else None), False
-        if kind in CLASSIC_SIGNS or (kind == "group_loaded" and row[_PTYPE] == CLASSIC):
+        if kind in CLASSIC_SIGNS or (kind == "group_loaded" and row[PTYPE] == CLASSIC):
             return CLASSIC, (CLASSIC if current != CLASSIC else None), False
         if kind == "group_converted":
-            to = CLASSIC if row[_PTYPE] == CLASSIC else CONSUMER
+            to = CLASSIC if row[PTYPE] == CLASSIC else CONSUMER
             # the consumer model records the line (its group type); the classic one has no use for it
             return (CONSUMER if to == CONSUMER else None), (to if current != to else None), True
         return current or CLASSIC, None, False
@@ -227,8 +226,8 @@ class GroupHistory(RowInput):
         if not logged:
             self._an.append(
                 Anomaly(
-                    self.group_id, row[_TS], "protocol_converted",
-                    f"{row[_KIND]} of the {to} protocol in a {frm} group: converted here (no conversion line "
+                    self.group_id, row[TS], "protocol_converted",
+                    f"{row[KIND]} of the {to} protocol in a {frm} group: converted here (no conversion line "
                     f"logged; Kafka 4.0 logs none), {len(members)} member(s) carried over",
                 )
             )  # fmt: skip

@@ -11,14 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from coordinator_core.events import EVENT_FIELDS, Event
+from coordinator_core.events import Event
+from coordinator_core.events.row import EVENT_FIELDS, KIND, LN, NFIELDS, SF, TS
 from coordinator_core.records import Anomaly
 
 __all__ = ["NFIELDS", "normalise", "rows_from_columns", "RowInput"]
 
-NFIELDS = len(EVENT_FIELDS)
-_TS, _KIND = EVENT_FIELDS.index("ts"), EVENT_FIELDS.index("kind")
-_SF, _LN = EVENT_FIELDS.index("source_file"), EVENT_FIELDS.index("line_no")
 
 
 def normalise(row: Any) -> tuple:
@@ -66,7 +64,7 @@ class RowInput:
     def _error(self, row: Any, exc: Exception) -> None:
         """A row the replay could not take: a ``replay_error`` anomaly with what the row says."""
         try:
-            ts, kind, sf, ln = row[_TS], row[_KIND], row[_SF], row[_LN]
+            ts, kind, sf, ln = row[TS], row[KIND], row[SF], row[LN]
         except Exception:
             ts = kind = sf = ln = None
         state, generation = self._position()

@@ -10,7 +10,17 @@ from collections.abc import Iterable
 from typing import Any
 
 from coordinator_core.causes import client_id_of
-from coordinator_core.consumer.contract import (
+from coordinator_core.consumer.contract import _int, _parts, fence_cause
+from coordinator_core.consumer.core import ConsumerReplayCore
+from coordinator_core.consumer.model import (
+    C_DEAD,
+    C_LOADED,
+    LEAVE_GROUP_STATIC_MEMBER_EPOCH,
+    ConsumerGroupMember,
+)
+from coordinator_core.consumer.rebalance import ConsumerRebalance
+from coordinator_core.conversion import HandedOverMember
+from coordinator_core.events.row import (
     GEN,
     GIID,
     KIND,
@@ -25,19 +35,7 @@ from coordinator_core.consumer.contract import (
     REVOKED,
     STATE,
     TS,
-    _int,
-    _parts,
-    fence_cause,
 )
-from coordinator_core.consumer.core import ConsumerReplayCore
-from coordinator_core.consumer.model import (
-    C_DEAD,
-    C_LOADED,
-    LEAVE_GROUP_STATIC_MEMBER_EPOCH,
-    ConsumerGroupMember,
-)
-from coordinator_core.consumer.rebalance import ConsumerRebalance
-from coordinator_core.conversion import HandedOverMember
 
 __all__ = ["ConsumerBrokerEvidence"]
 

@@ -6,25 +6,11 @@ logged the start of."""
 
 from __future__ import annotations
 
-from coordinator_core.consumer.contract import (
-    _ACTIVE,
-    _GONE,
-    CID,
-    FROM,
-    MEPOCH,
-    MID,
-    PARTS,
-    REVOKED,
-    SF,
-    SIDE,
-    STATE,
-    TS,
-    _int,
-    _parts,
-)
+from coordinator_core.consumer.contract import _ACTIVE, _GONE, _int, _parts
 from coordinator_core.consumer.core import ConsumerReplayCore
 from coordinator_core.consumer.model import ConsumerGroupMember
 from coordinator_core.consumer.rebalance import ConsumerRebalance
+from coordinator_core.events.row import CID, FROM, MEPOCH, MID, PARTS, REVOKED, SF, SIDE, STATE, TS
 
 __all__ = ["ConsumerClientEvidence"]
 

@@ -8,19 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from coordinator_core.events import EVENT_FIELDS, EVENT_KINDS
+from coordinator_core.events import EVENT_KINDS
 
 __all__ = ["CONSUMER_KINDS", "STALE_MS", "fence_cause"]
 
-_F = {name: i for i, name in enumerate(EVENT_FIELDS)}
-TS, GID, KIND, SIDE, MID, GEN = (_F[n] for n in ("ts", "group_id", "kind", "side", "member_id", "generation"))
-GIID, CID, COORD, REASON, STATE, PROTO = (
-    _F[n] for n in ("group_instance_id", "client_id", "coordinator", "reason", "state", "protocol")
-)
-OLDMID, PARTS, STATIC, MCOUNT = _F["old_member_id"], _F["partitions"], _F["static"], _F["member_count"]
-PTYPE, MEPOCH, FROM, REVOKED = _F["protocol_type"], _F["member_epoch"], _F["from_state"], _F["revoked"]
-SF, LN = _F["source_file"], _F["line_no"]
-NFIELDS = len(EVENT_FIELDS)
+# the row accessor (defined once beside the events), re-exported for the replay's modules
 
 #: the KIP-848 kinds of contract section 2 plus the client kinds this replay reads
 CONSUMER_KINDS = frozenset(

@@ -12,23 +12,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from coordinator_core.causes import client_id_of
-from coordinator_core.consumer.contract import (
-    _SIGNALS_MAX,
-    CID,
-    COORD,
-    GIID,
-    KIND,
-    LN,
-    MID,
-    REASON,
-    SF,
-    SIDE,
-    STALE_MS,
-    TS,
-    _int,
-)
+from coordinator_core.consumer.contract import _SIGNALS_MAX, STALE_MS, _int
 from coordinator_core.consumer.model import ConsumerGroupMember, ConsumerGroupModel, condition, next_state
 from coordinator_core.consumer.rebalance import ConsumerRebalance, rebalance_record
+from coordinator_core.events.row import CID, COORD, GIID, KIND, LN, MID, REASON, SF, SIDE, TS
 from coordinator_core.records import Anomaly, AssignmentRow, MemberSession, Rebalance, Transition
 from coordinator_core.replay import ReplaySettings
 from coordinator_core.rows import RowInput

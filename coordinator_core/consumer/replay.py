@@ -35,24 +35,11 @@ from typing import Any
 
 from coordinator_core.consumer.broker import ConsumerBrokerEvidence
 from coordinator_core.consumer.client import ConsumerClientEvidence
-from coordinator_core.consumer.contract import (
-    _KNOWN_KINDS,
-    CONSUMER_KINDS,
-    COORD,
-    KIND,
-    LN,
-    NFIELDS,
-    PTYPE,
-    SF,
-    SIDE,
-    STALE_MS,
-    TS,
-    _int,
-    fence_cause,
-)
+from coordinator_core.consumer.contract import _KNOWN_KINDS, CONSUMER_KINDS, STALE_MS, _int, fence_cause
 from coordinator_core.consumer.core import _STATE_ATTRS, ConsumerReplayCore
 from coordinator_core.consumer.model import ConsumerGroupMember, ConsumerGroupModel
 from coordinator_core.consumer.rebalance import ConsumerRebalance
+from coordinator_core.events.row import COORD, KIND, LN, NFIELDS, PTYPE, SF, SIDE, TS
 from coordinator_core.records import Anomaly, AssignmentRow, MemberSession, Rebalance, Transition
 from coordinator_core.replay import ReplayOutput, ReplaySettings
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from coordinator_core.causes import CauseInfo, classify_client_reason, classify_reason, client_id_of
-from coordinator_core.replay.contract import (
+from coordinator_core.events.row import (
     CID,
     COORD,
     GEN,
@@ -28,11 +28,8 @@ from coordinator_core.replay.contract import (
     REASON,
     TS,
     UNEXP,
-    D,
-    E,
-    S,
-    to_int,
 )
+from coordinator_core.replay.contract import D, E, S, to_int
 from coordinator_core.replay.core import ReplayCore
 from coordinator_core.replay.model import PendingMember
 from coordinator_core.transitions import LOADED, STATE_KINDS, STAY, target

@@ -14,12 +14,10 @@ from collections.abc import Callable
 from typing import Any
 
 from coordinator_core.causes import CauseInfo, classify_client_reason
-from coordinator_core.records import MemberSession
-from coordinator_core.replay.contract import (
+from coordinator_core.events.row import (
     ASSIGN,
     CID,
     COORD,
-    CR,
     ERR,
     GEN,
     GIID,
@@ -27,20 +25,15 @@ from coordinator_core.replay.contract import (
     MID,
     NFIELDS,
     PARTS,
-    PR,
     PROTO,
     REASON,
     SF,
     SIDE,
     STATE,
     TS,
-    D,
-    E,
-    S,
-    assignment_map,
-    split_partition,
-    to_int,
 )
+from coordinator_core.records import MemberSession
+from coordinator_core.replay.contract import CR, PR, D, E, S, assignment_map, split_partition, to_int
 from coordinator_core.replay.core import DEPARTED_MAX
 from coordinator_core.replay.heartbeat import HeartbeatEvidence
 from coordinator_core.replay.model import GenerationAssignment, OpenRebalance

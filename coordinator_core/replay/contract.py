@@ -7,23 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from coordinator_core.events import EVENT_FIELDS
+# the row accessor (defined once beside the events), re-exported for the replay's modules
 from coordinator_core.records import Anomaly, AssignmentRow, MemberSession, Rebalance, Transition
-
-# row positions (EVENT_FIELDS order)
-_F = {name: i for i, name in enumerate(EVENT_FIELDS)}
-TS, GID, KIND, SIDE, MID, GEN = (_F[n] for n in ("ts", "group_id", "kind", "side", "member_id", "generation"))
-GIID, CID, COORD, HOST, REASON, STATE = (
-    _F[n] for n in ("group_instance_id", "client_id", "coordinator", "host", "reason", "state")
-)
-PROTO, MCOUNT, SCOUNT, ERR, OLDMID, MEMBERS = (
-    _F[n] for n in ("protocol", "member_count", "static_count", "error", "old_member_id", "members")
-)
-PARTS, ASSIGN, STATIC, PENDING, UNEXP = (
-    _F[n] for n in ("partitions", "assignment", "static", "pending", "unexpected")
-)
-SF, LN = _F["source_file"], _F["line_no"]
-NFIELDS = len(EVENT_FIELDS)
 
 E, PR, CR, S, D = "Empty", "PreparingRebalance", "CompletingRebalance", "Stable", "Dead"
 

@@ -12,20 +12,9 @@ from typing import Any
 
 from coordinator_core.causes import client_id_of
 from coordinator_core.config import parse_version_hint
+from coordinator_core.events.row import CID, GIID, HOST, KIND, LN, MID, SF, TS
 from coordinator_core.records import Anomaly, AssignmentRow, MemberSession, Rebalance, Transition
-from coordinator_core.replay.contract import (
-    CID,
-    GIID,
-    HOST,
-    KIND,
-    LN,
-    MID,
-    SF,
-    TS,
-    ReplaySettings,
-    S,
-    to_int,
-)
+from coordinator_core.replay.contract import ReplaySettings, S, to_int
 from coordinator_core.replay.model import (
     DepartedMember,
     GroupModel,

@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from coordinator_core.replay.contract import GEN, HEARTBEAT, KIND, LN, MID, SF, TS
+from coordinator_core.events.row import GEN, KIND, LN, MID, SF, TS
+from coordinator_core.replay.contract import HEARTBEAT
 
 # the fast path reads these positions as literals
 assert (TS, KIND, MID, GEN) == (0, 2, 4, 5)

@@ -8,23 +8,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from coordinator_core.events import BROKER_KINDS
+from coordinator_core.events.row import CID, KIND, LN, MEMBERS, MID, PARTS, SF, TS
 from coordinator_core.records import Anomaly, MemberSession
 from coordinator_core.replay import fastpath, snapshot
 from coordinator_core.replay.broker import BROKER_HANDLERS, BrokerEvidence
 from coordinator_core.replay.client import CLIENT_HANDLERS, ClientEvidence
-from coordinator_core.replay.contract import (
-    CID,
-    KIND,
-    LN,
-    MEMBERS,
-    MID,
-    PARTS,
-    SF,
-    TS,
-    ReplayOutput,
-    ReplaySettings,
-    to_int,
-)
+from coordinator_core.replay.contract import ReplayOutput, ReplaySettings, to_int
 from coordinator_core.replay.core import joined_ts
 from coordinator_core.replay.handover import ProtocolHandover
 

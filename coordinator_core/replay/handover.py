@@ -9,7 +9,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from coordinator_core.conversion import HandedOverMember
-from coordinator_core.replay.contract import TS, D, E, S
+from coordinator_core.events.row import TS
+from coordinator_core.replay.contract import D, E, S
 from coordinator_core.replay.core import ReplayCore, joined_ts
 
 

@@ -33,13 +33,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from coordinator_core.consumer.replay import ConsumerGroupReplay
-from coordinator_core.events import BROKER_KINDS
 from coordinator_core.events.row import KIND, LN, PTYPE, SF, TS
 from coordinator_core.records import Anomaly
-from coordinator_core.replay import GroupReplay, ReplayOutput, ReplaySettings
+from coordinator_core.replay import GroupReplay
+from coordinator_core.replay.output import ReplayOutput
+from coordinator_core.replay.settings import ReplaySettings
+from coordinator_core.row_rules import CLASSIC_SIGNS, CONSUMER_SIGNS, ROUTE_KINDS, route_positions
 from coordinator_core.rows import RowInput, normalise
 
-__all__ = ["GroupHistory", "CONSUMER_SIGNS", "CLASSIC_SIGNS", "HISTORY_VERSION", "UNATTRIBUTED_PREFIX"]
+__all__ = ["GroupHistory", "CONSUMER_SIGNS", "CLASSIC_SIGNS", "ROUTE_KINDS", "HISTORY_VERSION", "UNATTRIBUTED_PREFIX"]
 
 HISTORY_VERSION = 1
 #: ingestion's group id for the client lines of a file that names no group (``unnamed-<sha8>``,
@@ -47,23 +49,9 @@ HISTORY_VERSION = 1
 #: group of their own (a client's view without its group is no group's history)
 UNATTRIBUTED_PREFIX = "unnamed-"
 CLASSIC, CONSUMER = "classic", "consumer"
-
-
-#: kinds only a consumer-protocol (or share / streams) group logs
-CONSUMER_SIGNS = frozenset(
-    {
-        "consumer_member_joined", "consumer_member_replaced", "group_epoch_bumped", "target_assignment_computed",
-        "consumer_subscription_changed", "consumer_member_left", "consumer_member_fenced",
-        "member_assignment_state", "member_state_changed", "reconciliation_started",
-    }
-)  # fmt: skip
-#: kinds both protocols log (routed to the current model)
-_SHARED = frozenset({"group_loaded", "group_unloaded", "group_dead", "group_converted"})
-#: broker kinds only a classic group logs
-CLASSIC_SIGNS = frozenset(BROKER_KINDS - CONSUMER_SIGNS - _SHARED)
 _MODERN_TYPES = ("consumer", "share", "streams")
-#: the kinds whose line may switch the group's protocol (every other line goes to the current model)
-ROUTE_KINDS = CONSUMER_SIGNS | CLASSIC_SIGNS | _SHARED
+
+
 
 
 def _unattributed(group_id: str, row: tuple) -> Anomaly:
@@ -150,7 +138,7 @@ class GroupHistory(RowInput):
 
         ``route_rows``: the positions of the rows whose kind is in :data:`ROUTE_KINDS`, when the caller
         has them already (the job computes them with one vectorised Arrow call,
-        ``jobs.replay_udf.route_rows``); None = found here (the reference: one set lookup per row)."""
+        ``jobs.replay_udf.route_rows``); None = :func:`coordinator_core.row_rules.route_positions`."""
         rows = rows if isinstance(rows, list) else list(rows)
         if not rows:
             return
@@ -164,7 +152,7 @@ class GroupHistory(RowInput):
         cur = self.protocol or CLASSIC
         start = 0
         if route_rows is None:
-            route_rows = [i for i, r in enumerate(rows) if r[KIND] in ROUTE_KINDS]
+            route_rows = route_positions(rows)
         for i in route_rows:
             row = normalise(rows[i])
             to, switch, logged = self._route(row)

@@ -10,8 +10,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from coordinator_core.causes import client_id_of
-from coordinator_core.consumer.contract import _int, _parts, fence_cause
 from coordinator_core.consumer.core import ConsumerReplayCore
+from coordinator_core.consumer.kinds import fence_cause
 from coordinator_core.consumer.model import (
     C_DEAD,
     C_LOADED,
@@ -36,6 +36,7 @@ from coordinator_core.events.row import (
     STATE,
     TS,
 )
+from coordinator_core.rows import partition_strings, to_int
 
 __all__ = ["ConsumerBrokerEvidence"]
 
@@ -104,7 +105,7 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
         self._check_end(row)
 
     def _b_bumped(self, row: tuple) -> None:
-        n = _int(row[GEN])
+        n = to_int(row[GEN])
         g = self.model
         ge = g.group_epoch
         if n is None:
@@ -149,7 +150,7 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
         return True
 
     def _b_target(self, row: tuple) -> None:
-        n = _int(row[GEN])
+        n = to_int(row[GEN])
         g = self.model
         if row[PROTO]:
             g.assignor = row[PROTO]
@@ -203,7 +204,7 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
         m = g.members.get(mid) if mid else None
         if m is None and row[GIID]:
             m = g.static_member(row[GIID])
-        epoch = _int(row[MEPOCH])
+        epoch = to_int(row[MEPOCH])
         temporary = (
             epoch == LEAVE_GROUP_STATIC_MEMBER_EPOCH or "temporarily" in str(row[REASON] or "").lower()
         )
@@ -244,12 +245,12 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
         m.tracked = True
         ts = row[TS]
         g = self.model
-        epoch = _int(row[MEPOCH])
+        epoch = to_int(row[MEPOCH])
         if epoch is not None and m.member_epoch is not None and 0 <= epoch < m.member_epoch:
             self._anom(
                 row, "generation_gap", f"member {mid} epoch went back from {m.member_epoch} to {epoch}"
             )
-        prev_epoch = _int(row[GEN])
+        prev_epoch = to_int(row[GEN])
         self._set_epoch(m, epoch)
         if prev_epoch is not None:
             m.previous_member_epoch = prev_epoch
@@ -264,8 +265,8 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
                 g.group_epoch = epoch
             if g.target_assignment_epoch is None or epoch > g.target_assignment_epoch:
                 g.target_assignment_epoch = epoch
-        assigned = _parts(row[PARTS])
-        revoked = _parts(row[REVOKED])
+        assigned = partition_strings(row[PARTS])
+        revoked = partition_strings(row[REVOKED])
         old = set(m.assigned_partitions) if m.assignment_known else None
         r = self._in_reb(ts)
         if r is None and self.bumps == 0 and self.last_reb is None and m.state != "STABLE":
@@ -368,7 +369,7 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
 
     # ------------------------------------------------------------------ group load, unload, deletion
     def _b_loaded(self, row: tuple) -> None:
-        if _int(row[MCOUNT]) == 0 and not self.model.members:
+        if to_int(row[MCOUNT]) == 0 and not self.model.members:
             self.known = True
         self._derive(row, C_LOADED)
 

@@ -6,11 +6,12 @@ logged the start of."""
 
 from __future__ import annotations
 
-from coordinator_core.consumer.contract import _ACTIVE, _GONE, _int, _parts
 from coordinator_core.consumer.core import ConsumerReplayCore
+from coordinator_core.consumer.kinds import ACTIVE_STATES, GONE_STATES
 from coordinator_core.consumer.model import ConsumerGroupMember
 from coordinator_core.consumer.rebalance import ConsumerRebalance
 from coordinator_core.events.row import CID, FROM, MEPOCH, MID, PARTS, REVOKED, SF, SIDE, STATE, TS
+from coordinator_core.rows import partition_strings, to_int
 
 __all__ = ["ConsumerClientEvidence"]
 
@@ -51,7 +52,7 @@ class ConsumerClientEvidence(ConsumerReplayCore):
             # lines only, nobody else logs the departure
             self._departure(row, m, "member_leave", "leave", None)  # type: ignore[attr-defined]
             return
-        logged = _int(row[MEPOCH])
+        logged = to_int(row[MEPOCH])
         prev_epoch = self.model.group_epoch
         self._client_epoch(row, logged)
         r = self._in_reb(ts)
@@ -70,7 +71,7 @@ class ConsumerClientEvidence(ConsumerReplayCore):
         member not admitted yet, or gone)."""
         m = self._client_member(row)
         if m is None:
-            if to in ("JOINING", "UNSUBSCRIBED") or frm in ("UNSUBSCRIBED",) or to in _GONE:
+            if to in ("JOINING", "UNSUBSCRIBED") or frm in ("UNSUBSCRIBED",) or to in GONE_STATES:
                 return None  # before the broker admits it (or after it is gone): nothing to track
             m = self._member(row, row[MID], anomaly=self.broker_seen)
             if m is None:
@@ -121,7 +122,7 @@ class ConsumerClientEvidence(ConsumerReplayCore):
             and (r.new_generation is None or logged > r.new_generation)
         ):
             r.new_generation = logged  # client lines only: the members' epochs are all we know
-        if to in _ACTIVE:
+        if to in ACTIVE_STATES:
             r.active[m.member_id] = False
         elif to == "STABLE":
             # "with epoch N" lags during reconciliation: the line counts by time, not by epoch
@@ -137,7 +138,7 @@ class ConsumerClientEvidence(ConsumerReplayCore):
                     self._set_epoch(m, logged)
                 if m.assignment_known:
                     self._assignment_rows(m, m.member_epoch, ts)
-        elif to in _GONE:
+        elif to in GONE_STATES:
             r.active.pop(m.member_id, None)
         if not self.broker_lines:
             self._check_end(row)
@@ -159,7 +160,7 @@ class ConsumerClientEvidence(ConsumerReplayCore):
     def _c_reconciliation(self, row: tuple) -> None:
         ts = row[TS]
         m = self._client_member(row)
-        added, revoked = _parts(row[PARTS]), _parts(row[REVOKED])
+        added, revoked = partition_strings(row[PARTS]), partition_strings(row[REVOKED])
         r = self._in_reb(ts)
         if m is not None:
             m.tracked = True
@@ -181,7 +182,7 @@ class ConsumerClientEvidence(ConsumerReplayCore):
     def _c_revoked(self, row: tuple) -> None:
         ts = row[TS]
         m = self._client_member(row)
-        tps = _parts(row[PARTS])
+        tps = partition_strings(row[PARTS])
         r = self._in_reb(ts)
         if r is not None and tps:
             self._touch(r, ts)
@@ -192,7 +193,7 @@ class ConsumerClientEvidence(ConsumerReplayCore):
     def _c_assigned(self, row: tuple) -> None:
         ts = row[TS]
         m = self._client_member(row)
-        tps = _parts(row[PARTS])
+        tps = partition_strings(row[PARTS])
         r = self._in_reb(ts)
         if r is not None and tps:
             self._touch(r, ts)

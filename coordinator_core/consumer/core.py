@@ -12,18 +12,18 @@ from collections.abc import Iterable
 from typing import Any
 
 from coordinator_core.causes import client_id_of
-from coordinator_core.consumer.contract import _SIGNALS_MAX, STALE_MS, _int
+from coordinator_core.consumer.kinds import SIGNALS_MAX, STALE_MS
 from coordinator_core.consumer.model import ConsumerGroupMember, ConsumerGroupModel, condition, next_state
 from coordinator_core.consumer.rebalance import ConsumerRebalance, rebalance_record
 from coordinator_core.events.row import CID, COORD, GIID, KIND, LN, MID, REASON, SF, SIDE, TS
 from coordinator_core.records import Anomaly, AssignmentRow, MemberSession, Rebalance, Transition
 from coordinator_core.replay import ReplaySettings
-from coordinator_core.rows import RowInput
+from coordinator_core.rows import RowInput, to_int
 
 __all__ = ["ConsumerReplayCore"]
 
 #: the model's state beyond the group model and the rebalances, kept in snapshots by these names
-_STATE_ATTRS = (
+STATE_ATTRS = (
     "known", "broker_seen", "broker_lines", "implicit", "signals", "cid_map", "files", "last_ts",
     "events", "rids", "bumps",
 )  # fmt: skip
@@ -45,7 +45,7 @@ class ConsumerReplayCore(RowInput):
         "_ss",
         "_as",
         "_an",
-        *_STATE_ATTRS,
+        *STATE_ATTRS,
     )
 
     def __init__(self, group_id: str, settings: ReplaySettings | None = None) -> None:
@@ -175,10 +175,10 @@ class ConsumerReplayCore(RowInput):
     ) -> list[Any]:
         s = [
             row[TS], cause, m.member_id if m else row[MID], m.group_instance_id if m else row[GIID],
-            m.client_id if m else None, _int(row[COORD]), reason, before, False,
+            m.client_id if m else None, to_int(row[COORD]), reason, before, False,
         ]  # fmt: skip
         self.signals.append(s)
-        if len(self.signals) > _SIGNALS_MAX:
+        if len(self.signals) > SIGNALS_MAX:
             del self.signals[0]
         return s
 
@@ -248,7 +248,7 @@ class ConsumerReplayCore(RowInput):
             self._set_epoch(m, epoch)
 
     def _find_signal(self, row: tuple) -> list[Any] | None:
-        ts, coord = row[TS], _int(row[COORD])
+        ts, coord = row[TS], to_int(row[COORD])
         for s in reversed(self.signals):
             if s[8] or s[0] > ts:
                 continue

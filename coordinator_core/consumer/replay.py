@@ -13,12 +13,12 @@ Evidence (``docs/design/contracts.md`` section 2), by side:
 
 Other kinds are accepted and ignored (the classic vocabulary belongs to the classic replay); kinds
 outside :data:`coordinator_core.events.EVENT_KINDS` and this module's kinds
-(:data:`~coordinator_core.consumer.contract.CONSUMER_KINDS`) are ``unknown_kind`` anomalies.
+(:data:`~coordinator_core.consumer.kinds.CONSUMER_KINDS`) are ``unknown_kind`` anomalies.
 Nothing raises on evidence.
 
 The replay is split by concern, one mixin per side of the evidence over a shared core:
 
-* :mod:`coordinator_core.consumer.contract`: row positions, kinds, constants, value readers;
+* :mod:`coordinator_core.consumer.kinds`: row positions, kinds, constants, value readers;
 * :mod:`coordinator_core.consumer.rebalance`: the rebalance under construction and its record;
 * :mod:`coordinator_core.consumer.core`: state, members, sessions, signals, the rebalance lifecycle;
 * :mod:`coordinator_core.consumer.broker`: the broker's lines and the protocol conversions;
@@ -35,13 +35,14 @@ from typing import Any
 
 from coordinator_core.consumer.broker import ConsumerBrokerEvidence
 from coordinator_core.consumer.client import ConsumerClientEvidence
-from coordinator_core.consumer.contract import _KNOWN_KINDS, CONSUMER_KINDS, STALE_MS, _int, fence_cause
-from coordinator_core.consumer.core import _STATE_ATTRS, ConsumerReplayCore
+from coordinator_core.consumer.core import STATE_ATTRS, ConsumerReplayCore
+from coordinator_core.consumer.kinds import CONSUMER_KINDS, KNOWN_KINDS, STALE_MS, fence_cause
 from coordinator_core.consumer.model import ConsumerGroupMember, ConsumerGroupModel
 from coordinator_core.consumer.rebalance import ConsumerRebalance
 from coordinator_core.events.row import COORD, KIND, LN, NFIELDS, PTYPE, SF, SIDE, TS
 from coordinator_core.records import Anomaly, AssignmentRow, MemberSession, Rebalance, Transition
 from coordinator_core.replay import ReplayOutput, ReplaySettings
+from coordinator_core.rows import to_int
 
 __all__ = [
     "ConsumerGroupReplay", "CONSUMER_KINDS", "SNAPSHOT_VERSION", "fence_cause",
@@ -78,7 +79,7 @@ class ConsumerGroupReplay(ConsumerBrokerEvidence, ConsumerClientEvidence):
                 raise ValueError(
                     f"not a consumer snapshot v{SNAPSHOT_VERSION}: {d.get('p')!r} v{d.get('v')!r}"
                 )
-            for name in _STATE_ATTRS:
+            for name in STATE_ATTRS:
                 if name in d:
                     setattr(r, name, d[name])
             m = d["model"]
@@ -105,7 +106,7 @@ class ConsumerGroupReplay(ConsumerBrokerEvidence, ConsumerClientEvidence):
         """The whole model as compact JSON (including records not flushed yet)."""
         m = self.model
         d: dict[str, Any] = {"v": SNAPSHOT_VERSION, "p": "consumer", "g": self.group_id}
-        for name in _STATE_ATTRS:
+        for name in STATE_ATTRS:
             d[name] = getattr(self, name)
         d["model"] = {
             "protocol_type": m.protocol_type, "group_epoch": m.group_epoch,
@@ -163,7 +164,7 @@ class ConsumerGroupReplay(ConsumerBrokerEvidence, ConsumerClientEvidence):
         self.events += n
 
     def _one(self, row: tuple) -> None:
-        ts = _int(row[TS])
+        ts = to_int(row[TS])
         if ts is None:
             self._anom(
                 (None,) + tuple(row[1:]),
@@ -174,7 +175,7 @@ class ConsumerGroupReplay(ConsumerBrokerEvidence, ConsumerClientEvidence):
         if ts != row[TS]:
             row = (ts,) + row[1:]
         kind = row[KIND]
-        if kind not in _KNOWN_KINDS:
+        if kind not in KNOWN_KINDS:
             self._anom(row, "unknown_kind", f"unknown event kind {kind!r}")
             return
         sf = row[SF]
@@ -200,7 +201,7 @@ class ConsumerGroupReplay(ConsumerBrokerEvidence, ConsumerClientEvidence):
             return  # a classic or unrelated kind: nothing for this model
         if row[SIDE] in (None, "broker") and kind not in _CLIENT_HANDLERS:
             self.broker_seen = True
-            c = _int(row[COORD])
+            c = to_int(row[COORD])
             if c is not None and kind not in ("group_unloaded", "group_dead"):
                 self.model.coordinator = c
         pt = row[PTYPE]

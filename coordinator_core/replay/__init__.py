@@ -43,13 +43,15 @@ reports the rebalance under construction (``outcome="open"``) and every open mem
 member_id, joined_ts``), when they close. :meth:`GroupReplay.snapshot` / :meth:`GroupReplay.resume`
 carry the whole model between runs (:mod:`.snapshot`), so cut-and-resume equals one replay.
 
-Modules: :mod:`.model` (the typed group model), :mod:`.contract` (settings, output, row positions),
+Modules: :mod:`.model` (the typed group model), :mod:`.settings`, :mod:`.output`,
 :mod:`.core` (shared bookkeeping), :mod:`.broker`, :mod:`.client` (evidence handlers),
 :mod:`.group_replay` (:class:`GroupReplay`), :mod:`.fastpath`, :mod:`.snapshot`.
 """
 
-from coordinator_core.replay.contract import HEARTBEAT, ReplayOutput, ReplaySettings
 from coordinator_core.replay.group_replay import GroupReplay
+from coordinator_core.replay.output import ReplayOutput
+from coordinator_core.replay.settings import ReplaySettings
 from coordinator_core.replay.snapshot import SNAPSHOT_VERSION
+from coordinator_core.row_rules import HEARTBEAT
 
 __all__ = ["GroupReplay", "ReplaySettings", "ReplayOutput", "SNAPSHOT_VERSION", "HEARTBEAT"]

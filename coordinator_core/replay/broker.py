@@ -29,9 +29,9 @@ from coordinator_core.events.row import (
     TS,
     UNEXP,
 )
-from coordinator_core.replay.contract import D, E, S, to_int
 from coordinator_core.replay.core import ReplayCore
-from coordinator_core.replay.model import PendingMember
+from coordinator_core.replay.model import D, E, PendingMember, S
+from coordinator_core.rows import to_int
 from coordinator_core.transitions import LOADED, STATE_KINDS, STAY, target
 
 #: broker kinds whose target state is inferred, not logged (the leader's assignment is persisted:

@@ -33,10 +33,10 @@ from coordinator_core.events.row import (
     TS,
 )
 from coordinator_core.records import MemberSession
-from coordinator_core.replay.contract import CR, PR, D, E, S, assignment_map, split_partition, to_int
 from coordinator_core.replay.core import DEPARTED_MAX
 from coordinator_core.replay.heartbeat import HeartbeatEvidence
-from coordinator_core.replay.model import GenerationAssignment, OpenRebalance
+from coordinator_core.replay.model import CR, PR, D, E, GenerationAssignment, OpenRebalance, S
+from coordinator_core.rows import assignment_map, split_partition, to_int
 
 
 def _one_consumer_file(row: tuple) -> bool:

@@ -14,15 +14,16 @@ from coordinator_core.causes import client_id_of
 from coordinator_core.config import parse_version_hint
 from coordinator_core.events.row import CID, GIID, HOST, KIND, LN, MID, SF, TS
 from coordinator_core.records import Anomaly, AssignmentRow, MemberSession, Rebalance, Transition
-from coordinator_core.replay.contract import ReplaySettings, S, to_int
 from coordinator_core.replay.model import (
     DepartedMember,
     GroupModel,
     Member,
     OpenRebalance,
+    S,
     Signal,
 )
-from coordinator_core.rows import RowInput
+from coordinator_core.replay.settings import ReplaySettings
+from coordinator_core.rows import RowInput, to_int
 from coordinator_core.skew import skew_rows
 
 #: departed members, hints and warned members kept (oldest dropped first)

@@ -13,9 +13,11 @@ from coordinator_core.records import Anomaly, MemberSession
 from coordinator_core.replay import fastpath, snapshot
 from coordinator_core.replay.broker import BROKER_HANDLERS, BrokerEvidence
 from coordinator_core.replay.client import CLIENT_HANDLERS, ClientEvidence
-from coordinator_core.replay.contract import ReplayOutput, ReplaySettings, to_int
 from coordinator_core.replay.core import joined_ts
 from coordinator_core.replay.handover import ProtocolHandover
+from coordinator_core.replay.output import ReplayOutput
+from coordinator_core.replay.settings import ReplaySettings
+from coordinator_core.rows import to_int
 
 
 class GroupReplay(BrokerEvidence, ClientEvidence, ProtocolHandover):

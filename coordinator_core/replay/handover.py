@@ -10,8 +10,8 @@ from typing import Any
 
 from coordinator_core.conversion import HandedOverMember
 from coordinator_core.events.row import TS
-from coordinator_core.replay.contract import D, E, S
 from coordinator_core.replay.core import ReplayCore, joined_ts
+from coordinator_core.replay.model import D, E, S
 
 
 class ProtocolHandover(ReplayCore):

@@ -1,18 +1,17 @@
-"""The evidence contract of the consumer-protocol (KIP-848) replay: where each field sits in an
-event row (:data:`coordinator_core.events.EVENT_FIELDS`), the kinds the replay reads
-(:data:`CONSUMER_KINDS`, ``docs/design/contracts.md`` section 2), its constants, and the small
-readers of row values (:func:`fence_cause` turns a fencing reason into a cause and a session end).
+"""What the consumer-protocol (KIP-848) replay reads: the kinds (:data:`CONSUMER_KINDS`,
+``docs/design/contracts.md`` section 2), its constants, and :func:`fence_cause` (a fencing reason as
+a cause and a session end). Its settings and output are the classic replay's
+(:mod:`coordinator_core.replay.settings`, :mod:`coordinator_core.replay.output`); its rows are read
+through :mod:`coordinator_core.events.row` and :mod:`coordinator_core.rows`.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from coordinator_core.events import EVENT_KINDS
 
-__all__ = ["CONSUMER_KINDS", "STALE_MS", "fence_cause"]
-
-# the row accessor (defined once beside the events), re-exported for the replay's modules
+__all__ = [
+    "CONSUMER_KINDS", "KNOWN_KINDS", "SIGNALS_MAX", "STALE_MS", "ACTIVE_STATES", "GONE_STATES", "fence_cause",
+]  # fmt: skip
 
 #: the KIP-848 kinds of contract section 2 plus the client kinds this replay reads
 CONSUMER_KINDS = frozenset(
@@ -22,36 +21,17 @@ CONSUMER_KINDS = frozenset(
         "member_assignment_state", "group_converted", "member_state_changed", "reconciliation_started",
     }
 )  # fmt: skip
-_KNOWN_KINDS = CONSUMER_KINDS | frozenset(EVENT_KINDS)
-_SIGNALS_MAX = 16
+KNOWN_KINDS = CONSUMER_KINDS | frozenset(EVENT_KINDS)
+#: member facts kept to explain a bump (oldest dropped first)
+SIGNALS_MAX = 16
 #: client lines only: a rebalance whose members showed nothing for this long (twice Kafka's default
 #: rebalance timeout, max.poll.interval.ms = 300 s, after which the coordinator fences a member that
 #: did not reconcile) is over unseen; the next bump closes it (inferred, end unknown)
 STALE_MS = 600_000
-_ACTIVE = ("JOINING", "RECONCILING", "ACKNOWLEDGING")
-_GONE = ("FENCED", "PREPARE_LEAVING", "LEAVING", "UNSUBSCRIBED", "FATAL", "STALE")
-
-
-def _int(v: Any) -> int | None:
-    if v is None or isinstance(v, bool):
-        return None
-    try:
-        if v != v:
-            return None
-        return int(v)
-    except (TypeError, ValueError):
-        return None
-
-
-def _parts(v: Any) -> list[str]:
-    if v is None:
-        return []
-    if isinstance(v, str):
-        return [v]
-    try:
-        return [str(x) for x in v]
-    except TypeError:
-        return []
+#: client member states of a member taking part in a rebalance
+ACTIVE_STATES = ("JOINING", "RECONCILING", "ACKNOWLEDGING")
+#: client member states of a member that left (or is leaving) the group
+GONE_STATES = ("FENCED", "PREPARE_LEAVING", "LEAVING", "UNSUBSCRIBED", "FATAL", "STALE")
 
 
 def fence_cause(reason: str | None) -> tuple[str, str]:

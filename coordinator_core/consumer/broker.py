@@ -36,6 +36,7 @@ from coordinator_core.events.row import (
     STATE,
     TS,
 )
+from coordinator_core.replay_base import unique_id
 from coordinator_core.rows import partition_strings, to_int
 
 __all__ = ["ConsumerBrokerEvidence"]
@@ -87,7 +88,7 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
         if prev is None and row[GIID]:
             prev = g.static_member(row[GIID])
         if prev is None and old and self.known:
-            self._anom(row, "unknown_member", f"static replacement of member {old} the model does not know")
+            self._anomaly(row, "unknown_member", f"static replacement of member {old} the model does not know")
         m = ConsumerGroupMember(
             mid, row[GIID], self._cid_of(mid), joined_ts=row[TS], coordinator=g.coordinator,
             protocol=row[PROTO],
@@ -116,10 +117,10 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
             if n == ge and self.implicit == ge:
                 self.implicit = None  # the leave/fence bump, logged after all
                 return
-            self._anom(row, "generation_gap", f"group epoch {n} is not after the model's {ge}; ignored")
+            self._anomaly(row, "generation_gap", f"group epoch {n} is not after the model's {ge}; ignored")
             return
         if ge is not None and n is not None and n > ge + 1:
-            self._anom(row, "generation_gap", f"group epoch bumped to {n}, model at {ge}: bumps missing")
+            self._anomaly(row, "generation_gap", f"group epoch bumped to {n}, model at {ge}: bumps missing")
         if n == 1 and ge is None and all(not m.inferred for m in g.members.values()):
             self.known = True  # the group is created in these logs: its membership is complete
         self.implicit = None
@@ -161,12 +162,12 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
         if g.group_epoch is None:
             g.group_epoch = n
         elif n > g.group_epoch:
-            self._anom(
+            self._anomaly(
                 row, "generation_gap", f"target assignment for epoch {n} ahead of group epoch {g.group_epoch}"
             )
             self._bump(row, n, self._find_signal(row))
         if g.target_assignment_epoch is not None and n < g.target_assignment_epoch:
-            self._anom(
+            self._anomaly(
                 row, "generation_gap", f"target assignment epoch {n} before {g.target_assignment_epoch}"
             )
             return
@@ -210,7 +211,7 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
         )
         if m is None:
             if self.known:
-                self._anom(row, "unknown_member", f"{row[KIND]} of member {mid} the model does not know")
+                self._anomaly(row, "unknown_member", f"{row[KIND]} of member {mid} the model does not know")
             m = self._member(row, mid, anomaly=False)
         elif row[GIID] and not m.group_instance_id:
             m.group_instance_id = row[GIID]
@@ -230,7 +231,7 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
         m = self.model.members.get(mid) if mid else None
         if m is None:
             if self.known:
-                self._anom(row, "unknown_member", f"{row[KIND]} of member {mid} the model does not know")
+                self._anomaly(row, "unknown_member", f"{row[KIND]} of member {mid} the model does not know")
             m = self._member(row, mid, anomaly=False)
         reason = (row[REASON] or "").rstrip(". ") or None
         cause, end = fence_cause(reason)
@@ -247,7 +248,7 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
         g = self.model
         epoch = to_int(row[MEPOCH])
         if epoch is not None and m.member_epoch is not None and 0 <= epoch < m.member_epoch:
-            self._anom(
+            self._anomaly(
                 row, "generation_gap", f"member {mid} epoch went back from {m.member_epoch} to {epoch}"
             )
         prev_epoch = to_int(row[GEN])
@@ -259,7 +260,7 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
         if epoch is not None:
             if g.group_epoch is None or epoch > g.group_epoch:
                 if g.group_epoch is not None and self.bumps:  # bumps are logged here: one is missing
-                    self._anom(
+                    self._anomaly(
                         row, "generation_gap", f"member epoch {epoch} ahead of group epoch {g.group_epoch}"
                     )
                 g.group_epoch = epoch
@@ -271,11 +272,11 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
         r = self._in_reb(ts)
         if r is None and self.bumps == 0 and self.last_reb is None and m.state != "STABLE":
             # the logs begin while the group reconciles: a rebalance whose start is not in them
-            self._anom(
+            self._anomaly(
                 row, "rebalance_without_start", f"member {mid} reconciling ({m.state}) before any bump"
             )
             r = self.reb = ConsumerRebalance(
-                self._unique_id(f"{self.group_id}:unknown:None"), None, None, None, cause="unknown",
+                unique_id(self.rids, f"{self.group_id}:unknown:None"), None, None, None, cause="unknown",
                 protocol_type=g.protocol_type, coordinator_broker=g.coordinator, start_unknown=True,
             )  # fmt: skip
         if r is not None:

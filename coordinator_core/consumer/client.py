@@ -11,6 +11,7 @@ from coordinator_core.consumer.kinds import ACTIVE_STATES, GONE_STATES
 from coordinator_core.consumer.model import ConsumerGroupMember
 from coordinator_core.consumer.rebalance import ConsumerRebalance
 from coordinator_core.events.row import CID, FROM, MEPOCH, MID, PARTS, REVOKED, SF, SIDE, STATE, TS
+from coordinator_core.replay_base import unique_id
 from coordinator_core.rows import partition_strings, to_int
 
 __all__ = ["ConsumerClientEvidence"]
@@ -89,7 +90,7 @@ class ConsumerClientEvidence(ConsumerReplayCore):
         g = self.model
         if logged is not None and logged > 0:
             if g.group_epoch is not None and logged > g.group_epoch and self.broker_seen:
-                self._anom(
+                self._anomaly(
                     row, "generation_gap", f"client epoch {logged} ahead of group epoch {g.group_epoch}"
                 )
             if not self.broker_seen and (g.group_epoch is None or logged > g.group_epoch):
@@ -149,7 +150,7 @@ class ConsumerClientEvidence(ConsumerReplayCore):
         """Client lines only: reconciliation begins a rebalance nobody logged the start of."""
         g = self.model
         r = ConsumerRebalance(
-            self._unique_id(f"{self.group_id}:{row[TS]}:{old}"), row[TS], old, None,
+            unique_id(self.rids, f"{self.group_id}:{row[TS]}:{old}"), row[TS], old, None,
             cause="new_member" if frm in ("JOINING", "UNSUBSCRIBED") else "unknown",
             culprit_member_id=m.member_id if frm in ("JOINING", "UNSUBSCRIBED") else None,
             members_before=self._present(), protocol_type=g.protocol_type, inferred=True, last_bump_ts=row[TS],

@@ -16,9 +16,10 @@ from coordinator_core.consumer.kinds import SIGNALS_MAX, STALE_MS
 from coordinator_core.consumer.model import ConsumerGroupMember, ConsumerGroupModel, condition, next_state
 from coordinator_core.consumer.rebalance import ConsumerRebalance, rebalance_record
 from coordinator_core.events.row import CID, COORD, GIID, KIND, LN, MID, REASON, SF, SIDE, TS
-from coordinator_core.records import Anomaly, AssignmentRow, MemberSession, Rebalance, Transition
+from coordinator_core.records import AssignmentRow, MemberSession, Rebalance, Transition
 from coordinator_core.replay import ReplaySettings
-from coordinator_core.rows import RowInput, to_int
+from coordinator_core.replay_base import EvidenceReplay, unique_id
+from coordinator_core.rows import to_int
 
 __all__ = ["ConsumerReplayCore"]
 
@@ -29,7 +30,7 @@ STATE_ATTRS = (
 )  # fmt: skip
 
 
-class ConsumerReplayCore(RowInput):
+class ConsumerReplayCore(EvidenceReplay):
     """The state of one consumer-protocol group's replay and the steps every handler shares; the
     handlers are in the subclasses (:class:`~coordinator_core.consumer.replay.ConsumerGroupReplay`
     combines them)."""
@@ -45,20 +46,15 @@ class ConsumerReplayCore(RowInput):
         "_ss",
         "_as",
         "_an",
+        "_sk",
         *STATE_ATTRS,
     )
 
     def __init__(self, group_id: str, settings: ReplaySettings | None = None) -> None:
-        self.group_id = group_id
-        self.settings = settings or ReplaySettings()
+        self._init_output(group_id, settings)
         self.model = ConsumerGroupModel(group_id)
         self.reb: ConsumerRebalance | None = None
         self.last_reb: ConsumerRebalance | None = None
-        self._tr: list[Transition] = []
-        self._rb: list[Rebalance] = []
-        self._ss: list[MemberSession] = []
-        self._as: list[AssignmentRow] = []
-        self._an: list[Anomaly] = []
         #: the membership is complete (the group was created in these logs, or loaded empty)
         self.known = False
         self.broker_seen = False
@@ -81,14 +77,6 @@ class ConsumerReplayCore(RowInput):
     def _position(self) -> tuple[str | None, int | None]:
         return self.model.state, self.model.group_epoch
 
-    def _anom(self, row: tuple, kind: str, detail: str) -> None:
-        self._an.append(
-            Anomaly(
-                self.group_id, row[TS], kind, detail, self.model.state, self.model.group_epoch, row[KIND],
-                row[SF], row[LN],
-            )
-        )  # fmt: skip
-
     # ------------------------------------------------------------------ state
     def _derive(self, row: tuple, cond: str | None = None) -> None:
         """Apply the transition table to what the epochs say now (or to ``cond``)."""
@@ -99,7 +87,7 @@ class ConsumerReplayCore(RowInput):
         to = next_state(g.state, cond, derived)
         if to is None:
             # a live group after Dead without a load line: adopt the evidence
-            self._anom(row, "impossible_transition", f"{cond} is impossible in state {g.state}; adopted")
+            self._anomaly(row, "impossible_transition", f"{cond} is impossible in state {g.state}; adopted")
             to = next_state(None, cond, derived) or g.state
         if to == g.state or to is None:
             return
@@ -120,7 +108,7 @@ class ConsumerReplayCore(RowInput):
         m = self.model.members.get(mid)
         if m is None and create:
             if anomaly and self.known:
-                self._anom(row, "unknown_member", f"{row[KIND]} of member {mid} the model does not know")
+                self._anomaly(row, "unknown_member", f"{row[KIND]} of member {mid} the model does not know")
             giid = row[GIID]
             cid = row[CID] if row[SIDE] == "client" else None
             m = ConsumerGroupMember(
@@ -183,16 +171,6 @@ class ConsumerReplayCore(RowInput):
         return s
 
     # ------------------------------------------------------------------ rebalances
-    def _unique_id(self, rid: str) -> str:
-        out, n = rid, 1
-        while out in self.rids:
-            n += 1
-            out = f"{rid}#{n}"
-        self.rids.append(out)
-        if len(self.rids) > 32:
-            del self.rids[0]
-        return out
-
     def _bump(self, row: tuple, epoch: int | None, signal: list[Any] | None) -> None:
         """The group epoch moved to ``epoch`` at this line: start a rebalance, or extend the one in
         progress (one more round)."""
@@ -220,7 +198,7 @@ class ConsumerReplayCore(RowInput):
         if not g.members or self._present() == 0:
             return  # the last member left: the group is empty, nothing to reconcile
         r = ConsumerRebalance(
-            self._unique_id(f"{self.group_id}:{ts}:{old}"), ts, old, epoch, protocol_type=g.protocol_type,
+            unique_id(self.rids, f"{self.group_id}:{ts}:{old}"), ts, old, epoch, protocol_type=g.protocol_type,
             coordinator_broker=g.coordinator, last_bump_ts=ts, members_before=self._present(),
         )  # fmt: skip
         if signal is not None:

@@ -131,12 +131,14 @@ class ConsumerGroupMember:
         """``ModernGroupMember.isReconciledTo``."""
         return self.state == "STABLE" and self.member_epoch is not None and self.member_epoch == target_epoch
 
-    def to_json(self) -> list[Any]:
-        return [getattr(self, n) for n in _MEMBER_FIELDS]
+    def to_json(self) -> dict[str, Any]:
+        """The member by field name (fields that are None or empty left out)."""
+        return {n: v for n in _MEMBER_FIELDS if (v := getattr(self, n)) is not None and v != [] and v is not False}
 
     @classmethod
-    def from_json(cls, vals: list[Any]) -> ConsumerGroupMember:
-        return cls(**dict(zip(_MEMBER_FIELDS, vals)))
+    def from_json(cls, vals: dict[str, Any] | list[Any]) -> ConsumerGroupMember:
+        """A member from :meth:`to_json` (or, from a format 1 snapshot, its values in field order)."""
+        return cls(**(vals if isinstance(vals, dict) else dict(zip(_MEMBER_FIELDS, vals))))
 
 
 _MEMBER_FIELDS = tuple(ConsumerGroupMember.__dataclass_fields__)

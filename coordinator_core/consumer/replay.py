@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import asdict, fields
+from dataclasses import asdict
 from typing import Any
 
 from coordinator_core.consumer.broker import ConsumerBrokerEvidence
@@ -40,8 +40,9 @@ from coordinator_core.consumer.kinds import CONSUMER_KINDS, KNOWN_KINDS, STALE_M
 from coordinator_core.consumer.model import ConsumerGroupMember, ConsumerGroupModel
 from coordinator_core.consumer.rebalance import ConsumerRebalance
 from coordinator_core.events.row import COORD, KIND, LN, NFIELDS, PTYPE, SF, SIDE, TS
-from coordinator_core.records import Anomaly, AssignmentRow, MemberSession, Rebalance, Transition
+from coordinator_core.records import Anomaly
 from coordinator_core.replay import ReplayOutput, ReplaySettings
+from coordinator_core.replay_base import dump_records, load_records
 from coordinator_core.rows import to_int
 
 __all__ = [
@@ -50,10 +51,8 @@ __all__ = [
     "ConsumerRebalance", "ConsumerReplayCore", "STALE_MS",
 ]  # fmt: skip
 
-SNAPSHOT_VERSION = 1
-
-_RECORD_TYPES = {"tr": Transition, "rb": Rebalance, "ss": MemberSession, "as": AssignmentRow, "an": Anomaly}
-_RECORD_FIELDS = {k: tuple(f.name for f in fields(c)) for k, c in _RECORD_TYPES.items()}
+#: 2: members and records by field name (1, read only: as lists of values in field order)
+SNAPSHOT_VERSION = 2
 
 
 class ConsumerGroupReplay(ConsumerBrokerEvidence, ConsumerClientEvidence):
@@ -75,7 +74,7 @@ class ConsumerGroupReplay(ConsumerBrokerEvidence, ConsumerClientEvidence):
             return r
         try:
             d = json.loads(state_json)
-            if d.get("v") != SNAPSHOT_VERSION or d.get("p") != "consumer":
+            if d.get("v") not in (1, SNAPSHOT_VERSION) or d.get("p") != "consumer":
                 raise ValueError(
                     f"not a consumer snapshot v{SNAPSHOT_VERSION}: {d.get('p')!r} v{d.get('v')!r}"
                 )
@@ -90,13 +89,7 @@ class ConsumerGroupReplay(ConsumerBrokerEvidence, ConsumerClientEvidence):
             )  # fmt: skip
             r.reb = ConsumerRebalance(**d["reb"]) if d.get("reb") else None
             r.last_reb = ConsumerRebalance(**d["last_reb"]) if d.get("last_reb") else None
-            for key, rec in _RECORD_TYPES.items():
-                buf = getattr(r, "_" + key)
-                for vals in d.get("out", {}).get(key, ()):
-                    kw = dict(zip(_RECORD_FIELDS[key], vals))
-                    if key == "as":
-                        kw["partitions"] = tuple(kw["partitions"])
-                    buf.append(rec(**kw))
+            load_records(r, d.get("out", {}))
         except Exception as exc:  # never raise on stored state either
             r = cls(group_id, settings)
             r._an.append(Anomaly(group_id, None, "replay_error", f"unreadable snapshot: {exc}"))
@@ -116,11 +109,7 @@ class ConsumerGroupReplay(ConsumerBrokerEvidence, ConsumerClientEvidence):
         }  # fmt: skip
         d["reb"] = asdict(self.reb) if self.reb else None
         d["last_reb"] = asdict(self.last_reb) if self.last_reb else None
-        out: dict[str, list[Any]] = {}
-        for key in _RECORD_TYPES:
-            buf = getattr(self, "_" + key)
-            if buf:
-                out[key] = [[getattr(rec, n) for n in _RECORD_FIELDS[key]] for rec in buf]
+        out = dump_records(self)
         if out:
             d["out"] = out
         return json.dumps(d, separators=(",", ":"), default=list)
@@ -130,8 +119,7 @@ class ConsumerGroupReplay(ConsumerBrokerEvidence, ConsumerClientEvidence):
         """Records produced since the last flush, plus the open rebalance (``outcome="open"``) and
         open member sessions (``end_reason="open"``); ``final=True`` adds ``rebalance_without_end``
         for a rebalance still open."""
-        out = ReplayOutput(self._tr, self._rb, self._ss, self._as, self._an, [])
-        self._tr, self._rb, self._ss, self._as, self._an = [], [], [], [], []
+        out = self._take_output()
         r = self.reb
         if r is not None and not (not final and self._downgrade_may_follow(r)):
             # a re-opened rebalance replaces its earlier report
@@ -166,7 +154,7 @@ class ConsumerGroupReplay(ConsumerBrokerEvidence, ConsumerClientEvidence):
     def _one(self, row: tuple) -> None:
         ts = to_int(row[TS])
         if ts is None:
-            self._anom(
+            self._anomaly(
                 (None,) + tuple(row[1:]),
                 "no_timestamp",
                 "event without any time in its file: kept in events, not replayed",
@@ -176,7 +164,7 @@ class ConsumerGroupReplay(ConsumerBrokerEvidence, ConsumerClientEvidence):
             row = (ts,) + row[1:]
         kind = row[KIND]
         if kind not in KNOWN_KINDS:
-            self._anom(row, "unknown_kind", f"unknown event kind {kind!r}")
+            self._anomaly(row, "unknown_kind", f"unknown event kind {kind!r}")
             return
         sf = row[SF]
         if sf is not None:
@@ -185,7 +173,7 @@ class ConsumerGroupReplay(ConsumerBrokerEvidence, ConsumerClientEvidence):
             if rec is None:
                 self.files[sf] = [ts, ln if ln is not None else -1]
             elif ts < rec[0] or (ln is not None and ln < rec[1]):
-                self._anom(
+                self._anomaly(
                     row,
                     "out_of_order",
                     f"line {ln} at {ts} is earlier than line {rec[1]} at {rec[0]} of {sf}",

@@ -23,7 +23,8 @@ from coordinator_core.replay.model import (
     Signal,
 )
 from coordinator_core.replay.settings import ReplaySettings
-from coordinator_core.rows import RowInput, to_int
+from coordinator_core.replay_base import EvidenceReplay, unique_id
+from coordinator_core.rows import to_int
 from coordinator_core.skew import skew_rows
 
 #: departed members, hints and warned members kept (oldest dropped first)
@@ -39,7 +40,7 @@ def joined_ts(m: Member) -> int | None:
     return m.joined_ts
 
 
-class ReplayCore(RowInput, GroupModel):
+class ReplayCore(EvidenceReplay, GroupModel):
     """A :class:`~coordinator_core.replay.model.GroupModel` with its output buffers and the
     operations evidence handlers use."""
 
@@ -47,26 +48,12 @@ class ReplayCore(RowInput, GroupModel):
 
     def __init__(self, group_id: str, settings: ReplaySettings | None = None) -> None:
         GroupModel.__init__(self)
-        self.group_id = group_id
-        self.settings = settings or ReplaySettings()
+        self._init_output(group_id, settings)
         self._v = parse_version_hint(self.settings.version_hint)
-        self._tr: list[Transition] = []
-        self._rb: list[Rebalance] = []
-        self._ss: list[MemberSession] = []
-        self._as: list[AssignmentRow] = []
-        self._an: list[Anomaly] = []
-        self._sk: list[dict[str, Any]] = []
 
     # ------------------------------------------------------------------ internals: plumbing
     def _position(self) -> tuple[str | None, int | None]:
         return self.state, self.generation
-
-    def _anomaly(self, row: tuple, kind: str, detail: str) -> None:
-        self._an.append(
-            Anomaly(
-                self.group_id, row[TS], kind, detail, self.state, self.generation, row[KIND], row[SF], row[LN]
-            )
-        )
 
     def _out_of_order(self, row: tuple, rec: list[Any]) -> None:
         self._anomaly(
@@ -226,25 +213,12 @@ class ReplayCore(RowInput, GroupModel):
         r = OpenRebalance(
             # the id is fixed when the rebalance starts, so every later report of it (open, then
             # completed, possibly in a later run) carries the same id
-            self._unique_id(f"{self.group_id}:{ts or 'unknown'}:{old_gen}"),
+            unique_id(self.recent_rebalance_ids, f"{self.group_id}:{ts or 'unknown'}:{old_gen}"),
             ts, start_unknown=start_unknown, old_generation=old_gen, members_before=mb,
             coordinator_broker=self.coordinator, inferred=inferred,
         )  # fmt: skip
         self.rebalance = r
         return r
-
-    def _unique_id(self, rid: str) -> str:
-        """``rid``, or ``rid#n`` when a recent rebalance already used it (two rebalances starting in
-        the same millisecond at the same generation, or two whose start is unknown)."""
-        used = self.recent_rebalance_ids
-        out, n = rid, 1
-        while out in used:
-            n += 1
-            out = f"{rid}#{n}"
-        used.append(out)
-        if len(used) > 32:
-            del used[0]
-        return out
 
     def _rebalance_id(self, r: OpenRebalance) -> str:
         return r.rebalance_id or f"{self.group_id}:{r.start_ts or 'unknown'}:{r.old_generation}"

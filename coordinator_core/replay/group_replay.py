@@ -65,8 +65,7 @@ class GroupReplay(BrokerEvidence, ClientEvidence, ProtocolHandover):
         come: an open rebalance also gets a ``rebalance_without_end`` anomaly."""
         if final:
             self._expire_unseen()
-        out = ReplayOutput(self._tr, self._rb, self._ss, self._as, self._an, self._sk)
-        self._tr, self._rb, self._ss, self._as, self._an, self._sk = [], [], [], [], [], []
+        out = self._take_output()
         if self.rebalance is not None:
             out.rebalances.append(self._rebalance_record(self.rebalance, "open", None, None, check=False))
             if final:

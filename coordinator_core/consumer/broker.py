@@ -43,12 +43,12 @@ __all__ = ["ConsumerBrokerEvidence"]
 
 
 class ConsumerBrokerEvidence(ConsumerReplayCore):
-    """The ``_b_*`` handlers of the broker's lines, and the protocol conversions."""
+    """The ``_on_<fact>`` handlers of the broker's lines (the table is :data:`~coordinator_core.consumer.replay.HANDLERS`), and the protocol conversions."""
 
     __slots__ = ()
 
     # ------------------------------------------------------------------ broker evidence
-    def _b_joined(self, row: tuple) -> None:
+    def _on_member_joined(self, row: tuple) -> None:
         mid = row[MID]
         if not mid:
             return
@@ -69,7 +69,7 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
             m.group_instance_id = row[GIID]
         self._signal(row, "new_member", m, None, before)
 
-    def _b_subscription(self, row: tuple) -> None:
+    def _on_subscription_changed(self, row: tuple) -> None:
         """ "Member m updated its subscribed topics to: [...]." (INFO 3.7-3.9): the member behind the
         metadata bump that follows (cause ``metadata_change``, culprit the member, reason the line)."""
         mid = row[MID]
@@ -78,7 +78,7 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
             m.last_seen_ts = row[TS]
         self._signal(row, "metadata_change", m, row[REASON], self._present())
 
-    def _b_replaced(self, row: tuple) -> None:
+    def _on_member_replaced(self, row: tuple) -> None:
         mid, old = row[MID], row[OLDMID]
         if not mid:
             return
@@ -105,7 +105,7 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
         self._signal(row, "static_member", m, None, before)
         self._check_end(row)
 
-    def _b_bumped(self, row: tuple) -> None:
+    def _on_epoch_bumped(self, row: tuple) -> None:
         n = to_int(row[GEN])
         g = self.model
         ge = g.group_epoch
@@ -150,7 +150,7 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
         self.bumps += 1
         return True
 
-    def _b_target(self, row: tuple) -> None:
+    def _on_target_assignment(self, row: tuple) -> None:
         n = to_int(row[GEN])
         g = self.model
         if row[PROTO]:
@@ -199,7 +199,7 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
             self._revoke(self._in_reb(row[TS]), tps, row[TS])
         self._check_end(row)
 
-    def _b_left(self, row: tuple) -> None:
+    def _on_member_left(self, row: tuple) -> None:
         mid = row[MID]
         g = self.model
         m = g.members.get(mid) if mid else None
@@ -226,7 +226,7 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
             return
         self._departure(row, m, "member_leave", "leave", None)
 
-    def _b_fenced(self, row: tuple) -> None:
+    def _on_member_fenced(self, row: tuple) -> None:
         mid = row[MID]
         m = self.model.members.get(mid) if mid else None
         if m is None:
@@ -237,7 +237,7 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
         cause, end = fence_cause(reason)
         self._departure(row, m, cause, end, reason)
 
-    def _b_assignment_state(self, row: tuple) -> None:
+    def _on_assignment_state(self, row: tuple) -> None:
         mid = row[MID]
         m = self._member(row, mid)
         if m is None:
@@ -291,7 +291,7 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
             self._assignment_rows(m, epoch, ts)
         self._check_end(row)
 
-    def _b_converted(self, row: tuple) -> None:
+    def _on_converted(self, row: tuple) -> None:
         pt = row[PTYPE]
         if pt:
             self.model.protocol_type = pt
@@ -369,15 +369,15 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
         self._derive(row, C_LOADED)
 
     # ------------------------------------------------------------------ group load, unload, deletion
-    def _b_loaded(self, row: tuple) -> None:
+    def _on_loaded(self, row: tuple) -> None:
         if to_int(row[MCOUNT]) == 0 and not self.model.members:
             self.known = True
         self._derive(row, C_LOADED)
 
-    def _b_unloaded(self, row: tuple) -> None:
+    def _on_unloaded(self, row: tuple) -> None:
         self._derive(row, C_DEAD)
 
-    def _b_dead(self, row: tuple) -> None:
+    def _on_dead(self, row: tuple) -> None:
         for m in list(self.model.members.values()):
             self._remove(row, m, "group_dead")
         self._close(row, "ended_empty", row[TS])

@@ -18,7 +18,7 @@ __all__ = ["ConsumerClientEvidence"]
 
 
 class ConsumerClientEvidence(ConsumerReplayCore):
-    """The ``_c_*`` handlers of the client's lines."""
+    """The ``_on_<fact>`` handlers of the client's lines (the table is :data:`~coordinator_core.consumer.replay.HANDLERS`)."""
 
     __slots__ = ()
 
@@ -41,7 +41,7 @@ class ConsumerClientEvidence(ConsumerReplayCore):
             return None
         return self.model.members.get(mid)
 
-    def _c_state(self, row: tuple) -> None:
+    def _on_member_state_changed(self, row: tuple) -> None:
         ts = row[TS]
         to = str(row[STATE] or "").upper()
         frm = str(row[FROM] or "").upper()
@@ -158,7 +158,7 @@ class ConsumerClientEvidence(ConsumerReplayCore):
         self.reb = r
         return r
 
-    def _c_reconciliation(self, row: tuple) -> None:
+    def _on_reconciliation(self, row: tuple) -> None:
         ts = row[TS]
         m = self._client_member(row)
         added, revoked = partition_strings(row[PARTS]), partition_strings(row[REVOKED])
@@ -180,7 +180,7 @@ class ConsumerClientEvidence(ConsumerReplayCore):
             self._revoke(r, revoked, ts)
             self._assign(r, added, ts)
 
-    def _c_revoked(self, row: tuple) -> None:
+    def _on_partitions_revoked(self, row: tuple) -> None:
         ts = row[TS]
         m = self._client_member(row)
         tps = partition_strings(row[PARTS])
@@ -191,7 +191,7 @@ class ConsumerClientEvidence(ConsumerReplayCore):
         if m is not None and m.assignment_known:
             m.assigned_partitions = [p for p in m.assigned_partitions if p not in tps]
 
-    def _c_assigned(self, row: tuple) -> None:
+    def _on_partitions_assigned(self, row: tuple) -> None:
         ts = row[TS]
         m = self._client_member(row)
         tps = partition_strings(row[PARTS])

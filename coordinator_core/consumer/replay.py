@@ -184,7 +184,7 @@ class ConsumerGroupReplay(ConsumerBrokerEvidence, ConsumerClientEvidence):
                     rec[1] = ln
         if self.last_ts is None or ts > self.last_ts:
             self.last_ts = ts
-        handler = _HANDLERS.get(kind)
+        handler = HANDLERS.get(kind)
         if handler is None:
             return  # a classic or unrelated kind: nothing for this model
         if row[SIDE] in (None, "broker") and kind not in _CLIENT_HANDLERS:
@@ -200,24 +200,24 @@ class ConsumerGroupReplay(ConsumerBrokerEvidence, ConsumerClientEvidence):
             self._derive(row)
 
 
-_HANDLERS: dict[str, Any] = {
-    "consumer_member_joined": ConsumerGroupReplay._b_joined,
-    "consumer_member_replaced": ConsumerGroupReplay._b_replaced,
-    "group_epoch_bumped": ConsumerGroupReplay._b_bumped,
-    "consumer_subscription_changed": ConsumerGroupReplay._b_subscription,
-    "target_assignment_computed": ConsumerGroupReplay._b_target,
-    "consumer_member_left": ConsumerGroupReplay._b_left,
-    "consumer_member_fenced": ConsumerGroupReplay._b_fenced,
-    "member_assignment_state": ConsumerGroupReplay._b_assignment_state,
-    "group_converted": ConsumerGroupReplay._b_converted,
-    "group_loaded": ConsumerGroupReplay._b_loaded,
-    "group_unloaded": ConsumerGroupReplay._b_unloaded,
-    "group_dead": ConsumerGroupReplay._b_dead,
-    "member_state_changed": ConsumerGroupReplay._c_state,
-    "reconciliation_started": ConsumerGroupReplay._c_reconciliation,
-    "partitions_revoked": ConsumerGroupReplay._c_revoked,
-    "partitions_lost": ConsumerGroupReplay._c_revoked,
-    "partitions_assigned": ConsumerGroupReplay._c_assigned,
+HANDLERS: dict[str, Any] = {
+    "consumer_member_joined": ConsumerGroupReplay._on_member_joined,
+    "consumer_member_replaced": ConsumerGroupReplay._on_member_replaced,
+    "group_epoch_bumped": ConsumerGroupReplay._on_epoch_bumped,
+    "consumer_subscription_changed": ConsumerGroupReplay._on_subscription_changed,
+    "target_assignment_computed": ConsumerGroupReplay._on_target_assignment,
+    "consumer_member_left": ConsumerGroupReplay._on_member_left,
+    "consumer_member_fenced": ConsumerGroupReplay._on_member_fenced,
+    "member_assignment_state": ConsumerGroupReplay._on_assignment_state,
+    "group_converted": ConsumerGroupReplay._on_converted,
+    "group_loaded": ConsumerGroupReplay._on_loaded,
+    "group_unloaded": ConsumerGroupReplay._on_unloaded,
+    "group_dead": ConsumerGroupReplay._on_dead,
+    "member_state_changed": ConsumerGroupReplay._on_member_state_changed,
+    "reconciliation_started": ConsumerGroupReplay._on_reconciliation,
+    "partitions_revoked": ConsumerGroupReplay._on_partitions_revoked,
+    "partitions_lost": ConsumerGroupReplay._on_partitions_revoked,
+    "partitions_assigned": ConsumerGroupReplay._on_partitions_assigned,
 }
 # a join is always followed by its bump in the same batch of records: the bump line derives the state
 _SELF_DERIVING = frozenset({"group_loaded", "group_unloaded", "group_dead", "consumer_member_joined"})

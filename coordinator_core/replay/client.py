@@ -35,7 +35,7 @@ from coordinator_core.events.row import (
 from coordinator_core.records import MemberSession
 from coordinator_core.replay.core import DEPARTED_MAX
 from coordinator_core.replay.heartbeat import HeartbeatEvidence
-from coordinator_core.replay.model import CR, PR, D, E, GenerationAssignment, OpenRebalance, S
+from coordinator_core.replay.model import CR, PR, E, GenerationAssignment, OpenRebalance, S
 from coordinator_core.rows import assignment_map, split_partition, to_int
 
 
@@ -200,11 +200,11 @@ class ClientEvidence(HeartbeatEvidence):
         ):
             return  # a straggler of the rebalance that just completed (its clock or logging lags)
         if r is None:
-            if self.state in (S, E, None) and not (kind == "heartbeat_failed" and self.state == E):
+            if self._can("rebalance_signal") and not (kind == "heartbeat_failed" and self.state == E):
                 self._expire_unseen()
                 r = self._start_rebalance(ts, self.generation, start_unknown=False, inferred=True)
                 self._client_cause(r, info, cid, weak, row[SF])
-                self._set_state(row, PR, inferred=True)
+                self._apply(row, "rebalance_signal")
         else:
             if (
                 (r.cause == "unknown" or (r.weak_cause and not weak))
@@ -212,17 +212,17 @@ class ClientEvidence(HeartbeatEvidence):
                 and info.cause != "unknown"
             ):
                 self._client_cause(r, info, cid, weak, row[SF])
-            if self.state == CR and kind in _CLIENT_ROUND and self._rejoins_current(kind, mid):
-                self._set_state(row, PR, inferred=True)
+            if self._can("join_round") and kind in _CLIENT_ROUND and self._rejoins_current(kind, mid):
+                self._apply(row, "join_round")
         if leaving and mid and mid in self.members:
             end = {"poll_timeout_leave": "poll_timeout_leave", "member_leave": "leave"}.get(
                 info.cause, "session_timeout"
             )
             self._end_session(row, mid, end, inferred=True)
-            if not self.members and self.state == PR and self.rebalance is not None:
+            if not self.members and self._can("last_member_left") and self.rebalance is not None:
                 self.generation = (self.generation + 1) if self.generation is not None else None
                 self.rebalance.join_rounds += 1
-                self._set_state(row, E, inferred=True)
+                self._apply(row, "last_member_left")
                 self._close_rebalance(row, "ended_empty", 0)
 
     def _late_poll_timeout(self, ts: int, mid: str | None, cid: str | None) -> None:
@@ -374,8 +374,8 @@ class ClientEvidence(HeartbeatEvidence):
                 self.generation = g
                 r.join_rounds += 1
                 r.new_generation = g
-                self._set_state(row, CR, inferred=True)
-        elif st in (S, E, None, D) and (self.generation is None or g > self.generation):
+                self._apply(row, "joined")
+        elif self._can("joined_unseen_start") and (self.generation is None or g > self.generation):
             self._expire_unseen()
             r = self._rebalance_without_start(row, self.generation, inferred=True)
             if self.generation is not None and g > self.generation + 1:
@@ -388,7 +388,7 @@ class ClientEvidence(HeartbeatEvidence):
             r.join_rounds = 1
             r.new_generation = g
             r.protocol = row[PROTO] or self.protocol
-            self._set_state(row, CR, inferred=True)
+            self._apply(row, "joined_unseen_start")
 
     def _rejoins_current(self, kind: str, mid: str | None) -> bool:
         """Client-only, CompletingRebalance: does this line start another join round? A leave does;
@@ -405,14 +405,14 @@ class ClientEvidence(HeartbeatEvidence):
         produced means the group reached Stable: Kafka answers SyncGroup only once the leader's
         assignment is stored."""
         r = self.rebalance
-        if self.broker_seen or r is None or self.state not in (CR, PR) or r.new_generation is None:
+        if self.broker_seen or r is None or not self._can("synced") or r.new_generation is None:
             return
         g = to_int(row[GEN])
         if g is None and mid and mid in self.members:
             g = self.members[mid].client_generation
         if g is None or g != self.generation or g != r.new_generation:
             return
-        self._set_state(row, S, inferred=True)
+        self._apply(row, "synced")
         current = self.assignment
         after = (
             len(current.leader_map)

@@ -14,8 +14,10 @@ from coordinator_core.causes import client_id_of
 from coordinator_core.config import parse_version_hint
 from coordinator_core.events.row import CID, GIID, HOST, KIND, LN, MID, SF, TS
 from coordinator_core.records import Anomaly, AssignmentRow, MemberSession, Rebalance, Transition
+from coordinator_core.replay.inferred import INFERRED_TRANSITIONS, NEW_GROUP, OLD_EMPTY_VERSION, TAKEN_OVER
 from coordinator_core.replay.model import (
     DepartedMember,
+    E,
     GroupModel,
     Member,
     OpenRebalance,
@@ -72,6 +74,29 @@ class ReplayCore(EvidenceReplay, GroupModel):
             )
         )  # fmt: skip
         self.state = to
+
+    def _can(self, fact: str) -> bool:
+        """Whether ``fact`` changes the state the group is in (:mod:`.inferred`)."""
+        return (self.state, fact) in INFERRED_TRANSITIONS
+
+    def _apply(self, row: tuple, fact: str, *, inferred: bool = True) -> bool:
+        """Apply the inferred transition of ``fact`` (:data:`~.inferred.INFERRED_TRANSITIONS`) at
+        ``row``; a fact impossible in the current state is an ``impossible_transition`` anomaly and
+        changes nothing."""
+        to = INFERRED_TRANSITIONS.get((self.state, fact))
+        if to is None:
+            self._anomaly(row, "impossible_transition", f"{fact} is impossible in state {self.state}; ignored")
+            return False
+        if to == NEW_GROUP:
+            to = self._new_group_state()
+        elif to == TAKEN_OVER:
+            to = S if self.members else E
+        self._set_state(row, to, inferred=inferred)
+        return True
+
+    def _new_group_state(self) -> str:
+        """The first state of a new group: Empty (0.10.1+), Stable before Empty existed."""
+        return S if (self._v is not None and self._v < OLD_EMPTY_VERSION) else E
 
     def _adopt_generation(self, row: tuple, g: int | None, expected: int | None) -> None:
         """Adopt a logged generation forward; a mismatch with ``expected`` is a generation gap."""

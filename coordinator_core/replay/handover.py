@@ -11,7 +11,6 @@ from typing import Any
 from coordinator_core.conversion import HandedOverMember
 from coordinator_core.events.row import TS
 from coordinator_core.replay.core import ReplayCore, joined_ts
-from coordinator_core.replay.model import D, E, S
 
 
 class ProtocolHandover(ReplayCore):
@@ -39,7 +38,7 @@ class ProtocolHandover(ReplayCore):
         ]  # fmt: skip
         generation = self.generation
         self.members, self.pending, self.leader, self.stable_member_count = {}, {}, None, None
-        self._set_state(row, D)
+        self._apply(row, "handed_over", inferred=False)
         return generation, out
 
     def take_over(self, row: Any, generation: int | None, members: Iterable[HandedOverMember]) -> None:
@@ -56,4 +55,4 @@ class ProtocolHandover(ReplayCore):
             m.client_generation = m.first_generation = m.last_generation = self.generation
         self.membership_known = self.broker_seen = True
         self.stable_member_count = len(self.members)
-        self._set_state(row, S if self.members else E)
+        self._apply(row, "taken_over", inferred=False)

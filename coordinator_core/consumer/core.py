@@ -79,7 +79,8 @@ class ConsumerReplayCore(EvidenceReplay):
 
     # ------------------------------------------------------------------ state
     def _derive(self, row: tuple, cond: str | None = None) -> None:
-        """Apply the transition table to what the epochs say now (or to ``cond``)."""
+        """Apply :func:`~coordinator_core.consumer.model.next_state` to what the epochs say now (or to
+        ``cond``): the one place the group state changes."""
         g = self.model
         derived = condition(g)
         if cond is None:

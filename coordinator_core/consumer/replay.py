@@ -18,12 +18,15 @@ Nothing raises on evidence.
 
 The replay is split by concern, one mixin per side of the evidence over a shared core:
 
-* :mod:`coordinator_core.consumer.kinds`: row positions, kinds, constants, value readers;
+* :mod:`coordinator_core.consumer.kinds`: the kinds it reads, its constants, :func:`fence_cause` (rows
+  are read through :mod:`coordinator_core.events.row` and :mod:`coordinator_core.rows`);
 * :mod:`coordinator_core.consumer.rebalance`: the rebalance under construction and its record;
-* :mod:`coordinator_core.consumer.core`: state, members, sessions, signals, the rebalance lifecycle;
+* :mod:`coordinator_core.consumer.core`: state, members, sessions, signals, the rebalance lifecycle
+  (on :class:`coordinator_core.replay_base.EvidenceReplay`, the base both replays share);
 * :mod:`coordinator_core.consumer.broker`: the broker's lines and the protocol conversions;
 * :mod:`coordinator_core.consumer.client`: the client's lines;
-* this module: :class:`ConsumerGroupReplay` (persistence, input, the dispatch of kinds to handlers).
+* this module: :class:`ConsumerGroupReplay` (persistence, input, the dispatch of kinds to the
+  ``_on_<fact>`` handlers: :data:`HANDLERS`).
 """
 
 from __future__ import annotations

@@ -101,6 +101,31 @@ class EvidenceReplay(RowInput):
         self._tr, self._rb, self._ss, self._as, self._an, self._sk = [], [], [], [], [], []
         return out
 
+    def _check_file_order(self, files: dict[str, list[Any]], row: tuple) -> None:
+        """Per-file order: a line earlier (by time or line number) than the last line of its file
+        (``files``: file -> [time, line] of its last line in order) is an ``out_of_order`` anomaly, and
+        is still replayed. A line without a time of its own is ordered by its line number."""
+        sf = row[SF]
+        if sf is None:
+            return
+        ts, ln = row[TS], row[LN]
+        rec = files.get(sf)
+        if rec is None:
+            rec = files[sf] = [ts, -1]
+        if (ts is not None and rec[0] is not None and ts < rec[0]) or (ln is not None and ln < rec[1]):
+            self._out_of_order(row, rec)
+        else:
+            if ts is not None:
+                rec[0] = ts
+            if ln is not None:
+                rec[1] = ln
+
+    def _out_of_order(self, row: tuple, rec: list[Any]) -> None:
+        self._anomaly(
+            row, "out_of_order",
+            f"line {row[LN]} at {row[TS]} is earlier than line {rec[1]} at {rec[0]} of {row[SF]}",
+        )  # fmt: skip
+
     def _anomaly(self, row: tuple, kind: str, detail: str) -> None:
         """An anomaly of ``kind`` about ``row``, where the model is now."""
         state, generation = self._position()

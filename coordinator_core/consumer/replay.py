@@ -42,7 +42,7 @@ from coordinator_core.consumer.core import STATE_ATTRS, ConsumerReplayCore
 from coordinator_core.consumer.kinds import CONSUMER_KINDS, KNOWN_KINDS, STALE_MS, fence_cause
 from coordinator_core.consumer.model import ConsumerGroupMember, ConsumerGroupModel
 from coordinator_core.consumer.rebalance import ConsumerRebalance
-from coordinator_core.events.row import COORD, KIND, LN, NFIELDS, PTYPE, SF, SIDE, TS
+from coordinator_core.events.row import COORD, KIND, NFIELDS, PTYPE, SIDE, TS
 from coordinator_core.records import Anomaly
 from coordinator_core.replay import ReplayOutput, ReplaySettings
 from coordinator_core.replay_base import dump_records, load_records
@@ -169,22 +169,7 @@ class ConsumerGroupReplay(ConsumerBrokerEvidence, ConsumerClientEvidence):
         if kind not in KNOWN_KINDS:
             self._anomaly(row, "unknown_kind", f"unknown event kind {kind!r}")
             return
-        sf = row[SF]
-        if sf is not None:
-            rec = self.files.get(sf)
-            ln = row[LN]
-            if rec is None:
-                self.files[sf] = [ts, ln if ln is not None else -1]
-            elif ts < rec[0] or (ln is not None and ln < rec[1]):
-                self._anomaly(
-                    row,
-                    "out_of_order",
-                    f"line {ln} at {ts} is earlier than line {rec[1]} at {rec[0]} of {sf}",
-                )
-            else:
-                rec[0] = ts
-                if ln is not None:
-                    rec[1] = ln
+        self._check_file_order(self.files, row)
         if self.last_ts is None or ts > self.last_ts:
             self.last_ts = ts
         handler = HANDLERS.get(kind)

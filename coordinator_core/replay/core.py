@@ -57,12 +57,6 @@ class ReplayCore(EvidenceReplay, GroupModel):
     def _position(self) -> tuple[str | None, int | None]:
         return self.state, self.generation
 
-    def _out_of_order(self, row: tuple, rec: list[Any]) -> None:
-        self._anomaly(
-            row, "out_of_order",
-            f"line {row[LN]} at {row[TS]} is earlier than line {rec[1]} at {rec[0]} of {row[SF]}",
-        )  # fmt: skip
-
     def _set_state(self, row: tuple, to: str, inferred: bool = False) -> None:
         self.client_inferred_state = inferred and (not self.broker_seen or self.client_inferred_state)
         if to == self.state:

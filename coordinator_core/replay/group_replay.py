@@ -97,24 +97,8 @@ class GroupReplay(BrokerEvidence, ClientEvidence, ProtocolHandover):
 
     # ------------------------------------------------------------------ one line
     def _check_order(self, row: tuple) -> None:
-        """Per-file order: a line earlier (by time or line number) than the file's last
-        state-bearing line is an ``out_of_order`` anomaly (and still replayed)."""
-        sf = row[SF]
-        if sf is None:
-            return
-        ts = row[TS]
-        rec = self.file_positions.get(sf)
-        if rec is None:
-            rec = self.file_positions[sf] = [ts, -1]
-        ln = row[LN]
-        # (a line without any time of its own - ts None - is ordered by its line)
-        if (ts is not None and rec[0] is not None and ts < rec[0]) or (ln is not None and ln < rec[1]):
-            self._out_of_order(row, rec)
-        else:
-            if ts is not None:
-                rec[0] = ts
-            if ln is not None:
-                rec[1] = ln
+        """Per-file order of the state-bearing lines (heartbeats are not checked)."""
+        self._check_file_order(self.file_positions, row)
 
     def _line(self, row: tuple) -> None:
         """A line that is not a heartbeat: its time, the duplicate check, then its handler."""

@@ -91,14 +91,17 @@ class EvidenceReplay(RowInput):
     _sk: list[dict[str, Any]]
 
     def _init_output(self, group_id: str, settings: ReplaySettings | None) -> None:
-        self.group_id = group_id
-        self.settings = settings or ReplaySettings()
-        self._tr, self._rb, self._ss, self._as, self._an, self._sk = [], [], [], [], [], []
+        # the slots are the subclass's: set through setattr
+        setattr(self, "group_id", group_id)  # noqa: B010
+        setattr(self, "settings", settings or ReplaySettings())  # noqa: B010
+        for name in OUTPUT_BUFFERS:
+            setattr(self, name, [])
 
     def _take_output(self) -> ReplayOutput:
         """The records produced since the last flush (the buffers start empty again)."""
-        out = ReplayOutput(self._tr, self._rb, self._ss, self._as, self._an, self._sk)
-        self._tr, self._rb, self._ss, self._as, self._an, self._sk = [], [], [], [], [], []
+        out = ReplayOutput(*(getattr(self, name) for name in OUTPUT_BUFFERS))
+        for name in OUTPUT_BUFFERS:
+            setattr(self, name, [])
         return out
 
     def _check_file_order(self, files: dict[str, list[Any]], row: tuple) -> None:

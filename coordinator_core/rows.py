@@ -10,7 +10,7 @@ could not take (nothing raises on evidence).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from coordinator_core.events import Event
@@ -49,6 +49,10 @@ class RowInput:
     __slots__ = ()
 
     _normalise = staticmethod(normalise)
+    # provided by the replay that extends this class
+    group_id: str
+    _an: list[Anomaly]
+    feed_rows: Callable[..., None]
 
     def feed(self, event: Event) -> None:
         """Consume one evidence event (any :mod:`coordinator_core.events` class)."""
@@ -118,8 +122,8 @@ def split_partition(tp: Any) -> tuple[str, int] | None:
             return topic, int(p)
         return None
     if isinstance(tp, (tuple, list)) and len(tp) == 2:
-        p = to_int(tp[1])
-        return (str(tp[0]), p) if p is not None else None
+        n = to_int(tp[1])
+        return (str(tp[0]), n) if n is not None else None
     return None
 
 

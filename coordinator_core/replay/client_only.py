@@ -8,6 +8,8 @@ of the inferred transition table (:mod:`.inferred`), applied by ``_apply``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from coordinator_core.causes import CauseInfo
 from coordinator_core.events.row import CID, GEN, KIND, NFIELDS, PROTO, SF, TS
 from coordinator_core.replay.heartbeat import HeartbeatEvidence
@@ -185,7 +187,7 @@ class ClientOnlyEvidence(HeartbeatEvidence):
         if r.cause == "unknown":
             self._set_cause(r, "session_timeout", gone[0])
             self._reemit_rebalance(r)
-        row = [None] * NFIELDS
+        row: list[Any] = [None] * NFIELDS
         row[TS], row[KIND] = start, "member_session_expired"
         for mid in gone:
             self._end_session(tuple(row), mid, "session_timeout", inferred=True)

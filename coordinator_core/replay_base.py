@@ -104,6 +104,16 @@ class EvidenceReplay(RowInput):
             setattr(self, name, [])
         return out
 
+    def _still_open(self, out: ReplayOutput, rebalance_id: str, ts: int | None) -> None:
+        """The ``rebalance_without_end`` anomaly of a rebalance still open when the logs end."""
+        state, generation = self._position()
+        out.anomalies.append(
+            Anomaly(
+                self.group_id, ts, "rebalance_without_end", f"rebalance {rebalance_id} still open when the logs end",
+                state, generation,
+            )
+        )  # fmt: skip
+
     def _check_file_order(self, files: dict[str, list[Any]], row: tuple) -> None:
         """Per-file order: a line earlier (by time or line number) than the last line of its file
         (``files``: file -> [time, line] of its last line in order) is an ``out_of_order`` anomaly, and

@@ -129,13 +129,7 @@ class ConsumerGroupReplay(ConsumerBrokerEvidence, ConsumerClientEvidence):
             out.rebalances = [x for x in out.rebalances if x.rebalance_id != r.rebalance_id]
             out.rebalances.append(self._record(r, "open", None, None))
             if final:
-                out.anomalies.append(
-                    Anomaly(
-                        self.group_id, self.last_ts, "rebalance_without_end",
-                        f"rebalance {r.rebalance_id} still open when the logs end", self.model.state,
-                        self.model.group_epoch,
-                    )
-                )  # fmt: skip
+                self._still_open(out, r.rebalance_id, self.last_ts)
         for m in self.model.members.values():
             out.sessions.append(self._session(m, None, "open"))
         return out

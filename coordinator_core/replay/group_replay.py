@@ -69,13 +69,7 @@ class GroupReplay(BrokerEvidence, ClientEvidence, ProtocolHandover):
         if self.rebalance is not None:
             out.rebalances.append(self._rebalance_record(self.rebalance, "open", None, None, check=False))
             if final:
-                out.anomalies.append(
-                    Anomaly(
-                        self.group_id, self.last_ts, "rebalance_without_end",
-                        f"rebalance {self._rebalance_id(self.rebalance)} still open when the logs end",
-                        self.state, self.generation,
-                    )
-                )  # fmt: skip
+                self._still_open(out, self._rebalance_id(self.rebalance), self.last_ts)
         for mid, m in self.members.items():
             out.sessions.append(
                 MemberSession(

@@ -33,12 +33,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from coordinator_core.consumer.replay import ConsumerGroupReplay
-from coordinator_core.events import BROKER_KINDS, EVENT_FIELDS
+from coordinator_core.events.row import KIND, LN, PTYPE, SF, TS
 from coordinator_core.records import Anomaly
-from coordinator_core.replay import GroupReplay, ReplayOutput, ReplaySettings
+from coordinator_core.replay import GroupReplay
+from coordinator_core.replay.output import ReplayOutput
+from coordinator_core.replay.settings import ReplaySettings
+from coordinator_core.row_rules import CLASSIC_SIGNS, CONSUMER_SIGNS, ROUTE_KINDS, route_positions
 from coordinator_core.rows import RowInput, normalise
 
-__all__ = ["GroupHistory", "CONSUMER_SIGNS", "CLASSIC_SIGNS", "HISTORY_VERSION", "UNATTRIBUTED_PREFIX"]
+__all__ = ["GroupHistory", "CONSUMER_SIGNS", "CLASSIC_SIGNS", "ROUTE_KINDS", "HISTORY_VERSION", "UNATTRIBUTED_PREFIX"]
 
 HISTORY_VERSION = 1
 #: ingestion's group id for the client lines of a file that names no group (``unnamed-<sha8>``,
@@ -46,32 +49,16 @@ HISTORY_VERSION = 1
 #: group of their own (a client's view without its group is no group's history)
 UNATTRIBUTED_PREFIX = "unnamed-"
 CLASSIC, CONSUMER = "classic", "consumer"
-
-_F = {name: i for i, name in enumerate(EVENT_FIELDS)}
-_TS, _KIND, _PTYPE = _F["ts"], _F["kind"], _F["protocol_type"]
-
-#: kinds only a consumer-protocol (or share / streams) group logs
-CONSUMER_SIGNS = frozenset(
-    {
-        "consumer_member_joined", "consumer_member_replaced", "group_epoch_bumped", "target_assignment_computed",
-        "consumer_subscription_changed", "consumer_member_left", "consumer_member_fenced",
-        "member_assignment_state", "member_state_changed", "reconciliation_started",
-    }
-)  # fmt: skip
-#: kinds both protocols log (routed to the current model)
-_SHARED = frozenset({"group_loaded", "group_unloaded", "group_dead", "group_converted"})
-#: broker kinds only a classic group logs
-CLASSIC_SIGNS = frozenset(BROKER_KINDS - CONSUMER_SIGNS - _SHARED)
 _MODERN_TYPES = ("consumer", "share", "streams")
-#: the kinds whose line may switch the group's protocol (every other line goes to the current model)
-ROUTE_KINDS = CONSUMER_SIGNS | CLASSIC_SIGNS | _SHARED
+
+
 
 
 def _unattributed(group_id: str, row: tuple) -> Anomaly:
     """The anomaly of one event that names no group (its file names none either)."""
     return Anomaly(
-        group_id, row[_TS], "unattributed", "the line names no group and its file names none: kept in events, not replayed",
-        event_kind=row[_KIND], source_file=row[_F["source_file"]], line_no=row[_F["line_no"]],
+        group_id, row[TS], "unattributed", "the line names no group and its file names none: kept in events, not replayed",
+        event_kind=row[KIND], source_file=row[SF], line_no=row[LN],
     )  # fmt: skip
 
 
@@ -151,7 +138,7 @@ class GroupHistory(RowInput):
 
         ``route_rows``: the positions of the rows whose kind is in :data:`ROUTE_KINDS`, when the caller
         has them already (the job computes them with one vectorised Arrow call,
-        ``jobs.replay_udf.route_rows``); None = found here (the reference: one set lookup per row)."""
+        ``jobs.replay_udf.route_rows``); None = :func:`coordinator_core.row_rules.route_positions`."""
         rows = rows if isinstance(rows, list) else list(rows)
         if not rows:
             return
@@ -165,7 +152,7 @@ class GroupHistory(RowInput):
         cur = self.protocol or CLASSIC
         start = 0
         if route_rows is None:
-            route_rows = [i for i, r in enumerate(rows) if r[_KIND] in ROUTE_KINDS]
+            route_rows = route_positions(rows)
         for i in route_rows:
             row = normalise(rows[i])
             to, switch, logged = self._route(row)
@@ -200,14 +187,14 @@ class GroupHistory(RowInput):
     def _route(self, row: tuple) -> tuple[str | None, str | None, bool]:
         """(the model ``row`` goes to - None: consumed here -, the protocol it switches the group
         to - None: no switch -, whether a conversion line says so)."""
-        kind = row[_KIND]
+        kind = row[KIND]
         current = self.protocol
-        if kind in CONSUMER_SIGNS or (kind == "group_loaded" and row[_PTYPE] in _MODERN_TYPES):
+        if kind in CONSUMER_SIGNS or (kind == "group_loaded" and row[PTYPE] in _MODERN_TYPES):
             return CONSUMER, (CONSUMER if current != CONSUMER else None), False
-        if kind in CLASSIC_SIGNS or (kind == "group_loaded" and row[_PTYPE] == CLASSIC):
+        if kind in CLASSIC_SIGNS or (kind == "group_loaded" and row[PTYPE] == CLASSIC):
             return CLASSIC, (CLASSIC if current != CLASSIC else None), False
         if kind == "group_converted":
-            to = CLASSIC if row[_PTYPE] == CLASSIC else CONSUMER
+            to = CLASSIC if row[PTYPE] == CLASSIC else CONSUMER
             # the consumer model records the line (its group type); the classic one has no use for it
             return (CONSUMER if to == CONSUMER else None), (to if current != to else None), True
         return current or CLASSIC, None, False
@@ -227,8 +214,8 @@ class GroupHistory(RowInput):
         if not logged:
             self._an.append(
                 Anomaly(
-                    self.group_id, row[_TS], "protocol_converted",
-                    f"{row[_KIND]} of the {to} protocol in a {frm} group: converted here (no conversion line "
+                    self.group_id, row[TS], "protocol_converted",
+                    f"{row[KIND]} of the {to} protocol in a {frm} group: converted here (no conversion line "
                     f"logged; Kafka 4.0 logs none), {len(members)} member(s) carried over",
                 )
             )  # fmt: skip

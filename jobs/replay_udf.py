@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import traceback
-from dataclasses import asdict, fields, is_dataclass
 from typing import Any
 
 import numpy as np
@@ -32,79 +31,54 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 from pyspark.sql import functions as F
-from pyspark.sql.types import LongType, StringType, StructField, StructType, TimestampType
 
-from coordinator_core.events import EVENT_FIELDS, SIDE_ORDER
-from coordinator_core.history import ROUTE_KINDS, GroupHistory
-from coordinator_core.replay import HEARTBEAT, ReplaySettings
-from jobs import schemas
-from jobs.ingest.model import arrow_schema
+from coordinator_core.events.row import (
+    EVENT_FIELDS,
+    LN,
+    ORDER_FIELDS,
+    SF,
+    SIDE,
+    SIDE_ORDER,
+    TS,
+    UNKNOWN_SIDE_RANK,
+    side_rank,
+)  # fmt: skip
+from coordinator_core.history import GroupHistory
+from coordinator_core.replay.settings import ReplaySettings
+from coordinator_core.row_rules import HEARTBEAT, NESTED_FIELDS, ROUTE_KINDS
+from jobs.replay_union import (  # re-exported: the job imports the union layout from here
+    MERGE_KEYS,
+    REPLAY_TABLES,
+    TABLE_COL,
+    UNION_COLUMNS,
+    UNION_MAP,
+    anomaly_columns,
+    record_columns,
+    split_union,
+    split_union_arrow,
+    union_arrow_schema,
+    union_schema,
+    union_table,
+)  # fmt: skip
 
-#: replay tables written from the union frame, in write order (group_state last)
-REPLAY_TABLES: tuple[str, ...] = (
-    "group_transitions",
-    "rebalances",
-    "member_sessions",
-    "assignments",
-    "anomalies",
-    "partition_skew",
-    "group_state",
-)
-
-#: merge keys of each replay table (upserts make re-runs replace, never duplicate)
-MERGE_KEYS: dict[str, list[str]] = {
-    "group_transitions": ["cluster", "group_id", "ts", "from_state", "to_state", "generation", "trigger",
-                          "source_file", "line_no"],
-    "rebalances": ["cluster", "group_id", "rebalance_id"],
-    "member_sessions": ["cluster", "group_id", "member_id", "joined_ts"],
-    "assignments": ["cluster", "group_id", "generation", "member_id", "topic", "source"],
-    "anomalies": ["cluster", "group_id", "ts", "kind", "event_kind", "source_file", "line_no", "detail"],
-    "partition_skew": ["cluster", "group_id", "generation", "topic"],
-    "group_state": ["cluster", "group_id"],
-}  # fmt: skip
-
-#: columns fed to the UDF: the group key, the side rank for ordering, then EVENT_FIELDS (ts = ts_ms)
-INPUT_COLUMNS: tuple[str, ...] = ("cluster", "_side_rank", *EVENT_FIELDS)
-
-TABLE_COL = "_table"
-
-#: nested event columns handed to the UDFs as JSON text (see :func:`replay_input`): name -> is a map
-JSON_COLUMNS: dict[str, bool] = {"members": False, "partitions": False, "assignment": True}
-
-
-def _union_layout() -> tuple[list[tuple[str, Any]], dict[tuple[str, str], str]]:
-    """Union columns ``[(name, spark type)]`` and ``{(table, column): union column}``.
-
-    Timestamp columns become epoch-ms longs; a column whose type differs between tables gets a
-    ``<table>__`` prefix."""
-    cols: dict[str, Any] = {TABLE_COL: StringType(), "cluster": StringType(), "group_id": StringType()}
-    mapping: dict[tuple[str, str], str] = {}
-    for table in REPLAY_TABLES:
-        for f in schemas.TABLES.get(table, schemas.GROUP_STATE).fields:
-            typ = LongType() if isinstance(f.dataType, TimestampType) else f.dataType
-            name = f.name
-            if name in cols and cols[name] != typ:
-                name = f"{table}__{f.name}"
-            cols.setdefault(name, typ)
-            mapping[(table, f.name)] = name
-    return list(cols.items()), mapping
-
-
-UNION_COLUMNS, UNION_MAP = _union_layout()
-
-
-def union_schema():
-    return StructType([StructField(n, t, True) for n, t in UNION_COLUMNS])
-
-
-def union_arrow_schema():
-    """:func:`union_schema` as an Arrow schema (what the UDFs return)."""
-    return arrow_schema(union_schema())
-
+__all__ = [
+    "MERGE_KEYS", "REPLAY_TABLES", "TABLE_COL", "UNION_COLUMNS", "UNION_MAP", "split_union", "split_union_arrow",
+    "union_arrow_schema", "union_schema", "union_table", "INPUT_COLUMNS", "JSON_COLUMNS", "EVENT_ORDER",
+    "SEED_COLUMN", "replay_input", "envelope_json", "load_envelope", "column_values", "replay_group",
+    "replay_group_table", "heartbeat_keep", "compact_heartbeats", "route_rows", "replay_parts",
+    "resume_envelope", "batch_udf", "newer_envelope", "streaming_udf", "bucket_input", "replay_bucket",
+    "bucket_udf",
+]  # fmt: skip
 
 #: the former private name, still imported by jobs/pipeline.py (owned by other work): drop it once
 #: pipeline.py imports :func:`union_arrow_schema`
 _union_arrow_schema = union_arrow_schema
+
+#: columns fed to the UDF: the group key, the side rank for ordering, then EVENT_FIELDS (ts = ts_ms)
+INPUT_COLUMNS: tuple[str, ...] = ("cluster", "_side_rank", *EVENT_FIELDS)
+
+#: nested event columns handed to the UDFs as JSON text (see :func:`replay_input`): name -> is a map
+JSON_COLUMNS: dict[str, bool] = {"members": False, "partitions": False, "assignment": True}
 
 
 # ------------------------------------------------------------------------------- Spark side
@@ -123,7 +97,7 @@ def replay_input(events_df, files: list[str] | None = None):
     ``source_file`` crosses the shuffle as its index in that list (a quarter of the bytes of a
     heartbeat-dominated hand-over were file paths): the order of the indexes is the order of the
     names, and the UDF (:func:`batch_udf` with the same list) maps them back."""
-    rank = F.lit(9)
+    rank = F.lit(UNKNOWN_SIDE_RANK)
     for side, r in sorted(SIDE_ORDER.items(), key=lambda kv: -kv[1]):
         rank = F.when(F.col("side") == side, F.lit(r)).otherwise(rank)
     events = events_df.where(F.col("group_id").isNotNull())
@@ -145,31 +119,6 @@ def replay_input(events_df, files: list[str] | None = None):
         else:
             cols.append(F.col(name))
     return events.select(cols)
-
-
-def split_union(union_df, table: str):
-    """Rows of ``table`` from the union frame, with the table's exact schema."""
-    schema = schemas.TABLES.get(table, schemas.GROUP_STATE)
-    out = []
-    for f in schema.fields:
-        c = F.col(UNION_MAP[(table, f.name)])
-        c = F.timestamp_millis(c) if isinstance(f.dataType, TimestampType) else c.cast(f.dataType)
-        out.append(c.alias(f.name))
-    return union_df.where(F.col(TABLE_COL) == table).select(out)
-
-
-def split_union_arrow(union, table: str):
-    """:func:`split_union` on an Arrow table of the union schema (e.g. the staged union read with
-    pyarrow): the rows of ``table`` with its exact Arrow schema."""
-    schema = arrow_schema(schemas.TABLES.get(table, schemas.GROUP_STATE))
-    rows = union.filter(pc.equal(union[TABLE_COL], table))
-    arrays = []
-    for f in schema:
-        col = rows[UNION_MAP[(table, f.name)]].combine_chunks()
-        if pa.types.is_timestamp(f.type):
-            col = col.cast(pa.int64()).cast(pa.timestamp("ms", tz="UTC")).cast(f.type)
-        arrays.append(col.cast(f.type))
-    return pa.Table.from_arrays(arrays, schema=schema)
 
 
 # ------------------------------------------------------------------------------- per group
@@ -214,55 +163,6 @@ def column_values(col, name: str | None = None) -> list[Any]:
     return col.to_pylist()
 
 
-def _record_columns(table: str, cluster: str, group_id: str, records: list[Any]) -> dict[str, list[Any]]:
-    """The union columns of ``records`` (dataclasses or dicts) of one table, built column-wise:
-    tuples become lists, ``group_id`` comes from the record, ``cluster`` is given, fields without a
-    union column are left out."""
-    n = len(records)
-    first = records[0]
-    if is_dataclass(first) and all(type(r) is type(first) for r in records):
-        names = [f.name for f in fields(first)]
-        raw = {k: [getattr(r, k) for r in records] for k in names}
-        gids = raw["group_id"] if "group_id" in raw else [group_id] * n
-    else:
-        dicts = [asdict(r) if is_dataclass(r) else dict(r) for r in records]
-        names = list(dict.fromkeys(k for d in dicts for k in d))
-        raw = {k: [d.get(k) for d in dicts] for k in names}
-        gids = [d.get("group_id", group_id) for d in dicts]
-    out: dict[str, list[Any]] = {TABLE_COL: [table] * n, "cluster": [cluster] * n, "group_id": gids}
-    for k in names:
-        col = UNION_MAP.get((table, k))
-        if col is None or k in ("cluster", "group_id"):
-            continue
-        vals = raw[k]
-        if any(type(v) is tuple for v in vals):
-            vals = [list(v) if isinstance(v, tuple) else v for v in vals]
-        out[col] = vals
-    return out
-
-
-def union_table(parts: list[dict[str, list[Any]]]):
-    """One Arrow table of the union schema from column dicts (columns a part lacks are null)."""
-    schema = union_arrow_schema()
-    if not parts:
-        return schema.empty_table()
-    tables = []
-    for part in parts:
-        n = len(part[TABLE_COL])
-        arrays = [
-            pa.array(part[f.name], type=f.type) if f.name in part else pa.nulls(n, type=f.type)
-            for f in schema
-        ]
-        tables.append(pa.Table.from_arrays(arrays, schema=schema))
-    return tables[0] if len(tables) == 1 else pa.concat_tables(tables)
-
-
-def _anomaly_columns(
-    cluster: str, group_id: str, ts: int | None, kind: str, detail: str
-) -> dict[str, list[Any]]:
-    return _record_columns("anomalies", cluster, group_id, [{"ts": ts, "kind": kind, "detail": detail}])
-
-
 def replay_group(
     cluster: str,
     group_id: str,
@@ -294,9 +194,9 @@ def replay_group_table(
     return union_table([*(prefix or []), *parts]), env
 
 
-#: the total order of a group's events (after the group key)
-EVENT_ORDER: list[tuple[str, str]] = [("ts", "ascending"), ("_side_rank", "ascending"),
-                                      ("source_file", "ascending"), ("line_no", "ascending")]  # fmt: skip
+#: the total order of a group's events (after the group key): the core's ORDER_FIELDS, ``side`` as its
+#: rank column (:data:`INPUT_COLUMNS`)
+EVENT_ORDER: list[tuple[str, str]] = [("_side_rank" if f == "side" else f, "ascending") for f in ORDER_FIELDS]
 
 
 def _replayed_mask(batch, last_key: tuple):
@@ -320,56 +220,50 @@ def _replayed_mask(batch, last_key: tuple):
                   pc.and_(pc.equal(ts, lit(k_ts or 0, ts.type)), rank_part))  # fmt: skip
 
 
-def compact_heartbeats(batch):
-    """The group's events (in the total order) without the heartbeats whose replay changes nothing.
-
-    ``GroupReplay.feed_rows`` handles a ``heartbeat_sent`` row of a known member by refreshing its
-    last-seen time (and a member-less heartbeat *response* by raising the group's last timestamp);
-    only a member or generation the model does not expect takes the slow path, whose effects (add
-    the member, one ``unknown_member`` / ``generation_gap`` anomaly) happen on the first such row.
-    So within a run of consecutive heartbeat rows (no other event of the group in between), of the
-    rows equal in every field but ``ts`` and ``line_no`` only the first and the last can change the
-    model: the first for what it starts, the last for the final times. Every other one is left out
-    here, before the rows become Python objects: most of a DEBUG-logging group's events. Rows with
-    a null ``ts`` or a nested value are always kept. ``tests/job/test_compaction.py`` replays random
-    event sequences with and without this and compares every output and the snapshot."""
+def heartbeat_keep(batch):
+    """:func:`coordinator_core.row_rules.heartbeat_keep_mask` of a group's events (in the total order)
+    as one vectorised Arrow computation: a numpy bool mask, or None when every row is kept
+    (``tests/job/test_replay_udf_rules.py`` checks it equal to the core's rule on generated rows)."""
     n = batch.num_rows
     if n < 3:
-        return batch
+        return None
     is_hb = pc.fill_null(pc.equal(batch.column("kind"), HEARTBEAT), False)
-    hb_count = pc.sum(is_hb).as_py() or 0
-    if hb_count < 3:
-        return batch
-    scalar, nested = [], []
-    for f in batch.schema:
-        if f.name in ("ts", "line_no"):
-            continue
-        (nested if pa.types.is_nested(f.type) else scalar).append(f.name)
+    if (pc.sum(is_hb).as_py() or 0) < 3:
+        return None
+    names = [f.name for f in batch.schema if f.name not in ("ts", "line_no")]
+    key = [c for c in names if c not in NESTED_FIELDS]
     candidate = pc.and_(is_hb, pc.is_valid(batch.column("ts")))
-    for name in nested:
-        candidate = pc.and_(candidate, pc.is_null(batch.column(name)))
+    for name in names:
+        if name in NESTED_FIELDS:
+            candidate = pc.and_(candidate, pc.is_null(batch.column(name)))
     # the run a row belongs to: how many non-heartbeat rows come before it
     run = pc.cumulative_sum(pc.cast(pc.invert(is_hb), pa.int64()))
     idx = pa.array(np.arange(n, dtype=np.int64))
-    keys = batch.select(scalar).append_column("_run", run).append_column("_i", idx).filter(candidate)
+    keys = batch.select(key).append_column("_run", run).append_column("_i", idx).filter(candidate)
     if keys.num_rows < 3:
-        return batch
+        return None
     # a column null on every candidate row cannot tell two of them apart
-    scalar = [c for c in scalar if keys.column(c).null_count < keys.num_rows]
-    ends = keys.group_by([*scalar, "_run"], use_threads=False).aggregate([("_i", "min"), ("_i", "max")])
+    key = [c for c in key if keys.column(c).null_count < keys.num_rows]
+    ends = keys.group_by([*key, "_run"], use_threads=False).aggregate([("_i", "min"), ("_i", "max")])
     keep = np.zeros(n, dtype=bool)
     keep[~candidate.to_numpy(zero_copy_only=False)] = True
     keep[ends.column("_i_min").to_numpy()] = True
     keep[ends.column("_i_max").to_numpy()] = True
-    if keep.all():
-        return batch
-    return batch.filter(pa.array(keep))
+    return None if keep.all() else keep
+
+
+def compact_heartbeats(batch):
+    """The group's events (in the total order) without the heartbeats whose replay changes nothing
+    (:func:`coordinator_core.row_rules.heartbeat_keep_mask`), left out before the rows become Python
+    objects: most of a DEBUG-logging group's events. ``tests/job/test_compaction.py`` replays event
+    sequences with and without this and compares every output and the snapshot."""
+    keep = heartbeat_keep(batch)
+    return batch if keep is None else batch.filter(pa.array(keep))
 
 
 def route_rows(batch) -> list[int]:
-    """Positions of the rows whose kind may switch the group's protocol
-    (:data:`coordinator_core.history.ROUTE_KINDS`), found with one vectorised call: what
-    :meth:`GroupHistory.feed_rows` otherwise finds with a set lookup per row (tested equal)."""
+    """:func:`coordinator_core.row_rules.route_positions` (the rows whose kind may switch the group's
+    protocol) as one vectorised call (tested equal)."""
     hit = pc.fill_null(
         pc.is_in(batch.column("kind"), value_set=pa.array(sorted(ROUTE_KINDS), pa.string())), False
     )
@@ -391,7 +285,6 @@ def replay_parts(
     if batch.num_rows == 0:
         return [], None
     batch = _in_event_order(batch, files, presorted)
-    i_ts = EVENT_FIELDS.index("ts")
     out: list[dict[str, list[Any]]] = []
     batch = _without_replayed(cluster, group_id, batch, envelope, out)
     fed = batch.num_rows
@@ -408,7 +301,7 @@ def replay_parts(
     except Exception as exc:  # noqa: BLE001 - one group's failure must not stop the job
         tb = traceback.format_exc(limit=3).strip().splitlines()
         detail = f"{type(exc).__name__}: {exc} | {' / '.join(tb[-3:])}"[:2000]
-        out.append(_anomaly_columns(cluster, group_id, rows[0][i_ts], "replay_error", detail))
+        out.append(anomaly_columns(cluster, group_id, rows[0][TS], "replay_error", detail))
         return out, None
     for table, recs in (
         ("group_transitions", result.transitions),
@@ -419,11 +312,11 @@ def replay_parts(
         ("partition_skew", getattr(result, "skew", []) or []),
     ):
         if recs:
-            out.append(_record_columns(table, cluster, group_id, list(recs)))
+            out.append(record_columns(table, cluster, group_id, list(recs)))
     new_env = _next_envelope(envelope, snapshot, rows[-1], run_id, fed)
     state = {"state_json": envelope_json(new_env), "last_ts": new_env["last_ts"],
              "events_replayed": new_env["events"], "run_id": run_id}  # fmt: skip
-    out.append(_record_columns("group_state", cluster, group_id, [state]))
+    out.append(record_columns("group_state", cluster, group_id, [state]))
     return out, new_env
 
 
@@ -449,7 +342,7 @@ def _without_replayed(cluster: str, group_id: str, batch, envelope: dict[str, An
     skipped = pc.sum(done).as_py() or 0
     if not skipped:
         return batch
-    out.append(_anomaly_columns(cluster, group_id, batch.column("ts")[0].as_py(), "out_of_order",
+    out.append(anomaly_columns(cluster, group_id, batch.column("ts")[0].as_py(), "out_of_order",
                                 f"{skipped} event(s) at or before the group's replayed position "
                                 f"(ts {last_key[0]}, {last_key[2]}:{last_key[3]}) were not replayed again"))  # fmt: skip
     return batch.filter(pc.invert(done))
@@ -460,8 +353,7 @@ def _next_envelope(
 ) -> dict[str, Any]:
     """The group's state after this batch: the replay's snapshot, the last replayed position, and
     the state before this run (``prev``: one level, enough to undo one uncommitted run)."""
-    i_ts, i_file, i_line = (EVENT_FIELDS.index(f) for f in ("ts", "source_file", "line_no"))
-    last_rank = SIDE_ORDER.get(last[EVENT_FIELDS.index("side")], 9)
+    last_rank = side_rank(last[SIDE])
     if envelope and envelope.get("run_id") == run_id:
         prev = envelope.get("prev")  # an earlier micro-batch of this run: keep the state before the run
     else:
@@ -471,10 +363,10 @@ def _next_envelope(
     return {
         "v": 1,
         "replay": snapshot,
-        "last_key": [last[i_ts] or 0, last_rank, last[i_file] or "", last[i_line] or 0],
+        "last_key": [last[TS] or 0, last_rank, last[SF] or "", last[LN] or 0],
         "run_id": run_id,
         "events": (envelope or {}).get("events", 0) + fed,
-        "last_ts": last[i_ts],
+        "last_ts": last[TS],
         "prev": prev,
     }
 
@@ -488,7 +380,7 @@ def resume_envelope(
         return load_envelope(state_json, committed_runs), []
     except (ValueError, TypeError) as exc:
         return None, [
-            _anomaly_columns(cluster, group_id, None, "replay_error", f"unreadable stored state: {exc}")
+            anomaly_columns(cluster, group_id, None, "replay_error", f"unreadable stored state: {exc}")
         ]
 
 
@@ -601,7 +493,7 @@ def bucket_input(events):
     if events["group_id"].null_count:
         events = events.filter(pc.is_valid(events["group_id"]))
     side = pc.dictionary_encode(events["side"].combine_chunks())
-    ranks = pa.array([SIDE_ORDER.get(v, 9) for v in side.dictionary.to_pylist()], pa.int32())
+    ranks = pa.array([side_rank(v) for v in side.dictionary.to_pylist()], pa.int32())
     rank = pc.fill_null(pc.take(ranks, side.indices), 9)
     keys = pa.table({
         "c": _order_codes(events["cluster"]), "g": _order_codes(events["group_id"]), "ts": events["ts_ms"],

@@ -31,12 +31,7 @@ PACKAGES = ("coordinator_core", "jobs", "benchmarks")
 
 #: Known cycles (counting every import), as sets of module names, each with its reason: who owns the
 #: modules and how the cycle is to be broken. Break one, then drop its entry.
-ALLOWED_CYCLES: dict[frozenset[str], str] = {
-    frozenset({"coordinator_core.replay.fastpath", "coordinator_core.replay.group_replay"}): (
-        "owned by concurrent work on coordinator_core/replay/; to break by typing the feed functions' "
-        "`rp` with a typing.Protocol of what they call, in a small replay/*_types.py, not GroupReplay"
-    ),
-}
+ALLOWED_CYCLES: dict[frozenset[str], str] = {}
 
 
 #: Entry points that load no Spark: the CLI dispatches lazily per subcommand, the simulator runs
@@ -56,20 +51,12 @@ FORBIDDEN: dict[tuple[str, str], str] = {
 #: Imports against :data:`FORBIDDEN` that remain, as ``(importer, imported)`` modules, with their reason.
 ALLOWED_LAYER_VIOLATIONS: dict[tuple[str, str], str] = {}
 
-_CONSUMER_PRIVATE = (
-    "owned by concurrent work on coordinator_core/consumer/; to break by giving the shared helpers "
-    "public names in the split contract (settings, output, rows)"
-)
 _INGEST_PRIVATE = (
     "owned by concurrent work on jobs/ingest/; to break by giving the fast-path ingest stages and the "
     "arrowops helpers public names"
 )
 #: Modules that import another module's private names (``from m import _x``), with their reason.
 ALLOWED_PRIVATE_IMPORTS: dict[str, str] = {
-    "coordinator_core.consumer.broker": _CONSUMER_PRIVATE,
-    "coordinator_core.consumer.client": _CONSUMER_PRIVATE,
-    "coordinator_core.consumer.core": _CONSUMER_PRIVATE,
-    "coordinator_core.consumer.replay": _CONSUMER_PRIVATE,
     "jobs.ingest.attribution": _INGEST_PRIVATE,
     "jobs.ingest.envelope_heads": _INGEST_PRIVATE,
     "jobs.ingest.fastpaths": _INGEST_PRIVATE,

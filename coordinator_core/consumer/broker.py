@@ -10,7 +10,17 @@ from collections.abc import Iterable
 from typing import Any
 
 from coordinator_core.causes import client_id_of
-from coordinator_core.consumer.contract import (
+from coordinator_core.consumer.core import ConsumerReplayCore
+from coordinator_core.consumer.kinds import fence_cause
+from coordinator_core.consumer.model import (
+    C_DEAD,
+    C_LOADED,
+    LEAVE_GROUP_STATIC_MEMBER_EPOCH,
+    ConsumerGroupMember,
+)
+from coordinator_core.consumer.rebalance import ConsumerRebalance
+from coordinator_core.conversion import HandedOverMember
+from coordinator_core.events.row import (
     GEN,
     GIID,
     KIND,
@@ -25,30 +35,20 @@ from coordinator_core.consumer.contract import (
     REVOKED,
     STATE,
     TS,
-    _int,
-    _parts,
-    fence_cause,
 )
-from coordinator_core.consumer.core import ConsumerReplayCore
-from coordinator_core.consumer.model import (
-    C_DEAD,
-    C_LOADED,
-    LEAVE_GROUP_STATIC_MEMBER_EPOCH,
-    ConsumerGroupMember,
-)
-from coordinator_core.consumer.rebalance import ConsumerRebalance
-from coordinator_core.conversion import HandedOverMember
+from coordinator_core.replay_base import unique_id
+from coordinator_core.rows import partition_strings, to_int
 
 __all__ = ["ConsumerBrokerEvidence"]
 
 
 class ConsumerBrokerEvidence(ConsumerReplayCore):
-    """The ``_b_*`` handlers of the broker's lines, and the protocol conversions."""
+    """The ``_on_<fact>`` handlers of the broker's lines (the table is :data:`~coordinator_core.consumer.replay.HANDLERS`), and the protocol conversions."""
 
     __slots__ = ()
 
     # ------------------------------------------------------------------ broker evidence
-    def _b_joined(self, row: tuple) -> None:
+    def _on_member_joined(self, row: tuple) -> None:
         mid = row[MID]
         if not mid:
             return
@@ -69,7 +69,7 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
             m.group_instance_id = row[GIID]
         self._signal(row, "new_member", m, None, before)
 
-    def _b_subscription(self, row: tuple) -> None:
+    def _on_subscription_changed(self, row: tuple) -> None:
         """ "Member m updated its subscribed topics to: [...]." (INFO 3.7-3.9): the member behind the
         metadata bump that follows (cause ``metadata_change``, culprit the member, reason the line)."""
         mid = row[MID]
@@ -78,7 +78,7 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
             m.last_seen_ts = row[TS]
         self._signal(row, "metadata_change", m, row[REASON], self._present())
 
-    def _b_replaced(self, row: tuple) -> None:
+    def _on_member_replaced(self, row: tuple) -> None:
         mid, old = row[MID], row[OLDMID]
         if not mid:
             return
@@ -88,7 +88,7 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
         if prev is None and row[GIID]:
             prev = g.static_member(row[GIID])
         if prev is None and old and self.known:
-            self._anom(row, "unknown_member", f"static replacement of member {old} the model does not know")
+            self._anomaly(row, "unknown_member", f"static replacement of member {old} the model does not know")
         m = ConsumerGroupMember(
             mid, row[GIID], self._cid_of(mid), joined_ts=row[TS], coordinator=g.coordinator,
             protocol=row[PROTO],
@@ -105,8 +105,8 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
         self._signal(row, "static_member", m, None, before)
         self._check_end(row)
 
-    def _b_bumped(self, row: tuple) -> None:
-        n = _int(row[GEN])
+    def _on_epoch_bumped(self, row: tuple) -> None:
+        n = to_int(row[GEN])
         g = self.model
         ge = g.group_epoch
         if n is None:
@@ -117,10 +117,10 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
             if n == ge and self.implicit == ge:
                 self.implicit = None  # the leave/fence bump, logged after all
                 return
-            self._anom(row, "generation_gap", f"group epoch {n} is not after the model's {ge}; ignored")
+            self._anomaly(row, "generation_gap", f"group epoch {n} is not after the model's {ge}; ignored")
             return
         if ge is not None and n is not None and n > ge + 1:
-            self._anom(row, "generation_gap", f"group epoch bumped to {n}, model at {ge}: bumps missing")
+            self._anomaly(row, "generation_gap", f"group epoch bumped to {n}, model at {ge}: bumps missing")
         if n == 1 and ge is None and all(not m.inferred for m in g.members.values()):
             self.known = True  # the group is created in these logs: its membership is complete
         self.implicit = None
@@ -150,8 +150,8 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
         self.bumps += 1
         return True
 
-    def _b_target(self, row: tuple) -> None:
-        n = _int(row[GEN])
+    def _on_target_assignment(self, row: tuple) -> None:
+        n = to_int(row[GEN])
         g = self.model
         if row[PROTO]:
             g.assignor = row[PROTO]
@@ -162,12 +162,12 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
         if g.group_epoch is None:
             g.group_epoch = n
         elif n > g.group_epoch:
-            self._anom(
+            self._anomaly(
                 row, "generation_gap", f"target assignment for epoch {n} ahead of group epoch {g.group_epoch}"
             )
             self._bump(row, n, self._find_signal(row))
         if g.target_assignment_epoch is not None and n < g.target_assignment_epoch:
-            self._anom(
+            self._anomaly(
                 row, "generation_gap", f"target assignment epoch {n} before {g.target_assignment_epoch}"
             )
             return
@@ -199,19 +199,19 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
             self._revoke(self._in_reb(row[TS]), tps, row[TS])
         self._check_end(row)
 
-    def _b_left(self, row: tuple) -> None:
+    def _on_member_left(self, row: tuple) -> None:
         mid = row[MID]
         g = self.model
         m = g.members.get(mid) if mid else None
         if m is None and row[GIID]:
             m = g.static_member(row[GIID])
-        epoch = _int(row[MEPOCH])
+        epoch = to_int(row[MEPOCH])
         temporary = (
             epoch == LEAVE_GROUP_STATIC_MEMBER_EPOCH or "temporarily" in str(row[REASON] or "").lower()
         )
         if m is None:
             if self.known:
-                self._anom(row, "unknown_member", f"{row[KIND]} of member {mid} the model does not know")
+                self._anomaly(row, "unknown_member", f"{row[KIND]} of member {mid} the model does not know")
             m = self._member(row, mid, anomaly=False)
         elif row[GIID] and not m.group_instance_id:
             m.group_instance_id = row[GIID]
@@ -226,18 +226,18 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
             return
         self._departure(row, m, "member_leave", "leave", None)
 
-    def _b_fenced(self, row: tuple) -> None:
+    def _on_member_fenced(self, row: tuple) -> None:
         mid = row[MID]
         m = self.model.members.get(mid) if mid else None
         if m is None:
             if self.known:
-                self._anom(row, "unknown_member", f"{row[KIND]} of member {mid} the model does not know")
+                self._anomaly(row, "unknown_member", f"{row[KIND]} of member {mid} the model does not know")
             m = self._member(row, mid, anomaly=False)
         reason = (row[REASON] or "").rstrip(". ") or None
         cause, end = fence_cause(reason)
         self._departure(row, m, cause, end, reason)
 
-    def _b_assignment_state(self, row: tuple) -> None:
+    def _on_assignment_state(self, row: tuple) -> None:
         mid = row[MID]
         m = self._member(row, mid)
         if m is None:
@@ -246,12 +246,12 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
         m.tracked = True
         ts = row[TS]
         g = self.model
-        epoch = _int(row[MEPOCH])
+        epoch = to_int(row[MEPOCH])
         if epoch is not None and m.member_epoch is not None and 0 <= epoch < m.member_epoch:
-            self._anom(
+            self._anomaly(
                 row, "generation_gap", f"member {mid} epoch went back from {m.member_epoch} to {epoch}"
             )
-        prev_epoch = _int(row[GEN])
+        prev_epoch = to_int(row[GEN])
         self._set_epoch(m, epoch)
         if prev_epoch is not None:
             m.previous_member_epoch = prev_epoch
@@ -260,23 +260,23 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
         if epoch is not None:
             if g.group_epoch is None or epoch > g.group_epoch:
                 if g.group_epoch is not None and self.bumps:  # bumps are logged here: one is missing
-                    self._anom(
+                    self._anomaly(
                         row, "generation_gap", f"member epoch {epoch} ahead of group epoch {g.group_epoch}"
                     )
                 g.group_epoch = epoch
             if g.target_assignment_epoch is None or epoch > g.target_assignment_epoch:
                 g.target_assignment_epoch = epoch
-        assigned = _parts(row[PARTS])
-        revoked = _parts(row[REVOKED])
+        assigned = partition_strings(row[PARTS])
+        revoked = partition_strings(row[REVOKED])
         old = set(m.assigned_partitions) if m.assignment_known else None
         r = self._in_reb(ts)
         if r is None and self.bumps == 0 and self.last_reb is None and m.state != "STABLE":
             # the logs begin while the group reconciles: a rebalance whose start is not in them
-            self._anom(
+            self._anomaly(
                 row, "rebalance_without_start", f"member {mid} reconciling ({m.state}) before any bump"
             )
             r = self.reb = ConsumerRebalance(
-                self._unique_id(f"{self.group_id}:unknown:None"), None, None, None, cause="unknown",
+                unique_id(self.rids, f"{self.group_id}:unknown:None"), None, None, None, cause="unknown",
                 protocol_type=g.protocol_type, coordinator_broker=g.coordinator, start_unknown=True,
             )  # fmt: skip
         if r is not None:
@@ -291,7 +291,7 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
             self._assignment_rows(m, epoch, ts)
         self._check_end(row)
 
-    def _b_converted(self, row: tuple) -> None:
+    def _on_converted(self, row: tuple) -> None:
         pt = row[PTYPE]
         if pt:
             self.model.protocol_type = pt
@@ -369,15 +369,15 @@ class ConsumerBrokerEvidence(ConsumerReplayCore):
         self._derive(row, C_LOADED)
 
     # ------------------------------------------------------------------ group load, unload, deletion
-    def _b_loaded(self, row: tuple) -> None:
-        if _int(row[MCOUNT]) == 0 and not self.model.members:
+    def _on_loaded(self, row: tuple) -> None:
+        if to_int(row[MCOUNT]) == 0 and not self.model.members:
             self.known = True
         self._derive(row, C_LOADED)
 
-    def _b_unloaded(self, row: tuple) -> None:
+    def _on_unloaded(self, row: tuple) -> None:
         self._derive(row, C_DEAD)
 
-    def _b_dead(self, row: tuple) -> None:
+    def _on_dead(self, row: tuple) -> None:
         for m in list(self.model.members.values()):
             self._remove(row, m, "group_dead")
         self._close(row, "ended_empty", row[TS])

@@ -6,31 +6,19 @@ logged the start of."""
 
 from __future__ import annotations
 
-from coordinator_core.consumer.contract import (
-    _ACTIVE,
-    _GONE,
-    CID,
-    FROM,
-    MEPOCH,
-    MID,
-    PARTS,
-    REVOKED,
-    SF,
-    SIDE,
-    STATE,
-    TS,
-    _int,
-    _parts,
-)
 from coordinator_core.consumer.core import ConsumerReplayCore
+from coordinator_core.consumer.kinds import ACTIVE_STATES, GONE_STATES
 from coordinator_core.consumer.model import ConsumerGroupMember
 from coordinator_core.consumer.rebalance import ConsumerRebalance
+from coordinator_core.events.row import CID, FROM, MEPOCH, MID, PARTS, REVOKED, SF, SIDE, STATE, TS
+from coordinator_core.replay_base import unique_id
+from coordinator_core.rows import partition_strings, to_int
 
 __all__ = ["ConsumerClientEvidence"]
 
 
 class ConsumerClientEvidence(ConsumerReplayCore):
-    """The ``_c_*`` handlers of the client's lines."""
+    """The ``_on_<fact>`` handlers of the client's lines (the table is :data:`~coordinator_core.consumer.replay.HANDLERS`)."""
 
     __slots__ = ()
 
@@ -53,7 +41,7 @@ class ConsumerClientEvidence(ConsumerReplayCore):
             return None
         return self.model.members.get(mid)
 
-    def _c_state(self, row: tuple) -> None:
+    def _on_member_state_changed(self, row: tuple) -> None:
         ts = row[TS]
         to = str(row[STATE] or "").upper()
         frm = str(row[FROM] or "").upper()
@@ -65,7 +53,7 @@ class ConsumerClientEvidence(ConsumerReplayCore):
             # lines only, nobody else logs the departure
             self._departure(row, m, "member_leave", "leave", None)  # type: ignore[attr-defined]
             return
-        logged = _int(row[MEPOCH])
+        logged = to_int(row[MEPOCH])
         prev_epoch = self.model.group_epoch
         self._client_epoch(row, logged)
         r = self._in_reb(ts)
@@ -84,7 +72,7 @@ class ConsumerClientEvidence(ConsumerReplayCore):
         member not admitted yet, or gone)."""
         m = self._client_member(row)
         if m is None:
-            if to in ("JOINING", "UNSUBSCRIBED") or frm in ("UNSUBSCRIBED",) or to in _GONE:
+            if to in ("JOINING", "UNSUBSCRIBED") or frm in ("UNSUBSCRIBED",) or to in GONE_STATES:
                 return None  # before the broker admits it (or after it is gone): nothing to track
             m = self._member(row, row[MID], anomaly=self.broker_seen)
             if m is None:
@@ -102,7 +90,7 @@ class ConsumerClientEvidence(ConsumerReplayCore):
         g = self.model
         if logged is not None and logged > 0:
             if g.group_epoch is not None and logged > g.group_epoch and self.broker_seen:
-                self._anom(
+                self._anomaly(
                     row, "generation_gap", f"client epoch {logged} ahead of group epoch {g.group_epoch}"
                 )
             if not self.broker_seen and (g.group_epoch is None or logged > g.group_epoch):
@@ -135,7 +123,7 @@ class ConsumerClientEvidence(ConsumerReplayCore):
             and (r.new_generation is None or logged > r.new_generation)
         ):
             r.new_generation = logged  # client lines only: the members' epochs are all we know
-        if to in _ACTIVE:
+        if to in ACTIVE_STATES:
             r.active[m.member_id] = False
         elif to == "STABLE":
             # "with epoch N" lags during reconciliation: the line counts by time, not by epoch
@@ -151,7 +139,7 @@ class ConsumerClientEvidence(ConsumerReplayCore):
                     self._set_epoch(m, logged)
                 if m.assignment_known:
                     self._assignment_rows(m, m.member_epoch, ts)
-        elif to in _GONE:
+        elif to in GONE_STATES:
             r.active.pop(m.member_id, None)
         if not self.broker_lines:
             self._check_end(row)
@@ -162,7 +150,7 @@ class ConsumerClientEvidence(ConsumerReplayCore):
         """Client lines only: reconciliation begins a rebalance nobody logged the start of."""
         g = self.model
         r = ConsumerRebalance(
-            self._unique_id(f"{self.group_id}:{row[TS]}:{old}"), row[TS], old, None,
+            unique_id(self.rids, f"{self.group_id}:{row[TS]}:{old}"), row[TS], old, None,
             cause="new_member" if frm in ("JOINING", "UNSUBSCRIBED") else "unknown",
             culprit_member_id=m.member_id if frm in ("JOINING", "UNSUBSCRIBED") else None,
             members_before=self._present(), protocol_type=g.protocol_type, inferred=True, last_bump_ts=row[TS],
@@ -170,10 +158,10 @@ class ConsumerClientEvidence(ConsumerReplayCore):
         self.reb = r
         return r
 
-    def _c_reconciliation(self, row: tuple) -> None:
+    def _on_reconciliation(self, row: tuple) -> None:
         ts = row[TS]
         m = self._client_member(row)
-        added, revoked = _parts(row[PARTS]), _parts(row[REVOKED])
+        added, revoked = partition_strings(row[PARTS]), partition_strings(row[REVOKED])
         r = self._in_reb(ts)
         if m is not None:
             m.tracked = True
@@ -192,10 +180,10 @@ class ConsumerClientEvidence(ConsumerReplayCore):
             self._revoke(r, revoked, ts)
             self._assign(r, added, ts)
 
-    def _c_revoked(self, row: tuple) -> None:
+    def _on_partitions_revoked(self, row: tuple) -> None:
         ts = row[TS]
         m = self._client_member(row)
-        tps = _parts(row[PARTS])
+        tps = partition_strings(row[PARTS])
         r = self._in_reb(ts)
         if r is not None and tps:
             self._touch(r, ts)
@@ -203,10 +191,10 @@ class ConsumerClientEvidence(ConsumerReplayCore):
         if m is not None and m.assignment_known:
             m.assigned_partitions = [p for p in m.assigned_partitions if p not in tps]
 
-    def _c_assigned(self, row: tuple) -> None:
+    def _on_partitions_assigned(self, row: tuple) -> None:
         ts = row[TS]
         m = self._client_member(row)
-        tps = _parts(row[PARTS])
+        tps = partition_strings(row[PARTS])
         r = self._in_reb(ts)
         if r is not None and tps:
             self._touch(r, ts)

@@ -12,37 +12,25 @@ from collections.abc import Iterable
 from typing import Any
 
 from coordinator_core.causes import client_id_of
-from coordinator_core.consumer.contract import (
-    _SIGNALS_MAX,
-    CID,
-    COORD,
-    GIID,
-    KIND,
-    LN,
-    MID,
-    REASON,
-    SF,
-    SIDE,
-    STALE_MS,
-    TS,
-    _int,
-)
+from coordinator_core.consumer.kinds import SIGNALS_MAX, STALE_MS
 from coordinator_core.consumer.model import ConsumerGroupMember, ConsumerGroupModel, condition, next_state
 from coordinator_core.consumer.rebalance import ConsumerRebalance, rebalance_record
-from coordinator_core.records import Anomaly, AssignmentRow, MemberSession, Rebalance, Transition
+from coordinator_core.events.row import CID, COORD, GIID, KIND, LN, MID, REASON, SF, SIDE, TS
+from coordinator_core.records import AssignmentRow, MemberSession, Rebalance, Transition
 from coordinator_core.replay import ReplaySettings
-from coordinator_core.rows import RowInput
+from coordinator_core.replay_base import EvidenceReplay, unique_id
+from coordinator_core.rows import to_int
 
 __all__ = ["ConsumerReplayCore"]
 
 #: the model's state beyond the group model and the rebalances, kept in snapshots by these names
-_STATE_ATTRS = (
+STATE_ATTRS = (
     "known", "broker_seen", "broker_lines", "implicit", "signals", "cid_map", "files", "last_ts",
     "events", "rids", "bumps",
 )  # fmt: skip
 
 
-class ConsumerReplayCore(RowInput):
+class ConsumerReplayCore(EvidenceReplay):
     """The state of one consumer-protocol group's replay and the steps every handler shares; the
     handlers are in the subclasses (:class:`~coordinator_core.consumer.replay.ConsumerGroupReplay`
     combines them)."""
@@ -58,20 +46,15 @@ class ConsumerReplayCore(RowInput):
         "_ss",
         "_as",
         "_an",
-        *_STATE_ATTRS,
+        "_sk",
+        *STATE_ATTRS,
     )
 
     def __init__(self, group_id: str, settings: ReplaySettings | None = None) -> None:
-        self.group_id = group_id
-        self.settings = settings or ReplaySettings()
+        self._init_output(group_id, settings)
         self.model = ConsumerGroupModel(group_id)
         self.reb: ConsumerRebalance | None = None
         self.last_reb: ConsumerRebalance | None = None
-        self._tr: list[Transition] = []
-        self._rb: list[Rebalance] = []
-        self._ss: list[MemberSession] = []
-        self._as: list[AssignmentRow] = []
-        self._an: list[Anomaly] = []
         #: the membership is complete (the group was created in these logs, or loaded empty)
         self.known = False
         self.broker_seen = False
@@ -94,17 +77,10 @@ class ConsumerReplayCore(RowInput):
     def _position(self) -> tuple[str | None, int | None]:
         return self.model.state, self.model.group_epoch
 
-    def _anom(self, row: tuple, kind: str, detail: str) -> None:
-        self._an.append(
-            Anomaly(
-                self.group_id, row[TS], kind, detail, self.model.state, self.model.group_epoch, row[KIND],
-                row[SF], row[LN],
-            )
-        )  # fmt: skip
-
     # ------------------------------------------------------------------ state
     def _derive(self, row: tuple, cond: str | None = None) -> None:
-        """Apply the transition table to what the epochs say now (or to ``cond``)."""
+        """Apply :func:`~coordinator_core.consumer.model.next_state` to what the epochs say now (or to
+        ``cond``): the one place the group state changes."""
         g = self.model
         derived = condition(g)
         if cond is None:
@@ -112,7 +88,7 @@ class ConsumerReplayCore(RowInput):
         to = next_state(g.state, cond, derived)
         if to is None:
             # a live group after Dead without a load line: adopt the evidence
-            self._anom(row, "impossible_transition", f"{cond} is impossible in state {g.state}; adopted")
+            self._anomaly(row, "impossible_transition", f"{cond} is impossible in state {g.state}; adopted")
             to = next_state(None, cond, derived) or g.state
         if to == g.state or to is None:
             return
@@ -133,7 +109,7 @@ class ConsumerReplayCore(RowInput):
         m = self.model.members.get(mid)
         if m is None and create:
             if anomaly and self.known:
-                self._anom(row, "unknown_member", f"{row[KIND]} of member {mid} the model does not know")
+                self._anomaly(row, "unknown_member", f"{row[KIND]} of member {mid} the model does not know")
             giid = row[GIID]
             cid = row[CID] if row[SIDE] == "client" else None
             m = ConsumerGroupMember(
@@ -188,24 +164,14 @@ class ConsumerReplayCore(RowInput):
     ) -> list[Any]:
         s = [
             row[TS], cause, m.member_id if m else row[MID], m.group_instance_id if m else row[GIID],
-            m.client_id if m else None, _int(row[COORD]), reason, before, False,
+            m.client_id if m else None, to_int(row[COORD]), reason, before, False,
         ]  # fmt: skip
         self.signals.append(s)
-        if len(self.signals) > _SIGNALS_MAX:
+        if len(self.signals) > SIGNALS_MAX:
             del self.signals[0]
         return s
 
     # ------------------------------------------------------------------ rebalances
-    def _unique_id(self, rid: str) -> str:
-        out, n = rid, 1
-        while out in self.rids:
-            n += 1
-            out = f"{rid}#{n}"
-        self.rids.append(out)
-        if len(self.rids) > 32:
-            del self.rids[0]
-        return out
-
     def _bump(self, row: tuple, epoch: int | None, signal: list[Any] | None) -> None:
         """The group epoch moved to ``epoch`` at this line: start a rebalance, or extend the one in
         progress (one more round)."""
@@ -233,7 +199,7 @@ class ConsumerReplayCore(RowInput):
         if not g.members or self._present() == 0:
             return  # the last member left: the group is empty, nothing to reconcile
         r = ConsumerRebalance(
-            self._unique_id(f"{self.group_id}:{ts}:{old}"), ts, old, epoch, protocol_type=g.protocol_type,
+            unique_id(self.rids, f"{self.group_id}:{ts}:{old}"), ts, old, epoch, protocol_type=g.protocol_type,
             coordinator_broker=g.coordinator, last_bump_ts=ts, members_before=self._present(),
         )  # fmt: skip
         if signal is not None:
@@ -261,7 +227,7 @@ class ConsumerReplayCore(RowInput):
             self._set_epoch(m, epoch)
 
     def _find_signal(self, row: tuple) -> list[Any] | None:
-        ts, coord = row[TS], _int(row[COORD])
+        ts, coord = row[TS], to_int(row[COORD])
         for s in reversed(self.signals):
             if s[8] or s[0] > ts:
                 continue

@@ -20,10 +20,11 @@ RECONCILING when some member is not reconciled to the target (``isReconciledTo``
 STABLE and member epoch == target epoch; a static member away with epoch -2 counts as not
 reconciled, as in Kafka); STABLE otherwise. DEAD when the group is unloaded or deleted.
 
-:data:`TRANSITIONS` is the evidence transition table: ``(state, condition) -> next state``, where
-the condition is what the epochs say now (:func:`condition`); one lookup decides the next state.
-A missing pair (a live condition while DEAD without a load) is impossible: the replay records an
-``impossible_transition`` anomaly and adopts the evidence.
+:func:`next_state` applies that rule: a live group's state is what its epochs say now (one condition,
+:func:`condition`, any live state following any other, as in Kafka); the two facts that are not
+derived are the group's unload or deletion (DEAD, from any state) and its load (the state its epochs
+give, from any state). A live condition while DEAD without a load is impossible: the replay records
+an ``impossible_transition`` anomaly and adopts the evidence.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ __all__ = [
     "EMPTY", "ASSIGNING", "RECONCILING", "STABLE", "DEAD", "GROUP_STATES", "BROKER_MEMBER_STATES",
     "CLIENT_MEMBER_STATES", "LEAVE_GROUP_MEMBER_EPOCH", "LEAVE_GROUP_STATIC_MEMBER_EPOCH", "group_condition",
     "STATE_OF_CONDITION",
-    "ConsumerGroupMember", "ConsumerGroupModel", "TRANSITIONS", "DERIVE", "condition", "next_state",
+    "ConsumerGroupMember", "ConsumerGroupModel", "condition", "next_state",
 ]  # fmt: skip
 
 # ConsumerGroup.ConsumerGroupState (toString values)
@@ -56,40 +57,22 @@ LEAVE_GROUP_STATIC_MEMBER_EPOCH = -2
 # conditions (what the epochs say) and facts that are not derived
 C_EMPTY, C_ASSIGNING, C_RECONCILING, C_STABLE = "empty", "assigning", "reconciling", "stable"
 C_DEAD, C_LOADED = "dead", "loaded"
-#: table value: the next state is what the epochs say (:func:`condition`)
-DERIVE = "derive"
-
-_LIVE = (EMPTY, ASSIGNING, RECONCILING, STABLE)
 _BY_CONDITION = {C_EMPTY: EMPTY, C_ASSIGNING: ASSIGNING, C_RECONCILING: RECONCILING, C_STABLE: STABLE}
 #: condition -> group state (``ConsumerGroupState`` toString value)
 STATE_OF_CONDITION = _BY_CONDITION
 
 
-def _build() -> dict[tuple[str | None, str], str]:
-    table: dict[tuple[str | None, str], str] = {}
-    for src in (None, *_LIVE):
-        # live states are derived from the epochs: any live state may follow any other
-        for cond, tgt in _BY_CONDITION.items():
-            table[(src, cond)] = tgt
-        table[(src, C_DEAD)] = DEAD
-    table[(DEAD, C_DEAD)] = DEAD
-    # a loaded group takes the state its epochs give
-    for src in (None, DEAD, *_LIVE):
-        table[(src, C_LOADED)] = DERIVE
-    return table
-
-
-#: (state or None when unknown, condition) -> next state
-TRANSITIONS: dict[tuple[str | None, str], str] = _build()
-
-
 def next_state(state: str | None, cond: str, derived: str | None = None) -> str | None:
-    """The state after ``cond`` in ``state`` (``derived``: the condition of the epochs, for a load);
-    None when impossible (a live condition while DEAD)."""
-    to = TRANSITIONS.get((state, cond))
-    if to == DERIVE:
+    """The state after ``cond`` in ``state``: DEAD for ``dead``; for ``loaded`` the state of
+    ``derived`` (the condition of the epochs); for a live condition its state
+    (``ConsumerGroup.maybeUpdateGroupState``), except while DEAD, where it is impossible (None)."""
+    if cond == C_DEAD:
+        return DEAD
+    if cond == C_LOADED:
         return _BY_CONDITION.get(derived or C_EMPTY)
-    return to
+    if state == DEAD:
+        return None
+    return _BY_CONDITION.get(cond)
 
 
 @dataclass(slots=True)
@@ -131,12 +114,14 @@ class ConsumerGroupMember:
         """``ModernGroupMember.isReconciledTo``."""
         return self.state == "STABLE" and self.member_epoch is not None and self.member_epoch == target_epoch
 
-    def to_json(self) -> list[Any]:
-        return [getattr(self, n) for n in _MEMBER_FIELDS]
+    def to_json(self) -> dict[str, Any]:
+        """The member by field name (fields that are None or empty left out)."""
+        return {n: v for n in _MEMBER_FIELDS if (v := getattr(self, n)) is not None and v != [] and v is not False}
 
     @classmethod
-    def from_json(cls, vals: list[Any]) -> ConsumerGroupMember:
-        return cls(**dict(zip(_MEMBER_FIELDS, vals)))
+    def from_json(cls, vals: dict[str, Any] | list[Any]) -> ConsumerGroupMember:
+        """A member from :meth:`to_json` (or, from a format 1 snapshot, its values in field order)."""
+        return cls(**(vals if isinstance(vals, dict) else dict(zip(_MEMBER_FIELDS, vals))))
 
 
 _MEMBER_FIELDS = tuple(ConsumerGroupMember.__dataclass_fields__)

@@ -13,48 +13,40 @@ Evidence (``docs/design/contracts.md`` section 2), by side:
 
 Other kinds are accepted and ignored (the classic vocabulary belongs to the classic replay); kinds
 outside :data:`coordinator_core.events.EVENT_KINDS` and this module's kinds
-(:data:`~coordinator_core.consumer.contract.CONSUMER_KINDS`) are ``unknown_kind`` anomalies.
+(:data:`~coordinator_core.consumer.kinds.CONSUMER_KINDS`) are ``unknown_kind`` anomalies.
 Nothing raises on evidence.
 
 The replay is split by concern, one mixin per side of the evidence over a shared core:
 
-* :mod:`coordinator_core.consumer.contract`: row positions, kinds, constants, value readers;
+* :mod:`coordinator_core.consumer.kinds`: the kinds it reads, its constants, :func:`fence_cause` (rows
+  are read through :mod:`coordinator_core.events.row` and :mod:`coordinator_core.rows`);
 * :mod:`coordinator_core.consumer.rebalance`: the rebalance under construction and its record;
-* :mod:`coordinator_core.consumer.core`: state, members, sessions, signals, the rebalance lifecycle;
+* :mod:`coordinator_core.consumer.core`: state, members, sessions, signals, the rebalance lifecycle
+  (on :class:`coordinator_core.replay_base.EvidenceReplay`, the base both replays share);
 * :mod:`coordinator_core.consumer.broker`: the broker's lines and the protocol conversions;
 * :mod:`coordinator_core.consumer.client`: the client's lines;
-* this module: :class:`ConsumerGroupReplay` (persistence, input, the dispatch of kinds to handlers).
+* this module: :class:`ConsumerGroupReplay` (persistence, input, the dispatch of kinds to the
+  ``_on_<fact>`` handlers: :data:`HANDLERS`).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import asdict, fields
+from dataclasses import asdict
 from typing import Any
 
 from coordinator_core.consumer.broker import ConsumerBrokerEvidence
 from coordinator_core.consumer.client import ConsumerClientEvidence
-from coordinator_core.consumer.contract import (
-    _KNOWN_KINDS,
-    CONSUMER_KINDS,
-    COORD,
-    KIND,
-    LN,
-    NFIELDS,
-    PTYPE,
-    SF,
-    SIDE,
-    STALE_MS,
-    TS,
-    _int,
-    fence_cause,
-)
-from coordinator_core.consumer.core import _STATE_ATTRS, ConsumerReplayCore
+from coordinator_core.consumer.core import STATE_ATTRS, ConsumerReplayCore
+from coordinator_core.consumer.kinds import CONSUMER_KINDS, KNOWN_KINDS, STALE_MS, fence_cause
 from coordinator_core.consumer.model import ConsumerGroupMember, ConsumerGroupModel
 from coordinator_core.consumer.rebalance import ConsumerRebalance
-from coordinator_core.records import Anomaly, AssignmentRow, MemberSession, Rebalance, Transition
+from coordinator_core.events.row import COORD, KIND, NFIELDS, PTYPE, SIDE, TS
+from coordinator_core.records import Anomaly
 from coordinator_core.replay import ReplayOutput, ReplaySettings
+from coordinator_core.replay_base import dump_records, load_records
+from coordinator_core.rows import to_int
 
 __all__ = [
     "ConsumerGroupReplay", "CONSUMER_KINDS", "SNAPSHOT_VERSION", "fence_cause",
@@ -62,10 +54,8 @@ __all__ = [
     "ConsumerRebalance", "ConsumerReplayCore", "STALE_MS",
 ]  # fmt: skip
 
-SNAPSHOT_VERSION = 1
-
-_RECORD_TYPES = {"tr": Transition, "rb": Rebalance, "ss": MemberSession, "as": AssignmentRow, "an": Anomaly}
-_RECORD_FIELDS = {k: tuple(f.name for f in fields(c)) for k, c in _RECORD_TYPES.items()}
+#: 2: members and records by field name (1, read only: as lists of values in field order)
+SNAPSHOT_VERSION = 2
 
 
 class ConsumerGroupReplay(ConsumerBrokerEvidence, ConsumerClientEvidence):
@@ -87,11 +77,11 @@ class ConsumerGroupReplay(ConsumerBrokerEvidence, ConsumerClientEvidence):
             return r
         try:
             d = json.loads(state_json)
-            if d.get("v") != SNAPSHOT_VERSION or d.get("p") != "consumer":
+            if d.get("v") not in (1, SNAPSHOT_VERSION) or d.get("p") != "consumer":
                 raise ValueError(
                     f"not a consumer snapshot v{SNAPSHOT_VERSION}: {d.get('p')!r} v{d.get('v')!r}"
                 )
-            for name in _STATE_ATTRS:
+            for name in STATE_ATTRS:
                 if name in d:
                     setattr(r, name, d[name])
             m = d["model"]
@@ -102,13 +92,7 @@ class ConsumerGroupReplay(ConsumerBrokerEvidence, ConsumerClientEvidence):
             )  # fmt: skip
             r.reb = ConsumerRebalance(**d["reb"]) if d.get("reb") else None
             r.last_reb = ConsumerRebalance(**d["last_reb"]) if d.get("last_reb") else None
-            for key, rec in _RECORD_TYPES.items():
-                buf = getattr(r, "_" + key)
-                for vals in d.get("out", {}).get(key, ()):
-                    kw = dict(zip(_RECORD_FIELDS[key], vals))
-                    if key == "as":
-                        kw["partitions"] = tuple(kw["partitions"])
-                    buf.append(rec(**kw))
+            load_records(r, d.get("out", {}))
         except Exception as exc:  # never raise on stored state either
             r = cls(group_id, settings)
             r._an.append(Anomaly(group_id, None, "replay_error", f"unreadable snapshot: {exc}"))
@@ -118,7 +102,7 @@ class ConsumerGroupReplay(ConsumerBrokerEvidence, ConsumerClientEvidence):
         """The whole model as compact JSON (including records not flushed yet)."""
         m = self.model
         d: dict[str, Any] = {"v": SNAPSHOT_VERSION, "p": "consumer", "g": self.group_id}
-        for name in _STATE_ATTRS:
+        for name in STATE_ATTRS:
             d[name] = getattr(self, name)
         d["model"] = {
             "protocol_type": m.protocol_type, "group_epoch": m.group_epoch,
@@ -128,11 +112,7 @@ class ConsumerGroupReplay(ConsumerBrokerEvidence, ConsumerClientEvidence):
         }  # fmt: skip
         d["reb"] = asdict(self.reb) if self.reb else None
         d["last_reb"] = asdict(self.last_reb) if self.last_reb else None
-        out: dict[str, list[Any]] = {}
-        for key in _RECORD_TYPES:
-            buf = getattr(self, "_" + key)
-            if buf:
-                out[key] = [[getattr(rec, n) for n in _RECORD_FIELDS[key]] for rec in buf]
+        out = dump_records(self)
         if out:
             d["out"] = out
         return json.dumps(d, separators=(",", ":"), default=list)
@@ -142,21 +122,14 @@ class ConsumerGroupReplay(ConsumerBrokerEvidence, ConsumerClientEvidence):
         """Records produced since the last flush, plus the open rebalance (``outcome="open"``) and
         open member sessions (``end_reason="open"``); ``final=True`` adds ``rebalance_without_end``
         for a rebalance still open."""
-        out = ReplayOutput(self._tr, self._rb, self._ss, self._as, self._an, [])
-        self._tr, self._rb, self._ss, self._as, self._an = [], [], [], [], []
+        out = self._take_output()
         r = self.reb
         if r is not None and not (not final and self._downgrade_may_follow(r)):
             # a re-opened rebalance replaces its earlier report
             out.rebalances = [x for x in out.rebalances if x.rebalance_id != r.rebalance_id]
             out.rebalances.append(self._record(r, "open", None, None))
             if final:
-                out.anomalies.append(
-                    Anomaly(
-                        self.group_id, self.last_ts, "rebalance_without_end",
-                        f"rebalance {r.rebalance_id} still open when the logs end", self.model.state,
-                        self.model.group_epoch,
-                    )
-                )  # fmt: skip
+                self._still_open(out, r.rebalance_id, self.last_ts)
         for m in self.model.members.values():
             out.sessions.append(self._session(m, None, "open"))
         return out
@@ -176,9 +149,9 @@ class ConsumerGroupReplay(ConsumerBrokerEvidence, ConsumerClientEvidence):
         self.events += n
 
     def _one(self, row: tuple) -> None:
-        ts = _int(row[TS])
+        ts = to_int(row[TS])
         if ts is None:
-            self._anom(
+            self._anomaly(
                 (None,) + tuple(row[1:]),
                 "no_timestamp",
                 "event without any time in its file: kept in events, not replayed",
@@ -187,33 +160,18 @@ class ConsumerGroupReplay(ConsumerBrokerEvidence, ConsumerClientEvidence):
         if ts != row[TS]:
             row = (ts,) + row[1:]
         kind = row[KIND]
-        if kind not in _KNOWN_KINDS:
-            self._anom(row, "unknown_kind", f"unknown event kind {kind!r}")
+        if kind not in KNOWN_KINDS:
+            self._anomaly(row, "unknown_kind", f"unknown event kind {kind!r}")
             return
-        sf = row[SF]
-        if sf is not None:
-            rec = self.files.get(sf)
-            ln = row[LN]
-            if rec is None:
-                self.files[sf] = [ts, ln if ln is not None else -1]
-            elif ts < rec[0] or (ln is not None and ln < rec[1]):
-                self._anom(
-                    row,
-                    "out_of_order",
-                    f"line {ln} at {ts} is earlier than line {rec[1]} at {rec[0]} of {sf}",
-                )
-            else:
-                rec[0] = ts
-                if ln is not None:
-                    rec[1] = ln
+        self._check_file_order(self.files, row)
         if self.last_ts is None or ts > self.last_ts:
             self.last_ts = ts
-        handler = _HANDLERS.get(kind)
+        handler = HANDLERS.get(kind)
         if handler is None:
             return  # a classic or unrelated kind: nothing for this model
         if row[SIDE] in (None, "broker") and kind not in _CLIENT_HANDLERS:
             self.broker_seen = True
-            c = _int(row[COORD])
+            c = to_int(row[COORD])
             if c is not None and kind not in ("group_unloaded", "group_dead"):
                 self.model.coordinator = c
         pt = row[PTYPE]
@@ -224,24 +182,24 @@ class ConsumerGroupReplay(ConsumerBrokerEvidence, ConsumerClientEvidence):
             self._derive(row)
 
 
-_HANDLERS: dict[str, Any] = {
-    "consumer_member_joined": ConsumerGroupReplay._b_joined,
-    "consumer_member_replaced": ConsumerGroupReplay._b_replaced,
-    "group_epoch_bumped": ConsumerGroupReplay._b_bumped,
-    "consumer_subscription_changed": ConsumerGroupReplay._b_subscription,
-    "target_assignment_computed": ConsumerGroupReplay._b_target,
-    "consumer_member_left": ConsumerGroupReplay._b_left,
-    "consumer_member_fenced": ConsumerGroupReplay._b_fenced,
-    "member_assignment_state": ConsumerGroupReplay._b_assignment_state,
-    "group_converted": ConsumerGroupReplay._b_converted,
-    "group_loaded": ConsumerGroupReplay._b_loaded,
-    "group_unloaded": ConsumerGroupReplay._b_unloaded,
-    "group_dead": ConsumerGroupReplay._b_dead,
-    "member_state_changed": ConsumerGroupReplay._c_state,
-    "reconciliation_started": ConsumerGroupReplay._c_reconciliation,
-    "partitions_revoked": ConsumerGroupReplay._c_revoked,
-    "partitions_lost": ConsumerGroupReplay._c_revoked,
-    "partitions_assigned": ConsumerGroupReplay._c_assigned,
+HANDLERS: dict[str, Any] = {
+    "consumer_member_joined": ConsumerGroupReplay._on_member_joined,
+    "consumer_member_replaced": ConsumerGroupReplay._on_member_replaced,
+    "group_epoch_bumped": ConsumerGroupReplay._on_epoch_bumped,
+    "consumer_subscription_changed": ConsumerGroupReplay._on_subscription_changed,
+    "target_assignment_computed": ConsumerGroupReplay._on_target_assignment,
+    "consumer_member_left": ConsumerGroupReplay._on_member_left,
+    "consumer_member_fenced": ConsumerGroupReplay._on_member_fenced,
+    "member_assignment_state": ConsumerGroupReplay._on_assignment_state,
+    "group_converted": ConsumerGroupReplay._on_converted,
+    "group_loaded": ConsumerGroupReplay._on_loaded,
+    "group_unloaded": ConsumerGroupReplay._on_unloaded,
+    "group_dead": ConsumerGroupReplay._on_dead,
+    "member_state_changed": ConsumerGroupReplay._on_member_state_changed,
+    "reconciliation_started": ConsumerGroupReplay._on_reconciliation,
+    "partitions_revoked": ConsumerGroupReplay._on_partitions_revoked,
+    "partitions_lost": ConsumerGroupReplay._on_partitions_revoked,
+    "partitions_assigned": ConsumerGroupReplay._on_partitions_assigned,
 }
 # a join is always followed by its bump in the same batch of records: the bump line derives the state
 _SELF_DERIVING = frozenset({"group_loaded", "group_unloaded", "group_dead", "consumer_member_joined"})

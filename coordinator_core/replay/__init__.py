@@ -43,13 +43,19 @@ reports the rebalance under construction (``outcome="open"``) and every open mem
 member_id, joined_ts``), when they close. :meth:`GroupReplay.snapshot` / :meth:`GroupReplay.resume`
 carry the whole model between runs (:mod:`.snapshot`), so cut-and-resume equals one replay.
 
-Modules: :mod:`.model` (the typed group model), :mod:`.contract` (settings, output, row positions),
-:mod:`.core` (shared bookkeeping), :mod:`.broker`, :mod:`.client` (evidence handlers),
-:mod:`.group_replay` (:class:`GroupReplay`), :mod:`.fastpath`, :mod:`.snapshot`.
+Modules: :mod:`.model` (the typed group model), :mod:`.settings`, :mod:`.output`, :mod:`.core`
+(shared bookkeeping on :class:`coordinator_core.replay_base.EvidenceReplay`), :mod:`.broker` (broker
+handlers, the broker transition table applied), :mod:`.client` and :mod:`.client_only` (client
+handlers and the client-only reconstruction), :mod:`.inferred` (the table of state changes without a
+broker line), :mod:`.handover`, :mod:`.heartbeat`, :mod:`.group_replay` (:class:`GroupReplay`),
+:mod:`.fastpath` (with :mod:`.feed_types`), :mod:`.snapshot`. ``docs/design/replay.md`` describes the
+shape both replays share.
 """
 
-from coordinator_core.replay.contract import HEARTBEAT, ReplayOutput, ReplaySettings
 from coordinator_core.replay.group_replay import GroupReplay
+from coordinator_core.replay.output import ReplayOutput
+from coordinator_core.replay.settings import ReplaySettings
 from coordinator_core.replay.snapshot import SNAPSHOT_VERSION
+from coordinator_core.row_rules import HEARTBEAT
 
 __all__ = ["GroupReplay", "ReplaySettings", "ReplayOutput", "SNAPSHOT_VERSION", "HEARTBEAT"]

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from coordinator_core.causes import CauseInfo, classify_client_reason, classify_reason, client_id_of
-from coordinator_core.replay.contract import (
+from coordinator_core.events.row import (
     CID,
     COORD,
     GEN,
@@ -28,13 +28,10 @@ from coordinator_core.replay.contract import (
     REASON,
     TS,
     UNEXP,
-    D,
-    E,
-    S,
-    to_int,
 )
 from coordinator_core.replay.core import ReplayCore
-from coordinator_core.replay.model import PendingMember
+from coordinator_core.replay.model import D, E, PendingMember, S
+from coordinator_core.rows import to_int
 from coordinator_core.transitions import LOADED, STATE_KINDS, STAY, target
 
 #: broker kinds whose target state is inferred, not logged (the leader's assignment is persisted:
@@ -42,7 +39,6 @@ from coordinator_core.transitions import LOADED, STATE_KINDS, STAY, target
 INFERRED_KINDS = frozenset({"assignment_received"})
 #: kinds that say the broker's state outright (they replace a state inferred from client lines)
 _STATE_FACTS = frozenset(STATE_KINDS) | {"group_loaded"}
-_OLD_EMPTY = (0, 10, 1)  # before 0.10.1 a new group starts Stable (Empty did not exist)
 
 
 class BrokerEvidence(ReplayCore):
@@ -90,7 +86,7 @@ class BrokerEvidence(ReplayCore):
         self.generation = 0
         self.membership_known = True
         self.stable_member_count = 0
-        self._set_state(row, S if (self._v is not None and self._v < _OLD_EMPTY) else E, inferred=True)
+        self._apply(row, "recreated")
 
     def _note_broker_line(self, row: tuple, kind: str) -> None:
         """What any broker line tells besides its fact: the broker logs this group (its state facts
@@ -102,7 +98,7 @@ class BrokerEvidence(ReplayCore):
             self.coordinator = to_int(row[COORD])
         if kind == "rebalance_prepared" and self.state is None and to_int(row[GEN]) == 0:
             # a brand-new group: Empty (0.10.1+), Stable before Empty existed; not a transition
-            self.state = S if (self._v is not None and self._v < _OLD_EMPTY) else E
+            self.state = self._new_group_state()
             self.membership_known = True
             self.generation = 0
 

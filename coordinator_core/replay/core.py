@@ -12,28 +12,21 @@ from typing import Any
 
 from coordinator_core.causes import client_id_of
 from coordinator_core.config import parse_version_hint
+from coordinator_core.events.row import CID, GIID, HOST, KIND, LN, MID, SF, TS
 from coordinator_core.records import Anomaly, AssignmentRow, MemberSession, Rebalance, Transition
-from coordinator_core.replay.contract import (
-    CID,
-    GIID,
-    HOST,
-    KIND,
-    LN,
-    MID,
-    SF,
-    TS,
-    ReplaySettings,
-    S,
-    to_int,
-)
+from coordinator_core.replay.inferred import INFERRED_TRANSITIONS, NEW_GROUP, OLD_EMPTY_VERSION, TAKEN_OVER
 from coordinator_core.replay.model import (
     DepartedMember,
+    E,
     GroupModel,
     Member,
     OpenRebalance,
+    S,
     Signal,
 )
-from coordinator_core.rows import RowInput
+from coordinator_core.replay.settings import ReplaySettings
+from coordinator_core.replay_base import EvidenceReplay, unique_id
+from coordinator_core.rows import to_int
 from coordinator_core.skew import skew_rows
 
 #: departed members, hints and warned members kept (oldest dropped first)
@@ -49,7 +42,7 @@ def joined_ts(m: Member) -> int | None:
     return m.joined_ts
 
 
-class ReplayCore(RowInput, GroupModel):
+class ReplayCore(EvidenceReplay, GroupModel):
     """A :class:`~coordinator_core.replay.model.GroupModel` with its output buffers and the
     operations evidence handlers use."""
 
@@ -57,32 +50,12 @@ class ReplayCore(RowInput, GroupModel):
 
     def __init__(self, group_id: str, settings: ReplaySettings | None = None) -> None:
         GroupModel.__init__(self)
-        self.group_id = group_id
-        self.settings = settings or ReplaySettings()
+        self._init_output(group_id, settings)
         self._v = parse_version_hint(self.settings.version_hint)
-        self._tr: list[Transition] = []
-        self._rb: list[Rebalance] = []
-        self._ss: list[MemberSession] = []
-        self._as: list[AssignmentRow] = []
-        self._an: list[Anomaly] = []
-        self._sk: list[dict[str, Any]] = []
 
     # ------------------------------------------------------------------ internals: plumbing
     def _position(self) -> tuple[str | None, int | None]:
         return self.state, self.generation
-
-    def _anomaly(self, row: tuple, kind: str, detail: str) -> None:
-        self._an.append(
-            Anomaly(
-                self.group_id, row[TS], kind, detail, self.state, self.generation, row[KIND], row[SF], row[LN]
-            )
-        )
-
-    def _out_of_order(self, row: tuple, rec: list[Any]) -> None:
-        self._anomaly(
-            row, "out_of_order",
-            f"line {row[LN]} at {row[TS]} is earlier than line {rec[1]} at {rec[0]} of {row[SF]}",
-        )  # fmt: skip
 
     def _set_state(self, row: tuple, to: str, inferred: bool = False) -> None:
         self.client_inferred_state = inferred and (not self.broker_seen or self.client_inferred_state)
@@ -95,6 +68,29 @@ class ReplayCore(RowInput, GroupModel):
             )
         )  # fmt: skip
         self.state = to
+
+    def _can(self, fact: str) -> bool:
+        """Whether ``fact`` changes the state the group is in (:mod:`.inferred`)."""
+        return (self.state, fact) in INFERRED_TRANSITIONS
+
+    def _apply(self, row: tuple, fact: str, *, inferred: bool = True) -> bool:
+        """Apply the inferred transition of ``fact`` (:data:`~.inferred.INFERRED_TRANSITIONS`) at
+        ``row``; a fact impossible in the current state is an ``impossible_transition`` anomaly and
+        changes nothing."""
+        to = INFERRED_TRANSITIONS.get((self.state, fact))
+        if to is None:
+            self._anomaly(row, "impossible_transition", f"{fact} is impossible in state {self.state}; ignored")
+            return False
+        if to == NEW_GROUP:
+            to = self._new_group_state()
+        elif to == TAKEN_OVER:
+            to = S if self.members else E
+        self._set_state(row, to, inferred=inferred)
+        return True
+
+    def _new_group_state(self) -> str:
+        """The first state of a new group: Empty (0.10.1+), Stable before Empty existed."""
+        return S if (self._v is not None and self._v < OLD_EMPTY_VERSION) else E
 
     def _adopt_generation(self, row: tuple, g: int | None, expected: int | None) -> None:
         """Adopt a logged generation forward; a mismatch with ``expected`` is a generation gap."""
@@ -236,25 +232,12 @@ class ReplayCore(RowInput, GroupModel):
         r = OpenRebalance(
             # the id is fixed when the rebalance starts, so every later report of it (open, then
             # completed, possibly in a later run) carries the same id
-            self._unique_id(f"{self.group_id}:{ts or 'unknown'}:{old_gen}"),
+            unique_id(self.recent_rebalance_ids, f"{self.group_id}:{ts or 'unknown'}:{old_gen}"),
             ts, start_unknown=start_unknown, old_generation=old_gen, members_before=mb,
             coordinator_broker=self.coordinator, inferred=inferred,
         )  # fmt: skip
         self.rebalance = r
         return r
-
-    def _unique_id(self, rid: str) -> str:
-        """``rid``, or ``rid#n`` when a recent rebalance already used it (two rebalances starting in
-        the same millisecond at the same generation, or two whose start is unknown)."""
-        used = self.recent_rebalance_ids
-        out, n = rid, 1
-        while out in used:
-            n += 1
-            out = f"{rid}#{n}"
-        used.append(out)
-        if len(used) > 32:
-            del used[0]
-        return out
 
     def _rebalance_id(self, r: OpenRebalance) -> str:
         return r.rebalance_id or f"{self.group_id}:{r.start_ts or 'unknown'}:{r.old_generation}"

@@ -6,18 +6,18 @@ give equal output and equal snapshots on the replay corpora."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from coordinator_core.replay.contract import GEN, HEARTBEAT, KIND, LN, MID, SF, TS
+from coordinator_core.events.row import GEN, KIND, LN, MID, SF, TS
+from coordinator_core.replay.feed_types import RowFed
+from coordinator_core.row_rules import HEARTBEAT
 
 # the fast path reads these positions as literals
 assert (TS, KIND, MID, GEN) == (0, 2, 4, 5)
 
-if TYPE_CHECKING:
-    from coordinator_core.replay.group_replay import GroupReplay
 
 
-def feed_rows_reference(rp: GroupReplay, rows: Iterable[Any]) -> None:
+def feed_rows_reference(rp: RowFed, rows: Iterable[Any]) -> None:
     """Consume flat rows in total order: a heartbeat is :meth:`~.heartbeat.HeartbeatEvidence._heartbeat`;
     any other line goes through the per-file order check, then :meth:`~.group_replay.GroupReplay._line`
     (duplicate check and handler). Nothing raises: an exception is a ``replay_error`` anomaly."""
@@ -37,7 +37,7 @@ def feed_rows_reference(rp: GroupReplay, rows: Iterable[Any]) -> None:
     rp.events += len(rows)
 
 
-def feed_rows_fast(rp: GroupReplay, rows: Iterable[Any]) -> None:
+def feed_rows_fast(rp: RowFed, rows: Iterable[Any]) -> None:
     """:func:`feed_rows_reference` with locals: a known member's heartbeat of the group's (or its
     own) generation costs a dict lookup and an attribute store; the file record of consecutive
     lines of one file is looked up once."""

@@ -8,25 +8,16 @@ from collections.abc import Iterable
 from typing import Any
 
 from coordinator_core.events import BROKER_KINDS
+from coordinator_core.events.row import CID, KIND, LN, MEMBERS, MID, PARTS, SF, TS
 from coordinator_core.records import Anomaly, MemberSession
 from coordinator_core.replay import fastpath, snapshot
 from coordinator_core.replay.broker import BROKER_HANDLERS, BrokerEvidence
 from coordinator_core.replay.client import CLIENT_HANDLERS, ClientEvidence
-from coordinator_core.replay.contract import (
-    CID,
-    KIND,
-    LN,
-    MEMBERS,
-    MID,
-    PARTS,
-    SF,
-    TS,
-    ReplayOutput,
-    ReplaySettings,
-    to_int,
-)
 from coordinator_core.replay.core import joined_ts
 from coordinator_core.replay.handover import ProtocolHandover
+from coordinator_core.replay.output import ReplayOutput
+from coordinator_core.replay.settings import ReplaySettings
+from coordinator_core.rows import to_int
 
 
 class GroupReplay(BrokerEvidence, ClientEvidence, ProtocolHandover):
@@ -74,18 +65,11 @@ class GroupReplay(BrokerEvidence, ClientEvidence, ProtocolHandover):
         come: an open rebalance also gets a ``rebalance_without_end`` anomaly."""
         if final:
             self._expire_unseen()
-        out = ReplayOutput(self._tr, self._rb, self._ss, self._as, self._an, self._sk)
-        self._tr, self._rb, self._ss, self._as, self._an, self._sk = [], [], [], [], [], []
+        out = self._take_output()
         if self.rebalance is not None:
             out.rebalances.append(self._rebalance_record(self.rebalance, "open", None, None, check=False))
             if final:
-                out.anomalies.append(
-                    Anomaly(
-                        self.group_id, self.last_ts, "rebalance_without_end",
-                        f"rebalance {self._rebalance_id(self.rebalance)} still open when the logs end",
-                        self.state, self.generation,
-                    )
-                )  # fmt: skip
+                self._still_open(out, self._rebalance_id(self.rebalance), self.last_ts)
         for mid, m in self.members.items():
             out.sessions.append(
                 MemberSession(
@@ -107,24 +91,8 @@ class GroupReplay(BrokerEvidence, ClientEvidence, ProtocolHandover):
 
     # ------------------------------------------------------------------ one line
     def _check_order(self, row: tuple) -> None:
-        """Per-file order: a line earlier (by time or line number) than the file's last
-        state-bearing line is an ``out_of_order`` anomaly (and still replayed)."""
-        sf = row[SF]
-        if sf is None:
-            return
-        ts = row[TS]
-        rec = self.file_positions.get(sf)
-        if rec is None:
-            rec = self.file_positions[sf] = [ts, -1]
-        ln = row[LN]
-        # (a line without any time of its own - ts None - is ordered by its line)
-        if (ts is not None and rec[0] is not None and ts < rec[0]) or (ln is not None and ln < rec[1]):
-            self._out_of_order(row, rec)
-        else:
-            if ts is not None:
-                rec[0] = ts
-            if ln is not None:
-                rec[1] = ln
+        """Per-file order of the state-bearing lines (heartbeats are not checked)."""
+        self._check_file_order(self.file_positions, row)
 
     def _line(self, row: tuple) -> None:
         """A line that is not a heartbeat: its time, the duplicate check, then its handler."""

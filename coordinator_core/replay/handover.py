@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from coordinator_core.conversion import HandedOverMember
-from coordinator_core.replay.contract import TS, D, E, S
+from coordinator_core.events.row import TS
 from coordinator_core.replay.core import ReplayCore, joined_ts
 
 
@@ -38,7 +38,7 @@ class ProtocolHandover(ReplayCore):
         ]  # fmt: skip
         generation = self.generation
         self.members, self.pending, self.leader, self.stable_member_count = {}, {}, None, None
-        self._set_state(row, D)
+        self._apply(row, "handed_over", inferred=False)
         return generation, out
 
     def take_over(self, row: Any, generation: int | None, members: Iterable[HandedOverMember]) -> None:
@@ -55,4 +55,4 @@ class ProtocolHandover(ReplayCore):
             m.client_generation = m.first_generation = m.last_generation = self.generation
         self.membership_known = self.broker_seen = True
         self.stable_member_count = len(self.members)
-        self._set_state(row, S if self.members else E)
+        self._apply(row, "taken_over", inferred=False)

@@ -3,8 +3,9 @@ an unknown member or a generation other than the model's takes the slow path."""
 
 from __future__ import annotations
 
-from coordinator_core.replay.contract import CID, GEN, MID, TS, to_int
+from coordinator_core.events.row import CID, GEN, MID, TS
 from coordinator_core.replay.core import HINT_MAX, ReplayCore
+from coordinator_core.rows import to_int
 
 
 class HeartbeatEvidence(ReplayCore):

@@ -13,6 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from coordinator_core.states import COMPLETING_REBALANCE, DEAD, EMPTY, PREPARING_REBALANCE, STABLE
+
+#: the group states as the plain strings the model keeps (``GroupState`` values)
+E, PR, CR, S, D = (s.value for s in (EMPTY, PREPARING_REBALANCE, COMPLETING_REBALANCE, STABLE, DEAD))
+
 
 @dataclass(slots=True)
 class Member:

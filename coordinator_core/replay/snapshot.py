@@ -18,7 +18,6 @@ import json
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
-from coordinator_core.records import Anomaly, AssignmentRow, MemberSession, Rebalance, Transition
 from coordinator_core.replay.core import joined_ts
 from coordinator_core.replay.model import (
     DepartedMember,
@@ -29,20 +28,13 @@ from coordinator_core.replay.model import (
     PendingMember,
     Signal,
 )
+from coordinator_core.replay_base import dump_records, load_records
 
 if TYPE_CHECKING:
     from coordinator_core.replay.core import ReplayCore
 
 SNAPSHOT_VERSION = 2
 
-_RECORD_TYPES: dict[str, type] = {
-    "tr": Transition,
-    "rb": Rebalance,
-    "ss": MemberSession,
-    "as": AssignmentRow,
-    "an": Anomaly,
-}
-_RECORD_FIELDS = {k: tuple(f.name for f in fields(c)) for k, c in _RECORD_TYPES.items()}
 _MODEL_FIELDS = tuple(f.name for f in fields(GroupModel) if f.name != "dedup_keys")
 _NAMES = {c: tuple(f.name for f in fields(c)) for c in (Member, DepartedMember, PendingMember, OpenRebalance)}
 #: typed fields of the model: name -> (decode one value, encode one value)
@@ -118,13 +110,7 @@ def dump(rp: ReplayCore) -> str:
             k: v for k, v in rp.file_positions.items() if v[0] is None or v[0] >= rp.last_ts - mem
         }
     d["dedup_keys"] = [[k, sf, ln] for k, (sf, ln) in rp.dedup_keys.items()]
-    out: dict[str, list[Any]] = {}
-    for key in _RECORD_TYPES:
-        buf = getattr(rp, "_" + key)
-        if buf:
-            out[key] = [{n: getattr(rec, n) for n in _RECORD_FIELDS[key]} for rec in buf]
-    if rp._sk:
-        out["sk"] = rp._sk
+    out = dump_records(rp)
     if out:
         d["out"] = out
     return json.dumps(d, separators=(",", ":"), default=_json_default)
@@ -142,7 +128,7 @@ def restore(rp: ReplayCore, state_json: str) -> None:
         raise ValueError(f"snapshot version {v!r}")
     keys = d.get("dedup_keys" if v == SNAPSHOT_VERSION else "dd_keys", ())
     rp.dedup_keys = {tuple(k): (sf, ln) for k, sf, ln in keys}
-    _restore_records(rp, d.get("out", {}), by_name=v == SNAPSHOT_VERSION)
+    load_records(rp, d.get("out", {}))
     for m in rp.members.values():
         joined_ts(m)
     if not isinstance(rp.client_by_instance, dict):
@@ -164,18 +150,6 @@ def _restore_v2(rp: ReplayCore, d: dict[str, Any]) -> None:
     rp.signal = None if sig is None else Signal(**sig)
     a = d.get("assignment")
     rp.assignment = None if a is None else GenerationAssignment(**a)
-
-
-def _restore_records(rp: ReplayCore, out: dict[str, Any], *, by_name: bool) -> None:
-    for key, cls in _RECORD_TYPES.items():
-        names = _RECORD_FIELDS[key]
-        buf = getattr(rp, "_" + key)
-        for vals in out.get(key, ()):
-            kw = dict(vals) if by_name else dict(zip(names, vals))
-            if key == "as":
-                kw["partitions"] = tuple(kw["partitions"])
-            buf.append(cls(**kw))
-    rp._sk.extend(out.get("sk", ()))
 
 
 # ---------------------------------------------------------------------- format 1

@@ -16,7 +16,7 @@ from coordinator_core.consumer.model import (
     GROUP_STATES,
     RECONCILING,
     STABLE,
-    TRANSITIONS,
+    STATE_OF_CONDITION,
     ConsumerGroupMember,
     ConsumerGroupModel,
     condition,
@@ -52,14 +52,15 @@ def test_condition_follows_maybe_update_group_state():
     assert condition(group(3, 3, a, ConsumerGroupMember("c"))) == C_RECONCILING
 
 
-def test_transition_table_one_lookup():
+def test_next_state_is_the_derived_condition_dead_and_load_aside():
     for src in (None, EMPTY, ASSIGNING, RECONCILING, STABLE):
         assert next_state(src, C_ASSIGNING) == ASSIGNING
         assert next_state(src, C_STABLE) == STABLE
         assert next_state(src, C_DEAD) == DEAD
     # Dead takes no live condition without a load
     for cond in (C_EMPTY, C_ASSIGNING, C_RECONCILING, C_STABLE):
-        assert (DEAD, cond) not in TRANSITIONS and next_state(DEAD, cond) is None
+        assert next_state(DEAD, cond) is None
+        assert next_state(RECONCILING, cond) == STATE_OF_CONDITION[cond]
     assert next_state(DEAD, C_LOADED, C_STABLE) == STABLE
     assert next_state(DEAD, C_LOADED, C_EMPTY) == EMPTY
 

@@ -3,7 +3,7 @@
 ``tests/fixtures/kip848/expected/<name>.json`` was first written by the replay as it was before
 ``coordinator_core/consumer/replay.py`` was split into modules (contract, rebalance, core, broker,
 client, replay), and proved the split changed nothing; it was rewritten when the classic replay's
-snapshot became format 2 (the history snapshot holds it). A refactoring must leave every byte of it
+snapshot became format 2 (the history snapshot holds it), and when the consumer-protocol snapshot became format 2 (members and records by field name). A refactoring must leave every byte of it
 unchanged (per-row snapshots are compared by SHA-256). Each
 fixture's groups are replayed through :class:`coordinator_core.history.GroupHistory` twice:
 

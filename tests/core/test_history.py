@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from coordinator_core.events import EVENT_FIELDS, SIDE_ORDER
+from coordinator_core.events import EVENT_FIELDS, order_key
 from coordinator_core.history import GroupHistory
 from coordinator_core.replay import GroupReplay, ReplayOutput
 
@@ -24,7 +24,7 @@ def rows_of(path: Path) -> list[tuple]:
     ev, _, audit = parse.parse_bytes(path.read_bytes(), path.name, "c1", None, "r")
     assert audit["quarantined"] == 0
     out = [{**r, "ts": r["ts_ms"]} for r in ev.to_pylist()]
-    out.sort(key=lambda r: (r["ts"], SIDE_ORDER.get(r["side"], 9), r["source_file"] or "", r["line_no"] or 0))
+    out.sort(key=lambda r: order_key(r["ts"], r["side"], r["source_file"], r["line_no"]))
     return [tuple(r.get(f) for f in EVENT_FIELDS) for r in out]
 
 
@@ -118,7 +118,7 @@ def _sample_rows() -> dict[str, list[tuple]]:
         if p.is_file():
             ev, _, _ = parse.parse_bytes(p.read_bytes(), str(p), "c1", None, "r")
             rows += [{**r, "ts": r["ts_ms"]} for r in ev.to_pylist()]
-    rows.sort(key=lambda r: (r["ts"], SIDE_ORDER.get(r["side"], 9), r["source_file"] or "", r["line_no"] or 0))
+    rows.sort(key=lambda r: order_key(r["ts"], r["side"], r["source_file"], r["line_no"]))
     by: dict[str, list[tuple]] = {}
     for r in rows:
         by.setdefault(r["group_id"], []).append(tuple(r.get(f) for f in EVENT_FIELDS))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from coordinator_core.events import EVENT_FIELDS, SIDE_ORDER
+from coordinator_core.events import EVENT_FIELDS, order_key
 from coordinator_core.replay import GroupReplay, ReplayOutput
 
 LOGS = Path(__file__).resolve().parents[2] / "jobs" / "samples" / "logs"
@@ -34,7 +34,7 @@ def sample() -> dict[str, ReplayOutput]:
                 r["ts"] = r["ts_ms"]
                 rows.append(r)
     rows.sort(
-        key=lambda r: (r["ts"], SIDE_ORDER.get(r["side"], 9), r["source_file"] or "", r["line_no"] or 0)
+        key=lambda r: order_key(r["ts"], r["side"], r["source_file"], r["line_no"])
     )
     by_group: dict[str, list[tuple]] = {}
     for r in rows:

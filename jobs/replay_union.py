@@ -1,0 +1,146 @@
+"""The replay's output as ONE long "union" frame: a ``_table`` discriminator column plus the union of
+the replay tables' columns (timestamps as epoch-ms longs), so the replay UDF runs once per group, not
+once per table; :func:`split_union` (Spark) and :func:`split_union_arrow` (pyarrow) turn it back into
+the tables with their exact schemas."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, fields, is_dataclass
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+from pyspark.sql import functions as F
+from pyspark.sql.types import LongType, StringType, StructField, StructType, TimestampType
+
+from jobs import schemas
+from jobs.ingest.model import arrow_schema
+
+#: replay tables written from the union frame, in write order (group_state last)
+REPLAY_TABLES: tuple[str, ...] = (
+    "group_transitions",
+    "rebalances",
+    "member_sessions",
+    "assignments",
+    "anomalies",
+    "partition_skew",
+    "group_state",
+)
+
+#: merge keys of each replay table (upserts make re-runs replace, never duplicate)
+MERGE_KEYS: dict[str, list[str]] = {
+    "group_transitions": ["cluster", "group_id", "ts", "from_state", "to_state", "generation", "trigger",
+                          "source_file", "line_no"],
+    "rebalances": ["cluster", "group_id", "rebalance_id"],
+    "member_sessions": ["cluster", "group_id", "member_id", "joined_ts"],
+    "assignments": ["cluster", "group_id", "generation", "member_id", "topic", "source"],
+    "anomalies": ["cluster", "group_id", "ts", "kind", "event_kind", "source_file", "line_no", "detail"],
+    "partition_skew": ["cluster", "group_id", "generation", "topic"],
+    "group_state": ["cluster", "group_id"],
+}  # fmt: skip
+
+TABLE_COL = "_table"
+
+
+def _union_layout() -> tuple[list[tuple[str, Any]], dict[tuple[str, str], str]]:
+    """Union columns ``[(name, spark type)]`` and ``{(table, column): union column}``.
+
+    Timestamp columns become epoch-ms longs; a column whose type differs between tables gets a
+    ``<table>__`` prefix."""
+    cols: dict[str, Any] = {TABLE_COL: StringType(), "cluster": StringType(), "group_id": StringType()}
+    mapping: dict[tuple[str, str], str] = {}
+    for table in REPLAY_TABLES:
+        for f in schemas.TABLES.get(table, schemas.GROUP_STATE).fields:
+            typ = LongType() if isinstance(f.dataType, TimestampType) else f.dataType
+            name = f.name
+            if name in cols and cols[name] != typ:
+                name = f"{table}__{f.name}"
+            cols.setdefault(name, typ)
+            mapping[(table, f.name)] = name
+    return list(cols.items()), mapping
+
+
+UNION_COLUMNS, UNION_MAP = _union_layout()
+
+
+def union_schema():
+    return StructType([StructField(n, t, True) for n, t in UNION_COLUMNS])
+
+
+def union_arrow_schema():
+    """:func:`union_schema` as an Arrow schema (what the UDFs return)."""
+    return arrow_schema(union_schema())
+
+
+def split_union(union_df, table: str):
+    """Rows of ``table`` from the union frame, with the table's exact schema."""
+    schema = schemas.TABLES.get(table, schemas.GROUP_STATE)
+    out = []
+    for f in schema.fields:
+        c = F.col(UNION_MAP[(table, f.name)])
+        c = F.timestamp_millis(c) if isinstance(f.dataType, TimestampType) else c.cast(f.dataType)
+        out.append(c.alias(f.name))
+    return union_df.where(F.col(TABLE_COL) == table).select(out)
+
+
+def split_union_arrow(union, table: str):
+    """:func:`split_union` on an Arrow table of the union schema (e.g. the staged union read with
+    pyarrow): the rows of ``table`` with its exact Arrow schema."""
+    schema = arrow_schema(schemas.TABLES.get(table, schemas.GROUP_STATE))
+    rows = union.filter(pc.equal(union[TABLE_COL], table))
+    arrays = []
+    for f in schema:
+        col = rows[UNION_MAP[(table, f.name)]].combine_chunks()
+        if pa.types.is_timestamp(f.type):
+            col = col.cast(pa.int64()).cast(pa.timestamp("ms", tz="UTC")).cast(f.type)
+        arrays.append(col.cast(f.type))
+    return pa.Table.from_arrays(arrays, schema=schema)
+
+
+def record_columns(table: str, cluster: str, group_id: str, records: list[Any]) -> dict[str, list[Any]]:
+    """The union columns of ``records`` (dataclasses or dicts) of one table, built column-wise:
+    tuples become lists, ``group_id`` comes from the record, ``cluster`` is given, fields without a
+    union column are left out."""
+    n = len(records)
+    first = records[0]
+    if is_dataclass(first) and all(type(r) is type(first) for r in records):
+        names = [f.name for f in fields(first)]
+        raw = {k: [getattr(r, k) for r in records] for k in names}
+        gids = raw["group_id"] if "group_id" in raw else [group_id] * n
+    else:
+        dicts = [asdict(r) if is_dataclass(r) else dict(r) for r in records]
+        names = list(dict.fromkeys(k for d in dicts for k in d))
+        raw = {k: [d.get(k) for d in dicts] for k in names}
+        gids = [d.get("group_id", group_id) for d in dicts]
+    out: dict[str, list[Any]] = {TABLE_COL: [table] * n, "cluster": [cluster] * n, "group_id": gids}
+    for k in names:
+        col = UNION_MAP.get((table, k))
+        if col is None or k in ("cluster", "group_id"):
+            continue
+        vals = raw[k]
+        if any(type(v) is tuple for v in vals):
+            vals = [list(v) if isinstance(v, tuple) else v for v in vals]
+        out[col] = vals
+    return out
+
+
+def union_table(parts: list[dict[str, list[Any]]]):
+    """One Arrow table of the union schema from column dicts (columns a part lacks are null)."""
+    schema = union_arrow_schema()
+    if not parts:
+        return schema.empty_table()
+    tables = []
+    for part in parts:
+        n = len(part[TABLE_COL])
+        arrays = [
+            pa.array(part[f.name], type=f.type) if f.name in part else pa.nulls(n, type=f.type)
+            for f in schema
+        ]
+        tables.append(pa.Table.from_arrays(arrays, schema=schema))
+    return tables[0] if len(tables) == 1 else pa.concat_tables(tables)
+
+
+def anomaly_columns(
+    cluster: str, group_id: str, ts: int | None, kind: str, detail: str
+) -> dict[str, list[Any]]:
+    return record_columns("anomalies", cluster, group_id, [{"ts": ts, "kind": kind, "detail": detail}])

@@ -1,0 +1,97 @@
+"""The job's vectorised rules equal the core's: ``jobs.replay_udf.heartbeat_keep`` /
+``compact_heartbeats`` and ``route_rows`` (Arrow) give what ``coordinator_core.row_rules``'s
+``heartbeat_keep_mask`` and ``route_positions`` (plain Python over rows) give, on generated groups of
+events (heartbeat runs broken by other kinds, unknown and missing members, other generations, rows
+without a time, nested values on heartbeats, null kinds), and the job's event order is the core's."""
+
+from __future__ import annotations
+
+import random
+
+import pyarrow as pa
+
+from coordinator_core.events.row import EVENT_FIELDS, ORDER_FIELDS, row_order_key, side_rank
+from coordinator_core.row_rules import heartbeat_keep_mask, route_positions
+from jobs.replay_udf import EVENT_ORDER, compact_heartbeats, heartbeat_keep, route_rows
+
+_TYPES = {
+    "ts": pa.int64(), "generation": pa.int64(), "coordinator": pa.int64(), "member_count": pa.int64(),
+    "static_count": pa.int64(), "offsets_partition": pa.int64(), "member_epoch": pa.int64(),
+    "line_no": pa.int64(), "static": pa.bool_(), "pending": pa.bool_(), "unexpected": pa.bool_(),
+    "members": pa.list_(pa.string()), "partitions": pa.list_(pa.string()), "revoked": pa.list_(pa.string()),
+    "assignment": pa.map_(pa.string(), pa.list_(pa.string())),
+}  # fmt: skip
+_KINDS = ["heartbeat_sent"] * 40 + ["joined", "rebalance_prepared", "consumer_member_joined", "group_loaded",
+                                   "group_converted", "partitions_assigned", None]  # fmt: skip
+
+
+def _group(rng: random.Random, n: int) -> list[tuple]:
+    rows = []
+    ts = 1000
+    for line in range(n):
+        ts += rng.choice([0, 0, 1, 250])
+        kind = rng.choice(_KINDS)
+        row = dict.fromkeys(EVENT_FIELDS)
+        mid = rng.choice(["m1", "m1", "m1", "m2", None])
+        odd = rng.random() < 0.1  # now and then a row that differs in a field a heartbeat rarely varies
+        row.update(
+            ts=None if rng.random() < 0.03 else ts, group_id="g", kind=kind, line_no=line, member_id=mid,
+            side=rng.choice(["broker", "connect", None]) if odd else "client",
+            generation=rng.choice([2, None]) if odd else 1, client_id=f"c-{mid}",
+            source_file=f"{mid}.log", protocol_type=rng.choice(["consumer", "classic"]) if odd else None,
+        )  # fmt: skip
+        if rng.random() < 0.05:
+            row["partitions"] = ["t-0"]
+        rows.append(tuple(row[f] for f in EVENT_FIELDS))
+    return rows
+
+
+def _table(rows: list[tuple]) -> pa.Table:
+    cols = {"cluster": pa.array(["c"] * len(rows)), "_side_rank": pa.array([side_rank(r[3]) for r in rows], pa.int32())}
+    for i, f in enumerate(EVENT_FIELDS):
+        vals = [r[i] for r in rows]
+        if f == "assignment":
+            vals = [None if v is None else list(v.items()) for v in vals]
+        cols[f] = pa.array(vals, _TYPES.get(f, pa.string()))
+    return pa.table(cols)
+
+
+def test_heartbeat_compaction_and_routing_equal_the_core_rules() -> None:
+    rng = random.Random(4)
+    compacted = total = 0
+    for _ in range(300):
+        rows = _group(rng, rng.randint(0, 80))
+        table = _table(rows)
+        want = heartbeat_keep_mask(rows)
+        got = heartbeat_keep(table)
+        assert (want if not all(want) else None) == (None if got is None else got.tolist())
+        kept = compact_heartbeats(table)
+        assert kept.column("line_no").to_pylist() == [r[-1] for r, k in zip(rows, want, strict=True) if k]
+        assert route_rows(table) == route_positions(rows)
+        compacted += len(rows) - sum(want)
+        total += len(rows)
+    assert 0.1 * total < compacted < total  # the generated groups do exercise the compaction
+
+
+def test_heartbeat_keep_mask_values() -> None:
+    hb = {"kind": "heartbeat_sent", "member_id": "m1", "generation": 1, "group_id": "g"}
+
+    def row(ts, **kw):
+        d = dict.fromkeys(EVENT_FIELDS)
+        d.update(hb, ts=ts, **kw)
+        return tuple(d[f] for f in EVENT_FIELDS)
+
+    rows = [row(1), row(2), row(3), row(4), row(5, generation=2), row(6), row(7, kind="joined"), row(8), row(9)]
+    # run 1: m1/gen1 at 1,2,3,4,6 -> first (1) and last (6) kept; gen 2 alone kept; run 2 (8, 9) kept
+    assert heartbeat_keep_mask(rows) == [True, False, False, False, True, True, True, True, True]
+    assert heartbeat_keep_mask([row(None), row(None), row(None)]) == [True, True, True]
+
+
+def test_event_order_is_the_cores() -> None:
+    assert [c for c, _ in EVENT_ORDER] == ["_side_rank" if f == "side" else f for f in ORDER_FIELDS]
+    rng = random.Random(5)
+    rows = [r for r in _group(rng, 200) if r[0] is not None]
+    table = _table(rows).sort_by(EVENT_ORDER)
+    got = list(zip(table["ts"].to_pylist(), table["source_file"].to_pylist(), table["line_no"].to_pylist(), strict=True))
+    want = [(r[0], r[-2], r[-1]) for r in sorted(rows, key=row_order_key)]
+    assert got == want

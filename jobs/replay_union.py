@@ -108,7 +108,7 @@ def record_columns(table: str, cluster: str, group_id: str, records: list[Any]) 
         raw = {k: [getattr(r, k) for r in records] for k in names}
         gids = raw["group_id"] if "group_id" in raw else [group_id] * n
     else:
-        dicts = [asdict(r) if is_dataclass(r) else dict(r) for r in records]
+        dicts = [asdict(r) if is_dataclass(r) and not isinstance(r, type) else dict(r) for r in records]
         names = list(dict.fromkeys(k for d in dicts for k in d))
         raw = {k: [d.get(k) for d in dicts] for k in names}
         gids = [d.get("group_id", group_id) for d in dicts]

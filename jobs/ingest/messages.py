@@ -150,7 +150,7 @@ def _dialect_matches(
         if not unmatched.any():
             break
         rows = _rows_to_try(d, code, codes, word_code, unmatched)
-        if DM.logger_needed(d) and len(rows):
+        if d.logger is not None and DM.logger_needed(d) and len(rows):
             if d.logger not in logger_ok:
                 logger_ok[d.logger] = _logger_ok(d.logger, logger, message)
             rows = rows[logger_ok[d.logger][rows]]

@@ -23,17 +23,14 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from coordinator_core.events import EVENT_FIELDS, SIDE_ORDER, Event, event_from_row
+from coordinator_core.events import EVENT_FIELDS, Event, event_from_row
 from coordinator_core.history import GroupHistory
 from coordinator_core.replay import ReplayOutput, ReplaySettings
+from jobs.event_order import group_order, side_ranks
 from jobs.ingest.parse import parse_bytes
-
-#: rank of a side the core does not know (after every known one), as in ``Event.sort_key``
-UNKNOWN_SIDE_RANK = 9
 
 
 @dataclass
@@ -109,24 +106,13 @@ def parse_files(
     return res
 
 
-def side_ranks(side: pa.ChunkedArray | pa.Array) -> pa.Array:
-    """The rank of each event's side in the total order (``SIDE_ORDER``; unknown sides last)."""
-    values = side.to_pylist()
-    return pa.array(np.array([SIDE_ORDER.get(s, UNKNOWN_SIDE_RANK) for s in values], dtype=np.int8))
-
-
 def sort_events(events: pa.Table) -> pa.Table:
-    """The events that name a group, by group and then in the replay's total order: the Arrow twin of
-    :meth:`coordinator_core.events.Event.sort_key` (time, broker before client, source file, line),
-    events without a time last in their group as in the job's replay."""
+    """The events that name a group, by group and then in the replay's total order
+    (:mod:`jobs.event_order`, the Arrow twin of :meth:`coordinator_core.events.Event.sort_key`)."""
     if events.num_rows == 0 or "group_id" not in events.column_names:
         return events
     events = events.filter(pc.is_valid(events["group_id"]))
-    events = events.append_column("_side_rank", side_ranks(events["side"]))
-    return events.sort_by(
-        [("group_id", "ascending"), ("ts_ms", "ascending"), ("_side_rank", "ascending"),
-         ("source_file", "ascending"), ("line_no", "ascending")]
-    )  # fmt: skip
+    return events.take(group_order(events, side_ranks(events["side"]), keys=("group_id",)))
 
 
 def _group_slices(events: pa.Table) -> Iterator[tuple[str, pa.Table]]:

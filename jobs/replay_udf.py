@@ -35,7 +35,6 @@ from pyspark.sql import functions as F
 from coordinator_core.events.row import (
     EVENT_FIELDS,
     LN,
-    ORDER_FIELDS,
     SF,
     SIDE,
     SIDE_ORDER,
@@ -46,6 +45,7 @@ from coordinator_core.events.row import (
 from coordinator_core.history import GroupHistory
 from coordinator_core.replay.settings import ReplaySettings
 from coordinator_core.row_rules import HEARTBEAT, NESTED_FIELDS, ROUTE_KINDS
+from jobs.event_order import EVENT_ORDER, group_order, side_ranks
 from jobs.replay_union import (  # re-exported: the job imports the union layout from here
     MERGE_KEYS,
     REPLAY_TABLES,
@@ -194,17 +194,12 @@ def replay_group_table(
     return union_table([*(prefix or []), *parts]), env
 
 
-#: the total order of a group's events (after the group key): the core's ORDER_FIELDS, ``side`` as its
-#: rank column (:data:`INPUT_COLUMNS`)
-EVENT_ORDER: list[tuple[str, str]] = [("_side_rank" if f == "side" else f, "ascending") for f in ORDER_FIELDS]
-
-
 def _replayed_mask(batch, last_key: tuple):
     """True for the rows at or before ``last_key`` = (ts, side rank, source file, line) in the total
     order, nulls counting as 0 / "" / 0: events an earlier run already replayed."""
     k_ts, k_rank, k_file, k_line = last_key
     ts = pc.fill_null(batch.column("ts"), 0)
-    rank = pc.fill_null(batch.column("_side_rank"), 9)
+    rank = pc.fill_null(batch.column("_side_rank"), UNKNOWN_SIDE_RANK)
     sf = pc.fill_null(batch.column("source_file"), "")
     ln = pc.fill_null(batch.column("line_no"), 0)
 
@@ -476,15 +471,6 @@ def streaming_udf(settings: ReplaySettings, run_id: str, committed_runs: frozens
 _BUCKET_READ: tuple[str, ...] = ("cluster", "ts_ms", *(f for f in EVENT_FIELDS if f != "ts"))
 
 
-def _order_codes(col):
-    """Integer codes of a string column that sort like its values (nulls last)."""
-    enc = pc.dictionary_encode(col.combine_chunks() if isinstance(col, pa.ChunkedArray) else col)
-    if len(enc.dictionary) == 0:
-        return pa.nulls(len(enc), pa.uint64())
-    ranks = pc.rank(enc.dictionary, sort_keys="ascending")
-    return pc.take(ranks, enc.indices)
-
-
 def bucket_input(events):
     """An Arrow table of ``events`` columns (as the ingestion workers wrote them) in the UDF input
     layout (:data:`INPUT_COLUMNS`: ``ts`` in epoch ms, the side's rank, nested columns as they are),
@@ -492,14 +478,8 @@ def bucket_input(events):
     strings sort as integer codes of the same order: several times faster than string keys)."""
     if events["group_id"].null_count:
         events = events.filter(pc.is_valid(events["group_id"]))
-    side = pc.dictionary_encode(events["side"].combine_chunks())
-    ranks = pa.array([side_rank(v) for v in side.dictionary.to_pylist()], pa.int32())
-    rank = pc.fill_null(pc.take(ranks, side.indices), 9)
-    keys = pa.table({
-        "c": _order_codes(events["cluster"]), "g": _order_codes(events["group_id"]), "ts": events["ts_ms"],
-        "r": rank, "f": _order_codes(events["source_file"]), "l": events["line_no"],
-    })  # fmt: skip
-    order = pc.sort_indices(keys, sort_keys=[(k, "ascending") for k in keys.column_names])  # nulls last
+    rank = side_ranks(events["side"])
+    order = group_order(events, rank)
     cols = {"cluster": events["cluster"], "_side_rank": rank}
     for name in EVENT_FIELDS:
         cols[name] = events["ts_ms"] if name == "ts" else events[name]

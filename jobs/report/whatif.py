@@ -9,7 +9,7 @@ from typing import Any
 import pandas as pd
 
 from coordinator_core.behaviour import GroupSettings
-from coordinator_core.events import EVENT_FIELDS, SIDE_ORDER, Event, event_from_row
+from coordinator_core.events import EVENT_FIELDS, Event, event_from_row
 from coordinator_core.replay import ReplaySettings
 from coordinator_core.whatif import what_if
 from jobs.report.data import read_table
@@ -32,8 +32,7 @@ def group_events(
     )
     if not len(df):
         return []
-    df = df.assign(ts=df["ts_ms"], _rank=df["side"].map(SIDE_ORDER).fillna(len(SIDE_ORDER)))
-    df = df.sort_values(["ts", "_rank", "source_file", "line_no"], na_position="first")
+    df = df.assign(ts=df["ts_ms"])
     events: list[Event] = []
     for row in df.to_dict("records"):
         row = {k: (None if _isna(v) else v) for k, v in row.items()}
@@ -41,7 +40,9 @@ def group_events(
             events.append(event_from_row(row))
         except (KeyError, TypeError):
             continue
-    return events
+    # the core's total order; events without a time first (as a row without a time sorts, row_order_key)
+    untimed = sorted((e for e in events if e.ts is None), key=lambda e: e.sort_key()[1:])
+    return untimed + sorted((e for e in events if e.ts is not None), key=Event.sort_key)
 
 
 def _isna(v: Any) -> bool:

@@ -88,7 +88,6 @@ ALLOWED_PRIVATE_IMPORTS: dict[str, str] = {
     "coordinator_core.consumer.replay": _CONSUMER_PRIVATE,
     "jobs.ingest.attribution": _INGEST_PRIVATE,
     "jobs.ingest.envelope_heads": _INGEST_PRIVATE,
-    "jobs.ingest.fastpaths": _INGEST_PRIVATE,
     "jobs.ingest.fields": _INGEST_PRIVATE,
     "jobs.ingest.heads": _INGEST_PRIVATE,
     "jobs.ingest.messages": _INGEST_PRIVATE,

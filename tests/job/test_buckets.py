@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from jobs import buckets as bk
 from jobs import schemas
 from jobs.config import RunConfig
-from jobs.ingest.spark_ingest import EVENT_DATA_ARROW, file_cost, plan_bins
+from jobs.ingest.task_files import EVENT_DATA_ARROW, file_cost, plan_bins
 from jobs.pipeline import run_job
 from jobs.session import parallelism
 from jobs.sink import read_table

@@ -16,6 +16,7 @@ import pyarrow.compute as pc
 from jobs.ingest import fastheads as FH
 from jobs.ingest import layouts as L
 from jobs.ingest import pyregex as PR
+from jobs.ingest import springheads as SH
 from jobs.ingest.arrowops import dict_apply, elem, mask
 
 
@@ -68,9 +69,20 @@ def _fast_log4j_kernels(sub: pa.Array, with_logger: bool) -> tuple[np.ndarray, d
 
 
 def _fast_springboot(sub: pa.Array, iso_t: bool) -> tuple[np.ndarray, dict[str, pa.Array]] | None:
-    """Spring Boot 2/3 console lines by splitting (no sub-matches); same result as the regexes:
-    ``iso_t`` False takes the ``springboot`` lines (``yyyy-MM-dd HH:mm:ss.SSS``), True the
-    ``springboot3`` ones (ISO ``T`` timestamp)."""
+    """Spring Boot 2/3 console lines from byte positions (:func:`jobs.ingest.springheads.split_springboot`;
+    the string kernels of :func:`fast_springboot_kernels` when a head does not fit it). ``iso_t``
+    False takes the ``springboot`` lines (``yyyy-MM-dd HH:mm:ss.SSS``), True the ``springboot3`` ones
+    (ISO ``T`` timestamp)."""
+    ok = mask(PR.match(sub, L.FAST_SPRINGBOOT))
+    if not ok.any():
+        return None
+    split = SH.split_springboot(sub, ok, iso_t)
+    return split if split is not None else fast_springboot_kernels(sub, iso_t)
+
+
+def fast_springboot_kernels(sub: pa.Array, iso_t: bool) -> tuple[np.ndarray, dict[str, pa.Array]] | None:
+    """Spring Boot 2/3 console lines by splitting with string kernels (no sub-matches); same result
+    as the regexes (``iso_t``: as :func:`_fast_springboot`). The plain version of the byte split."""
     ok = mask(PR.match(sub, L.FAST_SPRINGBOOT))
     if not ok.any():
         return None

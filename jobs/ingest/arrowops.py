@@ -15,10 +15,17 @@ from jobs.ingest.rawbytes import Raw
 
 
 # ------------------------------------------------------------------------------------ helpers
-def numpy_of(a: pa.Array | pa.ChunkedArray) -> np.ndarray:
+def whole(a: pa.Array | pa.ChunkedArray) -> pa.Array:
+    """The column as one array: its only chunk as it is (``ChunkedArray.combine_chunks`` copies
+    even one chunk: for a table's wide list or string columns that copy cost more than the work on
+    them), the chunks concatenated when there are several."""
     if isinstance(a, pa.ChunkedArray):
-        a = a.combine_chunks()
-    return a.to_numpy(zero_copy_only=False)
+        return a.chunk(0) if a.num_chunks == 1 else a.combine_chunks()
+    return a
+
+
+def numpy_of(a: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    return whole(a).to_numpy(zero_copy_only=False)
 
 
 def mask(a: pa.Array) -> np.ndarray:
@@ -86,8 +93,7 @@ def elem(lists: pa.Array, i: int) -> pa.Array:
 
     A ``take`` from the flat values at ``offsets + i`` (several times cheaper than
     ``list_element`` on the split results of whole columns)."""
-    if isinstance(lists, pa.ChunkedArray):
-        lists = lists.combine_chunks()
+    lists = whole(lists)
     offs = lists.offsets.to_numpy(zero_copy_only=False)
     starts = offs[:-1]
     ok = (offs[1:] - starts) > i
@@ -107,7 +113,7 @@ def dict_apply(a: pa.Array, fn: Any) -> pa.Array:
 
 
 def column(t: pa.Table, name: str) -> pa.Array | None:
-    return t[name].combine_chunks() if name in t.column_names else None
+    return whole(t[name]) if name in t.column_names else None
 
 
 # the former private names, still imported by ingestion modules of concurrent work (to switch to the

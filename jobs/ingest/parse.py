@@ -88,7 +88,7 @@ from jobs.ingest.accounting import (
     quarantine_rows,
     quarantine_table,
 )
-from jobs.ingest.arrowops import extract, mask, nullify_empty, numpy_of, take
+from jobs.ingest.arrowops import extract, mask, nullify_empty, numpy_of, take, whole
 from jobs.ingest.attribution import _attribute_groups
 from jobs.ingest.fields import _finish_events, _json_event_fields
 from jobs.ingest.files import open_file
@@ -358,8 +358,8 @@ def _head_columns(heads: _Heads, n: int, env: EH.Enveloped | None = None) -> _He
     rows = numpy_of(t["_row"]) if len(t) else np.zeros(0, np.int64)
     is_head = np.zeros(n, dtype=bool)
     is_head[rows] = True
-    return _HeadColumns(t, rows, is_head, t["message"].combine_chunks(), t["level"].combine_chunks(),
-                        t["layout"].combine_chunks(), heads.json)  # fmt: skip
+    return _HeadColumns(t, rows, is_head, whole(t["message"]), whole(t["level"]),
+                        whole(t["layout"]), heads.json)  # fmt: skip
 
 
 def _jul_messages(f: FileLines, h: _HeadColumns, left: np.ndarray) -> np.ndarray:
@@ -437,7 +437,7 @@ def _timestamps(h: _HeadColumns, settings: IngestSettings, audit: dict[str, Any]
     audit["layouts"] = sorted(set(pc.unique(h.layout).to_pylist())) if len(h.table) else []
     env_ms = None
     if len(h.table) and h.table["pts"].null_count < len(h.table):
-        pts = h.table["pts"].combine_chunks()
+        pts = whole(h.table["pts"])
         env_ms = pa.array(E.envelope_times(pts.to_pylist(), settings.default_timezone,
                                            lambda: _file_year(h.table, settings)), pa.int64())  # fmt: skip
     return _Times(ts_ms, ts_np, has_ts, env_ms)
@@ -479,7 +479,7 @@ def _group_events(f: FileLines, h: _HeadColumns, times: _Times, inline_cont, sou
     f.cls[h.rows[evh]] = 1  # (several events of one line - deleted groups - count once)
     if "_msg" in ev.column_names:
         # (message-first: the message a dialect matched, without what wrapped it)
-        alt = ev["_msg"].combine_chunks()
+        alt = whole(ev["_msg"])
         has_alt = mask(pc.is_valid(alt))
         if has_alt.any():
             # (one message per line: a line with several events - deleted groups - has one)
@@ -500,8 +500,8 @@ def _file_group(ev: pa.Table, sha: str | None) -> pa.Table:
     """A client line that names no group after attribution: the file's one named group, else the
     file's unnamed group ``unnamed-<sha8>`` (never merged across files); broker lines stay without
     (``group_unknown``). See ``reference_events._file_group``."""
-    gid = ev["group_id"].combine_chunks()
-    fill = mask(pc.and_(pc.is_null(gid), pc.not_equal(ev["side"].combine_chunks(), "broker")))
+    gid = whole(ev["group_id"])
+    fill = mask(pc.and_(pc.is_null(gid), pc.not_equal(whole(ev["side"]), "broker")))
     if not fill.any():
         return ev
     named = pc.unique(gid.drop_null()).to_pylist()
@@ -516,7 +516,7 @@ def _events_with_groups(
     """Recognised non-events dropped (they count as unrelated); JSON keys; the group of lines that
     name none from their context (:func:`_attribute_groups`), else ``group_unknown``."""
     evh = numpy_of(ev["_row"])
-    notevent = mask(pc.equal(ev["kind"].combine_chunks(), ""))
+    notevent = mask(pc.equal(whole(ev["kind"]), ""))
     if notevent.any():
         ev = ev.filter(pa.array(~notevent))
         evh = evh[~notevent]

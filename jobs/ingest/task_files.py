@@ -37,7 +37,9 @@ def conform(table: pa.Table, schema: pa.Schema, rename: dict[str, str] | None = 
     arrays = []
     for f in schema:
         if f.name in source:
-            col = table[source[f.name]].combine_chunks()
+            col = table[source[f.name]]
+            # (one chunk: the array itself; combine_chunks would copy it)
+            col = col.chunk(0) if col.num_chunks == 1 else col.combine_chunks()
             arrays.append(col if col.type == f.type else col.cast(f.type))
         else:
             arrays.append(pa.nulls(n, f.type))

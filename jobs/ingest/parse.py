@@ -91,7 +91,7 @@ from jobs.ingest.accounting import (
 from jobs.ingest.arrowops import extract, mask, nullify_empty, numpy_of, take, whole
 from jobs.ingest.attribution import _attribute_groups
 from jobs.ingest.fields import _finish_events, _json_event_fields
-from jobs.ingest.files import open_file
+from jobs.ingest.files import OpenedFile, open_file
 from jobs.ingest.heads import (
     _file_year,
     _FirstBytes,
@@ -150,9 +150,22 @@ def parse_bytes(
     A corrupt gzip raises :class:`IngestError` unless ``settings.on_corrupt == "quarantine"``.
     """
     settings = settings or IngestSettings()
+    return parse_opened(open_file(data, source_file, settings.on_corrupt), len(data), source_file, cluster, settings,
+                        run_id)  # fmt: skip
+
+
+def parse_opened(
+    opened: OpenedFile,
+    size: int,
+    source_file: str,
+    cluster: str,
+    settings: IngestSettings,
+    run_id: str | None = None,
+) -> tuple[pa.Table, pa.Table, dict[str, Any]]:
+    """:func:`parse_bytes` of a file already opened (:func:`jobs.ingest.files.open_file`: gunzipped
+    and hashed once, by a caller that needs the text too); ``size``: the bytes as stored."""
     audit = _empty_audit(source_file, cluster, run_id)
-    audit["bytes"] = len(data)
-    opened = open_file(data, source_file, settings.on_corrupt)
+    audit["bytes"] = size
     audit["compressed"], audit["content_sha256"] = opened.compressed, opened.sha256
     if opened.reason is not None:
         audit["error"], audit["quarantine_reasons"] = opened.error, {opened.reason: 1}

@@ -11,7 +11,8 @@ purpose: :mod:`~jobs.ingest.heads` (layouts, declared layouts, JSON, the general
 layouts, pasted-text unwrapping, head timestamps), :mod:`~jobs.ingest.fastpaths` (the byte-position
 paths of Kafka's log4j and Spring Boot heads), :mod:`~jobs.ingest.messages` (context prefix, the
 dialect table, message-first candidates, hard-wrapped lines), :mod:`~jobs.ingest.fields` (typed event
-columns, final event rows), :mod:`~jobs.ingest.attribution` (the group of lines that name none).
+columns, final event rows), :mod:`~jobs.ingest.attribution` (the group of lines that name none),
+:mod:`~jobs.ingest.accounting` (each line's class, continuation classes, quarantine rows).
 
 Speed (every shortcut gives exactly the result of the plain way; ``tests/ingest/
 test_parse_speed_equivalence.py``, ``test_fastheads.py``, ``test_pyregex.py``): pyarrow compiles a

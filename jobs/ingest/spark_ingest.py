@@ -15,7 +15,9 @@ The audit rows (one small row per file) are collected on the driver: that checks
 and marks files with the same content (sha256 of the decompressed bytes): the first path by name is
 kept, the others get ``duplicate_of`` and zero counts, and their events/quarantine rows are dropped.
 
-Only the DataFrame API is used (no RDD / SparkContext), so this runs on Spark Connect too.
+What one task reads and writes (the plan of files into tasks, the Parquet writers) is in
+:mod:`jobs.ingest.task_files`. Only the DataFrame API is used (no RDD / SparkContext), so this runs on
+Spark Connect too.
 """
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ import re
 import zlib
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 from pyspark.sql import functions as F
@@ -50,27 +51,60 @@ def file_name(task: str, bucket: int | str) -> str:
     return f"part-{task}-b{b}.parquet"
 
 
-def split_by_bucket(table, buckets: int) -> dict[int | str, Any]:
-    """The rows of an events Arrow table by bucket (:data:`NO_GROUP` for rows without a group id).
-    The hash runs once per distinct (cluster, group id), not once per row."""
-    n = table.num_rows
-    if n == 0:
-        return {}
+def _row_buckets(table, buckets: int) -> np.ndarray | None:
+    """The bucket of every row (-1 for rows without a group id), None when no row has one. The
+    hash runs once per distinct (cluster, group id), not once per row."""
     groups = table.column("group_id").combine_chunks()
+    if groups.null_count == len(groups):
+        return None
     clusters = table.column("cluster").combine_chunks()
-    if groups.null_count == n:
-        return {NO_GROUP: table}
     # one code per distinct (cluster, group id): cluster and group id joined by a separator
     key = pc.binary_join_element_wise(clusters.fill_null(""), groups, "\0")
     enc = pc.dictionary_encode(key)
-    codes = [zlib.crc32(k.encode()) % buckets for k in enc.dictionary.to_pylist()]
-    per_row = pc.take(pa.array(codes, pa.int32()), enc.indices)  # null where group_id is null
+    codes = np.array([zlib.crc32(k.encode()) % buckets for k in enc.dictionary.to_pylist()], np.int64)
+    idx = enc.indices
+    if idx.null_count:
+        valid = np.asarray(idx.is_valid().to_numpy(zero_copy_only=False), dtype=bool)
+        return np.where(valid, codes[np.asarray(idx.fill_null(0).to_numpy(zero_copy_only=False))], -1)
+    return codes[np.asarray(idx.to_numpy(zero_copy_only=False))]
+
+
+def split_by_bucket(table, buckets: int) -> dict[int | str, Any]:
+    """The rows of an events Arrow table by bucket (:data:`NO_GROUP` for rows without a group id),
+    each in the table's row order: :data:`NO_GROUP` first, then the buckets in ascending order.
+    One stable ordering of the rows by bucket and one ``take`` (a table of one bucket, most client
+    logs, is returned as it is), then a zero-copy slice per bucket; the same parts as
+    :func:`split_by_bucket_plain` (tests/job/test_buckets.py)."""
+    if table.num_rows == 0:
+        return {}
+    per_row = _row_buckets(table, buckets)
+    if per_row is None:
+        return {NO_GROUP: table}
+    first = int(per_row[0])
+    if (per_row == first).all():
+        return {NO_GROUP if first < 0 else first: table}
+    order = np.argsort(per_row, kind="stable")
+    ordered = table.take(pa.array(order, pa.int64()))
+    keys, starts = np.unique(per_row[order], return_index=True)
+    ends = np.append(starts[1:], len(order))
+    return {NO_GROUP if k < 0 else int(k): ordered.slice(int(s), int(e - s)) for k, s, e in zip(keys, starts, ends)}
+
+
+def split_by_bucket_plain(table, buckets: int) -> dict[int | str, Any]:
+    """The plain way of :func:`split_by_bucket`, one filter of the whole table per bucket (the
+    reference it is tested equal to)."""
+    n = table.num_rows
+    if n == 0:
+        return {}
+    per_row = _row_buckets(table, buckets)
+    if per_row is None:
+        return {NO_GROUP: table}
     out: dict[int | str, Any] = {}
-    if per_row.null_count:
-        out[NO_GROUP] = table.filter(pc.is_null(per_row))
-    for b in sorted(set(codes)):
-        out[b] = table.filter(pc.fill_null(pc.equal(per_row, b), False))
-    return {k: v for k, v in out.items() if v.num_rows}
+    if (per_row < 0).any():
+        out[NO_GROUP] = table.filter(pa.array(per_row < 0))
+    for b in sorted(set(per_row[per_row >= 0].tolist())):
+        out[b] = table.filter(pa.array(per_row == b))
+    return out
 
 
 def bucket_files(folder: str) -> dict[int | str, list[str]]:

@@ -59,7 +59,6 @@ _INGEST_PRIVATE = (
 ALLOWED_PRIVATE_IMPORTS: dict[str, str] = {
     "jobs.ingest.attribution": _INGEST_PRIVATE,
     "jobs.ingest.envelope_heads": _INGEST_PRIVATE,
-    "jobs.ingest.fastpaths": _INGEST_PRIVATE,
     "jobs.ingest.fields": _INGEST_PRIVATE,
     "jobs.ingest.heads": _INGEST_PRIVATE,
     "jobs.ingest.messages": _INGEST_PRIVATE,

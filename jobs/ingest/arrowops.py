@@ -15,18 +15,25 @@ from jobs.ingest.rawbytes import Raw
 
 
 # ------------------------------------------------------------------------------------ helpers
-def _np(a: pa.Array | pa.ChunkedArray) -> np.ndarray:
+def whole(a: pa.Array | pa.ChunkedArray) -> pa.Array:
+    """The column as one array: its only chunk as it is (``ChunkedArray.combine_chunks`` copies
+    even one chunk: for a table's wide list or string columns that copy cost more than the work on
+    them), the chunks concatenated when there are several."""
     if isinstance(a, pa.ChunkedArray):
-        a = a.combine_chunks()
-    return a.to_numpy(zero_copy_only=False)
+        return a.chunk(0) if a.num_chunks == 1 else a.combine_chunks()
+    return a
 
 
-def _mask(a: pa.Array) -> np.ndarray:
+def numpy_of(a: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    return whole(a).to_numpy(zero_copy_only=False)
+
+
+def mask(a: pa.Array) -> np.ndarray:
     """Boolean Arrow array → numpy bool (null = False)."""
-    return _np(pc.fill_null(a, False) if a.null_count else a).astype(bool)
+    return numpy_of(pc.fill_null(a, False) if a.null_count else a).astype(bool)
 
 
-def _nullify_empty(a: pa.Array) -> pa.Array:
+def nullify_empty(a: pa.Array) -> pa.Array:
     """``a`` with empty strings as null (``a`` itself when it holds none: the offsets tell)."""
     if isinstance(a, pa.Array) and (pa.types.is_string(a.type) or pa.types.is_large_string(a.type)):
         r = Raw(a)
@@ -35,76 +42,82 @@ def _nullify_empty(a: pa.Array) -> pa.Array:
     return pc.if_else(pc.equal(a, ""), pa.scalar(None, a.type), a)
 
 
-def _take(a: pa.Array, idx: np.ndarray) -> pa.Array:
+def take(a: pa.Array, idx: np.ndarray) -> pa.Array:
     return a.take(pa.array(idx, pa.int64()))
 
 
-def _extract(a: pa.Array, regex: str) -> pa.StructArray:
+def extract(a: pa.Array, regex: str) -> pa.StructArray:
     """``pc.extract_regex`` (small columns through Python's ``re``, see :mod:`jobs.ingest.pyregex`)."""
     return PR.extract(a, regex)
 
 
-def _split_list(raw: pa.Array, strip: str) -> pa.Array:
+def split_list(raw: pa.Array, strip: str) -> pa.Array:
     """``"[a, b]"``/``"Set(a, b)"``/``"a, b"`` → list<string> (null stays null, ``[]`` → empty)."""
     s = pc.replace_substring_regex(raw, strip, "")
     parts = pc.split_pattern_regex(s, r",\s*")
     flat = pc.utf8_trim_whitespace(pc.list_flatten(parts))
-    parents = _np(pc.list_parent_indices(parts))
-    keep = _mask(pc.not_equal(flat, ""))
+    parents = numpy_of(pc.list_parent_indices(parts))
+    keep = mask(pc.not_equal(flat, ""))
     flat = flat.filter(pa.array(keep))
     parents = parents[keep]
     offsets = np.searchsorted(parents, np.arange(len(raw) + 1)).astype(np.int32)
     lst = pa.ListArray.from_arrays(pa.array(offsets, pa.int32()), flat.cast(pa.string()))
-    valid = _mask(pc.is_valid(raw))
+    valid = mask(pc.is_valid(raw))
     if valid.all():
         return lst
     return pc.if_else(pa.array(valid), lst, pa.scalar(None, lst.type))
 
 
-def _int(a: pa.Array, typ: pa.DataType | None = None) -> pa.Array:
-    return pc.cast(_nullify_empty(a), typ or pa.int32(), safe=False) if a is not None else None
+def int_of(a: pa.Array, typ: pa.DataType | None = None) -> pa.Array:
+    return pc.cast(nullify_empty(a), typ or pa.int32(), safe=False) if a is not None else None
 
 
-def _coalesce(*arrs: pa.Array | None) -> pa.Array:
+def coalesce(*arrs: pa.Array | None) -> pa.Array:
     arrs = [a for a in arrs if a is not None]
     return arrs[0] if len(arrs) == 1 else pc.coalesce(*arrs)
 
 
-def _repeat(value: str | None, n: int) -> pa.Array:
+def repeat(value: str | None, n: int) -> pa.Array:
     """A string column of ``n`` times ``value``."""
     return pa.repeat(pa.scalar(value, pa.string()), n)
 
 
-def _decode_lossy(b: bytes | None, keep: int) -> str:
+def decode_lossy(b: bytes | None, keep: int) -> str:
     if b is None:
         return ""
     return b[:keep].decode("utf-8", errors="backslashreplace")
 
 
-def _elem(lists: pa.Array, i: int) -> pa.Array:
+def elem(lists: pa.Array, i: int) -> pa.Array:
     """Element ``i`` of each list; null where the list is shorter (or null).
 
     A ``take`` from the flat values at ``offsets + i`` (several times cheaper than
     ``list_element`` on the split results of whole columns)."""
-    if isinstance(lists, pa.ChunkedArray):
-        lists = lists.combine_chunks()
+    lists = whole(lists)
     offs = lists.offsets.to_numpy(zero_copy_only=False)
     starts = offs[:-1]
     ok = (offs[1:] - starts) > i
     if lists.null_count:
-        ok &= _mask(pc.is_valid(lists))
+        ok &= mask(pc.is_valid(lists))
     idx = (starts + i).astype(np.int64)
     if ok.all():
         return lists.values.take(pa.array(idx, pa.int64()))
     return lists.values.take(pa.array(idx, pa.int64(), mask=~ok))
 
 
-def _dict_apply(a: pa.Array, fn: Any) -> pa.Array:
+def dict_apply(a: pa.Array, fn: Any) -> pa.Array:
     """``fn`` (an element-wise kernel) of the distinct values of ``a`` only, spread back to every
     row (for columns with few distinct values, e.g. logger names)."""
     enc = pc.dictionary_encode(a)
     return fn(enc.dictionary).take(enc.indices)
 
 
-def _col(t: pa.Table, name: str) -> pa.Array | None:
-    return t[name].combine_chunks() if name in t.column_names else None
+def column(t: pa.Table, name: str) -> pa.Array | None:
+    return whole(t[name]) if name in t.column_names else None
+
+
+# the former private names, still imported by ingestion modules of concurrent work (to switch to the
+# public names above)
+_np, _mask, _nullify_empty, _take, _extract = numpy_of, mask, nullify_empty, take, extract
+_split_list, _int, _coalesce, _repeat, _decode_lossy = split_list, int_of, coalesce, repeat, decode_lossy
+_elem, _dict_apply, _col = elem, dict_apply, column

@@ -16,7 +16,8 @@ import pyarrow.compute as pc
 from jobs.ingest import fastheads as FH
 from jobs.ingest import layouts as L
 from jobs.ingest import pyregex as PR
-from jobs.ingest.arrowops import _dict_apply, _elem, _mask
+from jobs.ingest import springheads as SH
+from jobs.ingest.arrowops import dict_apply, elem, mask
 
 
 def _fast_log4j(sub: pa.Array, with_logger: bool) -> tuple[np.ndarray, dict[str, pa.Array]] | None:
@@ -39,19 +40,19 @@ def _fast_log4j(sub: pa.Array, with_logger: bool) -> tuple[np.ndarray, dict[str,
 def _fast_log4j_kernels(sub: pa.Array, with_logger: bool) -> tuple[np.ndarray, dict[str, pa.Array]] | None:
     """Kafka's ``[%d] %p %m (%c)`` with the default date format, by splitting (no sub-matches).
     Same result as the layout regex for the lines it accepts."""
-    ok = _mask(PR.match(sub, L.FAST_LOG4J))
+    ok = mask(PR.match(sub, L.FAST_LOG4J))
     if not ok.any():
         return None
     s = sub if ok.all() else sub.filter(pa.array(ok))
     parts = pc.split_pattern(s, " ", max_splits=3)
     ts = pc.utf8_slice_codeunits(s, 1, 24)
-    level = _elem(parts, 2)
-    rest_sp = _elem(parts, 3)  # (with the level's padding: "INFO  (c)" is an empty message and a logger)
+    level = elem(parts, 2)
+    rest_sp = elem(parts, 3)  # (with the level's padding: "INFO  (c)" is an empty message and a logger)
     rest = pc.utf8_ltrim(rest_sp, " ")
     tail = pc.split_pattern(rest_sp, " (", max_splits=1, reverse=True)
-    has_tail = _mask(pc.greater(pc.list_value_length(tail), 1))
-    logger_raw = _elem(tail, 1)
-    lg_ok = _mask(_dict_apply(logger_raw, lambda u: PR.match(u, L.LOG4J_LOGGER_TAIL))) & has_tail
+    has_tail = mask(pc.greater(pc.list_value_length(tail), 1))
+    logger_raw = elem(tail, 1)
+    lg_ok = mask(dict_apply(logger_raw, lambda u: PR.match(u, L.LOG4J_LOGGER_TAIL))) & has_tail
     if not with_logger:
         # log4j-nologger: the lines without a valid "(logger)" tail
         keep = ~lg_ok
@@ -62,47 +63,58 @@ def _fast_log4j_kernels(sub: pa.Array, with_logger: bool) -> tuple[np.ndarray, d
     pos = np.nonzero(ok)[0]
     ok[pos[~lg_ok]] = False
     kp = pa.array(lg_ok)
-    head = pc.utf8_ltrim(_elem(tail, 0).filter(kp), " ")
+    head = pc.utf8_ltrim(elem(tail, 0).filter(kp), " ")
     logger = pc.utf8_slice_codeunits(logger_raw.filter(kp), 0, -1)
     return ok, {"ts": ts.filter(kp), "level": level.filter(kp), "message": head, "logger": logger}
 
 
 def _fast_springboot(sub: pa.Array, iso_t: bool) -> tuple[np.ndarray, dict[str, pa.Array]] | None:
-    """Spring Boot 2/3 console lines by splitting (no sub-matches); same result as the regexes:
-    ``iso_t`` False takes the ``springboot`` lines (``yyyy-MM-dd HH:mm:ss.SSS``), True the
-    ``springboot3`` ones (ISO ``T`` timestamp)."""
-    ok = _mask(PR.match(sub, L.FAST_SPRINGBOOT))
+    """Spring Boot 2/3 console lines from byte positions (:func:`jobs.ingest.springheads.split_springboot`;
+    the string kernels of :func:`fast_springboot_kernels` when a head does not fit it). ``iso_t``
+    False takes the ``springboot`` lines (``yyyy-MM-dd HH:mm:ss.SSS``), True the ``springboot3`` ones
+    (ISO ``T`` timestamp)."""
+    ok = mask(PR.match(sub, L.FAST_SPRINGBOOT))
+    if not ok.any():
+        return None
+    split = SH.split_springboot(sub, ok, iso_t)
+    return split if split is not None else fast_springboot_kernels(sub, iso_t)
+
+
+def fast_springboot_kernels(sub: pa.Array, iso_t: bool) -> tuple[np.ndarray, dict[str, pa.Array]] | None:
+    """Spring Boot 2/3 console lines by splitting with string kernels (no sub-matches); same result
+    as the regexes (``iso_t``: as :func:`_fast_springboot`). The plain version of the byte split."""
+    ok = mask(PR.match(sub, L.FAST_SPRINGBOOT))
     if not ok.any():
         return None
     s = sub if ok.all() else sub.filter(pa.array(ok))
     halves = pc.split_pattern(s, " --- ", max_splits=1)
     # (the part before " --- " is ASCII, as FAST_SPRINGBOOT checked: the cheaper ASCII split)
-    left = pc.ascii_split_whitespace(_elem(halves, 0), max_splits=3)
-    right = _elem(halves, 1)
+    left = pc.ascii_split_whitespace(elem(halves, 0), max_splits=3)
+    right = elem(halves, 1)
     # Spring Boot 3.2+: "[app] [thread] logger : msg"
-    app = _mask(PR.match(right, r"^\[[^\]]*\] \["))
+    app = mask(PR.match(right, r"^\[[^\]]*\] \["))
     if app.any():
         right = pc.if_else(
             pa.array(app), pc.replace_substring_regex(right, r"^\[[^\]]*\] ", "", max_replacements=1), right
         )
     th = pc.split_pattern(right, "] ", max_splits=1)
-    thread = pc.utf8_trim_whitespace(pc.utf8_slice_codeunits(_elem(th, 0), 1, 1 << 30))
-    lm = pc.split_pattern(_elem(th, 1), " : ", max_splits=1)
-    good = _mask(pc.equal(pc.list_value_length(lm), 2))
-    logger = pc.utf8_rtrim_whitespace(_elem(lm, 0))
-    message = _elem(lm, 1)
+    thread = pc.utf8_trim_whitespace(pc.utf8_slice_codeunits(elem(th, 0), 1, 1 << 30))
+    lm = pc.split_pattern(elem(th, 1), " : ", max_splits=1)
+    good = mask(pc.equal(pc.list_value_length(lm), 2))
+    logger = pc.utf8_rtrim_whitespace(elem(lm, 0))
+    message = elem(lm, 1)
     pos = np.nonzero(ok)[0]
     ok[pos[~good]] = False
     g = pa.array(good)
-    t0 = _elem(left, 0)
+    t0 = elem(left, 0)
     spaced = pc.equal(pc.utf8_length(t0), 10)  # "2024-05-01 10:00:00.123" (Spring Boot 2) vs ISO "...T..."
     # (each layout takes its own timestamp form: the other's lines are left to its own pass)
-    want = _mask(spaced) != iso_t
+    want = mask(spaced) != iso_t
     ok[pos[good][~want[good]]] = False
     good = good & want
     g = pa.array(good)
-    ts = pc.if_else(spaced, pc.binary_join_element_wise(t0, _elem(left, 1), pa.scalar(" ", t0.type)), t0)
-    level = pc.if_else(spaced, _elem(left, 2), _elem(left, 1))
+    ts = pc.if_else(spaced, pc.binary_join_element_wise(t0, elem(left, 1), pa.scalar(" ", t0.type)), t0)
+    level = pc.if_else(spaced, elem(left, 2), elem(left, 1))
     return ok, {
         "ts": ts.filter(g),
         "level": level.filter(g),

@@ -24,6 +24,7 @@ from jobs.ingest.model import IngestError
 #: how much of a file the binary test reads
 BINARY_SNIFF = 8192
 _CONTROL = frozenset((*range(0, 9), *range(14, 32), 127))
+_CONTROL_BYTES = bytes(sorted(_CONTROL))
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,14 @@ class OpenedFile:
 
 
 def is_binary(data: bytes) -> bool:
+    """Control bytes are at least 5 % of the first :data:`BINARY_SNIFF` bytes (counted by deleting
+    them: ``bytes.translate``; :func:`is_binary_plain` counts them one by one)."""
+    head = data[:BINARY_SNIFF]
+    return len(head) - len(head.translate(None, _CONTROL_BYTES)) >= 0.05 * len(head)
+
+
+def is_binary_plain(data: bytes) -> bool:
+    """:func:`is_binary` byte by byte (the reference it is tested equal to)."""
     head = data[:BINARY_SNIFF]
     return sum(1 for b in head if b in _CONTROL) >= 0.05 * len(head)
 

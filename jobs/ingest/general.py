@@ -67,6 +67,8 @@ def read_heads(
     has = _valid(loc)
     pre_len = pc.fill_null(pc.utf8_length(loc.field("pre")), 0).to_numpy(zero_copy_only=False)
     leading = has & (pre_len <= LEADING_MAX)
+    if (cont & ~leading).all():  # (only continuation-shaped lines without a leading timestamp: no head)
+        return np.zeros(n, dtype=bool), {k: pa.nulls(n, pa.string()) for k in ("ts", "level", "logger", "message", "pts")}
     ts = pc.if_else(pa.array(has), loc.field("ts"), pa.scalar(None, pa.string()))
     region = pc.if_else(
         pa.array(leading),

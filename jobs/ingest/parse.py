@@ -11,7 +11,8 @@ purpose: :mod:`~jobs.ingest.heads` (layouts, declared layouts, JSON, the general
 layouts, pasted-text unwrapping, head timestamps), :mod:`~jobs.ingest.fastpaths` (the byte-position
 paths of Kafka's log4j and Spring Boot heads), :mod:`~jobs.ingest.messages` (context prefix, the
 dialect table, message-first candidates, hard-wrapped lines), :mod:`~jobs.ingest.fields` (typed event
-columns, final event rows), :mod:`~jobs.ingest.attribution` (the group of lines that name none).
+columns, final event rows), :mod:`~jobs.ingest.attribution` (the group of lines that name none),
+:mod:`~jobs.ingest.accounting` (each line's class, continuation classes, quarantine rows).
 
 Speed (every shortcut gives exactly the result of the plain way; ``tests/ingest/
 test_parse_speed_equivalence.py``, ``test_fastheads.py``, ``test_pyregex.py``): pyarrow compiles a
@@ -68,7 +69,7 @@ nor its context gives) and ``no_timestamp``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -81,10 +82,17 @@ from jobs.ingest import envelope_heads as EH
 from jobs.ingest import envelopes as E
 from jobs.ingest import layouts as L
 from jobs.ingest import pyregex as PR
-from jobs.ingest.arrowops import _decode_lossy, _extract, _mask, _np, _nullify_empty, _repeat, _take
+from jobs.ingest.accounting import (
+    FileLines,
+    continuation_classes,
+    empty_quarantine,
+    quarantine_rows,
+    quarantine_table,
+)
+from jobs.ingest.arrowops import extract, mask, nullify_empty, numpy_of, take, whole
 from jobs.ingest.attribution import _attribute_groups
 from jobs.ingest.fields import _finish_events, _json_event_fields
-from jobs.ingest.files import open_file
+from jobs.ingest.files import OpenedFile, open_file
 from jobs.ingest.heads import (
     _file_year,
     _FirstBytes,
@@ -101,7 +109,6 @@ from jobs.ingest.messages import _candidate_events, _repetitive, _wrapped_lines
 from jobs.ingest.model import (
     AUDIT_ARROW,
     EVENTS_ARROW,
-    QUARANTINE_ARROW,
     IngestSettings,
 )
 
@@ -127,14 +134,6 @@ def empty_events() -> pa.Table:
     return EVENTS_ARROW.empty_table()
 
 
-def empty_quarantine() -> pa.Table:
-    return QUARANTINE_ARROW.empty_table()
-
-
-def quarantine_table(rows: list[dict[str, Any]]) -> pa.Table:
-    return pa.Table.from_pylist(rows, schema=QUARANTINE_ARROW)
-
-
 def audit_table(rows: list[dict[str, Any]]) -> pa.Table:
     return pa.Table.from_pylist(rows, schema=AUDIT_ARROW)
 
@@ -152,9 +151,22 @@ def parse_bytes(
     A corrupt gzip raises :class:`IngestError` unless ``settings.on_corrupt == "quarantine"``.
     """
     settings = settings or IngestSettings()
+    return parse_opened(open_file(data, source_file, settings.on_corrupt), len(data), source_file, cluster, settings,
+                        run_id)  # fmt: skip
+
+
+def parse_opened(
+    opened: OpenedFile,
+    size: int,
+    source_file: str,
+    cluster: str,
+    settings: IngestSettings,
+    run_id: str | None = None,
+) -> tuple[pa.Table, pa.Table, dict[str, Any]]:
+    """:func:`parse_bytes` of a file already opened (:func:`jobs.ingest.files.open_file`: gunzipped
+    and hashed once, by a caller that needs the text too); ``size``: the bytes as stored."""
     audit = _empty_audit(source_file, cluster, run_id)
-    audit["bytes"] = len(data)
-    opened = open_file(data, source_file, settings.on_corrupt)
+    audit["bytes"] = size
     audit["compressed"], audit["content_sha256"] = opened.compressed, opened.sha256
     if opened.reason is not None:
         audit["error"], audit["quarantine_reasons"] = opened.error, {opened.reason: 1}
@@ -174,33 +186,6 @@ def _split_lines(data: bytes) -> pa.Array:
     if data.endswith(b"\n"):
         lines = lines.slice(0, len(lines) - 1)
     return lines
-
-
-@dataclass
-class _File:
-    """The per-line state of one file being read: its lines, their text and each line's class
-    (0 unrelated, 1 event, 2 continuation, 3 quarantined) with the quarantine reason and detail."""
-
-    data: bytes
-    lines: pa.Array
-    text: pa.Array
-    bad: np.ndarray
-    cls: np.ndarray
-    qreason: np.ndarray
-    qdetail: np.ndarray
-    qgroup: dict[int, str | None] = field(default_factory=dict)
-    is_cont: np.ndarray | None = None
-    env: EH.Enveloped | None = None  # the peeled lines (None: the file has none)
-
-    @property
-    def n(self) -> int:
-        return len(self.lines)
-
-    def quarantine(self, rows: np.ndarray, reason: str, detail: str | None = None) -> None:
-        self.cls[rows] = 3
-        self.qreason[rows] = reason
-        if detail is not None:
-            self.qdetail[rows] = detail
 
 
 @dataclass
@@ -247,21 +232,21 @@ def _parse_text(
     _continuations_and_unreadable(f, left)
     times = _timestamps(h, settings, audit)
     events = _group_events(f, h, times, inline_cont, source_file, cluster, run_id, audit)
-    _continuation_classes(f, f.env.joined if f.env is not None else None)
+    continuation_classes(f, f.env.joined if f.env is not None else None)
     for c, name in ((1, "events"), (2, "continuations"), (0, "unrelated"), (3, "quarantined")):
         audit[name] = int((f.cls == c).sum())
-    quarantine = _quarantine_rows(f, h, settings, source_file, cluster, run_id, audit)
+    quarantine = quarantine_rows(f, h.rows, h.layout, settings, source_file, cluster, run_id, audit)
     return (events if events is not None else empty_events()), quarantine, audit
 
 
-def _decoded_lines(data: bytes, settings: IngestSettings) -> _File:
+def _decoded_lines(data: bytes, settings: IngestSettings) -> FileLines:
     """Lines as text; too long, NUL-byte, invalid UTF-8 lines quarantined (their text empty);
     ``\\r`` and ANSI colours removed."""
     lines = _split_lines(data)
     n = len(lines)
-    f = _File(data, lines, lines, np.zeros(n, dtype=bool), np.zeros(n, dtype=np.int8),
+    f = FileLines(data, lines, lines, np.zeros(n, dtype=bool), np.zeros(n, dtype=np.int8),
               np.full(n, None, dtype=object), np.full(n, None, dtype=object))  # fmt: skip
-    lengths = _np(pc.binary_length(lines))
+    lengths = numpy_of(pc.binary_length(lines))
     too_long = lengths > settings.max_line_bytes
     if too_long.any():
         f.bad |= too_long
@@ -269,7 +254,7 @@ def _decoded_lines(data: bytes, settings: IngestSettings) -> _File:
         for i in np.nonzero(too_long)[0]:
             f.qdetail[i] = f"{int(lengths[i])} bytes > {settings.max_line_bytes}"
     if b"\x00" in data:
-        nul = _mask(pc.match_substring(lines, b"\x00")) & ~f.bad
+        nul = mask(pc.match_substring(lines, b"\x00")) & ~f.bad
         f.bad |= nul
         f.qreason[nul] = "binary"
         f.qdetail[nul] = "NUL bytes"
@@ -290,7 +275,7 @@ def _decoded_lines(data: bytes, settings: IngestSettings) -> _File:
     return f
 
 
-def _invalid_utf8(f: _File) -> None:
+def _invalid_utf8(f: FileLines) -> None:
     """Mark the lines that are not UTF-8: ``binary`` when mostly control/non-text bytes, else
     ``invalid_utf8`` (line by line: only files with such lines come here)."""
     for i, v in enumerate(f.lines.to_pylist()):
@@ -313,25 +298,25 @@ def _wrapping_prefix(text: pa.Array) -> tuple[pa.Array, str]:
     the file's first lines); returns the text and the label for the layout column."""
     if not pc.any(PR.match(text.slice(0, 400), r"^[\w.-]+\s+\| |^\[pod/[^\]\s]+\] ")).as_py():
         return text, ""
-    w = _extract(text, r"^(?:(?P<svc>[\w.-]+)\s+\| |\[(?P<pod>pod/[^\]\s]+)\] )?(?P<rest>.*)$")
+    w = extract(text, r"^(?:(?P<svc>[\w.-]+)\s+\| |\[(?P<pod>pod/[^\]\s]+)\] )?(?P<rest>.*)$")
     label = "kubectl+" if pc.any(pc.not_equal(w.field("pod"), "")).as_py() else "docker+"
     return w.field("rest"), label
 
 
-def _read_heads(f: _File, settings: IngestSettings, wrap_label: str) -> tuple[_Heads, np.ndarray]:
+def _read_heads(f: FileLines, settings: IngestSettings, wrap_label: str) -> tuple[_Heads, np.ndarray]:
     """Heads by layout: declared layouts, then the table (JSON first when most lines are JSON);
     enveloped lines peeled and their inner lines read (:func:`_peel`); lines behind a viewer's
     timestamp (``ts+``); then the general reader. Returns the heads and the lines still left
     (continuations and lines with nothing to read)."""
     heads = _Heads()
-    blank = _np(pc.binary_length(f.text)) == 0
+    blank = numpy_of(pc.binary_length(f.text)) == 0
     rows = np.nonzero(~f.bad & ~blank)[0]
-    sub = f.text if len(rows) == f.n else _take(f.text, rows)
+    sub = f.text if len(rows) == f.n else take(f.text, rows)
     fb = _FirstBytes(sub)
     offered = EH.sniff_json(sub, fb)
     if offered is not None:  # (enveloped JSON lines: peeled before the layouts)
         keep = np.nonzero(~offered)[0]
-        offered, rows, sub, fb = rows[offered], rows[keep], _take(sub, keep), fb.take(keep)
+        offered, rows, sub, fb = rows[offered], rows[keep], take(sub, keep), fb.take(keep)
     order = _layout_order(sub, fb)
     if settings.layouts:
         order = list(settings.layouts) + order  # (the user's own layouts first)
@@ -343,11 +328,11 @@ def _read_heads(f: _File, settings: IngestSettings, wrap_label: str) -> tuple[_H
             left = left[~sniffed]
     if offered is not None:
         left = np.union1d(left, EH.peel(f, offered, settings, heads, wrap_label))
-        rows, fb = left, _FirstBytes(_take(f.text, left))
+        rows, fb = left, _FirstBytes(take(f.text, left))
     if len(left) and fb.take(np.searchsorted(rows, left)).possible(L.FIRST_CHARS["ts"]).any():
-        sub = _take(f.text, left)
-        m = _extract(sub, L.TS_PREFIX)
-        ok = _mask(m.is_valid())
+        sub = take(f.text, left)
+        m = extract(sub, L.TS_PREFIX)
+        ok = mask(m.is_valid())
         if ok.any():
             okp = pa.array(ok)
             still = _match_layouts(m.field("rest").filter(okp), left[ok], order, heads, wrap_label + "ts+",
@@ -365,13 +350,13 @@ def _read_heads(f: _File, settings: IngestSettings, wrap_label: str) -> tuple[_H
 
 def _json_behind_columns(text: pa.Array, left: np.ndarray, heads: _Heads, wrap_label: str) -> np.ndarray:
     """A JSON object behind a log viewer's columns (layout ``col+json``): the object is the line."""
-    sub = _take(text, left)
-    maybe = _mask(pc.match_substring(sub, "{\""))
+    sub = take(text, left)
+    maybe = mask(pc.match_substring(sub, "{\""))
     if not maybe.any():
         return left
-    m = _extract(_take(sub, np.nonzero(maybe)[0]), L.JSON_BEHIND)
-    ok = _mask(m.is_valid())
-    ok[ok] &= _mask(PR.match(m.field("rest").filter(pa.array(ok)), L.JSON_LINE))
+    m = extract(take(sub, np.nonzero(maybe)[0]), L.JSON_BEHIND)
+    ok = mask(m.is_valid())
+    ok[ok] &= mask(PR.match(m.field("rest").filter(pa.array(ok)), L.JSON_LINE))
     if not ok.any():
         return left
     rows = left[np.nonzero(maybe)[0][ok]]
@@ -384,14 +369,14 @@ def _head_columns(heads: _Heads, n: int, env: EH.Enveloped | None = None) -> _He
     t = heads.table()
     if env is not None and len(t):
         t = EH.enveloped_heads(t, env)
-    rows = _np(t["_row"]) if len(t) else np.zeros(0, np.int64)
+    rows = numpy_of(t["_row"]) if len(t) else np.zeros(0, np.int64)
     is_head = np.zeros(n, dtype=bool)
     is_head[rows] = True
-    return _HeadColumns(t, rows, is_head, t["message"].combine_chunks(), t["level"].combine_chunks(),
-                        t["layout"].combine_chunks(), heads.json)  # fmt: skip
+    return _HeadColumns(t, rows, is_head, whole(t["message"]), whole(t["level"]),
+                        whole(t["layout"]), heads.json)  # fmt: skip
 
 
-def _jul_messages(f: _File, h: _HeadColumns, left: np.ndarray) -> np.ndarray:
+def _jul_messages(f: FileLines, h: _HeadColumns, left: np.ndarray) -> np.ndarray:
     """Two-line entries (:data:`L.NEXT_LINE`): the line after a ``jul`` head holding ``LEVEL:
     message`` (after a ``mel`` head, the 6-space indented message ...) gives the head its message
     (and level) and is its continuation."""
@@ -401,8 +386,8 @@ def _jul_messages(f: _File, h: _HeadColumns, left: np.ndarray) -> np.ndarray:
     return left
 
 
-def _next_line_messages(f: _File, h: _HeadColumns, left: np.ndarray, lay: str, pattern: str) -> np.ndarray:
-    jul = _mask(pc.ends_with(h.layout, lay))
+def _next_line_messages(f: FileLines, h: _HeadColumns, left: np.ndarray, lay: str, pattern: str) -> np.ndarray:
+    jul = mask(pc.ends_with(h.layout, lay))
     if jul.any():
         jpos = np.nonzero(jul)[0]
         nxt = h.rows[jpos] + 1
@@ -410,8 +395,8 @@ def _next_line_messages(f: _File, h: _HeadColumns, left: np.ndarray, lay: str, p
         jpos, nxt = jpos[okn], nxt[okn]
         cand = ~h.is_head[nxt] & ~f.bad[nxt]
         jpos, nxt = jpos[cand], nxt[cand]
-        mm = _extract(_take(f.text, nxt), pattern)
-        ok = _mask(mm.is_valid())
+        mm = extract(take(f.text, nxt), pattern)
+        ok = mask(mm.is_valid())
         jpos, nxt = jpos[ok], nxt[ok]
         mm = mm.filter(pa.array(ok))
         if len(jpos):
@@ -433,25 +418,25 @@ def _inline_continuations(h: _HeadColumns) -> pa.Array | None:
     by another layout from a peeled text keeps its newlines whatever the other lines of the file are."""
     if not (h.json and len(h.message) and pc.any(pc.match_substring(h.message, "\n")).as_py()):
         return None
-    sp = _extract(h.message, r"(?s)^(?P<h>[^\n]*)\n(?P<c>.*)$")
+    sp = extract(h.message, r"(?s)^(?P<h>[^\n]*)\n(?P<c>.*)$")
     multi = pc.and_(sp.is_valid(), pc.ends_with(h.layout, "json"))
-    inline = _nullify_empty(
+    inline = nullify_empty(
         pc.if_else(multi, pc.utf8_rtrim(sp.field("c"), characters="\r\n"), pa.scalar(None, h.message.type))
     )
     h.message = pc.if_else(multi, pc.utf8_rtrim(sp.field("h"), characters="\r"), h.message)
     return inline
 
 
-def _continuations_and_unreadable(f: _File, left: np.ndarray) -> None:
+def _continuations_and_unreadable(f: FileLines, left: np.ndarray) -> None:
     """Lines left after the layouts: continuations (stack traces, indented blocks, also behind a
     viewer's timestamp) or ``unparsable_layout``."""
     if not len(left):
         return
-    sub = _take(f.text, left)
-    c = _mask(PR.match(sub, L.CONTINUATION))
+    sub = take(f.text, left)
+    c = mask(PR.match(sub, L.CONTINUATION))
     if (~c).any():
-        m = _extract(_take(sub, np.nonzero(~c)[0]), L.TS_PREFIX)
-        inner_c = _mask(PR.match(pc.fill_null(m.field("rest"), ""), L.CONTINUATION)) & _mask(m.is_valid())
+        m = extract(take(sub, np.nonzero(~c)[0]), L.TS_PREFIX)
+        inner_c = mask(PR.match(pc.fill_null(m.field("rest"), ""), L.CONTINUATION)) & mask(m.is_valid())
         c[np.nonzero(~c)[0][inner_c]] = True
     f.is_cont[left[c]] = True
     f.quarantine(left[~c], "unparsable_layout", "no known layout matches")
@@ -463,7 +448,7 @@ def _timestamps(h: _HeadColumns, settings: IngestSettings, audit: dict[str, Any]
     ts_ms = _head_timestamps(h.table, settings.default_timezone)
     if ts_ms.null_count and len(h.table):
         ts_ms = _located_timestamps(h.table, ts_ms, settings)
-    ts_np = _np(pc.fill_null(ts_ms, -1)) if len(ts_ms) else np.zeros(0, np.int64)
+    ts_np = numpy_of(pc.fill_null(ts_ms, -1)) if len(ts_ms) else np.zeros(0, np.int64)
     has_ts = ts_np >= 0
     if has_ts.any():
         tv = ts_np[has_ts]
@@ -474,29 +459,29 @@ def _timestamps(h: _HeadColumns, settings: IngestSettings, audit: dict[str, Any]
     audit["layouts"] = sorted(set(pc.unique(h.layout).to_pylist())) if len(h.table) else []
     env_ms = None
     if len(h.table) and h.table["pts"].null_count < len(h.table):
-        pts = h.table["pts"].combine_chunks()
+        pts = whole(h.table["pts"])
         env_ms = pa.array(E.envelope_times(pts.to_pylist(), settings.default_timezone,
                                            lambda: _file_year(h.table, settings)), pa.int64())  # fmt: skip
     return _Times(ts_ms, ts_np, has_ts, env_ms)
 
 
-def _group_events(f: _File, h: _HeadColumns, times: _Times, inline_cont, source_file, cluster, run_id, audit):
+def _group_events(f: FileLines, h: _HeadColumns, times: _Times, inline_cont, source_file, cluster, run_id, audit):
     """Group candidates (the prefilter, per distinct message when the file repeats its messages a
     lot) → dialects → events; unmatched candidates are ``group_line_not_understood``."""
     message = h.message
     if _repetitive(message):
         menc = pc.dictionary_encode(message)
-        mcodes = _np(menc.indices)
-        cand = _mask(PR.match(menc.dictionary, D.GROUP_PREFILTER))[mcodes]
+        mcodes = numpy_of(menc.indices)
+        cand = mask(PR.match(menc.dictionary, D.GROUP_PREFILTER))[mcodes]
         ccodes = mcodes[cand]
     else:
-        cand = _mask(PR.match(message, D.GROUP_PREFILTER))
+        cand = mask(PR.match(message, D.GROUP_PREFILTER))
         ccodes = None
     if not cand.any():
         return None
     cpos = np.nonzero(cand)[0]
     if ccodes is None:
-        ccodes = _np(pc.dictionary_encode(_take(message, cpos)).indices)
+        ccodes = numpy_of(pc.dictionary_encode(take(message, cpos)).indices)
     ev, unmatched = _candidate_events(cpos, ccodes, message, h.table, h.layout)
     if unmatched.any():
         ev, h.message = _wrapped_lines(cpos, unmatched, ev, message, h.table, h.layout, f.text, f.cls, f.is_cont,
@@ -505,7 +490,7 @@ def _group_events(f: _File, h: _HeadColumns, times: _Times, inline_cont, source_
     line_un = h.rows[un_h]
     f.quarantine(line_un, "group_line_not_understood", "no dialect matches this group-related message")
     if len(un_h):
-        gq = _extract(_take(h.message, un_h), r"(?:groupId=|[Gg]roup[ =]\"?)(?P<g>[\w.\-]+)").field("g")
+        gq = extract(take(h.message, un_h), r"(?:groupId=|[Gg]roup[ =]\"?)(?P<g>[\w.\-]+)").field("g")
         for r, g in zip(line_un, gq.to_pylist()):
             f.qgroup[int(r)] = g or None
     if ev is None or not len(ev):
@@ -516,8 +501,8 @@ def _group_events(f: _File, h: _HeadColumns, times: _Times, inline_cont, source_
     f.cls[h.rows[evh]] = 1  # (several events of one line - deleted groups - count once)
     if "_msg" in ev.column_names:
         # (message-first: the message a dialect matched, without what wrapped it)
-        alt = ev["_msg"].combine_chunks()
-        has_alt = _mask(pc.is_valid(alt))
+        alt = whole(ev["_msg"])
+        has_alt = mask(pc.is_valid(alt))
         if has_alt.any():
             # (one message per line: a line with several events - deleted groups - has one)
             heads_alt, first = np.unique(evh[has_alt], return_index=True)
@@ -537,8 +522,8 @@ def _file_group(ev: pa.Table, sha: str | None) -> pa.Table:
     """A client line that names no group after attribution: the file's one named group, else the
     file's unnamed group ``unnamed-<sha8>`` (never merged across files); broker lines stay without
     (``group_unknown``). See ``reference_events._file_group``."""
-    gid = ev["group_id"].combine_chunks()
-    fill = _mask(pc.and_(pc.is_null(gid), pc.not_equal(ev["side"].combine_chunks(), "broker")))
+    gid = whole(ev["group_id"])
+    fill = mask(pc.and_(pc.is_null(gid), pc.not_equal(whole(ev["side"]), "broker")))
     if not fill.any():
         return ev
     named = pc.unique(gid.drop_null()).to_pylist()
@@ -548,23 +533,23 @@ def _file_group(ev: pa.Table, sha: str | None) -> pa.Table:
 
 
 def _events_with_groups(
-    f: _File, h: _HeadColumns, times: _Times, ev: pa.Table, sha: str | None = None
+    f: FileLines, h: _HeadColumns, times: _Times, ev: pa.Table, sha: str | None = None
 ) -> tuple[pa.Table, np.ndarray]:
     """Recognised non-events dropped (they count as unrelated); JSON keys; the group of lines that
     name none from their context (:func:`_attribute_groups`), else ``group_unknown``."""
-    evh = _np(ev["_row"])
-    notevent = _mask(pc.equal(ev["kind"].combine_chunks(), ""))
+    evh = numpy_of(ev["_row"])
+    notevent = mask(pc.equal(whole(ev["kind"]), ""))
     if notevent.any():
         ev = ev.filter(pa.array(~notevent))
         evh = evh[~notevent]
     if h.json:
         ev = _json_event_fields(ev, h.table, evh)
     if 0 < ev["group_id"].null_count < len(ev):
-        gids, _ = _attribute_groups(ev, _take(h.message, evh), np.where(times.has_ts[evh], times.ts_np[evh], -1))
+        gids, _ = _attribute_groups(ev, take(h.message, evh), np.where(times.has_ts[evh], times.ts_np[evh], -1))
         ev = ev.set_column(ev.column_names.index("group_id"), "group_id", gids)
     if ev["group_id"].null_count:
         ev = _file_group(ev, sha)
-    nogroup = _mask(pc.is_null(ev["group_id"]))
+    nogroup = mask(pc.is_null(ev["group_id"]))
     if nogroup.any():
         lr = h.rows[evh[nogroup]]
         f.quarantine(lr, "group_unknown")
@@ -587,78 +572,3 @@ def _inherited_times(times: _Times, evh: np.ndarray) -> tuple[pa.Array | None, n
     return pa.array(np.where(times.has_ts[evh], times.ts_np[evh], fill), pa.int64(), mask=src < 0), inferred
 
 
-def _continuation_classes(f: _File, joined: np.ndarray | None = None) -> None:
-    """A continuation takes its head's class (events' continuations count as continuations; of an
-    unrelated head as unrelated; of a quarantined head as quarantined with ``continuation of line
-    N``); one with no head before it is ``unparsable_layout``. A joined piece's head is the line it
-    joins (``joined``)."""
-    if not f.is_cont.any():
-        return
-    cont_rows = np.nonzero(f.is_cont)[0]
-    last_non = np.maximum.accumulate(np.where(~f.is_cont, np.arange(f.n), -1))
-    head_of = last_non[cont_rows]
-    if joined is not None:
-        head_of = np.where(joined[cont_rows] >= 0, joined[cont_rows], head_of)
-        named = head_of.copy()  # the line a quarantine detail names: the one the piece joins
-        # a piece joined to a continuation line takes that line's head (chains of pieces: follow them)
-        resolved = np.full(f.n, -1, dtype=np.int64)
-        resolved[cont_rows] = head_of
-        for _ in range(f.n):
-            via = (head_of >= 0) & f.is_cont[np.maximum(head_of, 0)]
-            if not via.any():
-                break
-            head_of = np.where(via, resolved[np.maximum(head_of, 0)], head_of)
-    else:
-        named = head_of
-    orphan = head_of < 0
-    if orphan.any():
-        f.quarantine(cont_rows[orphan], "unparsable_layout", "continuation line without a head line")
-        # a piece joined to a line without a head: a continuation of that (quarantined) line
-        for r, hd in zip(cont_rows[orphan & (named >= 0)], named[orphan & (named >= 0)]):
-            f.qdetail[r] = f"continuation of line {int(hd) + 1}"
-    cr, ho, nm = cont_rows[~orphan], head_of[~orphan], named[~orphan]
-    hc = f.cls[ho]
-    f.cls[cr[hc == 1]] = 2
-    f.cls[cr[hc == 0]] = 0
-    qc = hc == 3
-    if qc.any():
-        q_rows = cr[qc]
-        f.cls[q_rows] = 3
-        f.qreason[q_rows] = f.qreason[ho[qc]]
-        for r, hd in zip(q_rows, nm[qc]):
-            f.qdetail[r] = f"continuation of line {int(hd) + 1}"
-            if int(hd) in f.qgroup:
-                f.qgroup[int(r)] = f.qgroup[int(hd)]
-
-
-def _quarantine_rows(f: _File, h: _HeadColumns, settings, source_file, cluster, run_id, audit) -> pa.Table:
-    """One quarantine row per quarantined line (its raw text; the layout when it is a head) and the
-    audit's count per reason and first unreadable line."""
-    qrows = np.nonzero(f.cls == 3)[0]
-    if not len(qrows):
-        return empty_quarantine()
-    reasons, counts = np.unique(f.qreason[qrows].astype(str), return_counts=True)
-    audit["quarantine_reasons"] = {str(r): int(c) for r, c in zip(reasons, counts)}
-    unread = qrows[f.qreason[qrows] == "unparsable_layout"]
-    text = f.text if f.env is None else f.env.orig  # (a peeled line is kept as it was written)
-    if len(unread):
-        audit["unreadable_example"] = _decode_lossy(text[int(unread[0])].as_py().encode("utf-8", "replace"), 300)
-    hp = np.minimum(np.searchsorted(h.rows, qrows), max(len(h.rows) - 1, 0))
-    is_h = (h.rows[hp] == qrows) if len(h.rows) else np.zeros(len(qrows), dtype=bool)
-    q_layout = h.layout.take(pa.array(hp, pa.int64(), mask=~is_h)) if len(h.rows) else None
-    raw_txt = _take(text, qrows).to_pylist()
-    badset = f.bad[qrows]
-    if badset.any():
-        bi = iter(_take(f.lines, qrows[badset]).to_pylist())
-        raw_txt = [_decode_lossy(next(bi), settings.raw_keep_bytes) if b else t for t, b in zip(raw_txt, badset)]
-    return pa.table({
-        "cluster": _repeat(cluster, len(qrows)),
-        "source_file": _repeat(source_file, len(qrows)),
-        "line_no": pa.array(qrows + 1, pa.int64()),
-        "reason": pa.array(f.qreason[qrows].tolist(), pa.string()),
-        "detail": pa.array(f.qdetail[qrows].tolist(), pa.string()),
-        "layout": q_layout if q_layout is not None else pa.nulls(len(qrows), pa.string()),
-        "group_id": pa.array([f.qgroup.get(int(r)) for r in qrows], pa.string()),
-        "raw": pa.array(raw_txt, pa.string()),
-        "run_id": _repeat(run_id, len(qrows)),
-    }, schema=QUARANTINE_ARROW)  # fmt: skip

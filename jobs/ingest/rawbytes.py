@@ -19,8 +19,8 @@ class Raw:
     """Offsets (int64 numpy), data (uint8 numpy) and validity of a string column."""
 
     def __init__(self, a: pa.Array | pa.ChunkedArray) -> None:
-        if isinstance(a, pa.ChunkedArray):
-            a = a.combine_chunks()
+        if isinstance(a, pa.ChunkedArray):  # (one chunk: as it is, no copy)
+            a = a.chunk(0) if a.num_chunks == 1 else a.combine_chunks()
         self.array = a
         n = len(a)
         large = pa.types.is_large_string(a.type) or pa.types.is_large_binary(a.type)

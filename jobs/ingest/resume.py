@@ -38,7 +38,7 @@ import pyarrow.compute as pc
 
 from jobs.ingest.files import open_file
 from jobs.ingest.model import IngestSettings
-from jobs.ingest.parse import parse_bytes
+from jobs.ingest.parse import parse_bytes, parse_opened
 
 #: how much text before the cut is read again as context (snapped to a line start)
 CONTEXT_BYTES = 64 * 1024
@@ -149,11 +149,12 @@ def parse_file(
     ``candidates`` (the earlier reads of its directory) is a prefix of its text. The audit gets the
     read columns (:data:`READ_COLUMNS`) and ``replaced_lines``."""
     plain = data[:2] != b"\x1f\x8b" and not source_file.endswith(".gz")
-    text = data if plain else open_file(data, source_file, "quarantine").data
+    opened = open_file(data, source_file, settings.on_corrupt)  # (once: the parse gets it opened)
+    text = data if plain else opened.data
     prior = continued_read(text, source_file, candidates) if candidates and text else None
     if prior is not None:
         return _parse_after(data, text, not plain, prior, source_file, cluster, settings, run_id)
-    ev, q, audit = parse_bytes(data, source_file, cluster, settings, run_id)
+    ev, q, audit = parse_opened(opened, len(data), source_file, cluster, settings, run_id)
     if audit.get("error") is None:
         same = [c for c in candidates or () if c.source_file == source_file]
         mode = "whole" if not same else ("truncated" if len(text) < same[-1].complete_bytes else "rewritten")

@@ -15,13 +15,14 @@ The audit rows (one small row per file) are collected on the driver: that checks
 and marks files with the same content (sha256 of the decompressed bytes): the first path by name is
 kept, the others get ``duplicate_of`` and zero counts, and their events/quarantine rows are dropped.
 
-Only the DataFrame API is used (no RDD / SparkContext), so this runs on Spark Connect too.
+What one task reads and writes (the plan of files into tasks, the Parquet writers) is in
+:mod:`jobs.ingest.task_files`. Only the DataFrame API is used (no RDD / SparkContext), so this runs on
+Spark Connect too.
 """
 
 from __future__ import annotations
 
 import contextlib
-import heapq
 import json
 import os
 import re
@@ -36,24 +37,25 @@ import pyarrow.parquet as pq
 from pyspark import TaskContext
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
-from pyspark.sql import types as T
 
 from jobs import buckets as bk
 from jobs.ingest.model import IngestError, IngestSettings, InputSpec, arrow_schema
 from jobs.ingest.parse import quarantine_table
 from jobs.ingest.resume import EarlierRead, candidates_for, parse_file, settle_modes
 from jobs.ingest.sources import ResolvedInputs, as_specs, resolve
+from jobs.ingest.task_files import (
+    QUARANTINE_IN_RECORD,
+    RECORD,
+    RECORD_ARROW,
+    TaskWriters,
+    conform,
+    file_cost,
+    local_items,
+    plan_bins,
+)
 from jobs.schemas import EVENTS, INGEST_AUDIT, QUARANTINE
 from jobs.session import parallelism
 
-#: the events columns as stored in a run_id partition (the partition value is not in the files)
-EVENT_DATA = T.StructType([f for f in EVENTS.fields if f.name != "run_id"])
-#: the one stream the Arrow UDF writes: EVENT_DATA + the record type ``_rt`` (e, q, a)
-RECORD = T.StructType([*EVENT_DATA.fields, T.StructField("_rt", T.StringType(), True)])
-RECORD_ARROW = arrow_schema(RECORD)
-EVENT_DATA_ARROW = arrow_schema(EVENT_DATA)
-#: quarantine columns → the record column that carries them
-QUARANTINE_IN_RECORD = {"detail": "error", "raw": "message"}
 _TS_FIELDS = ("first_ts", "last_ts")
 #: earlier reads by directory (:func:`jobs.ingest.resume.earlier_reads`), or None
 Earlier = dict[str, list[EarlierRead]] | None
@@ -109,23 +111,8 @@ def audit_from_json(text: str) -> dict[str, Any]:
     return out
 
 
-def _conform(table: pa.Table, schema: pa.Schema, rename: dict[str, str] | None = None) -> pa.Table:
-    """``table`` with exactly ``schema``'s columns (``rename``: schema column -> table column;
-    missing columns are null; ``_rt`` is left null)."""
-    n = table.num_rows
-    source = {(rename or {}).get(c, c): c for c in table.column_names}
-    arrays = []
-    for f in schema:
-        if f.name in source:
-            col = table[source[f.name]].combine_chunks()
-            arrays.append(col if col.type == f.type else col.cast(f.type))
-        else:
-            arrays.append(pa.nulls(n, f.type))
-    return pa.Table.from_arrays(arrays, schema=schema)
-
-
 def _to_record(table: pa.Table, rt: str, rename: dict[str, str] | None = None) -> pa.RecordBatch:
-    t = _conform(table, RECORD_ARROW, rename)
+    t = conform(table, RECORD_ARROW, rename)
     t = t.set_column(t.schema.get_field_index("_rt"), "_rt", pa.array([rt] * t.num_rows, pa.string()))
     return t.combine_chunks().to_batches()[0] if t.num_rows else pa.RecordBatch.from_pylist([], RECORD_ARROW)
 
@@ -141,77 +128,6 @@ def _audit_record(audits: list[dict[str, Any]]) -> pa.RecordBatch:
         "message": pa.array([_audit_json(a) for a in audits], pa.string()),
     })  # fmt: skip
     return _to_record(t, "a")
-
-
-class _PartWriter:
-    """One Parquet file written by the Python worker with pyarrow (``<dir>/<name>``, row groups of
-    at least ``ROW_GROUP`` rows). It is written under a hidden temporary name and renamed when the
-    task's input is done, so a failed attempt leaves only a hidden file and a retried or speculative
-    attempt replaces the same name."""
-
-    ROW_GROUP = 131_072
-
-    def __init__(self, directory: str, name: str):
-        self.dir, self.name = directory, name
-        self.buf: list[pa.Table] = []
-        self.rows = 0
-        self.writer = None
-        self.tmp = ""
-
-    def add(self, table: pa.Table) -> None:
-        self.buf.append(table)
-        self.rows += table.num_rows
-        if self.rows >= self.ROW_GROUP:
-            self._flush()
-
-    def _flush(self) -> None:
-        if not self.buf:
-            return
-        if self.writer is None:
-            os.makedirs(self.dir, exist_ok=True)
-            self.tmp = os.path.join(self.dir, f".{self.name}.{uuid.uuid4().hex}.tmp")
-            self.writer = pq.ParquetWriter(self.tmp, EVENT_DATA_ARROW, compression="snappy")
-        self.writer.write_table(pa.concat_tables(self.buf), row_group_size=max(self.rows, 1))
-        self.buf, self.rows = [], 0
-
-    def close(self) -> None:
-        self._flush()
-        if self.writer is not None:
-            self.writer.close()
-            os.replace(self.tmp, os.path.join(self.dir, self.name))
-
-
-class _TaskWriters:
-    """The files one ingestion task writes: its quarantine rows in ``_rt=q/part-<task>.parquet``
-    and its events in ``_rt=e/``, one file per group bucket when ``buckets`` > 0
-    (:mod:`jobs.buckets`), else ``part-<task>.parquet``."""
-
-    def __init__(self, write_dir: str, task: str, buckets: int):
-        self.write_dir, self.task, self.buckets = write_dir, task, buckets
-        self.events: dict[Any, _PartWriter] = {}
-        self.quarantine = _PartWriter(f"{write_dir}/_rt=q", f"part-{task}.parquet")
-
-    def _writer(self, bucket: Any) -> _PartWriter:
-        w = self.events.get(bucket)
-        if w is None:
-            name = bk.file_name(self.task, bucket) if self.buckets else f"part-{self.task}.parquet"
-            w = self.events[bucket] = _PartWriter(f"{self.write_dir}/_rt=e", name)
-        return w
-
-    def add(self, ev: pa.Table, q: pa.Table) -> None:
-        if ev.num_rows:
-            data = _conform(ev, EVENT_DATA_ARROW)
-            if self.buckets:
-                for b, part in bk.split_by_bucket(data, self.buckets).items():
-                    self._writer(b).add(part)
-            else:
-                self._writer(None).add(data)
-        if q.num_rows:
-            self.quarantine.add(_conform(q, EVENT_DATA_ARROW, QUARANTINE_IN_RECORD))
-
-    def close(self) -> None:
-        for w in [*self.events.values(), self.quarantine]:
-            w.close()
 
 
 def _data(batch: pa.RecordBatch) -> pa.Table:
@@ -231,7 +147,7 @@ def _parse_partition(settings: IngestSettings, run_id: str, write_dir: str | Non
             ctx = TaskContext.get()
             task = f"r{ctx.partitionId() if ctx is not None else 0:05d}"
             audits = _write_parsed(
-                _binary_items(batches), quiet, run_id, _TaskWriters(write_dir, task, buckets), earlier
+                _binary_items(batches), quiet, run_id, TaskWriters(write_dir, task, buckets), earlier
             )
             if audits:
                 yield _audit_record(audits)
@@ -260,19 +176,7 @@ def _binary_items(batches):
             yield contents[i].as_py() or b"", _display_path(paths[i]), clusters[i]
 
 
-def _local_items(files: list[tuple[str, str]]):
-    """(content, path, cluster) of local files read by the worker itself; content None when the
-    file cannot be read (it vanished after the driver listed it)."""
-    for path, cluster in files:
-        try:
-            with open(path, "rb") as fh:
-                data = fh.read()
-        except OSError:
-            data = None
-        yield data, path, cluster
-
-
-def _write_parsed(items, quiet: IngestSettings, run_id: str, writers: _TaskWriters,
+def _write_parsed(items, quiet: IngestSettings, run_id: str, writers: TaskWriters,
                   earlier: Earlier = None) -> list[dict[str, Any]]:  # fmt: skip
     """Parse each (content, path, cluster), write its records, return the audit dicts."""
     audits: list[dict[str, Any]] = []
@@ -298,51 +202,12 @@ def _parse_local_bins(settings: IngestSettings, run_id: str, write_dir: str, bin
     def fn(batches):
         for batch in batches:
             for i in batch.column("id").to_pylist():
-                writers = _TaskWriters(write_dir, f"f{i:05d}", buckets)
-                audits = _write_parsed(_local_items(bins[i]), quiet, run_id, writers, earlier)
+                writers = TaskWriters(write_dir, f"f{i:05d}", buckets)
+                audits = _write_parsed(local_items(bins[i]), quiet, run_id, writers, earlier)
                 if audits:
                     yield _audit_record(audits)
 
     return fn
-
-
-def file_cost(path: str) -> int:
-    """Bytes a file will be parsed as: its size, or for gzip the uncompressed size of the trailer
-    (ISIZE, modulo 4 GiB: never less than the compressed size)."""
-    size = os.path.getsize(path)
-    if path.endswith(".gz") and size >= 18:
-        try:
-            with open(path, "rb") as fh:
-                fh.seek(-4, os.SEEK_END)
-                isize = int.from_bytes(fh.read(4), "little")
-            return max(size, isize)
-        except OSError:
-            return size
-    return size
-
-
-def plan_bins(
-    files: list[tuple[str, str]], parallelism: int, costs: dict[str, int] | None = None
-) -> list[list[tuple[str, str]]]:
-    """Local files packed into tasks of about equal parse work (longest first onto the least loaded
-    task), biggest task first: Spark's own packing of ``binaryFile`` splits weighs a ``.gz`` by its
-    compressed size and fills partitions in order, which on a few big files left one core idle for
-    a third of the parse. About four tasks per core, more for big inputs (<= ~256 MB each)."""
-    if not files:
-        return []
-    weighed = [(costs[p] if costs and p in costs else file_cost(p), p, c) for p, c in files]
-    total = sum(c for c, _, _ in weighed)
-    n = min(len(files), max(4 * max(parallelism, 1), -(-total // (256 << 20))))
-    heap = [(0, i) for i in range(n)]
-    bins: list[list[tuple[str, str]]] = [[] for _ in range(n)]
-    loads = [0] * n
-    for cost, p, c in sorted(weighed, key=lambda x: (-x[0], x[1])):
-        load, i = heapq.heappop(heap)
-        bins[i].append((p, c))
-        loads[i] = load + cost
-        heapq.heappush(heap, (loads[i], i))
-    order = sorted(range(n), key=lambda i: -loads[i])
-    return [sorted(bins[i]) for i in order if bins[i]]
 
 
 def worker_writable(path: str) -> bool:

@@ -19,6 +19,7 @@ from jobs.ingest import fastpaths as FP
 from jobs.ingest import heads as HD
 from jobs.ingest import layouts as L
 from jobs.ingest import parse as P
+from jobs.ingest import springheads as SH
 from jobs.ingest.rawbytes import Raw, pieces
 
 _EXAMPLES = [lay.example for lay in L.LAYOUTS]
@@ -256,3 +257,58 @@ def test_a_space_run_past_the_matrix_falls_back_to_the_string_kernels() -> None:
     assert ok.tolist() == [True, True]
     assert fields["message"].cast(pa.string()).to_pylist() == ["x", "ok"]
     assert _fields(ok, fields) == _fields(*FP._fast_log4j_kernels(arr, True))
+
+
+# ------------------------------------------------------------------------------------ Spring Boot
+_SB_TS = st.sampled_from([
+    "2024-05-01 10:00:00.123", "2024-05-01 10:00:00,1", "2024-05-01T10:00:00.123Z", "2024-05-01T10:00:00.123+02:00",
+    "2024-05-01T10:00:00.123456789-0530", "2024-05-01T10:00:00,5", "2024-05-01X10:00:00.123", "2024-5-01 10:00:00.1",
+])  # fmt: skip
+_SB_PIECE = st.sampled_from(list("ab :]x[-9") + ["] ", " : ", "] [", "\u00e9", "\u4e2d", "\t", "\u2003", " ---", " --- "])
+_SB_TEXT = st.lists(_SB_PIECE, max_size=12).map("".join)
+
+
+@st.composite
+def _sb_line(draw: st.DrawFn) -> str:
+    """Spring Boot console lines and near misses: optional pid, ``[app]``, odd threads, loggers
+    padded or missing, ``" : "`` or ``"] "`` missing or repeated, cut or with a byte replaced."""
+    pid = draw(st.sampled_from(["", "12345 ", "7  ", "x1 "]))
+    app = draw(st.sampled_from(["", "", "[orders] ", "[] ", "[a b] ", "[x]  "]))
+    thread = draw(st.sampled_from(["main", " ntainer#0-0-C-1", "pool : 1", "a]b", "", " ", "\u00e9 "]))
+    logger = draw(st.sampled_from(["o.a.k.c.c.internals.ConsumerCoordinator   ", "k.G", "", "a\u2003", "x "]))
+    sep = draw(st.sampled_from([" : ", " : ", " :", ": ", " :  "]))
+    line = (f"{draw(_SB_TS)}{draw(_SPACES) or ' '}{draw(_LEVEL)}{draw(_SPACES) or ' '}{pid}--- {app}[{thread}] "
+            f"{logger}{sep}{draw(_SB_TEXT)}")  # fmt: skip
+    cut = draw(st.sampled_from([0, 0, 0, 1, 2]))
+    if cut == 1:
+        line = line[: draw(st.integers(0, len(line)))]
+    elif cut == 2:
+        i = draw(st.integers(0, max(len(line) - 1, 0)))
+        line = line[:i] + draw(st.sampled_from(["x", "9", " ", "[", "]", "\u00e9", ""])) + line[i + 1 :]
+    return line
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_sb_line(), min_size=1, max_size=30), st.booleans())
+def test_springboot_byte_split_equals_string_kernels(lines: list[str], iso_t: bool) -> None:
+    arr = pa.array(lines, pa.large_string())
+    got = FP._fast_springboot(arr, iso_t)
+    want = FP.fast_springboot_kernels(arr, iso_t)
+    if want is None:
+        assert got is None
+        return
+    assert _fields(*got) == _fields(*want)
+    # (the string-kernel split is the reference here: on adversarial lines it differs from the layout
+    # regexes - it also takes an ``[app]`` after Spring Boot 2's spaced timestamp, an empty logger,
+    # and trims a thread's trailing whitespace - and the byte split keeps exactly its behaviour)
+
+
+def test_springboot_long_head_falls_back_to_the_kernels() -> None:
+    line = "2024-05-01T10:00:00.123Z  INFO " + "1" * 120 + " --- [main] k.G : m"
+    arr = pa.array([line, "2024-05-01T10:00:00.123Z  INFO 1 --- [a] [main] k.G  : hello"], pa.large_string())
+    ok = AO._mask(pc.match_substring_regex(arr, L.FAST_SPRINGBOOT))
+    assert SH.split_springboot(arr, ok, True) is None
+    got = FP._fast_springboot(arr, True)
+    assert _fields(*got) == _fields(*FP.fast_springboot_kernels(arr, True))
+    assert got[1]["message"].to_pylist() == ["m", "hello"]
+    assert got[1]["thread"].to_pylist() == ["main", "main"]

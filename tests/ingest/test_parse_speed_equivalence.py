@@ -407,3 +407,26 @@ def test_keyless_first_word_filter_equals_every_row(bodies: list[str]) -> None:
         D.Dialect.first_words = real  # type: ignore[assignment]
     assert got_u.tolist() == want_u.tolist()
     assert got_t.to_pylist() == want_t.to_pylist()
+
+
+def test_general_reader_skips_continuations_without_a_leading_timestamp() -> None:
+    """The general reader's early exit (only continuation-shaped lines, none led by a timestamp)
+    gives the heads of the whole computation: none."""
+    from jobs.ingest import general as G
+
+    conts = ["\tauto.commit.interval.ms = 5000", "\tat a.b.C(C.java:12)", "    retries = 2147483647",
+             "\t2024-05-01 10:00:00,123 indented entry"]  # fmt: skip
+    early, st_ = G.read_heads(pa.array(conts[:3], pa.string()), np.zeros(3, dtype=bool), np.ones(3, dtype=bool))
+    assert early.tolist() == [False] * 3 and set(st_) == {"ts", "level", "logger", "message", "pts"}
+    # the same lines with a line that can be a head (no early exit): still no head among them
+    full, _ = G.read_heads(pa.array(conts, pa.string()), np.zeros(4, dtype=bool), np.ones(4, dtype=bool))
+    assert full.tolist() == [False, False, False, True]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=300), st.integers(0, 9000))
+def test_binary_sniff_equals_the_byte_count(data: bytes, pad: int) -> None:
+    from jobs.ingest import files as FI
+
+    for d in (data, b"a" * pad + data, data * 40):
+        assert FI.is_binary(d) == FI.is_binary_plain(d)

@@ -324,7 +324,7 @@ def test_parquet_staging_gives_the_same_tables(spark, logs, tmp_path) -> None:
 def test_staged_event_files_hold_exactly_the_events(spark, logs, tmp_path) -> None:
     """The ``_rt=e`` files of the staging folder have the events table's columns (without the
     ``run_id`` partition value) and exactly the result's events, so a sink may adopt them."""
-    from jobs.ingest.spark_ingest import EVENT_DATA
+    from jobs.ingest.task_files import EVENT_DATA
 
     res = ingest(spark, [InputSpec(str(logs))], IngestSettings(staging_dir=str(tmp_path / "st")), run_id="s")
     assert res.events_dir == str(tmp_path / "st") + "/run_id=s/_rt=e"
@@ -359,7 +359,7 @@ def test_part_writer_renames_at_close_and_a_retry_replaces(tmp_path) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from jobs.ingest.spark_ingest import EVENT_DATA_ARROW, _PartWriter
+    from jobs.ingest.task_files import EVENT_DATA_ARROW, PartWriter
 
     def rows(n: int, kind: str) -> pa.Table:
         t = EVENT_DATA_ARROW.empty_table().to_pydict()
@@ -368,7 +368,7 @@ def test_part_writer_renames_at_close_and_a_retry_replaces(tmp_path) -> None:
         return pa.Table.from_pydict(t, schema=EVENT_DATA_ARROW)
 
     d = tmp_path / "_rt=e"
-    w = _PartWriter(str(d), "part-00003.parquet")
+    w = PartWriter(str(d), "part-00003.parquet")
     w.ROW_GROUP = 4
     w.add(rows(3, "a"))
     w.add(rows(3, "b"))  # 6 >= 4: a row group is written to the hidden temporary file
@@ -380,11 +380,11 @@ def test_part_writer_renames_at_close_and_a_retry_replaces(tmp_path) -> None:
     assert got.schema.equals(EVENT_DATA_ARROW) and got.column("kind").to_pylist() == ["a"] * 3 + ["b"] * 3 + [
         "c"
     ]
-    retry = _PartWriter(str(d), "part-00003.parquet")
+    retry = PartWriter(str(d), "part-00003.parquet")
     retry.add(rows(2, "r"))
     retry.close()
     assert pq.read_table(d / "part-00003.parquet").column("kind").to_pylist() == ["r", "r"]
-    empty = _PartWriter(str(tmp_path / "_rt=q"), "part-00000.parquet")
+    empty = PartWriter(str(tmp_path / "_rt=q"), "part-00000.parquet")
     empty.close()
     assert not (tmp_path / "_rt=q").exists()  # no rows, no file
 
@@ -405,7 +405,8 @@ def test_a_file_that_vanishes_before_its_task_reads_it_is_quarantined(tmp_path) 
     runs becomes a missing_file audit row and quarantine row; the other files of the task go on."""
     import pyarrow.parquet as pq
 
-    from jobs.ingest.spark_ingest import _local_items, _TaskWriters, _write_parsed
+    from jobs.ingest.spark_ingest import _write_parsed
+    from jobs.ingest.task_files import TaskWriters, local_items
 
     good = tmp_path / "a.log"
     good.write_text(
@@ -415,10 +416,10 @@ def test_a_file_that_vanishes_before_its_task_reads_it_is_quarantined(tmp_path) 
     gone = str(tmp_path / "gone.log")
     out = tmp_path / "out"
     audits = _write_parsed(
-        _local_items([(gone, "c"), (str(good), "c")]),
+        local_items([(gone, "c"), (str(good), "c")]),
         IngestSettings(),
         "r",
-        _TaskWriters(str(out), "f00000", 2),
+        TaskWriters(str(out), "f00000", 2),
     )
     by_file = {a["source_file"]: a for a in audits}
     assert by_file[gone]["error"].startswith("missing_file") and by_file[gone]["total_lines"] == 0

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from jobs import buckets as bk
 from jobs import schemas
 from jobs.config import RunConfig
-from jobs.ingest.spark_ingest import EVENT_DATA_ARROW, file_cost, plan_bins
+from jobs.ingest.task_files import EVENT_DATA_ARROW, file_cost, plan_bins
 from jobs.pipeline import run_job
 from jobs.session import parallelism
 from jobs.sink import read_table
@@ -68,6 +68,22 @@ def test_split_by_bucket_keeps_every_row_once() -> None:
             assert {bk.bucket_of(c, g, 4) for c, g in keys} == {b}
     assert bk.split_by_bucket(_events([]), 4) == {}
     assert list(bk.split_by_bucket(_events([("a", None, 1)]), 4)) == [bk.NO_GROUP]
+
+
+def test_split_by_bucket_equals_the_plain_split() -> None:
+    """The one-take split gives the plain per-bucket filters' parts (same keys in the same order,
+    equal tables), also for one bucket only, no group at all and every row without a group."""
+    rnd = random.Random(7)
+    cases = [[(rnd.choice(["a", "b", None]), rnd.choice(["g1", "g2", "g3", None, "orders", "\u00e9t\u00e9"]), i)
+              for i in range(n)] for n in (1, 2, 7, 300)]  # fmt: skip
+    cases += [[("a", "g1", i) for i in range(20)], [("a", None, i) for i in range(5)],
+              [("a", None, 0), ("a", "g1", 1), ("a", None, 2)]]  # fmt: skip
+    for data in cases:
+        for buckets in (1, 3, 8):
+            fast, plain = bk.split_by_bucket(_events(data), buckets), bk.split_by_bucket_plain(_events(data), buckets)
+            assert list(fast) == list(plain)
+            for k in plain:
+                assert fast[k].equals(plain[k]), (data, buckets, k)
 
 
 def test_bucket_file_names(tmp_path) -> None:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from coordinator_core.consumer.conversion import classic_group_from, classic_group_record, group_tombstones
+from coordinator_core.consumer.host import ConsumerCoordinatorHost
 from coordinator_core.consumer.membership import T_JOIN, T_SYNC
 from coordinator_core.consumer.migration import downgrade_replacement_refusal
 from coordinator_core.consumer.protocol import CoordinatorError, norm_partitions
@@ -84,7 +85,7 @@ def classic_subscription(protocols: Sequence[tuple[str, Any]]) -> tuple[frozense
         ) from None
 
 
-class ClassicMixin:
+class ClassicMixin(ConsumerCoordinatorHost):
     """Mixed into :class:`~coordinator_core.consumer.coordinator.ConsumerGroupCoordinator`."""
 
     # ------------------------------------------------------------------ entry points

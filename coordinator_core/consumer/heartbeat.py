@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import uuid
 
+from coordinator_core.consumer.host import ConsumerCoordinatorHost
 from coordinator_core.consumer.model import LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH
 from coordinator_core.consumer.protocol import (
     FENCED_INSTANCE_ID,
@@ -72,7 +73,7 @@ def _is_subset(owned: Parts | None, assigned: Parts) -> bool:
     return True
 
 
-class HeartbeatMixin:
+class HeartbeatMixin(ConsumerCoordinatorHost):
     """Mixed into :class:`~coordinator_core.consumer.coordinator.ConsumerGroupCoordinator`."""
 
     # ------------------------------------------------------------------ validation

@@ -5,6 +5,7 @@ rebalance timeouts on :class:`~coordinator_core.timers.TimerHeap`."""
 
 from __future__ import annotations
 
+from coordinator_core.consumer.host import ConsumerCoordinatorHost
 from coordinator_core.consumer.migration import downgrade_refusal
 from coordinator_core.consumer.model import LEAVE_GROUP_STATIC_MEMBER_EPOCH
 from coordinator_core.consumer.protocol import (
@@ -28,7 +29,7 @@ __all__ = ["MembershipMixin", "T_SESSION", "T_REBALANCE"]
 T_SESSION, T_REBALANCE, T_JOIN, T_SYNC = "session", "rebalance", "join", "sync"
 
 
-class MembershipMixin:
+class MembershipMixin(ConsumerCoordinatorHost):
     """Mixed into :class:`~coordinator_core.consumer.coordinator.ConsumerGroupCoordinator`."""
 
     # ------------------------------------------------------------------ leave

@@ -223,7 +223,7 @@ class HeartbeatMixin(ConsumerCoordinatorHost):
         records: list = []
         epoch = req.member_epoch
         create = epoch == 0
-        g = self._consumer_group(req.group_id, create)
+        g = self._consumer_group(req.group_id or "", create)  # not empty: checked by _validate
         mid = req.member_id or ""
         self._throw_if_full(g, mid)
         if not mid:
@@ -247,7 +247,7 @@ class HeartbeatMixin(ConsumerCoordinatorHost):
 
     def _bump_assign_reconcile(
         self, g: ConsumerGroupState, member: ConsumerMember, updated: ConsumerMember, bump: bool,
-        replaced: str | None, owned: dict, records: list,
+        replaced: str | None, owned: Parts | None, records: list,
     ) -> ConsumerMember:  # fmt: skip
         """Steps 1-3 of a heartbeat or a classic member's JoinGroup: the group epoch bump, the target
         assignment, the member's reconciliation."""

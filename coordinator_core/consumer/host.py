@@ -81,7 +81,7 @@ class ConsumerCoordinatorHost:
         def _remove_member_records(gid: str, mid: str, records: list[Any]) -> None: ...
         def _bump_assign_reconcile(
             self, g: ConsumerGroupState, member: ConsumerMember, updated: ConsumerMember, bump: bool,
-            replaced: str | None, owned: Parts, records: list[Any],
+            replaced: str | None, owned: Parts | None, records: list[Any],
         ) -> ConsumerMember: ...  # fmt: skip
         def _subscription_changed(
             self,

@@ -233,7 +233,7 @@ def infer_behaviour(
     """Read one group's behaviour back from its replay (see the module docstring for the rules)."""
     settings = settings or GroupSettings()
     sessions = sorted(sessions, key=lambda s: (s.joined_ts is not None, s.joined_ts or 0, s.member_id))
-    rebs = sorted((r for r in rebalances if r.start_ts is not None), key=lambda r: r.start_ts)
+    rebs = sorted((r for r in rebalances if r.start_ts is not None), key=lambda r: r.start_ts or 0)  # all dated
     events = list(events)
     times = [t for s in sessions for t in (s.joined_ts, s.left_ts) if t is not None]
     times += [t for r in rebs for t in (r.start_ts, r.end_ts) if t is not None]
@@ -278,7 +278,10 @@ def _topics(
                 first[topic] = size[topic] = n
             elif n > size[topic]:
                 size[topic] = n
-                grew = [r.start_ts for r in rebs if r.new_generation == gen and r.cause == "metadata_change"]
+                grew = [
+                    r.start_ts for r in rebs
+                    if r.new_generation == gen and r.cause == "metadata_change" and r.start_ts is not None
+                ]  # fmt: skip
                 if grew:
                     changes.append((grew[0], topic, n))
                 elif not any(t == topic for _, t, _ in changes):
@@ -314,10 +317,11 @@ def _consumer(
         present_at_start=first.joined_ts is None or first.joined_ts < start_ts or first.inferred,
     )  # fmt: skip
     acts = c.actions
-    if c.present_at_start:
+    joined = first.joined_ts
+    if joined is None or c.present_at_start:
         acts.append(Action(start_ts - WARMUP_MS, "start"))
     else:
-        acts.append(Action(first.joined_ts - JOIN_LATENCY_MS, "start"))
+        acts.append(Action(joined - JOIN_LATENCY_MS, "start"))
     for i, s in enumerate(sessions):
         nxt = sessions[i + 1] if i + 1 < len(sessions) else None
         acts.extend(_ending(s, nxt, rebs, discovered, settings))
@@ -353,7 +357,7 @@ def _ending(
             return [Action(stopped, "crash"), *restart]
         return [Action(stopped, "pause", max(1, back - JOIN_LATENCY_MS - stopped))]
     if why in ("not_rejoined", "sync_timeout"):
-        began = max((r.start_ts for r in rebs if r.start_ts <= left), default=left)
+        began = max((r.start_ts for r in rebs if r.start_ts is not None and r.start_ts <= left), default=left)
         return [Action(began, "stall", _until(back, began, left))]
     if why == "replaced":
         if back is None:

@@ -82,7 +82,7 @@ class Member:
         """Same protocol names and metadata in the same order (``MemberMetadata.matches``)."""
         return tuple(protocols) == self.protocols
 
-    def metadata(self, protocol: str) -> Any:
+    def metadata(self, protocol: str | None) -> Any:
         for name, meta in self.protocols:
             if name == protocol:
                 return meta

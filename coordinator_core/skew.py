@@ -77,7 +77,7 @@ def _row(
         "min_per_member": min(per_member) if per_member else None,
         "max_per_member": mx,
         "mean_per_member": mean,
-        "skew_ratio": (mx / mean) if (partitions and mean) else None,
+        "skew_ratio": (mx / mean) if (partitions and mean and mx is not None) else None,
         "idle_members": sum(1 for n in per_member if n == 0),
         "moved_partitions": moved,
         "assignor": assignor,

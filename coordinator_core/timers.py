@@ -15,30 +15,33 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 # record fields (a small list per live key)
 _SEQ, _DEADLINE, _PAYLOAD, _HEAP_SEQ, _HEAP_DEADLINE = 0, 1, 2, 3, 4
 
+#: the key type of one heap (each coordinator uses tuples of strings)
+K = TypeVar("K", bound=Hashable)
 
-class TimerHeap:
+
+class TimerHeap(Generic[K]):
     """Keyed one-shot timers ordered by (deadline, sequence)."""
 
     __slots__ = ("_heap", "_live", "_seq")
 
     def __init__(self) -> None:
-        self._heap: list[tuple[int, int, Hashable]] = []
+        self._heap: list[tuple[int, int, K]] = []
         #: key -> [seq, deadline, payload, seq of its heap entry, deadline of its heap entry]
-        self._live: dict[Hashable, list] = {}
+        self._live: dict[K, list[Any]] = {}
         self._seq = 0
 
     def __len__(self) -> int:
         return len(self._live)
 
-    def __contains__(self, key: Hashable) -> bool:
+    def __contains__(self, key: object) -> bool:
         return key in self._live
 
-    def schedule(self, key: Hashable, deadline: int, payload: Any = None) -> None:
+    def schedule(self, key: K, deadline: int, payload: Any = None) -> None:
         """Arm ``key`` to fire at ``deadline``; replaces a live timer with the same key."""
         self._seq += 1
         seq = self._seq
@@ -57,11 +60,11 @@ class TimerHeap:
             self._heap = [e for e in heap if (r := live.get(e[2])) is not None and r[_HEAP_SEQ] == e[1]]
             heapq.heapify(self._heap)
 
-    def cancel(self, key: Hashable) -> bool:
+    def cancel(self, key: K) -> bool:
         """Disarm ``key``; returns whether a live timer existed."""
         return self._live.pop(key, None) is not None
 
-    def deadline(self, key: Hashable) -> int | None:
+    def deadline(self, key: K) -> int | None:
         rec = self._live.get(key)
         return None if rec is None else rec[_DEADLINE]
 
@@ -85,7 +88,7 @@ class TimerHeap:
         self._settle()
         return self._heap[0][0] if self._heap else None
 
-    def pop_due(self, now: int) -> tuple[int, Hashable, Any] | None:
+    def pop_due(self, now: int) -> tuple[int, K, Any] | None:
         """Remove and return the earliest live timer with ``deadline <= now`` as
         ``(deadline, key, payload)``, or None."""
         heap = self._heap
@@ -98,7 +101,7 @@ class TimerHeap:
         rec = self._live.pop(key)
         return deadline, key, rec[_PAYLOAD]
 
-    def cancel_where(self, predicate: Callable[[Hashable], bool]) -> int:
+    def cancel_where(self, predicate: Callable[[K], bool]) -> int:
         """Cancel every live timer whose key satisfies ``predicate``; returns how many."""
         doomed = [k for k in self._live if predicate(k)]
         for k in doomed:

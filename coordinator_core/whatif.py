@@ -113,14 +113,16 @@ def _rejoin(
     sessions: list[MemberSession], gone: MemberSession, since: int, within: int
 ) -> MemberSession | None:
     """The first later session of the same consumer that joined at most ``within`` ms after ``since``."""
-    best = None
+    best: MemberSession | None = None
+    best_ts = 0
     for s in sessions:
-        if s is gone or s.joined_ts is None or gone.left_ts is None:
+        joined = s.joined_ts
+        if s is gone or joined is None or gone.left_ts is None:
             continue
-        if s.joined_ts < gone.left_ts or s.joined_ts - since > within:
+        if joined < gone.left_ts or joined - since > within:
             continue
-        if _same_consumer(gone, s) and (best is None or s.joined_ts < best.joined_ts):
-            best = s
+        if _same_consumer(gone, s) and (best is None or joined < best_ts):
+            best, best_ts = s, joined
     return best
 
 
@@ -138,26 +140,27 @@ def _removed(
     ended = {
         (s.member_id, s.left_ts): s for s in g.sessions if s.end_reason != "open" and s.left_ts is not None
     }
-    by_member: dict[str, list[MemberSession]] = {}
-    for s in ended.values():
-        by_member.setdefault(s.member_id, []).append(s)
+    #: member id -> (left_ts, session) of its ended sessions
+    by_member: dict[str, list[tuple[int, MemberSession]]] = {}
+    for (member_id, left), s in ended.items():
+        by_member.setdefault(member_id, []).append((left, s))
     longer = session_timeout_ms is not None and session_timeout_ms > baseline_timeout
     timeout = session_timeout_ms if session_timeout_ms is not None else baseline_timeout
     for rb in g.rebalances:
         if rb.rebalance_id in removed or rb.cause not in _DEPARTURES or not rb.culprit_member_id:
             continue
         cands = [
-            s
-            for s in by_member.get(rb.culprit_member_id, ())
-            if rb.start_ts is None or s.left_ts <= rb.start_ts
+            (left, s)
+            for left, s in by_member.get(rb.culprit_member_id, ())
+            if rb.start_ts is None or left <= rb.start_ts
         ]
-        gone = max(cands, key=lambda s: s.left_ts) if cands else None
-        if gone is None:
+        if not cands:
             continue
-        since = gone.left_ts - baseline_timeout if rb.cause == "session_timeout" else gone.left_ts
+        left, gone = max(cands, key=lambda c: c[0])
+        since = left - baseline_timeout if rb.cause == "session_timeout" else left
         back = None
         if longer and rb.cause == "session_timeout":
-            back = _rejoin(g.sessions, gone, since, session_timeout_ms)  # type: ignore[arg-type]
+            back = _rejoin(g.sessions, gone, since, timeout)  # longer: timeout is session_timeout_ms
         if back is None and static and _is_static(gone, rb, static):
             back = _rejoin(g.sessions, gone, since, timeout)
         if back is None:
@@ -263,7 +266,7 @@ def _assignor_moves(
     subs_for = _subscriptions_for(g, subscriptions, ppt)
     if gens and all(gen in logged for gen, _ in gens):
         seq = [logged[gen] for gen, _ in gens]
-        base_moves = sum(moved_partitions(a, b) for a, b in zip(seq, seq[1:]))
+        base_moves: int | None = sum(moved_partitions(a, b) for a, b in zip(seq, seq[1:]))
     else:
         logged_assignor = g.protocol or "range"
         base_moves = _moves(gens, logged_assignor, subs_for, ppt) if logged_assignor in STRATEGIES else None

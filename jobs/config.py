@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, overload
 from zoneinfo import ZoneInfo
 
 import yaml
@@ -108,7 +108,8 @@ class KafkaConfig:
         """The known settings of ``group_id`` (``GroupSettings`` field -> value): the group's own,
         else the top level's; a setting given nowhere is absent (the what-if takes Kafka's default)."""
         out = self.defaults.known()
-        out.update(dict(self.groups).get(group_id, ClientTimeouts()).known())
+        own: dict[str | None, ClientTimeouts] = dict(self.groups)
+        out.update(own.get(group_id, ClientTimeouts()).known())
         return out
 
 
@@ -152,7 +153,14 @@ def _fail(key: str, what: str, value: Any) -> ConfigError:
     return ConfigError(f"{key} must be {what}, got {value!r}")
 
 
+@overload
+def _str(
+    key: str, v: Any, *, choices: tuple[str, ...] | None = None, optional: Literal[False] = False
+) -> str: ...
+@overload
+def _str(key: str, v: Any, *, choices: tuple[str, ...] | None = None, optional: bool) -> str | None: ...
 def _str(key: str, v: Any, *, choices: tuple[str, ...] | None = None, optional: bool = False) -> str | None:
+    """``v`` as a non-empty string (one of ``choices`` when given); None only when ``optional``."""
     if v is None and optional:
         return None
     if choices is not None:
@@ -309,7 +317,7 @@ def _replay(raw: Any) -> ReplaySettings:
         vh = str(vh) if isinstance(vh, int | float) and not isinstance(vh, bool) else vh
         if not isinstance(vh, str) or not _is_version(vh):
             raise _fail("replay.version_hint", 'a Kafka version such as "2.8", "3.9" or "4.0", or null', vh)
-    durations = {k: _int(f"replay.{k}", r.get(k, getattr(ReplaySettings, k)), 0)
+    durations: dict[str, Any] = {k: _int(f"replay.{k}", r.get(k, getattr(ReplaySettings, k)), 0)
                  for k in config_keys(ReplaySettings) if k != "version_hint"}  # fmt: skip
     return ReplaySettings(version_hint=vh, **durations)
 
@@ -402,7 +410,7 @@ def load_config(path: str | None = None) -> JobConfig:
 
 def to_dict(cfg: JobConfig) -> dict[str, Any]:
     """The configuration as plain YAML-able data (the inverse of :func:`config_from_dict`)."""
-    d = {name: {k: getattr(getattr(cfg, name), k) for k in config_keys(cls)}
+    d: dict[str, Any] = {name: {k: getattr(getattr(cfg, name), k) for k in config_keys(cls)}
          for name, cls in SECTIONS.items() if name not in ("inputs", "kafka")}  # fmt: skip
     d["kafka"] = kafka_dict(cfg.kafka)
     d["spark"]["conf"] = dict(cfg.spark.conf)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from pyspark.sql.types import (
     ArrayType,
     BooleanType,
+    DataType,
     DateType,
     DoubleType,
     IntegerType,
@@ -27,7 +28,7 @@ from pyspark.sql.types import (
 )
 
 
-def _s(*cols: tuple[str, object]) -> StructType:
+def _s(*cols: tuple[str, DataType]) -> StructType:
     return StructType([StructField(name, typ, True) for name, typ in cols])
 
 

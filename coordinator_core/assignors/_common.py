@@ -69,9 +69,9 @@ def normalize_subscriptions(
             raise ValueError(f"partition count of topic {topic!r} must be an int >= 0, got {n!r}")
     subscribed = set().union(*subs.values()) if subs else set()
     for topic in sorted(subscribed, key=java_key):
-        n = partitions_per_topic.get(topic)
-        if n:
-            counts[topic] = n
+        count = partitions_per_topic.get(topic)
+        if count:
+            counts[topic] = count
     return subs, counts
 
 

@@ -80,10 +80,10 @@ def _homogeneous(members: Sequence[MemberSpec], topics: Mapping[str, int]) -> di
         for t in m[3]:
             if t not in subset:
                 continue
-            ps = sorted(m[3][t])
-            keep = ps[:quota]
+            owned = sorted(m[3][t])
+            keep = owned[:quota]
             quota -= len(keep)
-            unassigned.extend((t, p) for p in ps[len(keep):])
+            unassigned.extend((t, p) for p in owned[len(keep):])
             if keep:
                 new[t] = set(keep)
         if quota > 0:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from coordinator_core.consumer.conversion import classic_group_from, classic_group_record, group_tombstones
+from coordinator_core.consumer.host import ConsumerCoordinatorHost
 from coordinator_core.consumer.membership import T_JOIN, T_SYNC
 from coordinator_core.consumer.migration import downgrade_replacement_refusal
 from coordinator_core.consumer.protocol import CoordinatorError, norm_partitions
@@ -84,7 +85,16 @@ def classic_subscription(protocols: Sequence[tuple[str, Any]]) -> tuple[frozense
         ) from None
 
 
-class ClassicMixin:
+def classic_metadata(m: ConsumerMember) -> ClassicMemberMetadata:
+    """The JoinGroup metadata of a member that uses the classic protocol (every such member has it:
+    ``use_classic_protocol`` means it is set)."""
+    meta = m.classic_member_metadata
+    if meta is None:
+        raise CoordinatorError(UNKNOWN_MEMBER_ID, f"Member {m.member_id} does not use the classic protocol.")
+    return meta
+
+
+class ClassicMixin(ConsumerCoordinatorHost):
     """Mixed into :class:`~coordinator_core.consumer.coordinator.ConsumerGroupCoordinator`."""
 
     # ------------------------------------------------------------------ entry points
@@ -196,7 +206,7 @@ class ClassicMixin:
         """The join or sync timeout fences the member (``consumerGroupFenceMemberOperation``)."""
         g = self._groups.get(gid)
         m = g.members.get(mid) if g is not None else None
-        if m is None:
+        if g is None or m is None:
             return
         log = "fenced_classic_join" if kind == T_JOIN else "fenced_classic_sync"
         self._log(log, gid, member_id=mid, instance_id=m.instance_id, took_ms=m.rebalance_timeout_ms,
@@ -249,7 +259,7 @@ class ClassicMixin:
         updated = self._bump_assign_reconcile(g, member, updated, bump, replaced, owned, records)
         existing = g.static_members.get(iid) if iid is not None else None
         downgrade = existing is not None and self._replacement_downgrade(g, existing)
-        if downgrade:
+        if downgrade and existing is not None:
             self._downgrade(g, existing, updated, records)
         resp = Response(
             JOIN, updated.member_id, NONE, generation=updated.member_epoch, protocol_type=PROTOCOL_TYPE,
@@ -271,7 +281,7 @@ class ClassicMixin:
             return bool(names)
         if not classic:
             return True
-        return any(all(any(p == n for p, _ in m.classic_member_metadata.supported_protocols) for m in classic)
+        return any(all(any(p == n for p, _ in classic_metadata(m).supported_protocols) for m in classic)
                    for n in names)  # fmt: skip
 
     def _replacement_downgrade(self, g: ConsumerGroupState, replaced: str) -> bool:
@@ -312,7 +322,7 @@ class ClassicMixin:
             raise CoordinatorError(UNKNOWN_MEMBER_ID, f"Group {gid} not found.")
         m = self._classic_member(g, mid, iid)
         self._throw_if_generation_unmatched(m, generation)
-        name = m.classic_member_metadata.supported_protocols[0][0]
+        name = classic_metadata(m).supported_protocols[0][0]
         if ptype is not None and ptype != PROTOCOL_TYPE:
             raise CoordinatorError(
                 INCONSISTENT_GROUP_PROTOCOL,
@@ -332,7 +342,7 @@ class ClassicMixin:
                 f"A new rebalance is triggered in group {gid} and member {m.member_id} should rejoin to catch up.",
             )
         self._timers.cancel((T_SYNC, gid, m.member_id))
-        self._schedule_session(gid, m.member_id, m.classic_member_metadata.session_timeout_ms)
+        self._schedule_session(gid, m.member_id, classic_metadata(m).session_timeout_ms)
         resp = Response(SYNC, m.member_id, NONE, protocol_type=ptype, protocol_name=pname, group_id=gid,
                         assignment=dict(m.assigned_partitions))  # fmt: skip
         return resp, []
@@ -343,7 +353,7 @@ class ClassicMixin:
             raise CoordinatorError(UNKNOWN_MEMBER_ID, f"Group {gid} not found.")
         m = self._classic_member(g, mid, iid)
         self._throw_if_generation_unmatched(m, generation)
-        self._schedule_session(gid, m.member_id, m.classic_member_metadata.session_timeout_ms)
+        self._schedule_session(gid, m.member_id, classic_metadata(m).session_timeout_ms)
         error = NONE
         if (
             m.member_epoch < g.group_epoch

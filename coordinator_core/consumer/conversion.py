@@ -97,6 +97,7 @@ def consumer_group_records(cg: ClassicGroup, with_hash: bool, parse) -> tuple[li
     ``(member_id, session_timeout_ms)``."""
     gid, gen = cg.group_id, cg.generation
     members: list[ConsumerMember] = []
+    sessions: list[tuple[str, int]] = []
     for m in cg.members.values():
         topics, _owned, rack = parse(((cg.protocol_name, m.metadata(cg.protocol_name or "")),))
         assigned = dict(m.assignment) if isinstance(m.assignment, dict) else {}
@@ -105,10 +106,11 @@ def consumer_group_records(cg: ClassicGroup, with_hash: bool, parse) -> tuple[li
             m.client_host, topics, None, None, assigned, {},
             ClassicMemberMetadata(m.session_timeout_ms, tuple(m.protocols)),
         ))  # fmt: skip
+        sessions.append((m.member_id, m.session_timeout_ms))
     recs: list = [ClassicGroupMetadataRecord(gid, deleted=True)]
     recs += [member_record(gid, m) for m in members]
     recs.append(GroupMetadataRecord(gid, gen, 0 if with_hash else None))
     recs += [TargetAssignmentMemberRecord(gid, m.member_id, m.assigned_partitions) for m in members]
     recs.append(TargetAssignmentMetadataRecord(gid, gen))
     recs += [current_assignment_record(gid, m) for m in members]
-    return recs, [(m.member_id, m.classic_member_metadata.session_timeout_ms) for m in members]
+    return recs, sessions

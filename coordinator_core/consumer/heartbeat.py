@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import uuid
 
+from coordinator_core.consumer.host import ConsumerCoordinatorHost
 from coordinator_core.consumer.model import LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH
 from coordinator_core.consumer.protocol import (
     FENCED_INSTANCE_ID,
@@ -72,7 +73,7 @@ def _is_subset(owned: Parts | None, assigned: Parts) -> bool:
     return True
 
 
-class HeartbeatMixin:
+class HeartbeatMixin(ConsumerCoordinatorHost):
     """Mixed into :class:`~coordinator_core.consumer.coordinator.ConsumerGroupCoordinator`."""
 
     # ------------------------------------------------------------------ validation
@@ -222,7 +223,7 @@ class HeartbeatMixin:
         records: list = []
         epoch = req.member_epoch
         create = epoch == 0
-        g = self._consumer_group(req.group_id, create)
+        g = self._consumer_group(req.group_id or "", create)  # not empty: checked by _validate
         mid = req.member_id or ""
         self._throw_if_full(g, mid)
         if not mid:
@@ -246,7 +247,7 @@ class HeartbeatMixin:
 
     def _bump_assign_reconcile(
         self, g: ConsumerGroupState, member: ConsumerMember, updated: ConsumerMember, bump: bool,
-        replaced: str | None, owned: dict, records: list,
+        replaced: str | None, owned: Parts | None, records: list,
     ) -> ConsumerMember:  # fmt: skip
         """Steps 1-3 of a heartbeat or a classic member's JoinGroup: the group epoch bump, the target
         assignment, the member's reconciliation."""

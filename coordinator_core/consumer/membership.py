@@ -5,6 +5,7 @@ rebalance timeouts on :class:`~coordinator_core.timers.TimerHeap`."""
 
 from __future__ import annotations
 
+from coordinator_core.consumer.host import ConsumerCoordinatorHost
 from coordinator_core.consumer.migration import downgrade_refusal
 from coordinator_core.consumer.model import LEAVE_GROUP_STATIC_MEMBER_EPOCH
 from coordinator_core.consumer.protocol import (
@@ -28,13 +29,14 @@ __all__ = ["MembershipMixin", "T_SESSION", "T_REBALANCE"]
 T_SESSION, T_REBALANCE, T_JOIN, T_SYNC = "session", "rebalance", "join", "sync"
 
 
-class MembershipMixin:
+class MembershipMixin(ConsumerCoordinatorHost):
     """Mixed into :class:`~coordinator_core.consumer.coordinator.ConsumerGroupCoordinator`."""
 
     # ------------------------------------------------------------------ leave
     def _leave(self, req: HeartbeatRequest) -> tuple[HeartbeatResponse, list]:
         """``consumerGroupLeave``."""
-        gid, mid, iid = req.group_id, req.member_id, req.instance_id
+        gid = req.group_id or ""  # not empty: checked by _validate
+        mid, iid = req.member_id, req.instance_id
         g = self._consumer_group(gid, False)
         resp = HeartbeatResponse("NONE", mid, req.member_epoch, group_id=gid)
         if iid is None:
@@ -121,7 +123,7 @@ class MembershipMixin:
         """``consumerGroupFenceMemberOperation(..., "the member session expired.")``."""
         g = self._groups.get(gid)
         m = g.members.get(mid) if g is not None else None
-        if m is None:
+        if g is None or m is None:
             return
         self._log("fenced_session", gid, member_id=mid, instance_id=m.instance_id, assigned=m.assigned_partitions,
                   revoked=m.partitions_pending_revocation)  # fmt: skip
@@ -133,7 +135,7 @@ class MembershipMixin:
         member_epoch, timeout_ms = payload
         g = self._groups.get(gid)
         m = g.members.get(mid) if g is not None else None
-        if m is None or m.member_epoch != member_epoch:
+        if g is None or m is None or m.member_epoch != member_epoch:
             return
         self._log("fenced_rebalance", gid, member_id=mid, instance_id=m.instance_id, epoch=member_epoch,
                   took_ms=timeout_ms, assigned=m.assigned_partitions, revoked=m.partitions_pending_revocation)  # fmt: skip

@@ -19,6 +19,7 @@ from coordinator_core.coordinator.protocol import (
     NOT_COORDINATOR,
     UNKNOWN_MEMBER_ID,
     UNKNOWN_SERVER_ERROR,
+    Response,
 )
 
 __all__ = [
@@ -158,7 +159,7 @@ class ConsumerOutcome:
     replaying them rebuilds the state), the log entries and the group state transitions
     ``(ts, group_id, from_state or None, to_state, group_epoch)``."""
 
-    reply: HeartbeatResponse | None = None
+    reply: HeartbeatResponse | Response | None = None
     records: list[Any] = field(default_factory=list)
     logs: list[ConsumerLog] = field(default_factory=list)
     transitions: list[tuple[int, str, str | None, str, int]] = field(default_factory=list)

@@ -50,16 +50,17 @@ def build_next(
     :class:`CoordinatorError` ``FENCED_MEMBER_EPOCH`` for a member in UNKNOWN that still owns
     partitions."""
     st = member.state
-    enforce = rules.enforce_subscription_consistency and subscribed is not None
+    #: the subscribed topics when the rules strip unsubscribed partitions (4.2), else None
+    enforced = subscribed if rules.enforce_subscription_consistency else None
     if st == M_STABLE:
         if member.member_epoch != target_epoch:
             return _next(member, member.member_epoch, target_epoch, target, partition_epoch, owned, rules, subscribed)
-        if enforce:
-            return _strip_unsubscribed(member, owned, subscribed)
+        if enforced is not None:
+            return _strip_unsubscribed(member, owned, enforced)
         return member
     if st == M_UNREVOKED:
         if owns_any(owned, member.partitions_pending_revocation):
-            return _strip_unsubscribed(member, owned, subscribed) if enforce else member
+            return _strip_unsubscribed(member, owned, enforced) if enforced is not None else member
         epoch = member.member_epoch + 1 if rules.unrevoked_epoch_bump else member.member_epoch
         return _next(member, epoch, target_epoch, target, partition_epoch, owned, rules, subscribed)
     if st == M_UNRELEASED:
@@ -82,14 +83,14 @@ def _next(
     """``computeNextAssignment``."""
     current = member.assigned_partitions
     own_pending = member.partitions_pending_revocation if rules.own_pending_not_unreleased else {}
-    strip = rules.enforce_subscription_consistency and subscribed is not None
+    strip_to = subscribed if rules.enforce_subscription_consistency else None
     unreleased = False
     new_assigned: Parts = {}
     new_revoke: Parts = {}
     new_pending: Parts = {}
     for t in set(target) | set(current):
         tgt = target.get(t, frozenset())
-        if strip and t not in subscribed:  # type: ignore[operator]
+        if strip_to is not None and t not in strip_to:
             tgt = frozenset()
         cur = current.get(t, frozenset())
         kept = cur & tgt

@@ -13,7 +13,9 @@ backwards, a partition owned twice, a tombstone for an unknown member) is record
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from coordinator_core.consumer.model import LEAVE_GROUP_MEMBER_EPOCH
 from coordinator_core.consumer.state import ClassicMemberMetadata, ConsumerGroupState, ConsumerMember
@@ -280,7 +282,8 @@ def _add_partition_epochs(g: ConsumerGroupState, m: ConsumerMember, an: Anomalie
                 d[p] = e
 
 
-_REPLAY = {
+#: record type -> its replay handler ``(groups, group, record, anomalies)``
+_REPLAY: dict[type, Callable[[dict[str, ConsumerGroupState], ConsumerGroupState, Any, Anomalies], None]] = {
     MemberMetadataRecord: _r_member,
     GroupMetadataRecord: _r_group,
     PartitionMetadataRecord: _r_partition_metadata,

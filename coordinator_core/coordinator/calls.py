@@ -6,6 +6,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from coordinator_core.coordinator.host import CoordinatorHost
 from coordinator_core.coordinator.protocol import Outcome, Response
 from coordinator_core.events import Event
 from coordinator_core.group import ClassicGroup
@@ -16,7 +17,7 @@ from coordinator_core.states import EMPTY, STABLE, GroupState
 T_JOIN, T_SYNC, T_HB, T_PENDING = "join", "sync", "hb", "pending"
 
 
-class CallsMixin:
+class CallsMixin(CoordinatorHost):
     """Begin/finish a call, fire due timers, record what the call produced.
 
     Mixed into :class:`~coordinator_core.coordinator.core.GroupCoordinator`, whose state it uses.

@@ -50,10 +50,9 @@ class GroupCoordinator(
         self.config = config if config is not None else CoordinatorConfig()
         self.features = self.config.features
         self.broker_id = broker_id
-        self._groups: dict[str, ClassicGroup] = {}
+        self._groups = {}
         self._timers = TimerHeap()
-        #: group id -> payload of its join operation: ("initial", delay, remaining) or ("join",)
-        self._join_op: dict[str, tuple] = {}
+        self._join_op = {}
         self._now = -(2**62)
         self._out = Outcome()
         self._token = 0

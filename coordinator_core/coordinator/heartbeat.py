@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from coordinator_core import reasons as R
 from coordinator_core.coordinator.calls import T_HB
+from coordinator_core.coordinator.host import CoordinatorHost
 from coordinator_core.coordinator.protocol import (
     COORDINATOR_NOT_AVAILABLE,
     HEARTBEAT,
@@ -21,7 +22,7 @@ from coordinator_core.group import ClassicGroup, Member
 from coordinator_core.states import COMPLETING_REBALANCE, DEAD, EMPTY, PREPARING_REBALANCE, STABLE
 
 
-class HeartbeatMixin:
+class HeartbeatMixin(CoordinatorHost):
     """Heartbeat request handling and session / pending-member expiry.
 
     Mixed into :class:`~coordinator_core.coordinator.core.GroupCoordinator`, whose state it uses.

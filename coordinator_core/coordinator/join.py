@@ -8,6 +8,7 @@ from typing import Any
 
 from coordinator_core import reasons as R
 from coordinator_core.coordinator.calls import T_HB, T_PENDING
+from coordinator_core.coordinator.host import CoordinatorHost
 from coordinator_core.coordinator.protocol import (
     COORDINATOR_NOT_AVAILABLE,
     FENCED_INSTANCE_ID,
@@ -35,7 +36,7 @@ from coordinator_core.group import ClassicGroup, Member, Protocols
 from coordinator_core.states import COMPLETING_REBALANCE, DEAD, EMPTY, PREPARING_REBALANCE, STABLE
 
 
-class JoinMixin:
+class JoinMixin(CoordinatorHost):
     """JoinGroup request handling.
 
     Mixed into :class:`~coordinator_core.coordinator.core.GroupCoordinator`, whose state it uses.
@@ -71,7 +72,9 @@ class JoinMixin:
             self._reply(Response(JOIN, member_id, err, group_id=group_id))
             return self._finish(out)
         cfg = self.config
-        if not cfg.min_session_timeout_ms <= session_timeout_ms <= cfg.max_session_timeout_ms:
+        max_session_ms = cfg.max_session_timeout_ms
+        assert max_session_ms is not None  # resolved by CoordinatorConfig.__post_init__
+        if not cfg.min_session_timeout_ms <= session_timeout_ms <= max_session_ms:
             self._reply(Response(JOIN, member_id, INVALID_SESSION_TIMEOUT, group_id=group_id))
             return self._finish(out)
         unknown = member_id == ""
@@ -209,9 +212,9 @@ class JoinMixin:
                 protocol_type, protocols, reason,
             )  # fmt: skip
             return
-        err = self._validate_member(group, member_id, instance_id, "join-group")
-        if err is not None:
-            self._reply(Response(JOIN, member_id, err, group_id=gid))
+        invalid = self._validate_member(group, member_id, instance_id, "join-group")
+        if invalid is not None:
+            self._reply(Response(JOIN, member_id, invalid, group_id=gid))
             return
         self._rejoin_current_member(
             group, member_id, protocols, rebalance_timeout_ms, session_timeout_ms, reason

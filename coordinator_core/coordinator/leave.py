@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 from coordinator_core import reasons as R
 from coordinator_core.coordinator.calls import T_HB, T_PENDING
+from coordinator_core.coordinator.host import CoordinatorHost
 from coordinator_core.coordinator.protocol import (
     COORDINATOR_NOT_AVAILABLE,
     JOIN,
@@ -20,7 +21,7 @@ from coordinator_core.group import ClassicGroup
 from coordinator_core.states import COMPLETING_REBALANCE, DEAD, PREPARING_REBALANCE, STABLE
 
 
-class LeaveMixin:
+class LeaveMixin(CoordinatorHost):
     """LeaveGroup request handling.
 
     Mixed into :class:`~coordinator_core.coordinator.core.GroupCoordinator`, whose state it uses.

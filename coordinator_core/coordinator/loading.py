@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from coordinator_core import reasons as R
+from coordinator_core.coordinator.host import CoordinatorHost
 from coordinator_core.coordinator.protocol import (
     JOIN,
     NOT_COORDINATOR,
@@ -19,7 +20,7 @@ from coordinator_core.group import ClassicGroup, Member
 from coordinator_core.states import COMPLETING_REBALANCE, DEAD, EMPTY, PREPARING_REBALANCE, STABLE
 
 
-class LoadingMixin:
+class LoadingMixin(CoordinatorHost):
     """Group load / unload on coordinator moves.
 
     Mixed into :class:`~coordinator_core.coordinator.core.GroupCoordinator`, whose state it uses.

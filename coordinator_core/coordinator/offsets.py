@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from coordinator_core.coordinator.host import CoordinatorHost
 from coordinator_core.coordinator.protocol import (
     COMMIT,
     COORDINATOR_NOT_AVAILABLE,
@@ -16,7 +17,7 @@ from coordinator_core.group import ClassicGroup
 from coordinator_core.states import COMPLETING_REBALANCE, DEAD, EMPTY
 
 
-class OffsetsMixin:
+class OffsetsMixin(CoordinatorHost):
     """OffsetCommit request validation.
 
     Mixed into :class:`~coordinator_core.coordinator.core.GroupCoordinator`, whose state it uses.

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from coordinator_core.coordinator.calls import T_HB, T_JOIN, T_SYNC
+from coordinator_core.coordinator.host import CoordinatorHost
 from coordinator_core.coordinator.protocol import JOIN, NONE, REBALANCE_IN_PROGRESS, Response
 from coordinator_core.events import (
     GroupDead,
@@ -18,7 +19,7 @@ from coordinator_core.group import ClassicGroup
 from coordinator_core.states import COMPLETING_REBALANCE, DEAD, EMPTY, PREPARING_REBALANCE
 
 
-class RebalanceMixin:
+class RebalanceMixin(CoordinatorHost):
     """Preparing and completing the join phase.
 
     Mixed into :class:`~coordinator_core.coordinator.core.GroupCoordinator`, whose state it uses.
@@ -38,7 +39,9 @@ class RebalanceMixin:
         self._remove_sync_expiration(group)
         initial = group.state is EMPTY and f.version >= (0, 11, 0)
         if initial:
-            delay = self.config.initial_rebalance_delay_ms
+            initial_delay = self.config.initial_rebalance_delay_ms
+            assert initial_delay is not None  # resolved by CoordinatorConfig.__post_init__
+            delay = initial_delay
             op: tuple = ("initial", delay, max(group.rebalance_timeout_ms() - delay, 0))
         else:
             delay = group.rebalance_timeout_ms()

@@ -7,6 +7,7 @@ from typing import Any
 
 from coordinator_core import reasons as R
 from coordinator_core.coordinator.calls import T_HB, T_SYNC
+from coordinator_core.coordinator.host import CoordinatorHost
 from coordinator_core.coordinator.protocol import (
     COORDINATOR_NOT_AVAILABLE,
     ILLEGAL_GENERATION,
@@ -23,7 +24,7 @@ from coordinator_core.group import ClassicGroup, Member
 from coordinator_core.states import COMPLETING_REBALANCE, DEAD, EMPTY, PREPARING_REBALANCE, STABLE
 
 
-class SyncMixin:
+class SyncMixin(CoordinatorHost):
     """SyncGroup request handling and assignment propagation.
 
     Mixed into :class:`~coordinator_core.coordinator.core.GroupCoordinator`, whose state it uses.

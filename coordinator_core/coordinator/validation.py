@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from coordinator_core.coordinator.host import CoordinatorHost
 from coordinator_core.coordinator.protocol import (
     COMMIT,
     FENCED_INSTANCE_ID,
@@ -13,7 +14,7 @@ from coordinator_core.events import StaticMemberFenced
 from coordinator_core.group import ClassicGroup
 
 
-class ValidationMixin:
+class ValidationMixin(CoordinatorHost):
     """Group status and current-member validation.
 
     Mixed into :class:`~coordinator_core.coordinator.core.GroupCoordinator`, whose state it uses.

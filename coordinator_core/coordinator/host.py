@@ -1,0 +1,83 @@
+"""The declared host of the classic coordinator's mixins.
+
+:class:`~coordinator_core.coordinator.core.GroupCoordinator` is assembled from one mixin per
+concern; each mixin uses state that ``GroupCoordinator.__init__`` creates and methods that another
+mixin defines. :class:`CoordinatorHost` declares that shared surface once, with types, and every
+mixin derives from it so a type checker sees it. The attribute annotations create nothing at run
+time, and the method signatures exist only for the type checker (``TYPE_CHECKING``), so no
+declaration can shadow a mixin's implementation in the MRO.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from coordinator_core.config import CoordinatorConfig, Features
+from coordinator_core.coordinator.protocol import Outcome, Response
+from coordinator_core.group import ClassicGroup, Member
+from coordinator_core.timers import TimerHeap
+
+if TYPE_CHECKING:
+    from coordinator_core.events import Event
+    from coordinator_core.states import GroupState
+
+
+class CoordinatorHost:
+    """State and cross-mixin methods of :class:`~coordinator_core.coordinator.core.GroupCoordinator`."""
+
+    config: CoordinatorConfig
+    features: Features
+    broker_id: int
+    _groups: dict[str, ClassicGroup]
+    #: timer keys: (kind, group_id) for join/sync, (kind, group_id, member_id) for hb/pending
+    _timers: TimerHeap[tuple[str, ...]]
+    #: group id -> payload of its join operation: ("initial", delay, remaining) or ("join",)
+    _join_op: dict[str, tuple[Any, ...]]
+    _now: int
+    _out: Outcome
+    _token: int
+    _rng: random.Random
+    _id_factory: Callable[[str], str] | None
+    _lag: int
+
+    if TYPE_CHECKING:
+        # calls.py
+        def _begin(self, now_ms: int) -> Outcome: ...
+        def _finish(self, out: Outcome) -> Outcome: ...
+        def _instance_id(self, group_instance_id: str | None) -> str | None: ...
+        def _reply(self, resp: Response) -> None: ...
+        def _respond(self, resp: Response, token: int) -> None: ...
+        def _emit(self, cls: type[Event], group: ClassicGroup, **kw: Any) -> None: ...
+        def _transition(self, group: ClassicGroup, target: GroupState) -> None: ...
+        def _partition(self, group_id: str) -> int: ...
+        def _create_group(self, group_id: str, state: GroupState | None = None) -> ClassicGroup: ...
+        def _new_member_id(self, prefix: str) -> str: ...
+        def _cancel_group_timers(self, group_id: str) -> None: ...
+
+        # validation.py
+        def _status(self, group_id: str, api: str) -> str | None: ...
+        def _validate_member(
+            self, group: ClassicGroup, member_id: str, instance_id: str | None, operation: str
+        ) -> str | None: ...
+
+        # rebalance.py
+        def _maybe_prepare_rebalance(self, group: ClassicGroup, reason: str) -> None: ...
+        def _prepare_rebalance(self, group: ClassicGroup, reason: str) -> None: ...
+        def _check_join(self, group: ClassicGroup) -> None: ...
+        def _after_removal_in_pr(self, group: ClassicGroup) -> None: ...
+        def _on_join_timer(self, group_id: str, op: tuple[Any, ...]) -> None: ...
+
+        # sync.py
+        def _reset_and_propagate_error(self, group: ClassicGroup, error: str) -> None: ...
+        def _remove_sync_expiration(self, group: ClassicGroup) -> None: ...
+        def _on_sync_expiry(self, group_id: str, generation: int) -> None: ...
+
+        # heartbeat.py
+        def _reset_heartbeat(self, group: ClassicGroup, member: Member) -> None: ...
+        def _remove_member_and_update_group(
+            self, group: ClassicGroup, member: Member, reason: str
+        ) -> None: ...
+        def _on_heartbeat_expiry(self, group_id: str, member_id: str) -> None: ...
+        def _on_pending_expiry(self, group_id: str, member_id: str) -> None: ...

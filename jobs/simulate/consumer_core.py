@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from coordinator_core.consumer.coordinator import ConsumerGroupCoordinator
 from coordinator_core.consumer.model import LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH
-from coordinator_core.consumer.protocol import ConsumerOutcome, HeartbeatRequest
+from coordinator_core.consumer.protocol import ConsumerOutcome, HeartbeatRequest, HeartbeatResponse
 from coordinator_core.consumer.settings import ConsumerCoordinatorConfig
 from coordinator_core.consumer.state import ConsumerGroupState
 
@@ -96,8 +96,8 @@ class GroupModel:
             req.topic_partitions = parts(owned)
         out = self.coord.heartbeat(now, req)
         r = out.reply
-        if r is None:
-            raise RuntimeError(f"ConsumerGroupHeartbeat of {self.group_id} answered without a reply")
+        if not isinstance(r, HeartbeatResponse):
+            raise RuntimeError(f"ConsumerGroupHeartbeat of {self.group_id} answered without a heartbeat reply")
         assigned = tps(r.assignment) if r.assignment is not None else None
         return Reply(r.error, r.member_epoch if r.error == "NONE" else -1, assigned), out
 

@@ -20,31 +20,58 @@ as in :meth:`heartbeat`.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING, Protocol
 
 from coordinator_core.consumer.membership import T_SESSION
 from coordinator_core.consumer.protocol import ConsumerOutcome, HeartbeatRequest, HeartbeatResponse
+
+if TYPE_CHECKING:
+    from coordinator_core.consumer.settings import ConsumerCoordinatorConfig
+    from coordinator_core.consumer.state import ConsumerGroupState
+    from coordinator_core.consumer.versions import ConsumerRules
+    from coordinator_core.timers import TimerHeap
 
 __all__ = ["FastPathMixin"]
 
 _NEVER = 1 << 62
 
 
+class _FastPathHost(Protocol):
+    """What the fast path uses of its host,
+    :class:`~coordinator_core.consumer.coordinator.ConsumerGroupCoordinator`."""
+
+    config: ConsumerCoordinatorConfig
+    rules: ConsumerRules
+    use_fast_path: bool
+    _groups: dict[str, ConsumerGroupState]
+    _refresh_epochs: dict[str, int]
+    _timers: TimerHeap
+    _now: int
+    _token: int
+    _steady: dict[str, dict[str, tuple[int, list]]]
+
+    def heartbeat(self, now_ms: int, request: HeartbeatRequest | None = None) -> ConsumerOutcome: ...
+
+    def _steady_member(self: _FastPathHost, now: int, gid: str, mid: str, epoch: int) -> bool: ...
+
+
 class FastPathMixin:
     """Mixed into :class:`~coordinator_core.consumer.coordinator.ConsumerGroupCoordinator`."""
 
-    def _fast_heartbeat(self, req: HeartbeatRequest) -> HeartbeatResponse | None:
+    def _fast_heartbeat(self: _FastPathHost, req: HeartbeatRequest) -> HeartbeatResponse | None:
         epoch = req.member_epoch
         if epoch <= 0 or req.topic_partitions is not None or req.subscribed_topic_regex is not None:
             return None
         gid = req.group_id
         g = self._groups.get(gid) if gid else None
-        if g is None:
+        if g is None or not gid:
             return None
         mid = req.member_id
         m = g.members.get(mid) if mid else None
+        if m is None or not mid:
+            return None
         if (
-            m is None
-            or m.member_epoch != epoch
+            m.member_epoch != epoch
             or m.state != "STABLE"
             or epoch != g.assignment_epoch
             or g.group_epoch != epoch
@@ -67,7 +94,9 @@ class FastPathMixin:
         self._timers.schedule((T_SESSION, gid, mid), self._now + self.config.session_timeout_ms)
         return HeartbeatResponse("NONE", mid, epoch, self.config.heartbeat_interval_ms, None, group_id=gid)
 
-    def heartbeat_stream(self, rows: Iterable[tuple[int, str, str, int]]) -> list[ConsumerOutcome | None]:
+    def heartbeat_stream(
+        self: _FastPathHost, rows: Iterable[tuple[int, str, str, int]]
+    ) -> list[ConsumerOutcome | None]:
         """Heartbeats ``(now_ms, group_id, member_id, member_epoch)`` in order; see the module doc.
 
         Steady members are cached (group -> member -> (epoch, live session-timer record)); the
@@ -113,13 +142,13 @@ class FastPathMixin:
         self._now, self._token, timers._seq = now_max, token, seq  # noqa: SLF001
         return out
 
-    def _steady_member(self, now: int, gid: str, mid: str, epoch: int) -> bool:
+    def _steady_member(self: _FastPathHost, now: int, gid: str, mid: str, epoch: int) -> bool:
         """The checks of :meth:`_fast_heartbeat` for a bare heartbeat; a member that passes is
         cached with its live session-timer record (created now if it has none)."""
         g = self._groups.get(gid)
         m = g.members.get(mid) if g is not None else None
         if (
-            m is None or m.member_epoch != epoch or epoch <= 0 or m.state != "STABLE"
+            g is None or m is None or m.member_epoch != epoch or epoch <= 0 or m.state != "STABLE"
             or g.assignment_epoch != epoch or g.group_epoch != epoch or self._refresh_epochs.get(gid) != epoch
             or m.client_id or m.client_host or m.instance_id is not None or m.classic_member_metadata is not None
             or not mid.strip() or not gid.strip()

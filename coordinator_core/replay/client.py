@@ -196,7 +196,13 @@ class ClientEvidence(ClientOnlyEvidence):
             else (r.culprit_member_id if r is not None and r.cause == "poll_timeout_leave" else None)
         )
         d = self.departed.get(target) if target else None
-        if d is not None and d.end_reason == "leave" and 0 <= ts - d.left_ts <= window:
+        if (
+            target
+            and d is not None
+            and d.end_reason == "leave"
+            and d.left_ts is not None
+            and 0 <= ts - d.left_ts <= window
+        ):
             d.end_reason = "poll_timeout_leave"
             self._ss.append(
                 MemberSession(
@@ -330,7 +336,7 @@ class ClientEvidence(ClientOnlyEvidence):
                 self.generations.append({"gen": g, "ts": ts, "assignment": table})
             self._emit_skew(g, table, ts)
         self._client_only_end(row, mid)
-        if not self.broker_seen and amap and g == self.generation:
+        if not self.broker_seen and amap and g is not None and g == self.generation:
             # client-only: members of an older generation missing from the leader's map were removed;
             # with nobody logging a leave, that is a session timeout (a crash, a long pause)
             missing = [
@@ -341,10 +347,10 @@ class ClientEvidence(ClientOnlyEvidence):
             if r is None and lr is not None and lr.new_generation == g and lr.inferred:
                 r = lr
             timeout = r is not None and bool(missing) and r.cause == "unknown"
-            if timeout:
-                self._set_cause(r, "session_timeout", missing[0])  # type: ignore[arg-type]
+            if r is not None and timeout:
+                self._set_cause(r, "session_timeout", missing[0])
                 if r is lr:
-                    self._reemit_rebalance(lr)
+                    self._reemit_rebalance(r)
             for m in missing:
                 self._end_session(row, m, "session_timeout" if timeout else "not_rejoined", inferred=True)
 

@@ -310,7 +310,10 @@ class ReplayCore(EvidenceReplay, GroupModel):
 
     def _reemit_rebalance(self, r: OpenRebalance) -> None:
         """Report a closed rebalance again after a refinement (same ``rebalance_id``: the sink keeps
-        the latest row); a report of it not flushed yet is replaced, not duplicated."""
+        the latest row); a report of it not flushed yet is replaced, not duplicated. A rebalance still
+        open (no outcome) was never reported: its report comes when it closes."""
+        if r.outcome is None:
+            return
         rec = self._rebalance_record(r, r.outcome, r.end_ts, r.members_after, check=False)
         self._rb = [x for x in self._rb if x.rebalance_id != rec.rebalance_id]
         self._rb.append(rec)

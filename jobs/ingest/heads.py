@@ -259,7 +259,7 @@ def _unwrap_envelope(st: dict[str, pa.Array | None]) -> None:
     """A message that is a text line with a JSON object of its own (:data:`L.ENVELOPE`): the text
     becomes the message and the object's keys fill the fields the outer object lacks."""
     msg = st["message"]
-    if not pc.any(pc.fill_null(pc.match_substring_regex(msg, L.ENVELOPE), False)).as_py():
+    if msg is None or not pc.any(pc.fill_null(pc.match_substring_regex(msg, L.ENVELOPE), False)).as_py():
         return
     m = _extract(msg, L.ENVELOPE)
     ok = pc.fill_null(m.is_valid(), False)
@@ -298,10 +298,11 @@ def _match_layouts(
         poss = fb.possible(L.FIRST_CHARS.get(lay.id, L.ALL_CHARS))[pos]
         if not poss.any():
             continue
+        possible: np.ndarray | None = poss
         if len(pos) < len(text) and not poss.all():
-            pos, poss = pos[poss], None  # (no copy of the whole column for the narrowing)
+            pos, possible = pos[poss], None  # (no copy of the whole column for the narrowing)
         sub = text if len(pos) == len(text) else _take(text, pos)
-        ok, st = _match_one(sub, lay, poss)
+        ok, st = _match_one(sub, lay, possible)
         if not ok.any():
             continue
         heads.add(rows[pos[ok]], label + lay.id, st, _take(pts, pos[ok]) if pts is not None else None)

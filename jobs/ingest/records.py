@@ -198,7 +198,7 @@ def from_mapping(obj: dict[str, Any], is_line: Any) -> Record | None:
     if key is None:
         return None
     fields: dict[str, str | None] = {"message": msg}
-    used = [key]
+    used: list[str | None] = [key]
     for fam in ("ts", "level", "logger", "thread", "j_group", "j_member", "j_gen", "j_client", "j_error"):
         k, v = find(flat, fam, nested)
         used.append(k)

@@ -102,7 +102,9 @@ def _audit(source_file: str, cluster: str, run_id: str | None, data: bytes) -> d
     }  # fmt: skip
 
 
-def _file_row(source_file: str, cluster: str, run_id: str | None, reason: str, detail: str) -> pa.Table:
+def _file_row(
+    source_file: str, cluster: str, run_id: str | None, reason: str, detail: str | None
+) -> pa.Table:
     row = {"cluster": cluster, "source_file": source_file, "line_no": None, "reason": reason,
            "detail": detail, "layout": None, "group_id": None, "raw": None, "run_id": run_id}  # fmt: skip
     return pa.Table.from_pylist([row], schema=QUARANTINE_ARROW)
@@ -230,6 +232,7 @@ def _json_fields(line: str) -> dict[str, str | None]:
     does not parse as an object of scalars: the per-key regexes ``JSON_KEYS``."""
     try:
         flat = _flatten(json.loads(line))
+        out: dict[str, str | None]
         out = {key: next((_json_value(flat[n]) for n in names if flat.get(n) is not None), None)
                for key, names in L.JSON_NAMES.items()}  # fmt: skip
         for key, suffixes in L.JSON_SUFFIXES.items():  # (nested MDC keys, in key order)
@@ -240,7 +243,7 @@ def _json_fields(line: str) -> dict[str, str | None]:
         return _response_error(out)
     except (ValueError, TypeError, AttributeError):
         pass
-    out: dict[str, str | None] = {}
+    out = {}
     for key, pattern in L.JSON_KEYS.items():
         m = rx(pattern).search(line)
         v = (m.group("v") or (m.groupdict().get("n") or "")) if m else ""
@@ -273,6 +276,11 @@ def _response_error(js: dict[str, str | None]) -> dict[str, str | None]:
     return js
 
 
+def _group_text(groups: dict[str, str | Any], name: str) -> str | None:
+    """A layout's field: "" when its group took no text, None when the layout has no such group."""
+    return (groups[name] or "") if name in groups else None
+
+
 def _match_layout(row: int, text: str, order: list[L.Layout], json_first: bool, label: str) -> Head | None:
     """The head of the first layout of ``order`` (JSON first or last) that matches ``text``."""
     is_json = bool(rx(L.JSON_LINE).search(text))
@@ -282,10 +290,10 @@ def _match_layout(row: int, text: str, order: list[L.Layout], json_first: bool, 
         m = rx(lay.regex).search(text)
         if m:
             g = m.groupdict()
-            vals = {
-                k: (g[k] or "") if k in g else None for k in ("ts", "level", "logger", "thread", "message")
-            }
-            return Head(row, label + lay.id, **vals)
+            ts, level, logger, thread, message = (
+                _group_text(g, k) for k in ("ts", "level", "logger", "thread", "message")
+            )
+            return Head(row, label + lay.id, ts, level, logger, thread, message)
     return _json_head(row, text, label) if is_json else None
 
 
@@ -396,10 +404,10 @@ def _general_head(row: int, text: str, label: str, enveloped: bool = False) -> H
     """A line of unknown layout read message-first (:mod:`jobs.ingest.general`), or None when it
     is no entry of its own (a line an envelope held is one, unless it is continuation-shaped)."""
     loc = rx(TS.LOCATE).search(text)
-    leading = bool(loc) and len(loc.group("pre")) <= G.LEADING_MAX
+    leading = loc is not None and len(loc.group("pre")) <= G.LEADING_MAX
     ts = loc.group("ts") if loc else None
     pts = None
-    if leading:
+    if loc is not None and leading:
         region = loc.group("rest")
         sec = rx(TS.LOCATE).search(region)
         if sec and len(sec.group("pre")) <= G.SECOND_MAX:  # a viewer's column, then the application's
@@ -470,8 +478,8 @@ def _account(f: File) -> None:
             f.quarantine(i, "unparsable_layout", "continuation line without a head line")
         elif f.cls[head] == "event":
             f.cls[i] = "continuation"
-        elif f.cls[head] == "quarantined":
-            f.quarantine(i, f.reason[head], f"continuation of line {head + 1}")
+        elif f.cls[head] == "quarantined" and (reason := f.reason[head]) is not None:  # (it always has one)
+            f.quarantine(i, reason, f"continuation of line {head + 1}")
             if head in f.qgroup:
                 f.qgroup[i] = f.qgroup[head]
         else:
@@ -484,7 +492,7 @@ def _quarantine_rows(
     for c, key in (("event", "events"), ("continuation", "continuations"), ("unrelated", "unrelated"),
                    ("quarantined", "quarantined")):  # fmt: skip
         audit[key] = f.cls.count(c)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for i, c in enumerate(f.cls):
         if c != "quarantined":
             continue

@@ -88,12 +88,13 @@ def split_prefix(message: str) -> tuple[bool, dict[str, str | None], str]:
 
 def match_dialect(message: str, logger: str) -> Match | None:
     has_prefix, prefix, body = split_prefix(message)
-    word = rx(r"^(?P<w>\S*)").search(body).group("w")
+    lead = rx(r"^(?P<w>\S*)").search(body)  # (always matches)
+    word = lead.group("w") if lead else ""
     for di in _KEYED.get(word, []) + _KEYLESS:
         d = D.DIALECTS[di]
         if d.needs_prefix and not has_prefix:
             continue
-        if DM.logger_needed(d) and not rx(d.logger).search(logger):
+        if d.logger is not None and DM.logger_needed(d) and not rx(d.logger).search(logger):
             pre = DM.SOURCE_PREFIX.get(d.logger)
             if pre is None or not message.startswith(pre):
                 continue
@@ -233,7 +234,8 @@ def _join_wrapped(f: File, cands: list[Head], matches: dict[int, Match]) -> None
         if h.row in matches:
             continue
         # (a two-line entry's message is its second line: what continues it comes after that)
-        k, rows = h.row + (2 if L.next_line(h.layout) else 1), []
+        k = h.row + (2 if L.next_line(h.layout) else 1)
+        rows: list[int] = []
         while k < len(f.text) and len(rows) < WRAP_MAX and joinable(k):
             rows.append(k)
             k += 1
@@ -247,7 +249,7 @@ def _join_wrapped(f: File, cands: list[Head], matches: dict[int, Match]) -> None
                     continue
                 h = f.heads[r]
                 joined = G.cut_logger_tail(
-                    h.message.rstrip() + sep + sep.join(f.text[k].strip() for k in rows[:lines])
+                    (h.message or "").rstrip() + sep + sep.join(f.text[k].strip() for k in rows[:lines])
                 )
                 m = understand(joined, h.logger)
                 if m is None:
@@ -263,8 +265,8 @@ def read_events(
     f: File, settings: Any, source_file: str, cluster: str, run_id: str | None, sha: str
 ) -> list[dict]:
     heads = [f.heads[r] for r in sorted(f.heads)]
-    cands = [h for h in heads if rx(D.GROUP_PREFILTER).search(h.message)]
-    matches = {h.row: m for h in cands if (m := understand(h.message, h.logger)) is not None}
+    cands = [h for h in heads if rx(D.GROUP_PREFILTER).search(h.message or "")]
+    matches = {h.row: m for h in cands if (m := understand(h.message or "", h.logger)) is not None}
     _join_wrapped(f, cands, matches)
     evs: list[dict[str, Any]] = []
     last_group: dict[str | None, str] = {}  # librdkafka: per client instance (thread)
@@ -274,7 +276,7 @@ def read_events(
                 f.quarantine(
                     h.row, "group_line_not_understood", "no dialect matches this group-related message"
                 )
-                g = rx(r"(?:groupId=|[Gg]roup[ =]\"?)(?P<g>[\w.\-]+)").search(h.message)
+                g = rx(r"(?:groupId=|[Gg]roup[ =]\"?)(?P<g>[\w.\-]+)").search(h.message or "")
                 f.qgroup[h.row] = g.group("g") if g else None
             continue
         ev = event_fields(matches[h.row], h.logger, h.layout)
@@ -289,7 +291,7 @@ def read_events(
         if ev["groups_raw"] is None:
             evs.append(ev)
         else:  # one event per deleted group
-            evs += [{**ev, "group_id": g} for g in split_list(ev["groups_raw"], _MEMBER_STRIP)]
+            evs += [{**ev, "group_id": g} for g in split_list(ev["groups_raw"], _MEMBER_STRIP) or []]
     evs = [e for e in evs if e["kind"]]  # recognised lines that carry no group fact: unrelated
     for e in evs:
         j = e["_head"].json
@@ -436,7 +438,7 @@ def _finish(f: File, evs: list[dict], heads: list[Head], source_file: str, clust
             red[k] |= hit
     out = []
     for k, e in enumerate(evs):
-        h: Head = e["_head"]
+        h = e["_head"]
         ms = inferred[h.row]
         cont = "\n".join(conts[h.row]) if h.row in conts else h.inline_cont
         parts = e["partitions"]

@@ -100,3 +100,18 @@ def test_unknown_member_id_is_a_weak_cause_replaced_by_the_rejoin():
     r = out.rebalances[-1]
     assert (r.cause, r.culprit_member_id) == ("new_member", "C2")
     assert kinds(out) == ["rebalance_without_start"]  # generation 5's rebalance began before the logs
+
+
+def test_leader_map_without_any_generation_is_no_replay_error():
+    """A leader's map logged before any generation is known (none on the line, none seen before):
+    no member is judged by it, and the replay goes on without an anomaly."""
+    evs = [
+        client("joined", 100, file="host0/app.log", client_id="c0", member_id="A"),
+        client("joined", 100, file="host1/app.log", client_id="c1", member_id="B"),
+        client("leader_assigned", 101, file="host0/app.log", client_id="c0", member_id="A",
+               assignment={"A": ["t-0"]}),  # fmt: skip
+    ]
+    out = replay(number(evs))
+    assert out.anomalies == []
+    assert [(s.member_id, s.end_reason) for s in out.sessions] == [("A", "open"), ("B", "open")]
+    assert out.rebalances == []

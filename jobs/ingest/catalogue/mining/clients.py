@@ -127,6 +127,8 @@ def _brod(path: str, src: str) -> list[Mined]:
     that ``log/4`` puts in front of ``Fmt`` at that tag (its own wording)."""
     m = re.search(r'^log\(#state\{.*?"((?:[^"\\]|\\.)*)"\s*\+\+\s*Fmt,\s*\[(.*?)\|\s*Args\]', src, re.S | re.M)
     prefix = literal('"' + m.group(1) + '"', "erlang") if m else ""
+    if prefix is None:
+        raise ValueError(f"{path}: the prefix of brod's log/4 is not an Erlang string literal")
     out = []
     for c in calls(src, r"(?<![\w:?])log(?=\()", "erlang"):
         if len(c.args) != 4 or c.args[1] not in _ERL_LEVEL or c.args[0].startswith("#state"):

@@ -43,7 +43,7 @@ def tags(client: Client, repo: str) -> list[str]:
 
 
 def mine_tag(client: Client, repo: str, tag: str) -> list[Mined]:
-    out = []
+    out: list[Mined] = []
     for path in client.files:
         try:
             src = _git(repo, "show", f"{tag}:{path}")

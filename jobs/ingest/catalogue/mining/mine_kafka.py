@@ -166,9 +166,9 @@ def build(mirrors: tuple[str, ...], spec: SourceSpec, path: str) -> dict:
         "logger": head_cls.logger,
         "context": head_cls.context,
     }
-    for k in ("context_values", "expect"):
-        if k in raw or k in spec.header:
-            head[k] = spec.header.get(k, raw.get(k))
+    for key in ("context_values", "expect"):
+        if key in raw or key in spec.header:
+            head[key] = spec.header.get(key, raw.get(key))
     head["statements"] = _group_first(statements)
     return head
 

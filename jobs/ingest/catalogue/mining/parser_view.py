@@ -20,7 +20,7 @@ def read(source: str, everything: bool = False) -> list[tuple]:
     items = [(st, render_line(src, st)) for st in src.statements if everything or st.kind == UNMAPPED]
     data = "\n".join(line for _, line in items).encode("utf-8") + b"\n"
     events, quarantine, _ = parse_bytes(data, f"{source}.log")
-    ev = {}
+    ev: dict[int, dict] = {}
     for e in events.to_pylist():
         ev.setdefault(e["line_no"], e)
     bad = {q["line_no"]: q["reason"] for q in quarantine.to_pylist()}

@@ -63,7 +63,7 @@ def template(client: str, st: dict) -> str:
         return "".join(out)
     if client == "franz-go":
         m = re.match(r"^(.*?)(?:; ((?:[\w?]+: %v(?:, )?)+))?$", st["text"], re.S)
-        msg, keys = m.group(1), m.group(2) or ""
+        msg, keys = (m.group(1), m.group(2) or "") if m else (st["text"], "")  # (it always matches)
         msg = re.sub(r"%v", "{_name}", _esc(msg))
         kv = [k.split(": ")[0] for k in keys.split(", ")] if keys else []
         names = {"group": "group_id", "member_id": "member_id", "generation": "generation"}
@@ -154,8 +154,8 @@ def main(argv: list[str]) -> int:
         src = Source(name=client, repo=head["repo"], language="", versions=tuple(read), line=head["line"], ts=head["ts"],
                      context=head.get("context", ""), logger=head.get("logger", ""))
         for d in out:
-            st = Statement(**{k: v for k, v in d.items() if k in Statement.__slots__})
-            kind, why = proposed_kind(src, st)
+            statement = Statement(**{k: v for k, v in d.items() if k in Statement.__slots__})
+            kind, why = proposed_kind(src, statement)
             d["kind"], d["note"] = kind, f"proposed: {why}"
     sys.stdout.write(yaml.safe_dump({**head, "statements": out}, sort_keys=False, allow_unicode=True, width=160))
     return 0

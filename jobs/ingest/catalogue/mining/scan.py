@@ -198,7 +198,7 @@ def python_literal(arg: str) -> str | None:
         for v in node.values:
             if isinstance(v, ast.Constant):
                 out.append(str(v.value))
-            else:
+            elif isinstance(v, ast.FormattedValue):  # (the only other part of an f-string)
                 out.append("{" + ast.unparse(v.value) + "}")
         return "".join(out)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):

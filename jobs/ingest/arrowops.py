@@ -73,8 +73,8 @@ def int_of(a: pa.Array, typ: pa.DataType | None = None) -> pa.Array:
 
 
 def coalesce(*arrs: pa.Array | None) -> pa.Array:
-    arrs = [a for a in arrs if a is not None]
-    return arrs[0] if len(arrs) == 1 else pc.coalesce(*arrs)
+    present = [a for a in arrs if a is not None]
+    return present[0] if len(present) == 1 else pc.coalesce(*present)
 
 
 def repeat(value: str | None, n: int) -> pa.Array:

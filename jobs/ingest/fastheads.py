@@ -164,7 +164,7 @@ def _last_paren(text: pa.Array, rows: np.ndarray) -> np.ndarray:
     return _before_last(text.take(pa.array(rows, pa.int64())), " (")
 
 
-def _before_last(a: pa.Array, sep: bytes) -> np.ndarray:
+def _before_last(a: pa.Array, sep: str) -> np.ndarray:
     """Length of the part before the last ``sep`` of each string (-1 when there is none)."""
     parts = pc.split_pattern(a, sep, max_splits=1, reverse=True)
     lo = parts.offsets.to_numpy(zero_copy_only=False)

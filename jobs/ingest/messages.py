@@ -419,11 +419,7 @@ def _wrapped_lines(
     cand_of = dict(zip(head_rows[cpos].tolist(), range(len(cpos))))
     un = np.nonzero(unmatched)[0]
     rows = head_rows[cpos[un]]
-    lay = _take(layout_col, cpos[un])
-    two = np.zeros(len(un), dtype=bool)
-    for name in L.NEXT_LINE:
-        two |= _mask(pc.ends_with(lay, name))
-    orphan_of = _following_lines(rows, two, joinable)
+    orphan_of = _following_lines(rows, _two_line_heads(_take(layout_col, cpos[un])), joinable)
     if not any(orphan_of):
         return ev, message
     orphans = sorted({k for o in orphan_of for k in o})
@@ -454,11 +450,23 @@ def _wrapped_lines(
             message = _replace_messages(message, cpos[un[kept]], [joined_of[i] for i in kept])
     if len(found) == 1:
         return ev, message
-    # the events again, of all the lines in order: a librdkafka line's group carry also sees the
-    # joined lines (a group a joined line names is the client's last one for the lines after it)
+    return _events_in_line_order(found, message, head_t, layout_col), message
+
+
+def _two_line_heads(lay: pa.Array) -> np.ndarray:
+    """The heads whose layout writes the message on the next line (:data:`L.NEXT_LINE`)."""
+    two = np.zeros(len(lay), dtype=bool)
+    for name in L.NEXT_LINE:
+        two |= _mask(pc.ends_with(lay, name))
+    return two
+
+
+def _events_in_line_order(found: list[np.ndarray], message: pa.Array, head_t: pa.Table, layout_col: pa.Array):
+    """The events again, of all the lines in order: a librdkafka line's group carry also sees the
+    joined lines (a group a joined line names is the client's last one for the lines after it)."""
     pos = np.unique(np.concatenate(found))
     return _candidate_events(pos, _np(pc.dictionary_encode(_take(message, pos)).indices), message, head_t,
-                             layout_col)[0], message  # fmt: skip
+                             layout_col)[0]  # fmt: skip
 
 
 def _joinable_lines(

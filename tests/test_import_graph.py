@@ -57,7 +57,6 @@ _INGEST_PRIVATE = (
 )
 #: Modules that import another module's private names (``from m import _x``), with their reason.
 ALLOWED_PRIVATE_IMPORTS: dict[str, str] = {
-    "jobs.ingest.attribution": _INGEST_PRIVATE,
     "jobs.ingest.envelope_heads": _INGEST_PRIVATE,
     "jobs.ingest.fields": _INGEST_PRIVATE,
     "jobs.ingest.heads": _INGEST_PRIVATE,

@@ -14,7 +14,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from jobs.ingest import context as C
-from jobs.ingest.arrowops import _extract, _mask, _np, _take
+from jobs.ingest.arrowops import extract, mask, numpy_of, take
 
 # ------------------------------------------------------------------------------------ attribution
 #: how far back (ms) the time fallback of :func:`_attribute_groups` looks for a group line
@@ -61,7 +61,7 @@ def _attribute_groups(ev: pa.Table, msg: pa.Array, ts: np.ndarray) -> tuple[pa.A
     """
     gid = ev["group_id"].combine_chunks()
     n = len(gid)
-    nog = _mask(pc.is_null(gid))
+    nog = mask(pc.is_null(gid))
     attributed = np.zeros(n, dtype=bool)
     if not nog.any() or nog.all():
         return gid, attributed
@@ -71,7 +71,7 @@ def _attribute_groups(ev: pa.Table, msg: pa.Array, ts: np.ndarray) -> tuple[pa.A
         if not nog.any():
             return gid, by_client
     cands = np.nonzero(nog)[0]
-    opart = _np(pc.fill_null(ev["offsets_partition"].combine_chunks().cast(pa.int64()), -1)).astype(np.int64)
+    opart = numpy_of(pc.fill_null(ev["offsets_partition"].combine_chunks().cast(pa.int64()), -1)).astype(np.int64)
     cols = {c: ev[c].combine_chunks() for c in ("member_id", "old_member_id", "group_instance_id")}
     member_ids, inst_ids = _candidate_ids(cols, cands)
     all_ids = sorted(set().union(*member_ids, *inst_ids))
@@ -93,8 +93,8 @@ def _client_id_groups(ev: pa.Table, gid: pa.Array, nog: np.ndarray) -> tuple[pa.
     cid = ev["client_id"].combine_chunks()
     if cid.null_count == len(cid):
         return gid, none
-    g = _extract(cid.cast(pa.string()), C.CLIENT_ID_GROUP).field("g")
-    ok = nog & _mask(pc.is_in(g, pc.unique(gid.drop_null()).cast(pa.string())))
+    g = extract(cid.cast(pa.string()), C.CLIENT_ID_GROUP).field("g")
+    ok = nog & mask(pc.is_in(g, pc.unique(gid.drop_null()).cast(pa.string())))
     if not ok.any():
         return gid, none
     return pc.if_else(pa.array(ok), g.cast(gid.type), gid), ok
@@ -103,7 +103,7 @@ def _client_id_groups(ev: pa.Table, gid: pa.Array, nog: np.ndarray) -> tuple[pa.
 def _candidate_ids(cols: dict[str, pa.Array], cands: np.ndarray) -> tuple[list[set[str]], list[set[str]]]:
     """Per group-less candidate: its member ids (``member_id``, ``old_member_id``) and its
     ``group_instance_id`` (as sets, empty when the line names none)."""
-    cand_vals = {c: _take(a, cands).to_pylist() for c, a in cols.items()}
+    cand_vals = {c: take(a, cands).to_pylist() for c, a in cols.items()}
     member_ids = [
         {v for v in (m, o) if v} for m, o in zip(cand_vals["member_id"], cand_vals["old_member_id"])
     ]
@@ -122,19 +122,19 @@ def _id_mentions(
     ida = pa.array(all_ids, pa.string())
     hit = np.zeros(len(nog), dtype=bool)
     for a in cols.values():
-        hit |= _mask(pc.is_in(a, ida))
+        hit |= mask(pc.is_in(a, ida))
     # whole-word mentions in the message text (ids in bounded alternations)
     alts = ["|".join(re.escape(i) for i in all_ids[c : c + 256]) for c in range(0, len(all_ids), 256)]
     for alt in alts:
         rx = rf"(?:^|{_ID_BOUNDARY})(?:{alt})(?:$|{_ID_BOUNDARY})"
-        hit |= _mask(pc.match_substring_regex(msg, rx))
+        hit |= mask(pc.match_substring_regex(msg, rx))
     hit &= ~nog
     if not hit.any():
         return where
     hrows = np.nonzero(hit)[0]
     words = [re.compile(rf"(?<![\w.\-])(?:{alt})(?![\w.\-])") for alt in alts]
-    texts = _take(msg, hrows).to_pylist()
-    fields = [_take(a, hrows).to_pylist() for a in cols.values()]
+    texts = take(msg, hrows).to_pylist()
+    fields = [take(a, hrows).to_pylist() for a in cols.values()]
     idset = set(all_ids)
     for k, r in enumerate(hrows.tolist()):
         found = {f[k] for f in fields} & idset

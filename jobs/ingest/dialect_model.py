@@ -238,9 +238,15 @@ def is_catchall(d: Dialect) -> bool:
     return d.regex.startswith(("(?P<reason>.*", ".*"))
 
 
+def logger_condition(d: Dialect) -> str | None:
+    """The dialect's ``logger`` regex when the readers test it (None: it has none, or its wording is
+    distinctive enough to be read under any logger)."""
+    return None if d.distinctive else d.logger
+
+
 def logger_needed(d: Dialect) -> bool:
-    """Whether the dialect's ``logger`` condition is tested (it has one and is not distinctive)."""
-    return d.logger is not None and not d.distinctive
+    """Whether the dialect's ``logger`` condition is tested."""
+    return logger_condition(d) is not None
 
 
 def dialect(id, kind, side, versions, regex, example, **kw) -> Dialect:  # noqa: A002

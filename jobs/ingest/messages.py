@@ -150,10 +150,10 @@ def _dialect_matches(
         if not unmatched.any():
             break
         rows = _rows_to_try(d, code, codes, word_code, unmatched)
-        if d.logger is not None and DM.logger_needed(d) and len(rows):
-            if d.logger not in logger_ok:
-                logger_ok[d.logger] = _logger_ok(d.logger, logger, message)
-            rows = rows[logger_ok[d.logger][rows]]
+        if (lg := DM.logger_condition(d)) is not None and len(rows):
+            if lg not in logger_ok:
+                logger_ok[lg] = _logger_ok(lg, logger, message)
+            rows = rows[logger_ok[lg][rows]]
         if d.needs_prefix and len(rows):
             rows = rows[has_pre[rows]]
         if not len(rows):

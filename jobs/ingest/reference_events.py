@@ -94,8 +94,8 @@ def match_dialect(message: str, logger: str) -> Match | None:
         d = D.DIALECTS[di]
         if d.needs_prefix and not has_prefix:
             continue
-        if d.logger is not None and DM.logger_needed(d) and not rx(d.logger).search(logger):
-            pre = DM.SOURCE_PREFIX.get(d.logger)
+        if (lg := DM.logger_condition(d)) is not None and not rx(lg).search(logger):
+            pre = DM.SOURCE_PREFIX.get(lg)
             if pre is None or not message.startswith(pre):
                 continue
         m = rx(d.pattern).search(body)

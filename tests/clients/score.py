@@ -51,6 +51,15 @@ class Score:
     unattributed: int = 0  # files whose client lines name no group (kept in events, not replayed)
     misses: list[str] = field(default_factory=list)
 
+    def add(self, other: Score) -> None:
+        """Adds ``other``'s counts of rebalances, causes and sessions (a total over scenarios)."""
+        self.rebalances += other.rebalances
+        self.found += other.found
+        self.causes += other.causes
+        self.causes_ok += other.causes_ok
+        self.sessions += other.sessions
+        self.sessions_ok += other.sessions_ok
+
 
 def scenario_dirs(root: str = CORPUS) -> list[str]:
     out = []
@@ -164,12 +173,7 @@ def main(argv: list[str]) -> None:
                 print("    " + m)
         if s.name in NOT_SCORED:
             continue
-        tot.rebalances += s.rebalances
-        tot.found += s.found
-        tot.causes += s.causes
-        tot.causes_ok += s.causes_ok
-        tot.sessions += s.sessions
-        tot.sessions_ok += s.sessions_ok
+        tot.add(s)
     print(f"{'total (scored)':34} {tot.rebalances:10} {tot.found:6} {'':8} {tot.causes:7} {tot.causes_ok:4} {tot.sessions:8} "
           f"{tot.sessions_ok:4}")
 

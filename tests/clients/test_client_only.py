@@ -27,13 +27,7 @@ def _by_library(scores: dict[str, Score]) -> dict[str, Score]:
     for name, s in scores.items():
         if name in NOT_SCORED:
             continue
-        t = out[name.split("/")[0]]
-        t.rebalances += s.rebalances
-        t.found += s.found
-        t.causes += s.causes
-        t.causes_ok += s.causes_ok
-        t.sessions += s.sessions
-        t.sessions_ok += s.sessions_ok
+        out[name.split("/")[0]].add(s)
     return out
 
 

@@ -319,11 +319,14 @@ def with_context_groups(t: pa.Table, text: pa.Array, pattern: str) -> pa.Table:
     gid = t["group_id"].combine_chunks()
     if not gid.null_count or not len(text) or text.null_count == len(text):
         return t
-    if text.type != pa.string():
-        text = text.cast(pa.string())
-    g = _extract(text, pattern).field("g")
+    missing = pc.is_null(gid)
+    sub = text.filter(missing)  # only the rows that lack a group are searched
+    if sub.type != pa.string():
+        sub = sub.cast(pa.string())
+    g = _extract(sub, pattern).field("g")
     g = pc.if_else(pc.is_in(g, pa.array(C.NO_GROUP, pa.string())), pa.scalar(None, pa.string()), g)
-    return t.set_column(t.column_names.index("group_id"), "group_id", pc.coalesce(gid, g.cast(gid.type)))
+    filled = pc.replace_with_mask(gid, missing, g.cast(gid.type))
+    return t.set_column(t.column_names.index("group_id"), "group_id", filled)
 
 
 def _carry_groups(gid: pa.Array | pa.ChunkedArray, other: np.ndarray, thread: pa.Array) -> pa.Array:

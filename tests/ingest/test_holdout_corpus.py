@@ -1,8 +1,8 @@
-"""The held-out real-log corpora (``tests/fixtures/holdout/``, ``tests/fixtures/holdout2/``) are well formed.
+"""The held-out real-log corpora (``tests/fixtures/holdout/``, ``holdout2/``, ``holdout3/``) are well formed.
 
 Only their structure is checked here: every ``.log`` has a ``.yaml`` with a source and one label per
 line, and every label uses the corpus vocabulary (``docs/design/contracts.md`` section 4); no source
-is shared between the tuned corpus and a held-out one, nor between the two held-out corpora. Nothing
+is shared between the tuned corpus and a held-out one, nor between two held-out corpora. Nothing
 here reads or scores the excerpts: each held-out corpus is scored by hand, once, with
 ``python -m tests.ingest.real_corpus --corpus tests/fixtures/<corpus>`` (see its README).
 """
@@ -10,6 +10,7 @@ here reads or scores the excerpts: each held-out corpus is scored by hand, once,
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 import re
 
@@ -19,8 +20,11 @@ from coordinator_core.events import EVENT_FIELDS, EVENT_KINDS
 from tests.ingest import real_corpus as RC
 
 HOLDOUT2_DIR = os.path.join(os.path.dirname(RC.HOLDOUT_DIR), "holdout2")
+HOLDOUT3_DIR = os.path.join(os.path.dirname(RC.HOLDOUT_DIR), "holdout3")
 #: corpus directory -> (the excerpt name prefix, the least number of excerpts it holds)
-CORPORA = {RC.HOLDOUT_DIR: ("h-", 60), HOLDOUT2_DIR: ("h2-", 57)}
+CORPORA = {RC.HOLDOUT_DIR: ("h-", 60), HOLDOUT2_DIR: ("h2-", 57), HOLDOUT3_DIR: ("h3-", 44)}
+#: the held-out corpora collected with one excerpt per source
+ONE_PER_SOURCE = (HOLDOUT2_DIR, HOLDOUT3_DIR)
 REQUIRED = ("source", "title", "date", "found_with", "writer", "software", "layout", "layout_tag", "notes", "lines")
 WRITERS = {"broker", "client", "connect", "streams", "spring", "other-client"}
 NON_EVENTS = {"unrelated", "continuation", "quarantine"}
@@ -63,14 +67,19 @@ def test_holdout_sources_are_not_in_the_tuned_corpus(corpus: str) -> None:
     assert not tuned & held, sorted(tuned & held)
 
 
-def test_the_two_holdouts_share_no_source() -> None:
-    first, second = (set(_sources(corpus)) for corpus in CORPORA)
-    assert not first & second, sorted(first & second)
+@pytest.mark.parametrize(
+    ("first", "second"), list(itertools.combinations(CORPORA, 2)),
+    ids=[f"{os.path.basename(a)}-{os.path.basename(b)}" for a, b in itertools.combinations(CORPORA, 2)],
+)
+def test_the_holdouts_share_no_source(first: str, second: str) -> None:
+    shared = set(_sources(first)) & set(_sources(second))
+    assert not shared, sorted(shared)
 
 
-def test_holdout2_sources_are_distinct() -> None:
-    """One excerpt per source in the second corpus (different comments of a thread are one source)."""
-    sources = _sources(HOLDOUT2_DIR)
+@pytest.mark.parametrize("corpus", ONE_PER_SOURCE, ids=os.path.basename)
+def test_holdout_sources_are_distinct(corpus: str) -> None:
+    """One excerpt per source (different comments of a thread are one source)."""
+    sources = _sources(corpus)
     assert len(sources) == len(set(sources)), sorted(s for s in set(sources) if sources.count(s) > 1)
 
 

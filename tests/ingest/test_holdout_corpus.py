@@ -22,7 +22,7 @@ from tests.ingest import real_corpus as RC
 HOLDOUT2_DIR = os.path.join(os.path.dirname(RC.HOLDOUT_DIR), "holdout2")
 HOLDOUT3_DIR = os.path.join(os.path.dirname(RC.HOLDOUT_DIR), "holdout3")
 #: corpus directory -> (the excerpt name prefix, the least number of excerpts it holds)
-CORPORA = {RC.HOLDOUT_DIR: ("h-", 60), HOLDOUT2_DIR: ("h2-", 57), HOLDOUT3_DIR: ("h3-", 45)}
+CORPORA = {RC.HOLDOUT_DIR: ("h-", 60), HOLDOUT2_DIR: ("h2-", 57), HOLDOUT3_DIR: ("h3-", 47)}
 #: the held-out corpora collected with one excerpt per source
 ONE_PER_SOURCE = (HOLDOUT2_DIR, HOLDOUT3_DIR)
 REQUIRED = ("source", "title", "date", "found_with", "writer", "software", "layout", "layout_tag", "notes", "lines")

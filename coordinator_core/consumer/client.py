@@ -7,6 +7,7 @@ logged the start of."""
 from __future__ import annotations
 
 from coordinator_core.consumer.client_facts import (
+    EPOCH,
     EXPIRED,
     HEARTBEAT_FACTS,
     JOIN,
@@ -60,11 +61,15 @@ class ConsumerClientEvidence(ConsumerReplayCore):
         if fact == JOIN and not self.broker_seen:
             self._client_join(row)
             return
+        known = self._client_member(row)
+        if known is not None and known.client_state == "JOINING" and to in ACTIVE_STATES:
+            frm = "JOINING"  # its first reconciliation after the join its client logged
         m = self._state_member(row, to, frm)
         if m is None:
             return
-        if fact is not None and not self.broker_seen:
+        if fact == EPOCH and not self.broker_seen:
             self._heartbeat_seen(m, ts)
+            self._apply_fact(row, m, fact, logged)
         if fact in (LEAVE, STATIC_LEAVE) and row[SIDE] == "other" and not self.broker_seen:
             # a non-Java client's leave (librdkafka's heartbeat with member epoch -1 / -2): with
             # client lines only, nobody else logs the departure
@@ -103,12 +108,16 @@ class ConsumerClientEvidence(ConsumerReplayCore):
         return m
 
     # ------------------------------------------------------------------ heartbeat facts
-    def _apply_fact(self, row: tuple, m: ConsumerGroupMember, fact: str) -> None:
+    def _apply_fact(self, row: tuple, m: ConsumerGroupMember, fact: str, epoch: int | None = None) -> None:
         """Apply :data:`~coordinator_core.consumer.client_facts.HEARTBEAT_FACTS` ``[fact]`` to member
-        ``m`` (client lines only): its client state, and its departure or the signal of its join."""
+        ``m`` (client lines only): its client state, its epoch (the one the coordinator gave it), and
+        its departure or the signal of its join."""
         f = HEARTBEAT_FACTS[fact]
         if f.client_state is not None:
             m.client_state = f.client_state
+        if fact == EPOCH:
+            self._set_epoch(m, epoch)
+            return
         if fact == STATIC_LEAVE:
             # a static member away for a restart: epoch -2, no bump, the session goes on
             self._set_epoch(m, LEAVE_GROUP_STATIC_MEMBER_EPOCH)
@@ -129,13 +138,13 @@ class ConsumerClientEvidence(ConsumerReplayCore):
             return
         self._client_member(row)  # its file's lines without a member id are its own
         m.tracked = True
-        self._heartbeat_seen(m, row[TS])
         if new:
             m.inferred = False
             self._apply_fact(row, m, JOIN)
 
     def _heartbeat_seen(self, m: ConsumerGroupMember, ts: int) -> None:
-        """One more heartbeat line of ``m``: its longest gap is its heartbeat interval."""
+        """One more heartbeat line of ``m`` at an epoch: the longest gap between them is its heartbeat
+        interval (a join's request and response, and expedited heartbeats, come closer)."""
         last = m.last_heartbeat_ts
         if last is not None and ts > last:
             gap = ts - last
@@ -233,9 +242,13 @@ class ConsumerClientEvidence(ConsumerReplayCore):
         is a member's fact just before it (a join), or the reconciling member's own join."""
         g = self.model
         s = self._find_signal(row)
-        joining = frm in ("JOINING", "UNSUBSCRIBED") or m.client_state == "JOINING"
+        joining = frm in ("JOINING", "UNSUBSCRIBED")
+        new = None
+        pe, e = m.previous_member_epoch, m.member_epoch
+        if pe is not None and e is not None and 0 < pe < e:
+            old, new = pe, e  # its heartbeat just gave it the new epoch: the rebalance is pe -> e
         r = ConsumerRebalance(
-            unique_id(self.rids, f"{self.group_id}:{row[TS]}:{old}"), row[TS], old, None,
+            unique_id(self.rids, f"{self.group_id}:{row[TS]}:{old}"), row[TS], old, new,
             cause="new_member" if joining else "unknown", culprit_member_id=m.member_id if joining else None,
             members_before=self._present(), protocol_type=g.protocol_type, inferred=True, last_bump_ts=row[TS],
         )  # fmt: skip

@@ -12,6 +12,8 @@ from coordinator_core.consumer.client_facts import (
     HEARTBEAT_FACTS,
     JOIN,
     LEAVE,
+    POLL_TIMEOUT,
+    POLL_TIMEOUT_LEAVE,
     SILENT_INTERVALS,
     STATIC_LEAVE,
     fenced_fact,
@@ -57,11 +59,13 @@ class ConsumerClientEvidence(ConsumerReplayCore):
         to = str(row[STATE] or "").upper()
         frm = str(row[FROM] or "").upper()
         logged = to_int(row[MEPOCH])
-        fact = heartbeat_fact(logged) if to in ("", "JOINING", "LEAVING") and row[MID] else None
+        known = self._client_member(row)
+        fact = None
+        if to in ("", "JOINING", "LEAVING") and row[MID]:
+            fact = heartbeat_fact(logged, known.client_state if known is not None else None)
         if fact == JOIN and not self.broker_seen:
             self._client_join(row)
             return
-        known = self._client_member(row)
         if known is not None and known.client_state == "JOINING" and to in ACTIVE_STATES:
             frm = "JOINING"  # its first reconciliation after the join its client logged
         m = self._state_member(row, to, frm)
@@ -70,7 +74,7 @@ class ConsumerClientEvidence(ConsumerReplayCore):
         if fact == EPOCH and not self.broker_seen:
             self._heartbeat_seen(m, ts)
             self._apply_fact(row, m, fact, logged)
-        if fact in (LEAVE, STATIC_LEAVE) and row[SIDE] == "other" and not self.broker_seen:
+        if fact in (LEAVE, POLL_TIMEOUT_LEAVE, STATIC_LEAVE) and row[SIDE] == "other" and not self.broker_seen:
             # a non-Java client's leave (librdkafka's heartbeat with member epoch -1 / -2): with
             # client lines only, nobody else logs the departure
             self._apply_fact(row, m, fact)
@@ -162,6 +166,13 @@ class ConsumerClientEvidence(ConsumerReplayCore):
                 continue
             if ts - m.last_seen_ts > SILENT_INTERVALS * hb:
                 self._apply_fact(row, m, EXPIRED)
+
+    def _on_poll_timeout(self, row: tuple) -> None:
+        """The application did not poll within ``max.poll.interval.ms`` (client lines only): the
+        member's next leave is a poll-timeout leave."""
+        m = self._client_member(row)
+        if m is not None and not self.broker_seen:
+            self._apply_fact(row, m, POLL_TIMEOUT)
 
     def _on_heartbeat_failed(self, row: tuple) -> None:
         """A consumer-protocol heartbeat failed (client lines only): ``FENCED_MEMBER_EPOCH`` /

@@ -14,6 +14,9 @@ Kafka's rules (``ConsumerGroupHeartbeatRequest``, ``GroupMetadataManager.consume
   coordinator logs "failed to transition from epoch N within Tms") or its session expired (it was
   not); it rejoins with epoch 0 (librdkafka ``rd_kafka_cgrp_consumer_fenced``, the Java
   ``MembershipManager.transitionToFenced``);
+* a member whose application did not poll within ``max.poll.interval.ms`` leaves (member epoch -1) and
+  waits, STALE (the Java ``MemberState.STALE``; librdkafka's ``MAXPOLL`` warning "…: leaving group"):
+  its leave is a **poll-timeout leave**;
 * a member whose heartbeats stop is removed when its session times out
   (``group.consumer.session.timeout.ms``); its client logs nothing about it, so a member whose
   heartbeat lines stopped for :data:`SILENT_INTERVALS` of its own heartbeat intervals when another
@@ -28,7 +31,8 @@ from coordinator_core.consumer.model import LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROU
 
 __all__ = [
     "HeartbeatFact", "HEARTBEAT_FACTS", "FENCING_ERRORS", "SILENT_INTERVALS", "heartbeat_fact", "fenced_fact",
-    "JOIN", "EPOCH", "LEAVE", "STATIC_LEAVE", "FENCED_REBALANCE", "FENCED_SESSION", "EXPIRED",
+    "JOIN", "EPOCH", "LEAVE", "STATIC_LEAVE", "FENCED_REBALANCE", "FENCED_SESSION", "EXPIRED", "POLL_TIMEOUT",
+    "POLL_TIMEOUT_LEAVE",
 ]  # fmt: skip
 
 JOIN_GROUP_MEMBER_EPOCH = 0
@@ -39,6 +43,7 @@ SILENT_INTERVALS = 3
 
 JOIN, EPOCH, LEAVE, STATIC_LEAVE = "join", "epoch", "leave", "static_leave"
 FENCED_REBALANCE, FENCED_SESSION, EXPIRED = "fenced_rebalance", "fenced_session", "expired"
+POLL_TIMEOUT, POLL_TIMEOUT_LEAVE = "poll_timeout", "poll_timeout_leave"
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,18 +64,21 @@ HEARTBEAT_FACTS: dict[str, HeartbeatFact] = {
     STATIC_LEAVE: HeartbeatFact("LEAVING", None, None),
     FENCED_REBALANCE: HeartbeatFact("FENCED", "rebalance_timeout", "fenced"),
     FENCED_SESSION: HeartbeatFact("FENCED", "session_timeout", "session_timeout"),
-    EXPIRED: HeartbeatFact("STALE", "session_timeout", "session_timeout"),
+    EXPIRED: HeartbeatFact(None, "session_timeout", "session_timeout"),
+    POLL_TIMEOUT: HeartbeatFact("STALE", None, None),
+    POLL_TIMEOUT_LEAVE: HeartbeatFact("LEAVING", "poll_timeout_leave", "poll_timeout_leave"),
 }
 
 
-def heartbeat_fact(member_epoch: int | None) -> str | None:
-    """The fact of a heartbeat line (request or response) carrying ``member_epoch`` (None: none)."""
+def heartbeat_fact(member_epoch: int | None, client_state: str | None = None) -> str | None:
+    """The fact of a heartbeat line (request or response) carrying ``member_epoch`` (None: none), of
+    a member in ``client_state`` (STALE: its poll timer expired)."""
     if member_epoch is None:
         return None
     if member_epoch == JOIN_GROUP_MEMBER_EPOCH:
         return JOIN
     if member_epoch == LEAVE_GROUP_MEMBER_EPOCH:
-        return LEAVE
+        return POLL_TIMEOUT_LEAVE if client_state == "STALE" else LEAVE
     if member_epoch == LEAVE_GROUP_STATIC_MEMBER_EPOCH:
         return STATIC_LEAVE
     return EPOCH if member_epoch > 0 else None

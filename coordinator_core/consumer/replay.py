@@ -201,6 +201,7 @@ HANDLERS: dict[str, Any] = {
     "partitions_lost": ConsumerGroupReplay._on_partitions_revoked,
     "partitions_assigned": ConsumerGroupReplay._on_partitions_assigned,
     "heartbeat_failed": ConsumerGroupReplay._on_heartbeat_failed,
+    "poll_timeout": ConsumerGroupReplay._on_poll_timeout,
 }
 # a join is always followed by its bump in the same batch of records: the bump line derives the state
 _SELF_DERIVING = frozenset({"group_loaded", "group_unloaded", "group_dead", "consumer_member_joined"})
@@ -212,5 +213,6 @@ _CLIENT_HANDLERS = frozenset(
         "partitions_lost",
         "partitions_assigned",
         "heartbeat_failed",
+        "poll_timeout",
     }
 )

@@ -160,3 +160,14 @@ def test_a_member_still_heartbeating_has_not_expired() -> None:
     out = replay(rows)
     assert final_sessions(out) == {"A": "open", "B": "open"}
     assert max(out.rebalances, key=lambda r: r.start_ts).cause == "unknown"
+
+
+def test_a_leave_after_the_poll_timer_expired_is_a_poll_timeout_leave() -> None:
+    rows = two_members() + heartbeats("a.log", "A", 3, 5500, 9000) + heartbeats("b.log", "B", 3, 5500, 7000)
+    # librdkafka's MAXPOLL warning names no member: it is its file's
+    rows += [line("poll_timeout", 7200, "b.log", reason="Application maximum poll interval (4000ms) exceeded by 12ms"),
+             leave(7201, "b.log", "B")]  # fmt: skip
+    out = replay(rows)
+    last = max(out.rebalances, key=lambda r: r.start_ts)
+    assert (last.cause, last.culprit_member_id, last.start_ts) == ("poll_timeout_leave", "B", 7201)
+    assert final_sessions(out) == {"A": "open", "B": "poll_timeout_leave"}

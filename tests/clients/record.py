@@ -75,6 +75,9 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario("consumer_protocol_max_poll", [("start", "c1"), ("start", "c2"), ("stall", "c2"), *_CLOSE_ALL],
              libraries=("librdkafka",), config={"librdkafka": {"group.protocol": "consumer", "session.timeout.ms": None,
                                                                "heartbeat.interval.ms": None}}),
+    Scenario("consumer_protocol_regex", [("start", "c1"), ("start", "c2"), ("close", "c2"), ("close", "c1")],
+             libraries=("librdkafka",), config={"librdkafka": {"group.protocol": "consumer", "session.timeout.ms": None,
+                                                               "heartbeat.interval.ms": None}}, spec={"topic": "^ord.*"}),
     # the same library at other log settings: librdkafka through confluent-kafka's Python logger=, and
     # without debug (its default: warnings and errors only); the Python clients at DEBUG
     Scenario("python_logger", [("start", "c1"), ("start", "c2"), ("close", "c2"), ("close", "c1")],

@@ -39,7 +39,7 @@ def test_the_corpus_covers_every_library_and_scenario(scores):
             assert f"{lib}/{sc}" in scores
     assert {
         "librdkafka/cooperative", "librdkafka/consumer_protocol", "librdkafka/consumer_protocol_max_poll",
-        "librdkafka/consumer_protocol_regex", "librdkafka/python_logger",
+        "librdkafka/consumer_protocol_regex", "librdkafka/consumer_protocol_unsubscribe", "librdkafka/python_logger",
     } <= set(scores)  # fmt: skip
 
 
@@ -57,7 +57,9 @@ def test_causes_and_session_ends(scores, library):
     assert s.sessions_ok / s.sessions >= 0.9, f"{library}: sessions {s.sessions_ok}/{s.sessions}"
 
 
-@pytest.mark.parametrize("scenario", ["consumer_protocol", "consumer_protocol_max_poll", "consumer_protocol_regex"])
+@pytest.mark.parametrize(
+    "scenario", ["consumer_protocol", "consumer_protocol_max_poll", "consumer_protocol_regex", "consumer_protocol_unsubscribe"]
+)
 def test_the_consumer_protocol_from_heartbeat_lines(scores, scenario):
     """librdkafka with ``group.protocol=consumer``: the members' heartbeat lines (epoch 0 joins, -1
     leaves, a poll-timeout leave, heartbeats that stop) give every cause and every session end."""

@@ -6,11 +6,24 @@ logged the start of."""
 
 from __future__ import annotations
 
+from coordinator_core.consumer.client_facts import (
+    EPOCH,
+    EXPIRED,
+    HEARTBEAT_FACTS,
+    JOIN,
+    LEAVE,
+    POLL_TIMEOUT,
+    POLL_TIMEOUT_LEAVE,
+    SILENT_INTERVALS,
+    STATIC_LEAVE,
+    fenced_fact,
+    heartbeat_fact,
+)
 from coordinator_core.consumer.core import ConsumerReplayCore
 from coordinator_core.consumer.kinds import ACTIVE_STATES, GONE_STATES
-from coordinator_core.consumer.model import ConsumerGroupMember
+from coordinator_core.consumer.model import LEAVE_GROUP_STATIC_MEMBER_EPOCH, ConsumerGroupMember
 from coordinator_core.consumer.rebalance import ConsumerRebalance
-from coordinator_core.events.row import CID, FROM, MEPOCH, MID, PARTS, REVOKED, SF, SIDE, STATE, TS
+from coordinator_core.events.row import CID, ERR, FROM, MEPOCH, MID, PARTS, REVOKED, SF, SIDE, STATE, TS
 from coordinator_core.replay_base import unique_id
 from coordinator_core.rows import partition_strings, to_int
 
@@ -45,22 +58,35 @@ class ConsumerClientEvidence(ConsumerReplayCore):
         ts = row[TS]
         to = str(row[STATE] or "").upper()
         frm = str(row[FROM] or "").upper()
+        logged = to_int(row[MEPOCH])
+        known = self._client_member(row)
+        fact = None
+        if to in ("", "JOINING", "LEAVING") and row[MID]:
+            fact = heartbeat_fact(logged, known.client_state if known is not None else None)
+        if fact == JOIN and not self.broker_seen:
+            self._client_join(row)
+            return
+        if known is not None and known.client_state == "JOINING" and to in ACTIVE_STATES:
+            frm = "JOINING"  # its first reconciliation after the join its client logged
         m = self._state_member(row, to, frm)
         if m is None:
             return
-        if to == "LEAVING" and row[SIDE] == "other" and not self.broker_seen:
-            # a non-Java client's leave (librdkafka's heartbeat with member epoch -1): with client
-            # lines only, nobody else logs the departure
-            self._departure(row, m, "member_leave", "leave", None)  # type: ignore[attr-defined]
+        if fact == EPOCH and not self.broker_seen:
+            self._heartbeat_seen(m, ts)
+            self._apply_fact(row, m, fact, logged)
+        if fact in (LEAVE, POLL_TIMEOUT_LEAVE, STATIC_LEAVE) and row[SIDE] == "other" and not self.broker_seen:
+            # a non-Java client's leave (librdkafka's heartbeat with member epoch -1 / -2): with
+            # client lines only, nobody else logs the departure
+            self._apply_fact(row, m, fact)
             return
-        logged = to_int(row[MEPOCH])
         prev_epoch = self.model.group_epoch
         self._client_epoch(row, logged)
         r = self._in_reb(ts)
         if r is None and to in ("RECONCILING", "ACKNOWLEDGING"):
             r = self._reopen(row, m.member_id)
             if r is None and not self.broker_seen:
-                r = self._client_start(row, m, frm, prev_epoch)
+                self._expire_silent(row, m)
+                r = self._in_reb(ts) or self._client_start(row, m, frm, prev_epoch)
         if r is None:
             if to == "STABLE" and not self.broker_lines:
                 self._stable_outside(m, logged)
@@ -78,11 +104,87 @@ class ConsumerClientEvidence(ConsumerReplayCore):
             if m is None:
                 return None
         m.tracked = True
-        m.client_state = to
+        if to:
+            m.client_state = to
         m.last_seen_ts = row[TS]
         if row[CID] and not m.client_id:
             m.client_id = row[CID]
         return m
+
+    # ------------------------------------------------------------------ heartbeat facts
+    def _apply_fact(self, row: tuple, m: ConsumerGroupMember, fact: str, epoch: int | None = None) -> None:
+        """Apply :data:`~coordinator_core.consumer.client_facts.HEARTBEAT_FACTS` ``[fact]`` to member
+        ``m`` (client lines only): its client state, its epoch (the one the coordinator gave it), and
+        its departure or the signal of its join."""
+        f = HEARTBEAT_FACTS[fact]
+        if f.client_state is not None:
+            m.client_state = f.client_state
+        if fact == EPOCH:
+            self._set_epoch(m, epoch)
+            return
+        if fact == STATIC_LEAVE:
+            # a static member away for a restart: epoch -2, no bump, the session goes on
+            self._set_epoch(m, LEAVE_GROUP_STATIC_MEMBER_EPOCH)
+            if self.reb is not None:
+                self.reb.active.pop(m.member_id, None)
+            return
+        if f.session_end is not None:
+            self._departure(row, m, f.cause or "unknown", f.session_end, None)  # type: ignore[attr-defined]
+        elif f.cause is not None:
+            self._signal(row, f.cause, m, None, self._present() - 1)
+
+    def _client_join(self, row: tuple) -> None:
+        """A member's heartbeat with member epoch 0 (client lines only): a member the replay does
+        not have joins (its request and first response both carry epoch 0: one join)."""
+        new = row[MID] not in self.model.members
+        m = self._member(row, row[MID], anomaly=False)
+        if m is None:
+            return
+        self._client_member(row)  # its file's lines without a member id are its own
+        m.tracked = True
+        if new:
+            m.inferred = False
+            self._apply_fact(row, m, JOIN)
+
+    def _heartbeat_seen(self, m: ConsumerGroupMember, ts: int) -> None:
+        """One more heartbeat line of ``m`` at an epoch: the longest gap between them is its heartbeat
+        interval (a join's request and response, and expedited heartbeats, come closer)."""
+        last = m.last_heartbeat_ts
+        if last is not None and ts > last:
+            gap = ts - last
+            if m.heartbeat_interval_ms is None or gap > m.heartbeat_interval_ms:
+                m.heartbeat_interval_ms = gap
+        m.last_heartbeat_ts = ts
+
+    def _expire_silent(self, row: tuple, reconciling: ConsumerGroupMember) -> None:
+        """A reconciliation begins (client lines only): a member whose heartbeat lines stopped for
+        :data:`~coordinator_core.consumer.client_facts.SILENT_INTERVALS` of its intervals expired."""
+        ts = row[TS]
+        for m in list(self.model.members.values()):
+            hb = m.heartbeat_interval_ms
+            if m is reconciling or hb is None or not m.present or m.last_seen_ts is None:
+                continue
+            if ts - m.last_seen_ts > SILENT_INTERVALS * hb:
+                self._apply_fact(row, m, EXPIRED)
+
+    def _on_poll_timeout(self, row: tuple) -> None:
+        """The application did not poll within ``max.poll.interval.ms`` (client lines only): the
+        member's next leave is a poll-timeout leave."""
+        m = self._client_member(row)
+        if m is not None and not self.broker_seen:
+            self._apply_fact(row, m, POLL_TIMEOUT)
+
+    def _on_heartbeat_failed(self, row: tuple) -> None:
+        """A consumer-protocol heartbeat failed (client lines only): ``FENCED_MEMBER_EPOCH`` /
+        ``UNKNOWN_MEMBER_ID`` is a member the coordinator removed already."""
+        if self.broker_seen:
+            return
+        m = self._client_member(row)
+        if m is None:
+            return
+        fact = fenced_fact(row[ERR], m.client_state)
+        if fact is not None:
+            self._apply_fact(row, m, fact)
 
     def _client_epoch(self, row: tuple, logged: int | None) -> None:
         """The member epoch a client line logs ("with epoch N"): ahead of the broker's group epoch
@@ -147,14 +249,24 @@ class ConsumerClientEvidence(ConsumerReplayCore):
     def _client_start(
         self, row: tuple, m: ConsumerGroupMember, frm: str, old: int | None
     ) -> ConsumerRebalance:
-        """Client lines only: reconciliation begins a rebalance nobody logged the start of."""
+        """Client lines only: reconciliation begins a rebalance nobody logged the start of; its cause
+        is a member's fact just before it (a join), or the reconciling member's own join."""
         g = self.model
+        s = self._find_signal(row)
+        joining = frm in ("JOINING", "UNSUBSCRIBED")
+        new = None
+        pe, e = m.previous_member_epoch, m.member_epoch
+        if pe is not None and e is not None and 0 < pe < e:
+            old, new = pe, e  # its heartbeat just gave it the new epoch: the rebalance is pe -> e
         r = ConsumerRebalance(
-            unique_id(self.rids, f"{self.group_id}:{row[TS]}:{old}"), row[TS], old, None,
-            cause="new_member" if frm in ("JOINING", "UNSUBSCRIBED") else "unknown",
-            culprit_member_id=m.member_id if frm in ("JOINING", "UNSUBSCRIBED") else None,
+            unique_id(self.rids, f"{self.group_id}:{row[TS]}:{old}"), row[TS], old, new,
+            cause="new_member" if joining else "unknown", culprit_member_id=m.member_id if joining else None,
             members_before=self._present(), protocol_type=g.protocol_type, inferred=True, last_bump_ts=row[TS],
         )  # fmt: skip
+        if s is not None:
+            s[8] = True
+            r.cause, r.culprit_member_id, r.culprit_group_instance_id = s[1], s[2], s[3]
+            r.culprit_client_id, r.reason, r.members_before = s[4], s[6], s[7]
         self.reb = r
         return r
 

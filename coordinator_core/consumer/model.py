@@ -104,6 +104,10 @@ class ConsumerGroupMember:
     #: member-level reconciliation lines (client transitions / broker assignment state) seen
     tracked: bool = False
     coordinator: int | None = None
+    #: client lines only: the member's own heartbeat lines (their longest gap is its heartbeat
+    #: interval; a member silent for several intervals stopped heartbeating)
+    last_heartbeat_ts: int | None = None
+    heartbeat_interval_ms: int | None = None
 
     @property
     def present(self) -> bool:

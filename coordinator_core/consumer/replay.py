@@ -200,6 +200,8 @@ HANDLERS: dict[str, Any] = {
     "partitions_revoked": ConsumerGroupReplay._on_partitions_revoked,
     "partitions_lost": ConsumerGroupReplay._on_partitions_revoked,
     "partitions_assigned": ConsumerGroupReplay._on_partitions_assigned,
+    "heartbeat_failed": ConsumerGroupReplay._on_heartbeat_failed,
+    "poll_timeout": ConsumerGroupReplay._on_poll_timeout,
 }
 # a join is always followed by its bump in the same batch of records: the bump line derives the state
 _SELF_DERIVING = frozenset({"group_loaded", "group_unloaded", "group_dead", "consumer_member_joined"})
@@ -210,5 +212,7 @@ _CLIENT_HANDLERS = frozenset(
         "partitions_revoked",
         "partitions_lost",
         "partitions_assigned",
+        "heartbeat_failed",
+        "poll_timeout",
     }
 )

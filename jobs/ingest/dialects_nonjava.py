@@ -203,11 +203,17 @@ NON_JAVA: tuple[Dialect, ...] = (
        r"(?P<reason>Target assignment acked, new current assignment +\"[^\"]*\")",
        'Target assignment acked, new current assignment  "t(id)[0], t(id)[1]"',
        fixed={"protocol_type": "consumer", "from_state": "ACKNOWLEDGING", "state": "STABLE"}),
+    # the heartbeat request: member epoch 0 joins, -1 leaves, -2 is a static member leaving for a restart
+    _d("librdkafka.cgh_join", "member_state_changed", OT, "librdkafka 2.5+",
+       r"(?:\S+: )?(?P<reason>ConsumerGroupHeartbeat of member id \"{M}\", group id \"{G}\", generation id 0, .*)",
+       'GroupCoordinator/1: ConsumerGroupHeartbeat of member id "m1", group id "g", generation id 0, group instance id "(null)", '
+       'current assignment "", subscribed topics "t((null))[-1]"',
+       fixed={"protocol_type": "consumer", "from_state": "UNSUBSCRIBED", "state": "JOINING", "member_epoch": 0}),
     _d("librdkafka.cgh_leave", "member_state_changed", OT, "librdkafka 2.5+",
-       r"(?:\S+: )?(?P<reason>ConsumerGroupHeartbeat of member id \"{M}\", group id \"{G}\", generation id -1, .*)",
+       r"(?:\S+: )?(?P<reason>ConsumerGroupHeartbeat of member id \"{M}\", group id \"{G}\", generation id (?P<member_epoch>-1|-2), .*)",
        'GroupCoordinator/1: ConsumerGroupHeartbeat of member id "m1", group id "g", generation id -1, group instance id "(null)", '
        'current assignment "NULL", subscribed topics "NULL"',
-       fixed={"protocol_type": "consumer", "from_state": "STABLE", "state": "LEAVING", "member_epoch": -1}),
+       fixed={"protocol_type": "consumer", "from_state": "STABLE", "state": "LEAVING"}),
     _d("librdkafka.cgh_failed", "heartbeat_failed", OT, "librdkafka 2.5+",
        r"ConsumerGroupHeartbeat failed(?: due to)?: {R}", "ConsumerGroupHeartbeat failed due to: Broker: Unknown member: will rejoin the group"),
     _d("librdkafka.clearing_assignment", "other", OT, "librdkafka",

@@ -1,8 +1,8 @@
 """One consumer process of a recorded scenario: ``python -m tests.clients.consumer SPEC_JSON``.
 
 It subscribes with one client library (confluent-kafka / kafka-python / aiokafka), polls, and obeys
-commands on stdin (``stall <seconds>``: stop polling that long; ``close``: close the consumer cleanly
-and exit). Its log goes to stderr exactly as the library writes it by default (librdkafka's own
+commands on stdin (``stall <seconds>``: stop polling that long; ``unsubscribe`` (confluent-kafka):
+leave the group and go on polling; ``close``: close the consumer cleanly and exit). Its log goes to stderr exactly as the library writes it by default (librdkafka's own
 ``%7|epoch|FAC|rdkafka#consumer-1| ...`` lines, or Python logging with the format of the spec); the
 TRUTH goes to the spec's ``truth`` file, one JSON object a line, flushed at once (a SIGKILL loses
 nothing written): every rebalance callback (``assigned`` / ``revoked`` / ``lost``) with its epoch-ms
@@ -121,6 +121,10 @@ def run_confluent(spec: dict[str, Any], truth: Truth, cmds: queue.Queue[str]) ->
             truth.write("stall", seconds=float(cmd.split()[1]), member_id=member())
             time.sleep(float(cmd.split()[1]))
             truth.write("resumed", member_id=member())
+        elif cmd == "unsubscribe":
+            mid = member()
+            c.unsubscribe()
+            truth.write("unsubscribed", member_id=mid)
         elif cmd == "close":
             mid = member()
             c.close()

@@ -53,7 +53,7 @@ CONFIG: dict[str, dict[str, Any]] = {
 @dataclass
 class Scenario:
     name: str
-    steps: list[tuple]  # ("start", who) ("close", who) ("kill", who) ("stall", who) ("wait", s)
+    steps: list[tuple]  # ("start", who) ("close", who) ("kill", who) ("stall", who) ("unsubscribe", who)
     libraries: tuple[str, ...] = ("librdkafka", "kafka-python", "aiokafka")
     config: dict[str, dict[str, Any]] = field(default_factory=dict)  # per library, over CONFIG
     spec: dict[str, Any] = field(default_factory=dict)  # extra consumer spec (log level, logger)
@@ -70,6 +70,15 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario("cooperative", [("start", "c1"), ("start", "c2"), ("start", "c3"), ("close", "c2"), ("close", "c3"), ("close", "c1")],
              libraries=("librdkafka",), config={"librdkafka": {"partition.assignment.strategy": "cooperative-sticky"}}),
     Scenario("consumer_protocol", [("start", "c1"), ("start", "c2"), ("start", "c3"), ("close", "c2"), ("kill", "c3"), ("close", "c1")],
+             libraries=("librdkafka",), config={"librdkafka": {"group.protocol": "consumer", "session.timeout.ms": None,
+                                                               "heartbeat.interval.ms": None}}),
+    Scenario("consumer_protocol_max_poll", [("start", "c1"), ("start", "c2"), ("stall", "c2"), *_CLOSE_ALL],
+             libraries=("librdkafka",), config={"librdkafka": {"group.protocol": "consumer", "session.timeout.ms": None,
+                                                               "heartbeat.interval.ms": None}}),
+    Scenario("consumer_protocol_regex", [("start", "c1"), ("start", "c2"), ("close", "c2"), ("close", "c1")],
+             libraries=("librdkafka",), config={"librdkafka": {"group.protocol": "consumer", "session.timeout.ms": None,
+                                                               "heartbeat.interval.ms": None}}, spec={"topic": "^ord.*"}),
+    Scenario("consumer_protocol_unsubscribe", [("start", "c1"), ("start", "c2"), ("unsubscribe", "c2"), *_CLOSE_ALL],
              libraries=("librdkafka",), config={"librdkafka": {"group.protocol": "consumer", "session.timeout.ms": None,
                                                                "heartbeat.interval.ms": None}}),
     # the same library at other log settings: librdkafka through confluent-kafka's Python logger=, and
@@ -89,6 +98,8 @@ class Run:
     def __init__(self, lib: str, sc: Scenario, out: str, bootstrap: str, group: str) -> None:
         self.lib, self.sc, self.out, self.bootstrap, self.group = lib, sc, out, bootstrap, group
         self.procs: dict[str, subprocess.Popen] = {}
+        #: consumers that unsubscribed: running, in no group (closed later)
+        self.idle: dict[str, subprocess.Popen] = {}
         self.truth = os.path.join(out, "callbacks.jsonl")
         self.actions: list[dict[str, Any]] = []
 
@@ -136,8 +147,14 @@ class Run:
             )  # fmt: skip
             log.close()
             self.settle(now)
-        elif what == "close":
+        elif what == "unsubscribe":
             p = self.procs.pop(who)
+            self.idle[who] = p
+            p.stdin.write(b"unsubscribe\n")
+            p.stdin.flush()
+            self.settle(now)
+        elif what == "close":
+            p = self.procs.pop(who) if who in self.procs else self.idle.pop(who)
             p.stdin.write(b"close\n")
             p.stdin.flush()
             p.wait(timeout=30)
@@ -158,7 +175,7 @@ class Run:
             for st in self.sc.steps:
                 self.step(st)
         finally:
-            for p in self.procs.values():
+            for p in [*self.procs.values(), *self.idle.values()]:
                 p.kill()
         truth = truth_of(self._callbacks(), self.actions, self.lib, self.sc.name, self.group)
         os.remove(self.truth)

@@ -37,7 +37,10 @@ def test_the_corpus_covers_every_library_and_scenario(scores):
     for lib in LIBRARIES:
         for sc in ("scale_up", "clean_leave", "sigkill", "rolling_restart", "max_poll"):
             assert f"{lib}/{sc}" in scores
-    assert {"librdkafka/cooperative", "librdkafka/consumer_protocol", "librdkafka/python_logger"} <= set(scores)
+    assert {
+        "librdkafka/cooperative", "librdkafka/consumer_protocol", "librdkafka/consumer_protocol_max_poll",
+        "librdkafka/consumer_protocol_regex", "librdkafka/consumer_protocol_unsubscribe", "librdkafka/python_logger",
+    } <= set(scores)  # fmt: skip
 
 
 @pytest.mark.parametrize("library", LIBRARIES)
@@ -50,9 +53,18 @@ def test_rebalances_are_found_with_their_end(scores, library):
 @pytest.mark.parametrize("library", LIBRARIES)
 def test_causes_and_session_ends(scores, library):
     s = _by_library(scores)[library]
-    # (librdkafka's consumer protocol names no joining member: its new-member rebalances read "unknown")
     assert s.causes_ok / s.causes >= 0.85, f"{library}: causes {s.causes_ok}/{s.causes}"
     assert s.sessions_ok / s.sessions >= 0.9, f"{library}: sessions {s.sessions_ok}/{s.sessions}"
+
+
+@pytest.mark.parametrize(
+    "scenario", ["consumer_protocol", "consumer_protocol_max_poll", "consumer_protocol_regex", "consumer_protocol_unsubscribe"]
+)
+def test_the_consumer_protocol_from_heartbeat_lines(scores, scenario):
+    """librdkafka with ``group.protocol=consumer``: the members' heartbeat lines (epoch 0 joins, -1
+    leaves, a poll-timeout leave, heartbeats that stop) give every cause and every session end."""
+    s = scores[f"librdkafka/{scenario}"]
+    assert (s.found, s.causes_ok, s.sessions_ok) == (s.rebalances, s.causes, s.sessions), s.misses
 
 
 def test_no_group_is_invented(scores):

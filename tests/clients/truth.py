@@ -6,7 +6,7 @@
   :data:`GAP_MS` (the recorder waits longer than that between steps). It starts at the recorder's
   action that caused it or the first ``revoked``/``lost`` callback, whichever is first.
 * A **member session** is one member id of one consumer process; it ends ``leave`` when the process
-  closed the consumer, ``session_timeout`` when it was SIGKILLed, ``poll_timeout_leave`` when its
+  closed the consumer or unsubscribed, ``session_timeout`` when it was SIGKILLed, ``poll_timeout_leave`` when its
   poll loop stalled past max.poll.interval.ms (the consumer rejoins afterwards under a new id).
 """
 
@@ -17,9 +17,12 @@ import sys
 from typing import Any
 
 GAP_MS = 1000
-_ENDS = {"close": "leave", "kill": "session_timeout"}
+_ENDS = {"close": "leave", "kill": "session_timeout", "unsubscribe": "leave"}
 #: the recorder's action -> the cause of the rebalance it started
-_CAUSES = {"start": "new_member", "close": "member_leave", "kill": "session_timeout", "stall": "poll_timeout_leave"}
+_CAUSES = {
+    "start": "new_member", "close": "member_leave", "kill": "session_timeout", "stall": "poll_timeout_leave",
+    "unsubscribe": "member_leave",
+}  # fmt: skip
 
 
 def _clusters(cbs: list[dict[str, Any]], by_generation: bool) -> list[list[dict[str, Any]]]:

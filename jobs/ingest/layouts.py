@@ -31,6 +31,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from jobs.ingest import pyregex as PR
+from jobs.ingest import timestamps as TS
 
 LEVELS = r"TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|SEVERE|CONFIG|FINE|FINER|FINEST|NOTICE|CRITICAL"
 #: Microsoft.Extensions.Logging's console level names
@@ -249,7 +250,7 @@ FIRST_CHARS: dict[str, str] = {
     "json-pretty-message": ' \t"',
     "generic": _DIGITS,
     "json": ' \t\n\v\f\r{"',
-    "ts": _DIGITS,  # TS_PREFIX
+    "ts": _DIGITS + "@",  # TS_PREFIX
 }
 
 #: fast paths (split instead of sub-match extraction) for the two most common layouts
@@ -285,7 +286,8 @@ CONTINUATION = (
 #: wrapping prefixes, stripped before the layouts (``pfx`` names the prefix in the layout column)
 DOCKER_PREFIX = r"^(?P<svc>[\w.-]+)\s+\| (?P<rest>.*)$"
 KUBECTL_PREFIX = r"^\[(?P<pod>pod/[^\]\s]+)\] (?P<rest>.*)$"
-TS_PREFIX = rf"^(?P<pts>{_TS_ISO_T}|{_TS_ISO_SPACE})\s+(?P<rest>.*)$"
+#: (a viewer's ISO time, or a supervisor's TAI64N label: svlogd/runit, s6-log ``t``)
+TS_PREFIX = rf"^(?P<pts>{_TS_ISO_T}|{_TS_ISO_SPACE}|{TS.TAI64N})\s+(?P<rest>.*)$"
 ANSI = r"\x1b\[[0-9;]*[A-Za-z]"
 
 #: JSON lines: one regex per field family (first match wins, in this order of key names)

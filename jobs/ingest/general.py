@@ -31,7 +31,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from jobs.ingest import timestamps as T
-from jobs.ingest.layouts import LEVELS
+from jobs.ingest.layouts import LEVELS, PY_LOGGER
 
 #: a leading timestamp is at most this far into the line (after e.g. ``[``, ``[sarama]``, a pod name)
 LEADING_MAX = 48
@@ -42,9 +42,8 @@ _LEVEL = rf"^.{{0,60}}?(?:^|[^\w])(?P<level>{LEVELS})(?:[^\w]|$)"
 _LOGGER_TAIL = r"\((?P<lg>[A-Za-z_$][\w$-]*(?:\.[\w$-]+)+)(?::\d+)?\)\W{0,3}$"  # (not a host:port)
 #: what leads a message in a line of unknown layout: a level word, a lower-case dotted logger name
 #: (Python's ``%(name)s``: ``kafka.coordinator``), a level after it (``name - LEVEL - msg``)
-_PYLOGGER = r"[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+"
 _LEVEL_LEAD = rf"\[?(?:{LEVELS})\]?(?:[\s|:>-]+|$)"
-_NAME_LEAD = rf"{_PYLOGGER}(?::\w+)*[\s|:>-]+(?:{_LEVEL_LEAD})?"
+_NAME_LEAD = rf"{PY_LOGGER}(?::\w+)*[\s|:>-]+(?:{_LEVEL_LEAD})?"
 LEAD = rf"^[\s\[\]|:>-]{{0,4}}(?:{_LEVEL_LEAD}(?:{_NAME_LEAD})?|{_NAME_LEAD})"
 _LOGGER_WORD = r"(?:^|[\s\[(])(?P<lg>[a-z][\w$]*(?:\.[\w$]+){1,}|sarama)(?:[\s\]):]|$)"
 
@@ -113,7 +112,7 @@ def read_heads(
 
 
 # ------------------------------------------------------------------------------ message-first
-_STARTS = re.compile(rf"(?:[ \t]{{2,}}|\b{_PYLOGGER}:?[ \t]+|:\d+:?[ \t]+(?=[^\s|:>-])|\]:?[ \t]+|:[ \t]+\"?|\s-[ \t]+|\|[ \t]*|>[ \t]+|\t|\b(?:{LEVELS})\b:?[ \t]+)")
+_STARTS = re.compile(rf"(?:[ \t]{{2,}}|\b{PY_LOGGER}:?[ \t]+|:\d+:?[ \t]+(?=[^\s|:>-])|\]:?[ \t]+|:[ \t]+\"?|\s-[ \t]+|\|[ \t]*|>[ \t]+|\t|\b(?:{LEVELS})\b:?[ \t]+)")
 _TAIL_LOGGER = re.compile(r"\s*\([A-Za-z_$][\w$-]*(?:\.[\w$-]+)+(?::\d+)?\)\s*$")
 _TAIL_CSV = re.compile(rf"\s*[,;|]\s*\"?(?:{T.ISO}|{T.SLASH}|{T.EPOCH}).*$")
 _TAIL_PUNCT = re.compile(r"\s+[/\\]\s*$|\s*[,;|]\s*$|\"\s*$")

@@ -37,6 +37,8 @@ LEVELS = r"TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|SEVERE|CONFIG|FINE|FINER|FI
 #: Microsoft.Extensions.Logging's console level names
 MEL_LEVELS = r"trce|dbug|info|warn|fail|crit"
 #: Erlang/OTP logger's (and Elixir Logger's) level names
+#: a Python logger name (``%(name)s``): lower-case dotted words (``kafka.coordinator``)
+PY_LOGGER = r"[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+"
 OTP_LEVELS = r"debug|info|notice|warning|error|critical|alert|emergency"
 _TS_ISO = r"\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,:]\d{1,9})?(?:Z| ?[+-]\d{2}:?\d{2})?"
 _TS_ISO_T = r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?"
@@ -212,9 +214,10 @@ LAYOUTS: tuple[Layout, ...] = (
     ),
     Layout(
         "generic",
-        rf"^(?P<ts>{_TS_ISO})\s+(?:\[(?P<thread>[^\]\d][^\]]*)\]\s+)?(?P<level>{LEVELS})\s+(?P<message>.*)$",
+        rf"^(?P<ts>{_TS_ISO})\s+(?:\[(?P<thread>[^\]\d][^\]]*)\]\s+)?(?P<level>{LEVELS})\s+"
+        rf"(?:(?P<logger>{PY_LOGGER}):?\s+)?(?P<message>.*)$",
         "2024-05-01 10:00:00.123 INFO [Consumer clientId=c1, groupId=g] (Re-)joining group",
-        "any `timestamp LEVEL message`",
+        "any `timestamp LEVEL [python.logger.name] message`",
     ),
 )
 LAYOUT_IDS = tuple(lay.id for lay in LAYOUTS) + ("json",)
@@ -282,6 +285,10 @@ CONTINUATION = (
     r"|(?:now assigned|compare with previously owned|newly added|revoked|assigned|current owned|added|revoked)"
     r" partitions(?: \([^)]*\))?:)"
 )
+
+#: an indented continuation that can be the rest of a message printed over several lines (an Erlang
+#: term ``~p`` prints, a multi-line message's next line): not a stack frame (``at …``)
+INDENTED_TEXT = r"^[ \t]+(?:[^\sa]|a(?:[^t]|t\S))"
 
 #: wrapping prefixes, stripped before the layouts (``pfx`` names the prefix in the layout column)
 DOCKER_PREFIX = r"^(?P<svc>[\w.-]+)\s+\| (?P<rest>.*)$"

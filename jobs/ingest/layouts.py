@@ -195,6 +195,13 @@ LAYOUTS: tuple[Layout, ...] = (
         "Elixir `Logger`'s default console format `$time $metadata[$level] $message` (Kaffe, brod)",
     ),
     Layout(
+        "ruby-logger",
+        r"^[DIWEFA], \[(?P<ts>\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?) #\d+\] +(?P<level>DEBUG|INFO|WARN|ERROR|FATAL|ANY)"
+        r" -- (?P<logger>[^:\s]*): (?P<message>.*)$",
+        "I, [2024-05-01T10:00:00.123456 #4242]  INFO -- ruby-kafka: Joined group `g` with member id `m`",
+        "Ruby `Logger`'s default formatter `S, [time #pid] LEVEL -- progname: msg` (ruby-kafka, rdkafka-ruby, Karafka)",
+    ),
+    Layout(
         "node-debug",
         r"^ *(?P<logger>[a-z][\w-]*:[\w:-]+) (?P<message>.*) \+\d+(?:ms|s|m|h)$",
         "  kafka-node:ConsumerGroup SyncGroup Response +4ms",
@@ -248,6 +255,7 @@ FIRST_CHARS: dict[str, str] = {
     "erlang-report": "=",
     "otp": _DIGITS,
     "elixir": _DIGITS,
+    "ruby-logger": "DIWEFA",
     "node-debug": " abcdefghijklmnopqrstuvwxyz",
     "node-debug-open": " k",
     "json-pretty-message": ' \t"',
@@ -319,12 +327,12 @@ JSON_KEYS: dict[str, str] = {
 #: the same families as column names of pyarrow's JSON reader (nested objects flattened with ".")
 JSON_NAMES: dict[str, tuple[str, ...]] = {
     "ts": ("@timestamp", "timestamp", "time", "ts", "@t", "t", "datetime", "date"),
-    "message": ("message", "msg", "@m", "log", "text"),
+    "message": ("message", "msg", "@m", "@mt", "log", "text"),
     "level": ("level", "log.level", "severity", "@l", "levelname", "loglevel", "lvl"),
     "logger": ("logger_name", "logger", "log.logger", "loggerName", "logger.name", "name"),
     "thread": ("thread_name", "thread", "process.thread.name", "threadName"),
     "j_group": ("groupId", "group_id", "group.id", "groupID", "consumerGroup", "consumer_group", "kafka.group", "group"),
-    "j_member": ("memberId", "member_id", "member.id"),
+    "j_member": ("memberId", "member_id", "member.id", "memberID"),
     "j_gen": ("generationId", "generation_id", "generation"),
     "j_client": ("clientId", "client_id", "client.id"),
     "j_error": ("error",),

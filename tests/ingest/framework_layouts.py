@@ -65,6 +65,9 @@ class Msg:
 
 # ------------------------------------------------------------------------------ messages
 def _level(level: str) -> str:
+    """A statement's level as a level name (librdkafka's are syslog numbers)."""
+    if level.isdigit():
+        return "ERROR" if int(level) <= 3 else {4: "WARN", 5: "INFO", 6: "INFO"}.get(int(level), "DEBUG")
     lv = level.upper()
     return {"WARNING": "WARN", "ERR": "ERROR", "ERROR_MSG": "ERROR", "LOG_INFO": "INFO"}.get(lv, lv)
 
@@ -117,7 +120,8 @@ def messages(source: str) -> list[Msg]:
             st2 = type(st)(**{k: getattr(st, k) for k in st.__slots__ if k != "values"}, values={**st.values, **terms})
             lines = tuple(render_message(src, st2).replace("):, ", "):\n").split("\n"))
         elif source == "librdkafka":
-            lines, logger = (render_message(src, st),), st.facility or "CGRP"
+            # (librdkafka's log line ``buf`` starts with the thread's name, as its own layout shows)
+            lines, logger = (f"[thrd:main]: {render_message(src, st)}",), st.facility or "CGRP"
         elif source == "franz-go":  # BasicLogger: "[LEVEL] msg; k: v"; kzap/kslog/logrus: msg + fields
             lines = (f"[{level}] {render_message(src, st)}",)
             bare, fields = _split_kv(render_message(src, st))

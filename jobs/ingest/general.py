@@ -31,7 +31,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from jobs.ingest import timestamps as T
-from jobs.ingest.layouts import LEVELS, PY_LOGGER
+from jobs.ingest.layouts import LEVELS, PY_LOGGER, SHORT_LEVELS
 
 #: a leading timestamp is at most this far into the line (after e.g. ``[``, ``[sarama]``, a pod name)
 LEADING_MAX = 48
@@ -112,7 +112,7 @@ def read_heads(
 
 
 # ------------------------------------------------------------------------------ message-first
-_STARTS = re.compile(rf"(?:[ \t]{{2,}}|\b{PY_LOGGER}:?[ \t]+|:\d+:?[ \t]+(?=[^\s|:>-])|\]:?[ \t]+|:[ \t]+\"?|\s-[ \t]+|\|[ \t]*|>[ \t]+|\t|\b(?:{LEVELS})\b:?[ \t]+)")
+_STARTS = re.compile(rf"(?:[ \t]{{2,}}|\b{PY_LOGGER}:?[ \t]+|:\d+:?[ \t]+(?=[^\s|:>-])|\]:?[ \t]+|:[ \t]+\"?|\s-[ \t]+|\|[ \t]*|>[ \t]+|\t|\b(?:{LEVELS}|{SHORT_LEVELS})\b:?[ \t]+)")
 _TAIL_LOGGER = re.compile(r"\s*\([A-Za-z_$][\w$-]*(?:\.[\w$-]+)+(?::\d+)?\)\s*$")
 _TAIL_CSV = re.compile(rf"\s*[,;|]\s*\"?(?:{T.ISO}|{T.SLASH}|{T.EPOCH}).*$")
 _TAIL_PUNCT = re.compile(r"\s+[/\\]\s*$|\s*[,;|]\s*$|\"\s*$")

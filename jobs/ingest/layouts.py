@@ -37,6 +37,8 @@ LEVELS = r"TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|SEVERE|CONFIG|FINE|FINER|FI
 #: Microsoft.Extensions.Logging's console level names
 MEL_LEVELS = r"trce|dbug|info|warn|fail|crit"
 #: Erlang/OTP logger's (and Elixir Logger's) level names
+#: three-letter level words (zerolog's console writer, Serilog's ``{Level:u3}``): a message starts after one
+SHORT_LEVELS = r"TRC|DBG|INF|WRN|ERR|FTL|PNC|VRB"
 #: a Python logger name (``%(name)s``): lower-case dotted words (``kafka.coordinator``)
 PY_LOGGER = r"[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+"
 OTP_LEVELS = r"debug|info|notice|warning|error|critical|alert|emergency"

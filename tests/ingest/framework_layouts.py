@@ -412,9 +412,7 @@ def score(msgs: list[Msg], lay: Callable[[Msg, datetime], Rendered], reader: Cal
     for m, (line, (_, ts, prec)) in zip(msgs, where):
         r = by_line.get(line)
         got = None if r is None else {k: r[k] for k in m.expected}
-        if got == m.expected and _ts_ok(r and r["ts_ms"], ts, prec):
-            ok += 1
-        elif fields_only and got == m.expected:
+        if got == m.expected and (fields_only or _ts_ok(r and r["ts_ms"], ts, prec)):
             ok += 1
         else:
             bad.append(f"{name} line {line}: {m.lines[0][:70]!r} want {m.expected} {ts} got {got} "

@@ -45,7 +45,7 @@ _LOGGER_TAIL = r"\((?P<lg>[A-Za-z_$][\w$-]*(?:\.[\w$-]+)+)(?::\d+)?\)\W{0,3}$"  
 _LEVEL_LEAD = rf"\[?(?:{LEVELS})\]?(?:[\s|:>-]+|$)"
 _NAME_LEAD = rf"{PY_LOGGER}(?::\w+)*[\s|:>-]+(?:{_LEVEL_LEAD})?"
 LEAD = rf"^[\s\[\]|:>-]{{0,4}}(?:{_LEVEL_LEAD}(?:{_NAME_LEAD})?|{_NAME_LEAD})"
-_LOGGER_WORD = r"(?:^|[\s\[(])(?P<lg>[a-z][\w$]*(?:\.[\w$]+){1,}|sarama)(?:[\s\]):]|$)"
+_LOGGER_WORD = r"(?:^|[\s\[(]|\blogger=)(?P<lg>[a-z][\w$]*(?:\.[\w$]+){1,}|sarama)(?:[\s\]):]|$)"
 
 
 def _extract(a: pa.Array, rx: str) -> pa.StructArray:

@@ -31,7 +31,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from jobs.ingest import timestamps as T
-from jobs.ingest.layouts import LEVELS
+from jobs.ingest.layouts import LEVELS, PY_LOGGER, SHORT_LEVELS
 
 #: a leading timestamp is at most this far into the line (after e.g. ``[``, ``[sarama]``, a pod name)
 LEADING_MAX = 48
@@ -40,7 +40,12 @@ SECOND_MAX = 48
 
 _LEVEL = rf"^.{{0,60}}?(?:^|[^\w])(?P<level>{LEVELS})(?:[^\w]|$)"
 _LOGGER_TAIL = r"\((?P<lg>[A-Za-z_$][\w$-]*(?:\.[\w$-]+)+)(?::\d+)?\)\W{0,3}$"  # (not a host:port)
-_LOGGER_WORD = r"(?:^|[\s\[(])(?P<lg>[a-z][\w$]*(?:\.[\w$]+){1,}|sarama)(?:[\s\]):]|$)"
+#: what leads a message in a line of unknown layout: a level word, a lower-case dotted logger name
+#: (Python's ``%(name)s``: ``kafka.coordinator``), a level after it (``name - LEVEL - msg``)
+_LEVEL_LEAD = rf"\[?(?:{LEVELS})\]?(?:[\s|:>-]+|$)"
+_NAME_LEAD = rf"{PY_LOGGER}(?::\w+)*[\s|:>-]+(?:{_LEVEL_LEAD})?"
+LEAD = rf"^[\s\[\]|:>-]{{0,4}}(?:{_LEVEL_LEAD}(?:{_NAME_LEAD})?|{_NAME_LEAD})"
+_LOGGER_WORD = r"(?:^|[\s\[(]|\blogger=)(?P<lg>[a-z][\w$]*(?:\.[\w$]+){1,}|sarama)(?:[\s\]):]|$)"
 
 
 def _extract(a: pa.Array, rx: str) -> pa.StructArray:
@@ -100,16 +105,14 @@ def read_heads(
     if (~lgv).any():
         w = _extract(pc.fill_null(pc.utf8_slice_codeunits(text, 0, 160), ""), _LOGGER_WORD)
         logger = pc.coalesce(logger, pc.if_else(pa.array(_valid(w)), w.field("lg"), pa.scalar(None, pa.string())))
-    message = pc.replace_substring_regex(
-        region, rf"^[\s\[\]|:>-]{{0,4}}(?:{LEVELS})\]?(?:[\s|:>-]+|$)", "", max_replacements=1
-    )
+    message = pc.replace_substring_regex(region, LEAD, "", max_replacements=1)
     message = pc.utf8_ltrim(message, characters=" \t-:|>#")
     head = (has & ~cont) | (leading & cont) | ((lvv | group_hint) & ~cont)
     return head, {"ts": ts, "level": level, "logger": logger, "message": message, "pts": pts}
 
 
 # ------------------------------------------------------------------------------ message-first
-_STARTS = re.compile(rf"(?:[ \t]{{2,}}|\]:?[ \t]+|:[ \t]+\"?|\s-[ \t]+|\|[ \t]*|>[ \t]+|\t|\b(?:{LEVELS})\b:?[ \t]+)")
+_STARTS = re.compile(rf"(?:[ \t]{{2,}}|\b{PY_LOGGER}:?[ \t]+|:\d+:?[ \t]+(?=[^\s|:>-])|\]:?[ \t]+|:[ \t]+\"?|\s-[ \t]+|\|[ \t]*|>[ \t]+|\t|\b(?:{LEVELS}|{SHORT_LEVELS})\b:?[ \t]+)")
 _TAIL_LOGGER = re.compile(r"\s*\([A-Za-z_$][\w$-]*(?:\.[\w$-]+)+(?::\d+)?\)\s*$")
 _TAIL_CSV = re.compile(rf"\s*[,;|]\s*\"?(?:{T.ISO}|{T.SLASH}|{T.EPOCH}).*$")
 _TAIL_PUNCT = re.compile(r"\s+[/\\]\s*$|\s*[,;|]\s*$|\"\s*$")

@@ -31,11 +31,16 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from jobs.ingest import pyregex as PR
+from jobs.ingest import timestamps as TS
 
 LEVELS = r"TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|SEVERE|CONFIG|FINE|FINER|FINEST|NOTICE|CRITICAL"
 #: Microsoft.Extensions.Logging's console level names
 MEL_LEVELS = r"trce|dbug|info|warn|fail|crit"
 #: Erlang/OTP logger's (and Elixir Logger's) level names
+#: three-letter level words (zerolog's console writer, Serilog's ``{Level:u3}``): a message starts after one
+SHORT_LEVELS = r"TRC|DBG|INF|WRN|ERR|FTL|PNC|VRB"
+#: a Python logger name (``%(name)s``): lower-case dotted words (``kafka.coordinator``)
+PY_LOGGER = r"[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+"
 OTP_LEVELS = r"debug|info|notice|warning|error|critical|alert|emergency"
 _TS_ISO = r"\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,:]\d{1,9})?(?:Z| ?[+-]\d{2}:?\d{2})?"
 _TS_ISO_T = r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?"
@@ -192,6 +197,13 @@ LAYOUTS: tuple[Layout, ...] = (
         "Elixir `Logger`'s default console format `$time $metadata[$level] $message` (Kaffe, brod)",
     ),
     Layout(
+        "ruby-logger",
+        r"^[DIWEFA], \[(?P<ts>\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?) #\d+\] +(?P<level>DEBUG|INFO|WARN|ERROR|FATAL|ANY)"
+        r" -- (?P<logger>[^:\s]*): (?P<message>.*)$",
+        "I, [2024-05-01T10:00:00.123456 #4242]  INFO -- ruby-kafka: Joined group `g` with member id `m`",
+        "Ruby `Logger`'s default formatter `S, [time #pid] LEVEL -- progname: msg` (ruby-kafka, rdkafka-ruby, Karafka)",
+    ),
+    Layout(
         "node-debug",
         r"^ *(?P<logger>[a-z][\w-]*:[\w:-]+) (?P<message>.*) \+\d+(?:ms|s|m|h)$",
         "  kafka-node:ConsumerGroup SyncGroup Response +4ms",
@@ -211,9 +223,10 @@ LAYOUTS: tuple[Layout, ...] = (
     ),
     Layout(
         "generic",
-        rf"^(?P<ts>{_TS_ISO})\s+(?:\[(?P<thread>[^\]\d][^\]]*)\]\s+)?(?P<level>{LEVELS})\s+(?P<message>.*)$",
+        rf"^(?P<ts>{_TS_ISO})\s+(?:\[(?P<thread>[^\]\d][^\]]*)\]\s+)?(?P<level>{LEVELS})\s+"
+        rf"(?:(?P<logger>{PY_LOGGER}):?\s+)?(?P<message>.*)$",
         "2024-05-01 10:00:00.123 INFO [Consumer clientId=c1, groupId=g] (Re-)joining group",
-        "any `timestamp LEVEL message`",
+        "any `timestamp LEVEL [python.logger.name] message`",
     ),
 )
 LAYOUT_IDS = tuple(lay.id for lay in LAYOUTS) + ("json",)
@@ -244,12 +257,13 @@ FIRST_CHARS: dict[str, str] = {
     "erlang-report": "=",
     "otp": _DIGITS,
     "elixir": _DIGITS,
+    "ruby-logger": "DIWEFA",
     "node-debug": " abcdefghijklmnopqrstuvwxyz",
     "node-debug-open": " k",
     "json-pretty-message": ' \t"',
     "generic": _DIGITS,
     "json": ' \t\n\v\f\r{"',
-    "ts": _DIGITS,  # TS_PREFIX
+    "ts": _DIGITS + "@",  # TS_PREFIX
 }
 
 #: fast paths (split instead of sub-match extraction) for the two most common layouts
@@ -282,10 +296,15 @@ CONTINUATION = (
     r" partitions(?: \([^)]*\))?:)"
 )
 
+#: an indented continuation that can be the rest of a message printed over several lines (an Erlang
+#: term ``~p`` prints, a multi-line message's next line): not a stack frame (``at …``)
+INDENTED_TEXT = r"^[ \t]+(?:[^\sa]|a(?:[^t]|t\S))"
+
 #: wrapping prefixes, stripped before the layouts (``pfx`` names the prefix in the layout column)
 DOCKER_PREFIX = r"^(?P<svc>[\w.-]+)\s+\| (?P<rest>.*)$"
 KUBECTL_PREFIX = r"^\[(?P<pod>pod/[^\]\s]+)\] (?P<rest>.*)$"
-TS_PREFIX = rf"^(?P<pts>{_TS_ISO_T}|{_TS_ISO_SPACE})\s+(?P<rest>.*)$"
+#: (a viewer's ISO time, or a supervisor's TAI64N label: svlogd/runit, s6-log ``t``)
+TS_PREFIX = rf"^(?P<pts>{_TS_ISO_T}|{_TS_ISO_SPACE}|{TS.TAI64N})\s+(?P<rest>.*)$"
 ANSI = r"\x1b\[[0-9;]*[A-Za-z]"
 
 #: JSON lines: one regex per field family (first match wins, in this order of key names)
@@ -310,12 +329,12 @@ JSON_KEYS: dict[str, str] = {
 #: the same families as column names of pyarrow's JSON reader (nested objects flattened with ".")
 JSON_NAMES: dict[str, tuple[str, ...]] = {
     "ts": ("@timestamp", "timestamp", "time", "ts", "@t", "t", "datetime", "date"),
-    "message": ("message", "msg", "@m", "log", "text"),
+    "message": ("message", "msg", "@m", "@mt", "log", "text"),
     "level": ("level", "log.level", "severity", "@l", "levelname", "loglevel", "lvl"),
     "logger": ("logger_name", "logger", "log.logger", "loggerName", "logger.name", "name"),
     "thread": ("thread_name", "thread", "process.thread.name", "threadName"),
     "j_group": ("groupId", "group_id", "group.id", "groupID", "consumerGroup", "consumer_group", "kafka.group", "group"),
-    "j_member": ("memberId", "member_id", "member.id"),
+    "j_member": ("memberId", "member_id", "member.id", "memberID"),
     "j_gen": ("generationId", "generation_id", "generation"),
     "j_client": ("clientId", "client_id", "client.id"),
     "j_error": ("error",),

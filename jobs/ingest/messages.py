@@ -416,6 +416,9 @@ def _wrapped_lines(
     and the joined lines become its continuations. ``unmatched`` (per candidate) is updated."""
     head_rows = _np(head_t["_row"])
     joinable = _joinable_lines(head_t, layout_col, cls, qreason, ev)
+    if is_cont.any():  # (an indented continuation: the rest of a message printed over lines)
+        ic = np.nonzero(is_cont)[0]
+        joinable[ic[_mask(PR.match(_take(text, ic), L.INDENTED_TEXT))]] = True
     cand_of = dict(zip(head_rows[cpos].tolist(), range(len(cpos))))
     un = np.nonzero(unmatched)[0]
     rows = head_rows[cpos[un]]

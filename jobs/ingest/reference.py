@@ -397,7 +397,6 @@ def _messages_and_continuations(f: File) -> None:
 
 
 # ------------------------------------------------------------------------------ 6. general reader
-_LEVEL_WORD = rf"^[\s\[\]|:>-]{{0,4}}(?:{L.LEVELS})\]?(?:[\s|:>-]+|$)"
 
 
 def _general_head(row: int, text: str, label: str, enveloped: bool = False) -> Head | None:
@@ -422,7 +421,7 @@ def _general_head(row: int, text: str, label: str, enveloped: bool = False) -> H
     else:
         w = rx(G._LOGGER_WORD).search(text[:160])
         logger = w.group("lg") if w else None
-    message = rx(_LEVEL_WORD).sub("", region, count=1).lstrip(" \t-:|>#")
+    message = rx(G.LEAD).sub("", region, count=1).lstrip(" \t-:|>#")
     cont = bool(rx(L.CONTINUATION).search(text))
     hint = bool(rx(D.GROUP_PREFILTER).search(text))
     if not ((loc and not cont) or (leading and cont) or ((lv or hint or enveloped) and not cont)):

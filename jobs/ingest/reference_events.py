@@ -227,7 +227,8 @@ def _join_wrapped(f: File, cands: list[Head], matches: dict[int, Match]) -> None
         h = f.heads.get(k)
         bare = h is not None and h.layout == "general" and h.ts is None and h.level is None
         is_event = k in matches and D.DIALECTS[matches[k].dialect].kind is not None
-        return (f.reason[k] == "unparsable_layout" or bare) and not is_event
+        indented = f.is_cont[k] and rx(L.INDENTED_TEXT).search(f.text[k]) is not None
+        return (f.reason[k] == "unparsable_layout" or bare or indented) and not is_event
 
     follow: dict[int, list[int]] = {}
     for h in cands:

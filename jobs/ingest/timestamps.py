@@ -16,6 +16,12 @@ Go ``log``                  ``2018/01/18 04:38:29.123``
 log4j ``DATE``              ``04 Mar 2021 10:00:00,123``
 java.util.logging           ``May 01, 2024 10:00:00 AM``
 Erlang ``error_logger``     ``1-May-2024::10:00:00.123456``                 its report header
+zone after a space          ``2024-05-01 13:00:00 +0000``                   gunicorn
+US date, 12-hour clock    ``05/01/2024 01:00:00 PM`` (Python datefmt)    ``%d/%m/%Y`` when the
+                                                                            first field is > 12;
+                                                                            NestJS adds a ``,``
+Python ``%d-%b-%y``         ``01-May-24 13:00:00``                          20yy
+TAI64N                      ``@4000000066323b18075bcd15``                   svlogd/runit, s6-log
 syslog                      ``Mar  4 10:00:00``                              year: another line of
                                                                             the file, else
                                                                             ``ingest.default_year``
@@ -34,11 +40,12 @@ by the general reader (:mod:`jobs.ingest.general`), which prefers the applicatio
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 _MON = "|".join(MONTHS)
 
-ISO = r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,:]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2}| ?(?:UTC|GMT)\b)?"
+ISO = r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,:]\d{1,9})?(?:Z| ?[+-]\d{2}:?\d{2}\b| ?(?:UTC|GMT)\b)?"
 SLASH = r"\d{4}/\d{2}/\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?"
 DATE4J = rf"\d{{1,2}} (?:{_MON}) \d{{4}} \d{{2}}:\d{{2}}:\d{{2}}(?:[.,]\d{{1,9}})?"
 JUL = rf"(?:{_MON}) \d{{1,2}}, \d{{4}} \d{{1,2}}:\d{{2}}:\d{{2}} (?:AM|PM)"
@@ -46,9 +53,15 @@ SYSLOG = rf"(?:{_MON}) {{1,2}}\d{{1,2}} \d{{2}}:\d{{2}}:\d{{2}}(?:\.\d{{1,9}})?"
 TIME_ONLY = r"\d{2}:\d{2}:\d{2}[.,]\d{3}"
 ERLANG = rf"\d{{1,2}}-(?:{_MON})-\d{{4}}::\d{{2}}:\d{{2}}:\d{{2}}(?:\.\d{{1,9}})?"
 EPOCH = r"1\d{9}(?:\.\d{1,9})?|1\d{12}"
+#: Python ``logging`` datefmts: ``%m/%d/%Y %I:%M:%S %p`` (a day > 12 first: ``%d/%m/%Y``), NestJS'
+#: ``05/01/2024, 1:00:00 PM``, and ``%d-%b-%y %H:%M:%S``
+US = r"\d{2}/\d{2}/\d{4},? \d{1,2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?: ?[AP]M\b)?"
+DMY2 = rf"\d{{2}}-(?:{_MON})-\d{{2}} \d{{2}}:\d{{2}}:\d{{2}}(?:[.,]\d{{1,9}})?"
+#: TAI64N labels (svlogd/runit, s6-log ``t``, multilog): ``@`` + 2^62 + 10 + Unix seconds, nanoseconds
+TAI64N = r"@4000000[0-9a-f]{17}"
 
 #: every form, most specific first (RE2 alternation is leftmost-first at one position)
-FORMS = (ISO, SLASH, DATE4J, JUL, ERLANG, SYSLOG, TIME_ONLY, EPOCH)
+FORMS = (ISO, SLASH, DATE4J, JUL, ERLANG, US, DMY2, SYSLOG, TIME_ONLY, TAI64N, EPOCH)
 _ANY = "|".join(f"(?:{f})" for f in FORMS)
 #: the first timestamp of a line: ``pre`` the text before it, ``ts`` the timestamp, ``rest`` after.
 #: A timestamp must stand on its own (not inside a longer number or word); epoch values only as a
@@ -62,6 +75,9 @@ _ERLANG_RX = re.compile(rf"^(\d{{1,2}})-({_MON})-(\d{{4}})::(.*)$")
 _SYSLOG_RX = re.compile(rf"^({_MON}) {{1,2}}(\d{{1,2}}) (.*)$")
 _TIME_RX = re.compile(rf"^{TIME_ONLY}$")
 _ZONE_WORD = re.compile(r" ?(?:UTC|GMT)$")
+_US_RX = re.compile(r"^(\d{2})/(\d{2})/(\d{4}),? (\d{1,2}):(\d{2}:\d{2}(?:[.,]\d{1,9})?)(?: ?([AP]M))?$")
+_DMY2_RX = re.compile(rf"^(\d{{2}})-({_MON})-(\d{{2}}) (.*)$")
+_TAI64N_RX = re.compile(r"^@(4000000[0-9a-f]{9})([0-9a-f]{8})$")
 _YEAR_DATE = re.compile(r"^(\d{4})[-/](\d{2})[-/](\d{2})")
 
 
@@ -85,6 +101,9 @@ def to_iso(ts: str | None, year: int | None = None, date: str | None = None) -> 
     if m:
         d, mon, y, rest = m.groups()
         return f"{y}-{MONTHS.index(mon) + 1:02d}-{int(d):02d} {rest}"
+    iso = _us_dmy_tai(ts)
+    if iso is not None:
+        return iso
     m = _SYSLOG_RX.match(ts)
     if m:
         if year is None:
@@ -96,9 +115,29 @@ def to_iso(ts: str | None, year: int | None = None, date: str | None = None) -> 
     return ts
 
 
+def _us_dmy_tai(ts: str) -> str | None:
+    """ISO text of a ``%m/%d/%Y [%I] … [AM|PM]``, ``%d-%b-%y …`` or TAI64N timestamp (else None)."""
+    m = _US_RX.match(ts)
+    if m:
+        a, b, y, h, rest, ap = m.groups()
+        mo, d = (b, a) if int(a) > 12 else (a, b)
+        hh = int(h) % 12 + (12 if ap == "PM" else 0) if ap else int(h)
+        return f"{y}-{mo}-{d} {hh:02d}:{rest}"
+    m = _DMY2_RX.match(ts)
+    if m:
+        d, mon, y, rest = m.groups()
+        return f"20{y}-{MONTHS.index(mon) + 1:02d}-{d} {rest}"
+    m = _TAI64N_RX.match(ts)
+    if m:
+        sec = int(m.group(1), 16) - (1 << 62) - 10
+        return datetime.fromtimestamp(sec, UTC).strftime("%Y-%m-%dT%H:%M:%S") + f".{int(m.group(2), 16):09d}Z"
+    return None
+
+
 def date_of(ts: str | None) -> str | None:
-    """``yyyy-MM-dd`` of an ISO/Go timestamp text (None for other forms)."""
+    """``yyyy-MM-dd`` of a dated timestamp text (None for a time of day or syslog's month and day)."""
     if not ts:
         return None
+    ts = _us_dmy_tai(ts) or ts
     m = _YEAR_DATE.match(ts)
     return f"{m.group(1)}-{m.group(2)}-{m.group(3)}" if m else None

@@ -88,3 +88,37 @@ def test_syslog_year_comes_from_a_dated_line_of_the_file() -> None:
     )
     assert q.num_rows == 0
     assert ev.column("ts_ms").to_pylist() == [1614852000000]
+
+
+@pytest.mark.parametrize(
+    ("line", "ts", "ms"),
+    [
+        # Python logging datefmts: US 12-hour clock, a day > 12 first is day/month, %d-%b-%y
+        ("05/01/2024 01:00:00 PM INFO kafka.coordinator: x", "05/01/2024 01:00:00 PM", 1714568400000),
+        ("05/01/2024 12:30:00 AM INFO x", "05/01/2024 12:30:00 AM", 1714523400000),
+        ("25/12/2024 13:00:00 INFO x", "25/12/2024 13:00:00", 1735131600000),
+        ("[Nest] 42  - 05/01/2024, 1:00:00 PM     LOG [X] x", "05/01/2024, 1:00:00 PM", 1714568400000),
+        ("01-May-24 13:00:00 - kafka.coordinator - INFO - x", "01-May-24 13:00:00", 1714568400000),
+        # gunicorn's zone after a space; svlogd/s6-log TAI64N (2^62 + 10 + Unix seconds, nanoseconds)
+        ("[2024-05-01 13:00:00 +0200] [42] [INFO] x", "2024-05-01 13:00:00 +0200", 1714561200000),
+        ("@400000006632403a075bcd15 INFO:kafka.coordinator:x", "@400000006632403a075bcd15", 1714569264123),
+    ],
+)
+def test_locator_reads_python_supervisor_and_server_forms(line: str, ts: str, ms: int) -> None:
+    m = LOC.match(line)
+    assert m is not None and m.group("ts") == ts
+    iso = T.to_iso(ts)
+    assert parse_timestamps(pa.array([iso]), "UTC").to_pylist() == [ms]
+    assert T.date_of(ts) == "2024-05-01" or ts.startswith("25/12")
+
+
+def test_a_python_logger_name_and_level_lead_no_message() -> None:
+    assert re.sub(G.LEAD, "", " kafka.coordinator - INFO - (Re-)joining group g", count=1) == "(Re-)joining group g"
+    assert re.sub(G.LEAD, "", " INFO kafka.coordinator: (Re-)joining group g", count=1) == "(Re-)joining group g"
+    # (a bracket or a Java exception name is the message's own)
+    assert re.sub(G.LEAD, "", " [Consumer clientId=c, groupId=g] x", count=1) == " [Consumer clientId=c, groupId=g] x"
+    assert re.sub(G.LEAD, "", " org.apache.kafka.X: y", count=1) == " org.apache.kafka.X: y"
+    cands, _, _ = G.message_candidates(["<0.5.0>@brod_group_coordinator:log:375 group coordinator (groupId=g):",
+                                        "1:00PM INF client/coordinator coordinator for consumergroup g is #1 (k:9092)"])  # fmt: skip
+    assert "group coordinator (groupId=g):" in cands
+    assert "client/coordinator coordinator for consumergroup g is #1 (k:9092)" in cands

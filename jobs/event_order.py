@@ -29,11 +29,13 @@ def side_ranks(side: pa.ChunkedArray | pa.Array) -> pa.Array:
 
 def order_codes(col: pa.ChunkedArray | pa.Array) -> pa.Array:
     """Integer codes of a string column that sort like its values (nulls last): sorting by them is
-    several times faster than sorting by the strings."""
+    several times faster than sorting by the strings. A dictionary column (as the bucket replay reads
+    it) is ranked through its own dictionary, equal values ranked equal (a dictionary may repeat a
+    value)."""
     enc = pc.dictionary_encode(col.combine_chunks() if isinstance(col, pa.ChunkedArray) else col)
     if len(enc.dictionary) == 0:
         return pa.nulls(len(enc), pa.uint64())
-    ranks = pc.rank(enc.dictionary, sort_keys="ascending")
+    ranks = pc.rank(enc.dictionary, sort_keys="ascending", tiebreaker="dense")
     return pc.take(ranks, enc.indices)
 
 

@@ -65,7 +65,8 @@ __all__ = [
     "MERGE_KEYS", "REPLAY_TABLES", "TABLE_COL", "UNION_COLUMNS", "UNION_MAP", "split_union", "split_union_arrow",
     "union_arrow_schema", "union_schema", "union_table", "INPUT_COLUMNS", "JSON_COLUMNS", "EVENT_ORDER",
     "SEED_COLUMN", "replay_input", "envelope_json", "load_envelope", "column_values", "replay_group",
-    "replay_group_table", "heartbeat_keep", "compact_heartbeats", "route_rows", "replay_parts",
+    "replay_group_table", "heartbeat_keep", "compact_heartbeats", "route_rows", "replay_parts", "plain_strings",
+    "read_bucket_events",
     "resume_envelope", "batch_udf", "newer_envelope", "streaming_udf", "bucket_input", "replay_bucket",
     "bucket_udf",
 ]  # fmt: skip
@@ -200,7 +201,7 @@ def _replayed_mask(batch, last_key: tuple):
     k_ts, k_rank, k_file, k_line = last_key
     ts = pc.fill_null(batch.column("ts"), 0)
     rank = pc.fill_null(batch.column("_side_rank"), UNKNOWN_SIDE_RANK)
-    sf = pc.fill_null(batch.column("source_file"), "")
+    sf = pc.fill_null(plain_strings(batch.select(["source_file"])).column(0), "")
     ln = pc.fill_null(batch.column("line_no"), 0)
 
     def lit(v, t):
@@ -283,7 +284,7 @@ def replay_parts(
     out: list[dict[str, list[Any]]] = []
     batch = _without_replayed(cluster, group_id, batch, envelope, out)
     fed = batch.num_rows
-    batch = compact_heartbeats(batch)
+    batch = plain_strings(compact_heartbeats(batch))
     rows = list(zip(*[column_values(batch.column(name), name) for name in EVENT_FIELDS]))
     if not rows:
         return out, None
@@ -471,6 +472,31 @@ def streaming_udf(settings: ReplaySettings, run_id: str, committed_runs: frozens
 _BUCKET_READ: tuple[str, ...] = ("cluster", "ts_ms", *(f for f in EVENT_FIELDS if f != "ts"))
 
 
+#: string columns a bucket replay reads dictionary-encoded: few distinct values on many rows, and
+#: decoding them was most of the read; the rows the replay keeps are decoded after the heartbeat
+#: compaction (:func:`plain_strings`). Same replay either way (``tests/job/test_replay_udf_rules.py``).
+DICTIONARY_READ: tuple[str, ...] = ("cluster", "group_id", "kind", "side", "source_file", "member_id",
+                                    "group_instance_id", "client_id", "host")  # fmt: skip
+
+
+def read_bucket_events(event_files: list[str], dictionary: bool = True):
+    """The events of a bucket's files (:data:`_BUCKET_READ` columns); ``dictionary``: the columns of
+    :data:`DICTIONARY_READ` as dictionary columns, one dictionary per column (the plain read, with
+    ``False``, gives the same values)."""
+    cols = list(_BUCKET_READ)
+    read_dict = list(DICTIONARY_READ) if dictionary else None
+    events = pa.concat_tables([pq.read_table(f, columns=cols, read_dictionary=read_dict) for f in event_files])
+    return events.unify_dictionaries() if dictionary else events
+
+
+def plain_strings(table):
+    """``table`` with its dictionary columns decoded to their values' type."""
+    for i, field in enumerate(table.schema):
+        if pa.types.is_dictionary(field.type):
+            table = table.set_column(i, field.name, table.column(i).cast(field.type.value_type))
+    return table
+
+
 def bucket_input(events):
     """An Arrow table of ``events`` columns (as the ingestion workers wrote them) in the UDF input
     layout (:data:`INPUT_COLUMNS`: ``ts`` in epoch ms, the side's rank, nested columns as they are),
@@ -494,8 +520,9 @@ def _group_bounds(table) -> list[tuple[int, int]]:
     if n == 1:
         return [(0, 1)]
     starts = [0]
+    keys = plain_strings(table.select(["cluster", "group_id"]))
     for name in ("cluster", "group_id"):
-        col = table[name].combine_chunks()
+        col = keys[name].combine_chunks()
         diff = pc.fill_null(pc.not_equal(col.slice(1), col.slice(0, n - 1)), True)
         starts.extend((pc.indices_nonzero(diff).to_numpy() + 1).tolist())
     starts = sorted(set(starts))
@@ -509,14 +536,16 @@ def replay_bucket(
     run_id: str,
     committed_runs: frozenset[str] | None,
     exclude: frozenset[str] = frozenset(),
+    dictionary: bool = True,
 ):
     """Replay every group of one bucket (:mod:`jobs.buckets`): read its event files (one per
     ingestion task) and stored states with pyarrow, resume each group, replay it, and return one
     Arrow table of the union schema. ``exclude``: source files whose events are not part of this
-    run (already ingested, or duplicates of another file)."""
+    run (already ingested, or duplicates of another file); ``dictionary``: see
+    :func:`read_bucket_events`."""
     if not event_files:
         return union_table([])
-    events = pa.concat_tables([pq.read_table(f, columns=list(_BUCKET_READ)) for f in event_files])
+    events = read_bucket_events(event_files, dictionary)
     if exclude:
         events = events.filter(pc.invert(pc.is_in(events["source_file"], pa.array(sorted(exclude)))))
     states: dict[tuple[str, str], str | None] = {}

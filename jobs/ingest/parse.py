@@ -123,7 +123,7 @@ def _empty_audit(source_file: str, cluster: str, run_id: str | None) -> dict[str
     }  # fmt: skip
 
 
-def _file_quarantine(source_file, cluster, run_id, reason: str, detail: str) -> pa.Table:
+def _file_quarantine(source_file, cluster, run_id, reason: str, detail: str | None) -> pa.Table:
     return quarantine_table([{
         "cluster": cluster, "source_file": source_file, "line_no": None, "reason": reason,
         "detail": detail, "layout": None, "group_id": None, "raw": None, "run_id": run_id,
@@ -376,6 +376,13 @@ def _head_columns(heads: _Heads, n: int, env: EH.Enveloped | None = None) -> _He
                         whole(t["layout"]), heads.json)  # fmt: skip
 
 
+def _continuations(f: FileLines) -> np.ndarray:
+    """The file's continuation mask (set by :func:`_parse_text` before the heads are read)."""
+    if f.is_cont is None:
+        raise ValueError("the continuation mask is set before the heads are read")
+    return f.is_cont
+
+
 def _jul_messages(f: FileLines, h: _HeadColumns, left: np.ndarray) -> np.ndarray:
     """Two-line entries (:data:`L.NEXT_LINE`): the line after a ``jul`` head holding ``LEVEL:
     message`` (after a ``mel`` head, the 6-space indented message ...) gives the head its message
@@ -406,7 +413,7 @@ def _next_line_messages(f: FileLines, h: _HeadColumns, left: np.ndarray, lay: st
             h.message = pc.replace_with_mask(h.message, jm, mm.field("message").cast(h.message.type))
             if "level" in [fl.name for fl in mm.type]:
                 h.level = pc.replace_with_mask(h.level, jm, mm.field("level").cast(h.level.type))
-        f.is_cont[nxt] = True
+        _continuations(f)[nxt] = True
         left = np.setdiff1d(left, nxt)
     return left
 
@@ -438,7 +445,7 @@ def _continuations_and_unreadable(f: FileLines, left: np.ndarray) -> None:
         m = extract(take(sub, np.nonzero(~c)[0]), L.TS_PREFIX)
         inner_c = mask(PR.match(pc.fill_null(m.field("rest"), ""), L.CONTINUATION)) & mask(m.is_valid())
         c[np.nonzero(~c)[0][inner_c]] = True
-    f.is_cont[left[c]] = True
+    _continuations(f)[left[c]] = True
     f.quarantine(left[~c], "unparsable_layout", "no known layout matches")
 
 
@@ -484,8 +491,8 @@ def _group_events(f: FileLines, h: _HeadColumns, times: _Times, inline_cont, sou
         ccodes = numpy_of(pc.dictionary_encode(take(message, cpos)).indices)
     ev, unmatched = _candidate_events(cpos, ccodes, message, h.table, h.layout)
     if unmatched.any():
-        ev, h.message = _wrapped_lines(cpos, unmatched, ev, message, h.table, h.layout, f.text, f.cls, f.is_cont,
-                                       f.qreason, f.qdetail)  # fmt: skip
+        ev, h.message = _wrapped_lines(cpos, unmatched, ev, message, h.table, h.layout, f.text, f.cls,
+                                       _continuations(f), f.qreason, f.qdetail)  # fmt: skip
     un_h = cpos[unmatched]
     line_un = h.rows[un_h]
     f.quarantine(line_un, "group_line_not_understood", "no dialect matches this group-related message")
@@ -512,7 +519,7 @@ def _group_events(f: FileLines, h: _HeadColumns, times: _Times, inline_cont, sou
             h.message = pc.replace_with_mask(h.message, pa.array(mm), vals.cast(h.message.type))
         ev = ev.drop_columns(["_msg"])
     ev_ts, ts_inferred = _inherited_times(times, evh)
-    return _finish_events(ev, evh, h.table, h.rows, h.message, h.level, times.ts_ms, f.text, f.is_cont, f.cls,
+    return _finish_events(ev, evh, h.table, h.rows, h.message, h.level, times.ts_ms, f.text, _continuations(f), f.cls,
                           source_file, cluster, run_id, inline_cont, ev_ts, ts_inferred,
                           audit.get("content_sha256"), times.env_ms,
                           f.env.joined >= 0 if f.env is not None else None)  # fmt: skip

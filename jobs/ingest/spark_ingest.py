@@ -268,7 +268,7 @@ def _file_rows(
             for p, c in missing
         ]
     )
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "cluster": c,
             "run_id": run_id,
@@ -335,10 +335,10 @@ def _binary_files(
                     missing.append((p, cluster))
     if not parts:
         return None
-    files = parts[0]
-    for p in parts[1:]:
-        files = files.unionByName(p)
-    return files
+    frame = parts[0]
+    for part in parts[1:]:
+        frame = frame.unionByName(part)
+    return frame
 
 
 def ingest(
@@ -400,7 +400,7 @@ def _parse_inputs(
     q_extra, audit_extra = (
         _file_rows(missing, list(res.empty), settings, run_id) if missing or res.empty else (None, [])
     )
-    if workers_write:
+    if workers_write and staging is not None:
         records, audits, buckets = _parse_on_workers(spark, res, files, settings, run_id, staging, q_extra, audit_extra,
                                                      earlier)  # fmt: skip
         return _Parsed(records, audits, staging + "/_rt=e", buckets, None)
@@ -451,7 +451,7 @@ def _ingest_result(
         events_dir=events_dir,
         buckets=parsed.buckets,
         bucket_dir=staging + "/_rt=e" if parsed.buckets > 0 and staging else None,
-        no_quarantine=bool(workers_write and not _has_parquet(_local_path(staging) + "/_rt=q")),
+        no_quarantine=bool(workers_write and staging and not _has_parquet(_local_path(staging) + "/_rt=q")),
         _cache=parsed.cache,
     )
 
@@ -535,9 +535,9 @@ def _write_staged(spark: SparkSession, records: DataFrame, staging: str) -> None
         spark.conf.set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS")
         records.write.mode("overwrite").partitionBy("_rt").parquet(staging)
     finally:
-        for k, v in old.items():
+        for key, was in old.items():
             with contextlib.suppress(Exception):
-                spark.conf.unset(k) if v is None else spark.conf.set(k, v)
+                spark.conf.unset(key) if was is None else spark.conf.set(key, was)
 
 
 def duplicate_files(rows: list[tuple[str, str | None, int | None]]) -> set[str]:

@@ -48,3 +48,19 @@ def test_group_order_is_cluster_group_then_the_cores_order() -> None:
 
 def test_event_order_names_the_udf_input_columns() -> None:
     assert [c for c, _ in EVENT_ORDER] == ["ts", "_side_rank", "source_file", "line_no"]
+
+
+def test_dictionary_columns_order_like_their_strings() -> None:
+    """The bucket replay reads its string columns as dictionaries (one per file, a value may repeat
+    across them): the order is the strings' order."""
+    t = _table()
+    half = [pa.table({n: t[n].slice(0, 4).combine_chunks().dictionary_encode() if t[n].type == pa.string()
+                      else t[n].slice(0, 4) for n in t.column_names}),
+            pa.table({n: t[n].slice(4).combine_chunks().dictionary_encode() if t[n].type == pa.string()
+                      else t[n].slice(4) for n in t.column_names})]  # fmt: skip
+    d = pa.concat_tables(half)
+    want = t.take(group_order(t, side_ranks(t["side"]))).to_pylist()
+    assert d.take(group_order(d, side_ranks(d["side"]))).to_pylist() == want
+    repeated = pa.DictionaryArray.from_arrays(pa.array([0, 1, 2, None, 1]), pa.array(["b", "a", "b"]))
+    codes = order_codes(repeated).to_pylist()
+    assert codes[0] == codes[2] > codes[1] == codes[4] and codes[3] is None

@@ -4,8 +4,8 @@ Spark, no pandas), so a wrong argument costs a fraction of a second, not a JVM s
 
 from __future__ import annotations
 
-# The modules this one uses are imported inside the checks: jobs.ingest and jobs.schemas load
-# Spark's (Python) types, which the command line loads only for a subcommand that needs them.
+# The modules this one uses are imported inside the checks: a wrong argument costs no import of the
+# ingestion package or of pandas / delta-rs (the checks that read a lakehouse load those).
 import datetime
 import glob
 import os
@@ -42,7 +42,7 @@ def _visible_files(directory: str) -> bool:
 
 def input_problem(path: str) -> str | None:
     """Why the local ``path`` gives no file to read, or None when it gives at least one."""
-    from jobs.ingest.sources import is_remote  # (the ingestion package loads Spark's types)
+    from jobs.ingest.sources import is_remote
 
     if is_remote(path):
         return None  # object stores are listed by Spark at read time
@@ -72,10 +72,10 @@ def check_inputs(paths: list[str]) -> None:
 
 def lakehouse_tables(lakehouse: str) -> list[str]:
     """The job's tables present in ``lakehouse`` (Delta or the Parquet fallback)."""
-    from jobs.schemas import TABLES  # Spark's types: loaded by the checks that read a lakehouse
-    from jobs.sink import table_format  # the sink owns what a table folder looks like
+    from jobs.schemas import TABLE_NAMES
+    from jobs.sink_read import table_format  # what a table folder looks like (no Spark)
 
-    return [name for name in TABLES if table_format(lakehouse, name) is not None]
+    return [name for name in TABLE_NAMES if table_format(lakehouse, name) is not None]
 
 
 def check_lakehouse(lakehouse: str, group: str | None = None, cluster: str | None = None) -> None:
@@ -98,9 +98,9 @@ def check_lakehouse(lakehouse: str, group: str | None = None, cluster: str | Non
         return
     import pandas as pd
 
-    from jobs.sink import read_table
+    from jobs.sink_read import read_pandas
 
-    keys = pd.concat([read_table(None, lakehouse, name)[["cluster", "group_id"]]
+    keys = pd.concat([read_pandas(lakehouse, name)[["cluster", "group_id"]]
                       for name in ("group_state", "rebalances") if name in present])  # fmt: skip
     if cluster is not None and not (keys["cluster"] == cluster).any():
         raise LakehouseError(f"no cluster {cluster!r} in {lakehouse} (clusters: {_few(keys['cluster'])})")

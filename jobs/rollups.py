@@ -38,15 +38,14 @@ import pyarrow.compute as pc
 from pyspark.sql import DataFrame
 
 from jobs import schemas
-from jobs.ingest.model import arrow_schema
 
 #: the rebalances columns the roll-ups read
 INPUT_COLUMNS = (
     "cluster", "group_id", "start_ts", "end_ts", "duration_ms", "outcome", "join_rounds", "cause",
     "culprit_member_id", "coordinator_broker", "protocol_type", "paused_partition_ms",
 )  # fmt: skip
-STORMS_ARROW = arrow_schema(schemas.STORMS)
-FREQUENCY_ARROW = arrow_schema(schemas.REBALANCE_FREQUENCY)
+STORMS_ARROW = schemas.ARROW["storms"]
+FREQUENCY_ARROW = schemas.ARROW["rebalance_frequency"]
 GRANULARITIES = (("hour", 3_600_000), ("day", 86_400_000))
 _NULL = np.iinfo(np.int64).min
 
@@ -247,6 +246,6 @@ def compute(rebalances: DataFrame, min_rebalances: int, window_minutes: int) -> 
 
     grouped = r.groupBy("cluster")
     return {
-        "storms": grouped.applyInArrow(storms_fn, schema=schemas.STORMS),
-        "rebalance_frequency": grouped.applyInArrow(frequency_fn, schema=schemas.REBALANCE_FREQUENCY),
+        "storms": grouped.applyInArrow(storms_fn, schema=schemas.spark_schema("storms")),
+        "rebalance_frequency": grouped.applyInArrow(frequency_fn, schema=schemas.spark_schema("rebalance_frequency")),
     }

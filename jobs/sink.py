@@ -1,7 +1,7 @@
 """Where the tables go: Delta (Spark's own Delta writer, or delta-rs) or Parquet, behind one interface.
 
 Every table lives in ``<lakehouse>/<name>`` and is written with exactly its schema from
-:mod:`jobs.schemas`.  The job uses four operations:
+:data:`jobs.schemas.ARROW` (Spark's form of it where Spark writes).  The job uses four operations:
 
 * :meth:`Sink.write_partition` - add one ``run_id`` partition (events, quarantine, ingest_audit);
   :meth:`Sink.adopt_partition` makes already-written Parquet files (ingestion's staged events) the
@@ -20,31 +20,24 @@ Each is one atomic commit per table.  Implementations:
 * :class:`ParquetSink` - plain Parquet directories; a table's live directories are listed in
   ``_MANIFEST.json``, replaced atomically (``os.replace``) on each commit.
 
-:func:`read_table` reads a table back: a Spark DataFrame, or pandas (via delta-rs / pyarrow) when no
-SparkSession is given.
+:func:`read_table` reads a table back: a Spark DataFrame, or pandas (via delta-rs / pyarrow,
+:mod:`jobs.sink_read`, which reads without Spark) when no SparkSession is given.
 """
 
 from __future__ import annotations
-
-import json
-import os
-
-import pyarrow as pa
-import pyarrow.dataset as ds
-from deltalake import DeltaTable
 
 from jobs.sink_base import (
     MANIFEST,
     PARTITION_COL,
     PARTITIONED,
     Sink,
-    local_path,
     spark_has_delta,
     table_arrow_schema,
     table_schema,
 )
 from jobs.sink_delta import DeltaRsSink, SparkDeltaSink
 from jobs.sink_parquet import ParquetSink
+from jobs.sink_read import read_pandas, table_format
 
 __all__ = [
     "MANIFEST", "PARTITIONED", "PARTITION_COL", "DeltaRsSink", "ParquetSink", "Sink", "SparkDeltaSink",
@@ -64,16 +57,6 @@ def make_sink(spark, root: str, fmt: str = "delta", writer: str = "auto", run_id
 # ------------------------------------------------------------------------------------- reading
 
 
-def table_format(lakehouse_dir: str, name: str) -> str | None:
-    """``delta``, ``parquet`` or None (no such table) for ``<lakehouse_dir>/<name>``."""
-    p = os.path.join(local_path(lakehouse_dir), name)
-    if os.path.isdir(os.path.join(p, "_delta_log")):
-        return "delta"
-    if os.path.exists(os.path.join(p, MANIFEST)):
-        return "parquet"
-    return None
-
-
 def read_table(spark_or_none, lakehouse_dir: str, name: str):
     """Read a table back: a Spark DataFrame when given a SparkSession, else a pandas DataFrame.
 
@@ -90,24 +73,4 @@ def read_table(spark_or_none, lakehouse_dir: str, name: str):
             if fmt
             else spark.createDataFrame([], table_schema(name))
         )
-    return _read_pandas(lakehouse_dir, name, fmt)
-
-
-def _read_pandas(lakehouse_dir: str, name: str, fmt: str | None):
-    schema = table_arrow_schema(name)
-    path = os.path.join(local_path(lakehouse_dir), name)
-    if fmt == "delta":
-        table = DeltaTable(path).to_pyarrow_table()
-    elif fmt == "parquet":
-        with open(os.path.join(path, MANIFEST), encoding="utf-8") as fh:
-            dirs = json.load(fh)["dirs"]
-        tables = []
-        for d in dirs:
-            t = ds.dataset(os.path.join(path, d), format="parquet").to_table()
-            if d.startswith(f"{PARTITION_COL}="):
-                t = t.append_column(PARTITION_COL, pa.array([d.split("=", 1)[1]] * t.num_rows, pa.string()))
-            tables.append(t.select(schema.names).cast(schema))
-        table = pa.concat_tables(tables) if tables else schema.empty_table()
-    else:
-        table = schema.empty_table()
-    return table.select(schema.names).to_pandas()
+    return read_pandas(lakehouse_dir, name)

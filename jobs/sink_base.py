@@ -1,6 +1,8 @@
-"""The sink's interface (:class:`Sink`) and what every implementation shares: the tables' schemas,
-paths, staging folders and reading back through Spark. The implementations: :mod:`jobs.sink_delta`
-(delta-rs, Spark's Delta writer) and :mod:`jobs.sink_parquet`; :mod:`jobs.sink` chooses one."""
+"""The sink's interface (:class:`Sink`) and what every implementation shares: the tables' schemas
+(Arrow, and Spark's derived from it), paths, staging folders and reading back through Spark. The
+implementations: :mod:`jobs.sink_delta` (delta-rs, Spark's Delta writer) and :mod:`jobs.sink_parquet`;
+:mod:`jobs.sink` chooses one. What a table folder looks like, and reading one without Spark, is
+:mod:`jobs.sink_read`'s."""
 
 from __future__ import annotations
 
@@ -9,28 +11,19 @@ import shutil
 
 from pyspark.sql import functions as F
 
-from jobs import schemas
-from jobs.ingest.model import arrow_schema
+from jobs.schemas import spark_schema, table_arrow_schema
+from jobs.sink_read import MANIFEST, PARTITION_COL, PARTITIONED, local_path
 
-MANIFEST = "_MANIFEST.json"
-PARTITION_COL = "run_id"
-#: tables written one run_id partition at a time
-PARTITIONED = ("events", "quarantine", "ingest_audit")
+__all__ = [
+    "MANIFEST", "PARTITIONED", "PARTITION_COL", "Sink", "local_path", "spark_has_delta", "table_arrow_schema",
+    "table_schema",
+]  # fmt: skip
 
 
 def table_schema(name: str):
-    """The Spark schema of table ``name`` (the state table may be renamed: it has GROUP_STATE)."""
-    return schemas.TABLES.get(name, schemas.GROUP_STATE)
-
-
-def table_arrow_schema(name: str):
-    """The Arrow schema of table ``name`` (one conversion for the whole project: ``arrow_schema``)."""
-    return arrow_schema(table_schema(name))
-
-
-def local_path(path: str) -> str:
-    """A local path without its ``file://`` scheme."""
-    return path[len("file://") :] if path.startswith("file://") else path
+    """The Spark schema of table ``name``, derived from its Arrow schema (:func:`table_arrow_schema`;
+    the state table may be renamed: it has ``group_state``'s)."""
+    return spark_schema(name)
 
 
 def spark_has_delta(spark) -> bool:

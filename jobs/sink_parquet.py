@@ -8,8 +8,8 @@ import shutil
 import time
 
 from pyspark.sql import functions as F
+from pyspark.sql.types import StructType
 
-from jobs import schemas
 from jobs.sink_base import (
     MANIFEST,
     PARTITION_COL,
@@ -54,7 +54,7 @@ class ParquetSink(Sink):
         schema = table_schema(name)
         if name in PARTITIONED:
             parts = []
-            data_schema = schemas.StructType([f for f in schema.fields if f.name != PARTITION_COL])
+            data_schema = StructType([f for f in schema.fields if f.name != PARTITION_COL])
             for d in dirs:
                 value = d.split("=", 1)[1]
                 parts.append(

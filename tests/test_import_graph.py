@@ -62,10 +62,6 @@ ALLOWED_PRIVATE_IMPORTS: dict[str, str] = {
     "jobs.ingest.heads": _INGEST_PRIVATE,
     "jobs.ingest.messages": _INGEST_PRIVATE,
     "jobs.ingest.parse": _INGEST_PRIVATE,
-    "jobs.report.timeline": (
-        "owned by concurrent work on jobs/report/; to break by giving the plot helpers it shares with "
-        "jobs.report.plots public names"
-    ),
 }
 
 

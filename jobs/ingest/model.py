@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
-import pyarrow as pa
-from pyspark.sql import types as T
-
-from jobs.schemas import EVENTS, INGEST_AUDIT, QUARANTINE
+from jobs.schemas import ARROW
 
 #: quarantine ``reason`` vocabulary
 QUARANTINE_REASONS = (
@@ -89,33 +87,16 @@ class IngestSettings:
             raise ValueError("IngestSettings.max_line_bytes must be positive")
 
 
-def arrow_type(dt: T.DataType) -> pa.DataType:
-    """The Arrow type Spark uses for ``dt`` (timestamps as UTC microseconds)."""
-    if isinstance(dt, T.StringType):
-        return pa.string()
-    if isinstance(dt, T.IntegerType):
-        return pa.int32()
-    if isinstance(dt, T.LongType):
-        return pa.int64()
-    if isinstance(dt, T.BooleanType):
-        return pa.bool_()
-    if isinstance(dt, T.DoubleType):
-        return pa.float64()
-    if isinstance(dt, T.DateType):
-        return pa.date32()
-    if isinstance(dt, T.TimestampType):
-        return pa.timestamp("us", tz="UTC")
-    if isinstance(dt, T.ArrayType):
-        return pa.list_(arrow_type(dt.elementType))
-    if isinstance(dt, T.MapType):
-        return pa.map_(arrow_type(dt.keyType), arrow_type(dt.valueType))
-    raise TypeError(f"no Arrow mapping for {dt}")
+def __getattr__(name: str) -> Any:
+    # arrow_type / arrow_schema (Spark -> Arrow) live in jobs.schemas_spark, which loads Spark's types:
+    # imported when asked for, so that this module (read by jobs.config) loads no Spark
+    if name in ("arrow_type", "arrow_schema"):
+        from jobs import schemas_spark
+
+        return getattr(schemas_spark, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def arrow_schema(st: T.StructType) -> pa.Schema:
-    return pa.schema([pa.field(f.name, arrow_type(f.dataType)) for f in st.fields])
-
-
-EVENTS_ARROW = arrow_schema(EVENTS)
-QUARANTINE_ARROW = arrow_schema(QUARANTINE)
-AUDIT_ARROW = arrow_schema(INGEST_AUDIT)
+EVENTS_ARROW = ARROW["events"]
+QUARANTINE_ARROW = ARROW["quarantine"]
+AUDIT_ARROW = ARROW["ingest_audit"]

@@ -1,13 +1,13 @@
 """Loading the lakehouse tables the report and the notebooks plot.
 
-Two ways in, same pandas frames out (columns exactly as in :mod:`jobs.schemas`, ``*_ts`` columns as
-tz-aware UTC ``datetime64``):
+Two ways in, same pandas frames out (columns and types of the Arrow schemas of
+:data:`jobs.schemas.ARROW`, ``*_ts`` columns as tz-aware UTC ``datetime64``):
 
 * with a SparkSession (Databricks, a cluster): ``spark.read.format("delta").load(path)``, filtered
   and projected in Spark, then ``toPandas()`` of the (small) result;
-* without one (a laptop, the tests): ``jobs.sink.read_table(None, lakehouse, name)`` (delta-rs for
-  Delta tables, pyarrow for the Parquet fallback); one group's rows of a Delta table are read with
-  the group filter pushed down to delta-rs.
+* without one (a laptop, the tests, ``python -m jobs report``): :func:`jobs.sink_read.read_pandas`
+  (delta-rs for Delta tables, pyarrow for the Parquet fallback), which loads no Spark; one group's
+  rows of a Delta table are read with the group filter pushed down to delta-rs.
 
 A table that does not exist yet is an empty frame with the right columns, so a report of a lakehouse
 without storms simply says "no storms".
@@ -23,12 +23,9 @@ from typing import Any, Literal
 import pandas as pd
 import pyarrow as pa
 from deltalake import DeltaTable, write_deltalake
-from pyspark.sql import functions as F
-from pyspark.sql import types as T
 
-from jobs.schemas import TABLES
-from jobs.sink import read_table as sink_read  # Delta (Spark or delta-rs) or the Parquet fallback
-from jobs.sink import table_arrow_schema, table_format
+from jobs.schemas import table_arrow_schema
+from jobs.sink_read import read_pandas, table_format
 
 #: the tables the report and notebooks read (never ``events``: event-sized, not a roll-up)
 REPORT_TABLES: tuple[str, ...] = (
@@ -49,15 +46,15 @@ MAX_ROWS = 500_000
 
 
 def columns(name: str) -> list[str]:
-    return [f.name for f in TABLES[name].fields]
+    return list(table_arrow_schema(name).names)
 
 
 def timestamp_columns(name: str) -> list[str]:
-    return [f.name for f in TABLES[name].fields if isinstance(f.dataType, T.TimestampType)]
+    return [f.name for f in table_arrow_schema(name) if pa.types.is_timestamp(f.type)]
 
 
 def integer_columns(name: str) -> list[str]:
-    return [f.name for f in TABLES[name].fields if isinstance(f.dataType, (T.IntegerType, T.LongType))]
+    return [f.name for f in table_arrow_schema(name) if pa.types.is_integer(f.type)]
 
 
 def empty_frame(name: str) -> pd.DataFrame:
@@ -110,20 +107,7 @@ def read_table(
     """
     wanted = list(cols) if cols is not None else columns(name)
     if spark is not None:
-        sdf = sink_read(spark, lakehouse, name)
-        if group is not None:
-            sdf = sdf.where(F.col("group_id") == group)
-        if cluster is not None:
-            sdf = sdf.where(F.col("cluster") == cluster)
-        if kinds is not None:
-            sdf = sdf.where(F.col("kind").isin(list(kinds)))
-        pdf = sdf.select(*[c for c in wanted if c in sdf.columns]).limit(max_rows).toPandas()
-        if len(pdf) >= max_rows:
-            warnings.warn(
-                f"{name}: only the first {max_rows:,} rows were read; filter by group or cluster",
-                stacklevel=2,
-            )
-        return normalise(pdf, name)[wanted]
+        return _read_spark(spark, lakehouse, name, wanted, group, cluster, kinds, max_rows)
     pdf = _read_local(lakehouse, name, group, kinds)
     if group is not None and len(pdf):
         pdf = pdf[pdf["group_id"] == group]
@@ -131,6 +115,32 @@ def read_table(
         pdf = pdf[pdf["kind"].isin(list(kinds))]
     if cluster is not None and len(pdf):
         pdf = pdf[pdf["cluster"] == cluster]
+    return normalise(pdf, name)[wanted]
+
+
+def _read_spark(
+    spark: Any, lakehouse: str, name: str, wanted: list[str], group: str | None, cluster: str | None,
+    kinds: Iterable[str] | None, max_rows: int,
+) -> pd.DataFrame:
+    """:func:`read_table` through Spark, filtered and projected there (Spark is imported here only:
+    the local reader loads none)."""
+    from pyspark.sql import functions as F
+
+    from jobs.sink import read_table as sink_read  # Delta (Spark or delta-rs) or the Parquet fallback
+
+    sdf = sink_read(spark, lakehouse, name)
+    if group is not None:
+        sdf = sdf.where(F.col("group_id") == group)
+    if cluster is not None:
+        sdf = sdf.where(F.col("cluster") == cluster)
+    if kinds is not None:
+        sdf = sdf.where(F.col("kind").isin(list(kinds)))
+    pdf = sdf.select(*[c for c in wanted if c in sdf.columns]).limit(max_rows).toPandas()
+    if len(pdf) >= max_rows:
+        warnings.warn(
+            f"{name}: only the first {max_rows:,} rows were read; filter by group or cluster",
+            stacklevel=3,
+        )
     return normalise(pdf, name)[wanted]
 
 
@@ -145,7 +155,7 @@ def _read_local(
             return DeltaTable(table_path(lakehouse, name)).to_pandas(filters=filters)
         except Exception:  # e.g. string_view columns the arrow filter kernel cannot compare
             pass
-    return sink_read(None, lakehouse, name)
+    return read_pandas(lakehouse, name)
 
 
 def load_tables(

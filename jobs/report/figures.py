@@ -1,5 +1,6 @@
 """Figure helpers shared by the report's plots (:mod:`jobs.report.plots`, :mod:`jobs.report.heatmap`):
-a figure, an empty figure that says why, UTC times for matplotlib, capped lists and short labels."""
+a figure, an empty figure that says why, UTC times and a date axis for matplotlib, capped lists and
+short labels."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 
+import matplotlib.dates as mdates  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
@@ -49,6 +51,31 @@ def ts(s: pd.Series) -> pd.Series:
 def naive(s: pd.Series) -> pd.Series:
     """UTC timestamps without tz (matplotlib's date axis), for plotting."""
     return ts(s).dt.tz_convert("UTC").dt.tz_localize(None)
+
+
+def date_axis(ax, span: pd.Timedelta | None = None) -> None:
+    """A concise UTC date axis (3 to 8 ticks) on ``ax``'s x axis."""
+    locator = mdates.AutoDateLocator(minticks=3, maxticks=8)
+    ax.xaxis.set_major_locator(locator)
+    ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
+    ax.set_xlabel("time (UTC)")
+
+
+def int_label(v) -> str:
+    """An integer (a generation, an epoch) as a label; ``?`` when unknown."""
+    return "?" if v is None or pd.isna(v) else str(int(v))
+
+
+def duration_label(ms) -> str:
+    """Milliseconds as a short label (``850ms``, ``12.0s``, ``3.5m``); ``open`` when unknown."""
+    if ms is None or pd.isna(ms):
+        return "open"
+    ms = float(ms)
+    if ms < 1000:
+        return f"{ms:.0f}ms"
+    if ms < 60000:
+        return f"{ms / 1000:.1f}s"
+    return f"{ms / 60000:.1f}m"
 
 
 def cap(items: list, limit: int) -> tuple[list, int]:

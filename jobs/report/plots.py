@@ -24,7 +24,7 @@ from matplotlib.patches import Patch  # noqa: E402
 
 from coordinator_core.records import CAUSES  # noqa: E402
 from jobs.report import summary  # noqa: E402
-from jobs.report.figures import MAX_LABEL, SEQUENTIAL_CMAP, short  # noqa: E402, F401 - re-exported
+from jobs.report.figures import MAX_LABEL, SEQUENTIAL_CMAP, date_axis, short  # noqa: E402, F401 - re-exported
 from jobs.report.figures import cap as _cap  # noqa: E402
 from jobs.report.figures import empty as _empty  # noqa: E402
 from jobs.report.figures import figure as _figure  # noqa: E402
@@ -103,16 +103,10 @@ def cause_colour(cause: str | None) -> str:
     return CAUSE_COLOURS.get(cause or "unknown", CAUSE_COLOURS["unknown"])
 
 
-def _cause_order(causes: Iterable[str]) -> list[str]:
+def cause_order(causes: Iterable[str]) -> list[str]:
+    """The distinct causes in the order of :data:`coordinator_core.records.CAUSES` (others last)."""
     order = {c: i for i, c in enumerate(CAUSES)}
     return sorted(set(causes), key=lambda c: (order.get(c, len(order)), c))
-
-
-def _date_axis(ax, span: pd.Timedelta | None = None) -> None:
-    locator = mdates.AutoDateLocator(minticks=3, maxticks=8)
-    ax.xaxis.set_major_locator(locator)
-    ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
-    ax.set_xlabel("time (UTC)")
 
 
 # --------------------------------------------------------------------------------- cluster overview
@@ -157,7 +151,7 @@ def group_ranking(rebalances: pd.DataFrame, top_n: int = 15, title: str = "Group
         index="group_id", columns="cause", values="rebalance_id", aggfunc="count", fill_value=0
     )
     pivot = pivot.reindex(index=lanes[::-1], fill_value=0)
-    causes = _cause_order(pivot.columns)
+    causes = cause_order(pivot.columns)
     y = np.arange(len(lanes))
     left = np.zeros(len(lanes))
     for cause in causes:
@@ -270,7 +264,7 @@ def _label_storm_lanes(ax, lane_keys: list[tuple[int, str]], more: int) -> None:
             ax.axhline(i - 0.5, color="#999999", linewidth=0.8, linestyle="--")
         prev = b
     ax.xaxis_date()
-    _date_axis(ax)
+    date_axis(ax)
     ax.set_ylabel("coordinator · group" + (f" (+{more} more)" if more else ""))
 
 
@@ -278,7 +272,7 @@ def _storm_legend(ax, causes_seen: set[str], any_coordinator_wide: bool) -> None
     """Legend of the dominant causes drawn, plus the coordinator-wide hatch when present."""
     handles = [
         Patch(facecolor=cause_colour(c), edgecolor="#333333", label=short(c))
-        for c in _cause_order(causes_seen)
+        for c in cause_order(causes_seen)
     ]
     if any_coordinator_wide:
         handles.append(Patch(facecolor="white", edgecolor="#333333", hatch="//", label="coordinator-wide"))
@@ -295,21 +289,6 @@ def _storm_legend(ax, causes_seen: set[str], any_coordinator_wide: bool) -> None
 # --------------------------------------------------------------------------------- one group
 LANE_REBALANCE = 1.0
 LANE_STATE = 2.9  # room for the generation/duration labels above the rebalance bars
-
-
-def _int(v) -> str:
-    return "?" if v is None or pd.isna(v) else str(int(v))
-
-
-def _human_short(ms) -> str:
-    if ms is None or pd.isna(ms):
-        return "open"
-    ms = float(ms)
-    if ms < 1000:
-        return f"{ms:.0f}ms"
-    if ms < 60000:
-        return f"{ms / 1000:.1f}s"
-    return f"{ms / 60000:.1f}m"
 
 
 def skew_by_generation(

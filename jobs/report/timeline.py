@@ -18,22 +18,15 @@ from matplotlib.artist import Artist
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
+from jobs.report.figures import cap, date_axis, duration_label, empty, figure, int_label, naive, short
 from jobs.report.plots import (
     ANOMALY_COLOUR,
     END_COLOURS,
     LANE_REBALANCE,
     LANE_STATE,
     STATE_COLOURS,
-    _cap,
-    _cause_order,
-    _date_axis,
-    _empty,
-    _figure,
-    _human_short,
-    _int,
-    _naive,
     cause_colour,
-    short,
+    cause_order,
 )
 
 
@@ -83,12 +76,12 @@ def group_timeline(
         ids = pd.concat([transitions["group_id"], rebalances["group_id"], sessions["group_id"]]).dropna()
         group_id = ids.iloc[0] if len(ids) else None
     title = title or f"Group {short(group_id, 60)}"
-    fig = _figure(12, 4)
+    fig = figure(12, 4)
     w = _window(transitions, sessions, rebalances, anomalies, group_id, start, end)
     if w is None:
-        return _empty(fig, title, "no events for this group")
+        return empty(fig, title, "no events for this group")
     members = w.ss.sort_values(["joined_ts", "member_id"], na_position="first")
-    lanes, more = _cap(list(members.itertuples(index=False)), max_members)
+    lanes, more = cap(list(members.itertuples(index=False)), max_members)
     mem_h = 0.3 * max(1, len(lanes) + (1 if more else 0)) + 0.4  # inches: the top panel keeps its height
     fig.set_size_inches(12, 2.5 + mem_h + 1.1)
     ax_top, ax_mem = fig.subplots(2, 1, sharex=True, height_ratios=[2.5, mem_h])
@@ -109,26 +102,26 @@ def _window(transitions, sessions, rebalances, anomalies, group_id, start, end) 
     rb = rebalances[rebalances["group_id"] == group_id].copy()
     ss = sessions[sessions["group_id"] == group_id].copy()
     an = anomalies[anomalies["group_id"] == group_id].copy()
-    times = pd.concat([_naive(tr["ts"]), _naive(rb["start_ts"]), _naive(rb["end_ts"]), _naive(ss["joined_ts"]),
-                       _naive(ss["left_ts"]), _naive(an["ts"])]).dropna()  # fmt: skip
+    times = pd.concat([naive(tr["ts"]), naive(rb["start_ts"]), naive(rb["end_ts"]), naive(ss["joined_ts"]),
+                       naive(ss["left_ts"]), naive(an["ts"])]).dropna()  # fmt: skip
     if not len(times):
         return None
     t0, t1 = times.min(), times.max()
     pad = max((t1 - t0) * 0.02, pd.Timedelta(seconds=1))
     t0, t1 = t0 - pad, t1 + pad
     if start is not None or end is not None:
-        t0 = _naive(pd.Series([start])).iloc[0] if start is not None else t0
-        t1 = _naive(pd.Series([end])).iloc[0] if end is not None else t1
-        ss = ss[(_naive(ss["left_ts"]).isna() | (_naive(ss["left_ts"]) >= t0))
-                & (_naive(ss["joined_ts"]).isna() | (_naive(ss["joined_ts"]) <= t1))]  # fmt: skip
-        rb = rb[(_naive(rb["end_ts"]).isna() | (_naive(rb["end_ts"]) >= t0)) & (_naive(rb["start_ts"]) <= t1)]
-        an = an[(_naive(an["ts"]) >= t0) & (_naive(an["ts"]) <= t1)]
+        t0 = naive(pd.Series([start])).iloc[0] if start is not None else t0
+        t1 = naive(pd.Series([end])).iloc[0] if end is not None else t1
+        ss = ss[(naive(ss["left_ts"]).isna() | (naive(ss["left_ts"]) >= t0))
+                & (naive(ss["joined_ts"]).isna() | (naive(ss["joined_ts"]) <= t1))]  # fmt: skip
+        rb = rb[(naive(rb["end_ts"]).isna() | (naive(rb["end_ts"]) >= t0)) & (naive(rb["start_ts"]) <= t1)]
+        an = an[(naive(an["ts"]) >= t0) & (naive(an["ts"]) <= t1)]
     return _Window(tr, rb, ss, an, mdates.date2num(t0), mdates.date2num(t1), t1)
 
 
 def _draw_states(ax, w: _Window) -> list[str]:
     """The state lane: one span per transition, until the next one (or the window's end)."""
-    rows = list(w.tr.assign(t=_naive(w.tr["ts"])).sort_values("t").itertuples(index=False))
+    rows = list(w.tr.assign(t=naive(w.tr["ts"])).sort_values("t").itertuples(index=False))
     seen = []
     for i, r in enumerate(rows):
         if pd.isna(r.t):
@@ -145,17 +138,17 @@ def _rebalance_label(r) -> str:
     """``g3→4`` (classic generations) or ``e3→4`` (consumer-protocol group epochs, with the
     partitions revoked when known), then the duration."""
     consumer = getattr(r, "protocol_type", None) not in (None, "classic") and pd.notna(getattr(r, "protocol_type", None))
-    label = f"{'e' if consumer else 'g'}{_int(r.old_generation)}→{_int(r.new_generation)}"
+    label = f"{'e' if consumer else 'g'}{int_label(r.old_generation)}→{int_label(r.new_generation)}"
     revoked = getattr(r, "partitions_revoked", None)
     if consumer and revoked is not None and pd.notna(revoked) and int(revoked):
         label += f" −{int(revoked)}p"
-    return f"{label}\n{_human_short(r.duration_ms)}"
+    return f"{label}\n{duration_label(r.duration_ms)}"
 
 
 def _draw_rebalances(ax, w: _Window) -> tuple[list[str], int]:
     """The rebalance lane: a bar per rebalance coloured by cause (hatched when open), labelled on
     two levels, never closer than a label's width (the others are counted as hidden)."""
-    rb = w.rb.assign(s=_naive(w.rb["start_ts"]), e=_naive(w.rb["end_ts"])).sort_values("s")
+    rb = w.rb.assign(s=naive(w.rb["start_ts"]), e=naive(w.rb["end_ts"])).sort_values("s")
     causes, hidden = [], 0
     min_w, label_gap = w.span * 0.003, w.span * 0.06
     last_label = [-math.inf, -math.inf]
@@ -181,7 +174,7 @@ def _draw_rebalances(ax, w: _Window) -> tuple[list[str], int]:
 
 
 def _draw_anomalies(ax, w: _Window, hidden_labels: int) -> None:
-    an_t = _naive(w.an["ts"]).dropna()
+    an_t = naive(w.an["ts"]).dropna()
     if len(an_t):
         ax.plot(an_t, np.zeros(len(an_t)), linestyle="none", marker="v", color=ANOMALY_COLOUR, markersize=7)
         kinds = w.an["kind"].value_counts()
@@ -195,10 +188,10 @@ def _draw_anomalies(ax, w: _Window, hidden_labels: int) -> None:
 
 def _top_legend(ax, w: _Window, states: list[str], causes: list[str]) -> None:
     handles: list[Artist] = [Patch(facecolor=STATE_COLOURS.get(s, "#BBBBBB"), label=s) for s in STATE_COLOURS if s in states]
-    handles += [Patch(facecolor=cause_colour(c), edgecolor="#333333", label=short(c)) for c in _cause_order(causes)]
+    handles += [Patch(facecolor=cause_colour(c), edgecolor="#333333", label=short(c)) for c in cause_order(causes)]
     if (w.rb["outcome"] == "open").any():
         handles.append(Patch(facecolor="white", edgecolor="#333333", hatch="//", label="open rebalance"))
-    if len(_naive(w.an["ts"]).dropna()):
+    if len(naive(w.an["ts"]).dropna()):
         handles.append(matplotlib.lines.Line2D([], [], linestyle="none", marker="v", color=ANOMALY_COLOUR,
                                                label="anomaly"))  # fmt: skip
     ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), title="state / cause",
@@ -211,7 +204,7 @@ RECONCILING_COLOUR = "#3B1F5C"
 def _draw_reconciling(ax, w: _Window, i: int, spans: pd.DataFrame) -> int:
     """The member's reconciling spans inside its lane ``i``; returns how many were drawn."""
     n = 0
-    for s0, s1 in zip(_naive(spans["start"]), _naive(spans["end"])):
+    for s0, s1 in zip(naive(spans["start"]), naive(spans["end"])):
         left = mdates.date2num(s0)
         right = mdates.date2num(s1) if pd.notna(s1) else w.x1
         if right < w.x0 or left > w.x1:
@@ -228,9 +221,9 @@ def _draw_members(ax, w: _Window, lanes: list, more: int, reconciling: pd.DataFr
     drawn = 0
     min_w = w.span * 0.003
     for i, m in enumerate(lanes):
-        j = mdates.date2num(_naive(pd.Series([m.joined_ts])).iloc[0]) if pd.notna(m.joined_ts) else w.x0
+        j = mdates.date2num(naive(pd.Series([m.joined_ts])).iloc[0]) if pd.notna(m.joined_ts) else w.x0
         left_known = pd.notna(m.left_ts)
-        lft = mdates.date2num(_naive(pd.Series([m.left_ts])).iloc[0]) if left_known else w.x1
+        lft = mdates.date2num(naive(pd.Series([m.left_ts])).iloc[0]) if left_known else w.x1
         end_reason = m.end_reason or "open"
         ends.append(end_reason)
         ax.barh(i, max(lft - j, min_w), left=j, height=0.6, color=END_COLOURS.get(end_reason, "#BBBBBB"))
@@ -256,4 +249,4 @@ def _draw_members(ax, w: _Window, lanes: list, more: int, reconciling: pd.DataFr
     ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), title="session end",
               title_fontsize=7)  # fmt: skip
     ax.xaxis_date()
-    _date_axis(ax)
+    date_axis(ax)

@@ -18,11 +18,47 @@ from jobs.ingest import pyregex as PR
 from jobs.ingest.arrowops import _mask, _np, _take
 from jobs.ingest.heads import _FirstBytes, _Heads, _layout_order, _match_layouts
 from jobs.ingest.model import IngestSettings
+from jobs.ingest.rawbytes import Raw
 
 
 def sniff_json(sub: pa.Array, fb: _FirstBytes) -> np.ndarray | None:
-    """Mask of the JSON lines an envelope or a record the json layout does not read holds
-    (:data:`E.SNIFF_JSON`), None when there is none."""
+    """Mask of the lines offered before the layouts, None when there is none: the JSON lines an
+    envelope or a record the json layout does not read holds (:data:`E.SNIFF_JSON`), and the lines
+    of records printed over several lines (:func:`sniff_records`)."""
+    keys, recs = _sniff_json_keys(sub, fb), sniff_records(sub, fb)
+    return keys if recs is None else recs if keys is None else keys | recs
+
+
+#: an indented line that may open a record (``  {`` in a pretty JSON array) is at most this long
+_INDENTED_OPENER = 10
+
+
+def sniff_records(sub: pa.Array, fb: _FirstBytes) -> np.ndarray | None:
+    """Mask of the lines of records printed over several lines (:func:`E.record_spans`): only
+    lines that start with ``{``, and short indented lines, are tested as openers (:data:`E.OPENER`),
+    so a file of a known layout pays a first-byte lookup."""
+    cand = fb.possible("{")
+    ws = fb.possible(" \t")
+    if ws.any():
+        short = np.zeros(len(sub), dtype=bool)
+        short[ws] = Raw(sub).lengths[ws] <= _INDENTED_OPENER
+        cand = cand | short
+    pos = np.nonzero(cand)[0]
+    if not len(pos):
+        return None
+    pos = pos[_mask(PR.match(_take(sub, pos), E.OPENER))]
+    if not len(pos):
+        return None
+    spans = E.record_spans(len(sub), lambda k, n: sub.slice(k, n).to_pylist(), pos.tolist())
+    if not spans:
+        return None
+    out = np.zeros(len(sub), dtype=bool)
+    for k, e in spans.items():
+        out[k : e + 1] = True
+    return out
+
+
+def _sniff_json_keys(sub: pa.Array, fb: _FirstBytes) -> np.ndarray | None:
     poss = np.nonzero(fb.possible(L.FIRST_CHARS["json"]))[0]
     if not len(poss):
         return None

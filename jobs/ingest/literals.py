@@ -153,8 +153,22 @@ class _Reader:
             return self.obj()
         if c == "[":
             return self.array()
+        if c == "(":  # (pprint's long string: adjacent literals in parentheses)
+            self.pos += 1
+            parts = []
+            while not self.eat(")"):
+                self.ws()
+                if self.peek() not in "'\"":
+                    raise _Fail("no string in parentheses")
+                parts.append(self.string())
+            return "".join(parts)
         if c in "'\"`":
-            return self.string()
+            out = self.string()
+            while True:  # (Python's adjacent literals, as pprint splits a long string)
+                self.ws()
+                if self.peek() not in ("'", '"'):
+                    return out
+                out += self.string()
         if c == ":" and (m := _SYMBOL.match(self.s, self.pos)):
             self.pos = m.end()
             return m.group(1).strip('"')

@@ -47,7 +47,7 @@ class _Reader:
         self.pos = _WS.match(self.s, self.pos).end()  # type: ignore[union-attr]
 
     def peek(self) -> str:
-        return self.s[self.pos] if self.pos < len(self.s) else ""
+        return self.s[self.pos] if self.pos < len(self.s) else "\0"  # (never a character we test for)
 
     def eat(self, ch: str) -> bool:
         self.ws()
@@ -158,7 +158,7 @@ class _Reader:
             parts = []
             while not self.eat(")"):
                 self.ws()
-                if self.peek() not in "'\"":
+                if self.peek() not in ("'", '"'):
                     raise _Fail("no string in parentheses")
                 parts.append(self.string())
             return "".join(parts)
@@ -213,7 +213,7 @@ def parse(text: str) -> dict[str, Any] | None:
     try:
         v = r.value()
         r.ws()
-    except (_Fail, RecursionError, ValueError, OverflowError):
+    except (_Fail, RecursionError, ValueError, OverflowError, IndexError):
         return None
     return v if isinstance(v, dict) and r.pos == len(s) else None
 

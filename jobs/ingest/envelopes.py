@@ -18,8 +18,11 @@ syslog RFC 3164, journalctl         ``<PRI>Mmm dd hh:mm:ss host tag[pid]: msg``,
 stern                               ``<pod-xxxxx> <container> <line>``               ``stern+``
 ==================================  ===============================================  ==============
 
-Application records (:mod:`jobs.ingest.records`: JSON of any common shape, logfmt, `` | ``
-columns, CSV exports) whose message is itself a line are envelopes too; the others are rewritten
+Application records (:mod:`jobs.ingest.records`: JSON of any common shape, object dumps of other
+languages (:mod:`jobs.ingest.literals`: ``util.inspect``, Python ``repr``, Ruby hashes), logfmt,
+`` | `` columns, CSV exports) whose message is itself a line, or a nested record, are envelopes too;
+a record printed over several lines is joined into one (:func:`record_spans`: read at the line of
+its message key, its other lines are that line's pieces); the others are rewritten
 as one canonical JSON line the ``json`` layout reads (layout ``gelf+json``, ``logfmt+json``, …).
 
 Which lines are offered (:func:`json_offered`, :func:`text_offered`; the same decision in both

@@ -164,3 +164,19 @@ def test_json_nested_in_json_takes_the_innermost_time_and_keeps_the_envelopes() 
         ("joined", "g", "m", 1714557600123, 1714557607.0, "json+json"),
         ("joined", "g", "m", 1714557600123, 1714557608.0, "docker+inspect+json"),
     ]
+
+
+@pytest.mark.parametrize("line", [
+    # zap (kzap) and slog (kslog) JSON; a Ruby logger's hash; a Python dict: the same key roles
+    '{"level":"info","ts":1714557600.123,"logger":"kgo","msg":"joined, balancing group","group":"g","member_id":"m",'
+    '"instance_id":null,"generation":5,"balance_protocol":"cooperative-sticky"}',
+    '{"time":"2024-05-01T10:00:00.123Z","level":"INFO","msg":"joined, balancing group","group":"g","member_id":"m",'
+    '"generation":5}',
+    '{:time=>"2024-05-01T10:00:00.123Z", :msg=>"joined, balancing group", :group_id=>"g", :member_id=>"m", :generation=>5}',
+    "{'created': 1714557600.123, 'msg': 'joined, balancing group', 'group.id': 'g', 'memberId': 'm', 'generationId': '5'}",
+])  # fmt: skip
+def test_facts_from_key_roles_whatever_the_syntax(line: str) -> None:
+    ev, _, _ = _read(line + "\n")
+    assert [(e["kind"], e["group_id"], e["member_id"], e["generation"], e["ts_ms"]) for e in ev] == [
+        ("other", "g", "m", 5, 1714557600123)
+    ]

@@ -37,12 +37,14 @@ def sniff_records(sub: pa.Array, fb: _FirstBytes) -> np.ndarray | None:
     """Mask of the lines of records printed over several lines (:func:`E.record_spans`): only
     lines that start with ``{``, and short indented lines, are tested as openers (:data:`E.OPENER`),
     so a file of a known layout pays a first-byte lookup."""
-    cand = fb.possible("{")
-    ws = fb.possible(" \t")
+    cand, ws = fb.possible("{"), fb.possible(" \t")
+    if not cand.any() and not ws.any():
+        return None
+    raw = Raw(sub)
+    # (a line that ends with "}" opens nothing: most JSON lines are whole records)
+    cand = cand & (raw.data[np.maximum(raw.ends - 1, 0)] != ord("}"))
     if ws.any():
-        short = np.zeros(len(sub), dtype=bool)
-        short[ws] = Raw(sub).lengths[ws] <= _INDENTED_OPENER
-        cand = cand | short
+        cand |= ws & (raw.lengths <= _INDENTED_OPENER)
     pos = np.nonzero(cand)[0]
     if not len(pos):
         return None

@@ -57,7 +57,8 @@ class _Reader:
         return False
 
     def string(self) -> str:
-        q, out, i, s = self.s[self.pos], [], self.pos + 1, self.s
+        q, i, s = self.s[self.pos], self.pos + 1, self.s
+        out: list[str] = []
         while i < len(s):
             c = s[i]
             if c == q:

@@ -207,12 +207,12 @@ def from_mapping(obj: dict[str, Any], is_line: Any) -> Record | None:
     nested = [k for k in flat if "." in k]
     if (inner := _inner_record(obj)) is not None:
         key, v = inner
-        fields: dict[str, str | None] = {"message": None, "ts": ts_text(find(flat, "ts", nested)[1])}
-        return Record("json", fields, json.dumps(v, ensure_ascii=False, default=str), (key,))
+        outer: dict[str, str | None] = {"message": None, "ts": ts_text(find(flat, "ts", nested)[1])}
+        return Record("json", outer, json.dumps(v, ensure_ascii=False, default=str), (key,))
     key, msg = find(flat, "message", nested)
     if key is None:
         return None
-    fields = {"message": msg}
+    fields: dict[str, str | None] = {"message": msg}
     used: list[str | None] = [key]
     for fam in ("ts", "level", "logger", "thread", "j_group", "j_member", "j_gen", "j_client", "j_error"):
         k, v = find(flat, fam, nested)

@@ -206,9 +206,8 @@ def from_mapping(obj: dict[str, Any], is_line: Any) -> Record | None:
     flat = flatten(obj)
     nested = [k for k in flat if "." in k]
     if (inner := _inner_record(obj)) is not None:
-        key, v = inner
         outer: dict[str, str | None] = {"message": None, "ts": ts_text(find(flat, "ts", nested)[1])}
-        return Record("json", outer, json.dumps(v, ensure_ascii=False, default=str), (key,))
+        return Record("json", outer, json.dumps(inner[1], ensure_ascii=False, default=str), (inner[0],))
     key, msg = find(flat, "message", nested)
     if key is None:
         return None

@@ -380,10 +380,12 @@ def _inner(layer: _Layer, depth: int = 0) -> Peeled:
 def peel_lines(rows: list[int], texts: list[str]) -> PeeledFile:
     """The offered lines (``rows``, in file order, with their ``texts``) peeled; split pieces
     (CRI ``P``, docker records without a final newline) joined per envelope and stream into their
-    first piece."""
+    first piece; a record over several lines joined into one (bare: :func:`record_spans`; each of
+    its lines in an envelope of its own: :func:`_enveloped_records`)."""
     out = PeeledFile()
     pending: dict[tuple[str, str | None], tuple[int, _Layer, list[str]]] = {}
     spans = record_spans(len(texts), lambda k, n: texts[k : k + n], [k for k, t in enumerate(texts) if is_opener(t)])
+    done: dict[int, _Layer] = {}
     last = -1
     for k, (row, text) in enumerate(zip(rows, texts)):
         if k <= last:
@@ -407,11 +409,43 @@ def peel_lines(rows: list[int], texts: list[str]) -> PeeledFile:
         elif layer.partial:
             pending[key] = (row, layer, [layer.text])
             continue
-        out.lines[row] = _inner(layer)
+        done[row] = layer
     for first, head, parts in pending.values():  # (the file ends inside a split line)
         head.text = "".join(parts)
-        out.lines[first] = _inner(head)
+        done[first] = head
+    _enveloped_records(out, sorted(done.items()))
     return out
+
+
+def _enveloped_records(out: PeeledFile, layers: list[tuple[int, _Layer]]) -> None:
+    """The peeled layers (row order) into ``out``: consecutive layers of one envelope and stream
+    whose texts are the lines of one record (a runtime wrote each line of ``console.log(obj)`` or
+    of a pretty JSON as a line of its own) joined into the layer of the record's message key line."""
+    texts = [layer.text if not (layer.final or layer.bad) else "" for _, layer in layers]
+    starts = [k for k, t in enumerate(texts) if t and is_opener(t)]
+
+    def run(k: int, n: int) -> list[str]:
+        key = (layers[k][1].label, layers[k][1].stream)
+        m = 1
+        while m < n and (layers[k + m][1].label, layers[k + m][1].stream) == key and texts[k + m]:
+            m += 1
+        return texts[k : k + m]
+
+    spans = record_spans(len(texts), run, starts) if starts else {}
+    last = -1
+    for k, (row, layer) in enumerate(layers):
+        if k <= last:
+            continue
+        if k in spans:
+            last = spans[k]
+            part = texts[k : last + 1]
+            at = next((j for j, t in enumerate(part) if _rx(_MESSAGE_KEY_LINE).search(t)), 0)
+            for j in range(k, last + 1):
+                if j != k + at:
+                    out.absorbed[layers[j][0]] = layers[k + at][0]
+            layer.text = _joined(part)
+            row = layers[k + at][0]
+        out.lines[row] = _inner(layer)
 
 
 #: the line of a record printed over several lines that holds its message key

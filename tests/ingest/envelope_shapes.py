@@ -290,6 +290,9 @@ SHAPES: dict[str, Shape] = {
     "json-escaped-twice": lambda it, t: ([json.dumps({"@timestamp": int(_epoch(t) * 1000) + 2500,
                                                       "@message": _docker(_logstash(it, t), t)})], t),
     "docker+inspect": lambda it, t: ([_docker(inspect(_app(it, t)), t)], t),
+    # (each line of a record over several lines in an envelope of its own)
+    "cri+inspect-multiline": lambda it, t: ([_cri(x, t) for x in SHAPES["inspect-multiline"](it, t)[0]], t),
+    "docker+json-pretty": lambda it, t: ([_docker(x, t) for x in SHAPES["json-pretty"](it, t)[0]], t),
     "cri+python-repr": lambda it, t: ([_cri(repr({"time": _iso(t), "levelname": it.level, "logger": it.logger,
                                                   "message": it.message}), t)], t),
     "csv-splunk-raw": lambda it, t: ([f'"{_iso(t + timedelta(seconds=1))}","' + _log4j(it, t).replace('"', '""') + '"'], t),
@@ -297,7 +300,9 @@ SHAPES: dict[str, Shape] = {
 
 
 #: shapes that print a record over several lines: its entry is the line of its message key
-RECORD_LINES = {"inspect-multiline", "python-pprint", "json-pretty"}
+#: (shape → the shape of the record it prints, whose lines tell which line is the message key's)
+RECORD_LINES = {"inspect-multiline": "inspect-multiline", "python-pprint": "python-pprint", "json-pretty": "json-pretty",
+                "cri+inspect-multiline": "inspect-multiline", "docker+json-pretty": "json-pretty"}  # fmt: skip
 _MESSAGE_KEY = re.compile(r"""^\s*\{?\s*['"]?(?:message|msg)['"]?\s*:""")
 
 
@@ -308,7 +313,8 @@ def render(shape: str, its: list[Item]) -> tuple[bytes, list[tuple[int, datetime
     where = []
     for k, it in enumerate(its):
         got, ts = SHAPES[shape](it, T0 + timedelta(seconds=k))
-        at = next(j for j, x in enumerate(got) if _MESSAGE_KEY.match(x)) if shape in RECORD_LINES else 0
+        bare = SHAPES[RECORD_LINES[shape]](it, T0)[0] if shape in RECORD_LINES else []
+        at = next((j for j, x in enumerate(bare) if _MESSAGE_KEY.match(x)), 0)
         where.append((len(lines) + 1 + at, ts))
         lines += got
     return ("\n".join(lines) + "\n").encode(), where

@@ -160,7 +160,8 @@ def test_run_summary_says_what_was_lost() -> None:
 
 
 _DUMP_SHAPES = ("inspect", "inspect-multiline", "python-repr", "python-pprint", "ruby-hash", "ruby34-hash", "json-pretty",
-                "json-nested", "json-escaped-twice", "docker+inspect", "cri+python-repr")  # fmt: skip
+                "json-nested", "json-escaped-twice", "docker+inspect", "cri+python-repr", "cri+inspect-multiline",
+                "docker+json-pretty")  # fmt: skip
 
 
 @pytest.mark.parametrize("shape", _DUMP_SHAPES)

@@ -67,12 +67,26 @@ def _sniff_json_keys(sub: pa.Array, fb: _FirstBytes) -> np.ndarray | None:
     js = sub if len(poss) == len(sub) else _take(sub, poss)
     py = PR.translated(E.SNIFF_JSON) if len(poss) <= _PY_SNIFF_JSON else None
     hit = _mask(PR.python_match(js, py[0]) if py is not None else PR.match(js, E.SNIFF_JSON))
+    hit |= _literal_start(js)
     if not hit.any():
         return None
     # (the key search first: it is the cheaper test over every JSON line)
     hit[hit] = _mask(PR.match(_take(sub, poss[hit]), E.JSON_START))
     out = np.zeros(len(sub), dtype=bool)
     out[poss[hit]] = True
+    return out
+
+
+def _literal_start(js: pa.Array) -> np.ndarray:
+    """Mask of the lines that start an object dump that is not JSON (:data:`E.LITERAL_START`):
+    tested only on lines starting with ``{`` whose second byte is not ``"`` (JSON lines are not)."""
+    raw = Raw(js)
+    cand = (raw.lengths > 1) & (raw.data[np.minimum(raw.starts + 1, len(raw.data) - 1)] != ord('"'))
+    cand &= raw.data[np.minimum(raw.starts, len(raw.data) - 1)] == ord("{")
+    out = np.zeros(len(js), dtype=bool)
+    pos = np.nonzero(cand)[0]
+    if len(pos):
+        out[pos] = _mask(PR.match(_take(js, pos), E.LITERAL_START))
     return out
 
 

@@ -72,10 +72,9 @@ STERN = r"^(?P<pod>[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?-[a-z0-9]{5}) (?P<ctr>[a-z0-9
 
 #: the start of an object dump that is not JSON (:mod:`jobs.ingest.literals`): a JS object literal
 #: (``{ level: 'INFO'``), a Python dict repr (``{'level': 'INFO'``), a Ruby hash (``{:level=>``,
-#: ``{"level"=>``, Ruby 3.4's ``{level: "info"``)
-LITERAL_START = (
-    r"^\{ ?(?:[A-Za-z_$][\w$]*: |'[^'\n]{1,64}': |:[A-Za-z_][\w]*[?!]? ?=> ?|\"[^\"\n]{1,64}\" ?=> ?)"
-)
+#: Ruby 3.4's ``{level: "info"``; ``{"level"=>`` is :data:`SNIFF_JSON`'s ``"=>``). Its second
+#: character is never ``"``: the fast reader tests only such lines
+LITERAL_START = r"^\{ ?(?:[A-Za-z_$][\w$]*: |'[^'\n]{1,64}': |:[A-Za-z_][\w]*[?!]? ?=>)"
 #: the first line of a record printed over several lines: a line that opens an object and does not
 #: close it (a JSON or literal record: ``{``, ``{'level': 'INFO',``, ``  {`` in a pretty JSON array)
 OPENER = r"^(?:\{.*[^},\s]|\{)\s*,?\s*$|^[ \t]{1,8}\{\s*$"
@@ -89,8 +88,7 @@ SNIFF_JSON = (
     r'"(?:log|MESSAGE|@message|textPayload|short_message|full_message|_raw|event)"\s*:\s*"'
     r'|"(?:jsonPayload"\s*:\s*\{|__REALTIME_TIMESTAMP"|(?:level|severity)"\s*:\s*\d)'
     r'|"(?:message|msg)"\s*:\s*"(?:\{\\"|\[?\d{4}-\d\d-\d\d[ T]\d\d:|[\w.@-]+=)'
-    r'|"(?:message|msg|log|MESSAGE)"\s*:\s*\{'
-    rf"|{LITERAL_START}"
+    r'|"(?:message|msg|log|MESSAGE)"\s*:\s*\{|"\s?=>'
 )
 #: other lines offered when no known layout reads them
 SNIFF_TEXT = "|".join((
@@ -160,9 +158,11 @@ def text_offered(text: str) -> bool:
 
 
 def json_offered(text: str) -> bool:
-    """Whether a JSON line is offered before the layouts (:data:`SNIFF_JSON` in a line that
-    starts with ``{``)."""
-    return bool(_rx(SNIFF_JSON).search(text)) and bool(_rx(JSON_START).search(text))
+    """Whether a JSON line is offered before the layouts (:data:`SNIFF_JSON` or
+    :data:`LITERAL_START` in a line that starts with ``{``)."""
+    return (bool(_rx(SNIFF_JSON).search(text)) or bool(_rx(LITERAL_START).search(text))) and bool(
+        _rx(JSON_START).search(text)
+    )
 
 
 def is_opener(text: str) -> bool:

@@ -18,23 +18,75 @@ from jobs.ingest import pyregex as PR
 from jobs.ingest.arrowops import _mask, _np, _take
 from jobs.ingest.heads import _FirstBytes, _Heads, _layout_order, _match_layouts
 from jobs.ingest.model import IngestSettings
+from jobs.ingest.rawbytes import Raw
 
 
 def sniff_json(sub: pa.Array, fb: _FirstBytes) -> np.ndarray | None:
-    """Mask of the JSON lines an envelope or a record the json layout does not read holds
-    (:data:`E.SNIFF_JSON`), None when there is none."""
+    """Mask of the lines offered before the layouts, None when there is none: the JSON lines an
+    envelope or a record the json layout does not read holds (:data:`E.SNIFF_JSON`), and the lines
+    of records printed over several lines (:func:`sniff_records`)."""
+    keys, recs = _sniff_json_keys(sub, fb), sniff_records(sub, fb)
+    return keys if recs is None else recs if keys is None else keys | recs
+
+
+#: an indented line that may open a record (``  {`` in a pretty JSON array) is at most this long
+_INDENTED_OPENER = 10
+
+
+def sniff_records(sub: pa.Array, fb: _FirstBytes) -> np.ndarray | None:
+    """Mask of the lines of records printed over several lines (:func:`E.record_spans`): only
+    lines that start with ``{``, and short indented lines, are tested as openers (:data:`E.OPENER`),
+    so a file of a known layout pays a first-byte lookup."""
+    cand, ws = fb.possible("{"), fb.possible(" \t")
+    if not cand.any() and not ws.any():
+        return None
+    raw = Raw(sub)
+    # (a line that ends with "}" opens nothing: most JSON lines are whole records)
+    cand = cand & (raw.data[np.maximum(raw.ends - 1, 0)] != ord("}"))
+    if ws.any():
+        cand |= ws & (raw.lengths <= _INDENTED_OPENER)
+    pos = np.nonzero(cand)[0]
+    if not len(pos):
+        return None
+    pos = pos[_mask(PR.match(_take(sub, pos), E.OPENER))]
+    if not len(pos):
+        return None
+    spans = E.record_spans(len(sub), lambda k, n: sub.slice(k, n).to_pylist(), pos.tolist())
+    if not spans:
+        return None
+    out = np.zeros(len(sub), dtype=bool)
+    for k, e in spans.items():
+        out[k : e + 1] = True
+    return out
+
+
+def _sniff_json_keys(sub: pa.Array, fb: _FirstBytes) -> np.ndarray | None:
     poss = np.nonzero(fb.possible(L.FIRST_CHARS["json"]))[0]
     if not len(poss):
         return None
     js = sub if len(poss) == len(sub) else _take(sub, poss)
     py = PR.translated(E.SNIFF_JSON) if len(poss) <= _PY_SNIFF_JSON else None
     hit = _mask(PR.python_match(js, py[0]) if py is not None else PR.match(js, E.SNIFF_JSON))
+    hit |= _literal_start(js)
     if not hit.any():
         return None
     # (the key search first: it is the cheaper test over every JSON line)
     hit[hit] = _mask(PR.match(_take(sub, poss[hit]), E.JSON_START))
     out = np.zeros(len(sub), dtype=bool)
     out[poss[hit]] = True
+    return out
+
+
+def _literal_start(js: pa.Array) -> np.ndarray:
+    """Mask of the lines that start an object dump that is not JSON (:data:`E.LITERAL_START`):
+    tested only on lines starting with ``{`` whose second byte is not ``"`` (JSON lines are not)."""
+    raw = Raw(js)
+    cand = (raw.lengths > 1) & (raw.data[np.minimum(raw.starts + 1, len(raw.data) - 1)] != ord('"'))
+    cand &= raw.data[np.minimum(raw.starts, len(raw.data) - 1)] == ord("{")
+    out = np.zeros(len(js), dtype=bool)
+    pos = np.nonzero(cand)[0]
+    if len(pos):
+        out[pos] = _mask(PR.match(_take(js, pos), E.LITERAL_START))
     return out
 
 

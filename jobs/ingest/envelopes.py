@@ -18,8 +18,11 @@ syslog RFC 3164, journalctl         ``<PRI>Mmm dd hh:mm:ss host tag[pid]: msg``,
 stern                               ``<pod-xxxxx> <container> <line>``               ``stern+``
 ==================================  ===============================================  ==============
 
-Application records (:mod:`jobs.ingest.records`: JSON of any common shape, logfmt, `` | ``
-columns, CSV exports) whose message is itself a line are envelopes too; the others are rewritten
+Application records (:mod:`jobs.ingest.records`: JSON of any common shape, object dumps of other
+languages (:mod:`jobs.ingest.literals`: ``util.inspect``, Python ``repr``, Ruby hashes), logfmt,
+`` | `` columns, CSV exports) whose message is itself a line, or a nested record, are envelopes too;
+a record printed over several lines is joined into one (:func:`record_spans`: read at the line of
+its message key, its other lines are that line's pieces); the others are rewritten
 as one canonical JSON line the ``json`` layout reads (layout ``gelf+json``, ``logfmt+json``, …).
 
 Which lines are offered (:func:`json_offered`, :func:`text_offered`; the same decision in both
@@ -40,13 +43,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
 import pyarrow as pa
 
 from jobs.ingest import layouts as L
+from jobs.ingest import literals as LIT
 from jobs.ingest import records as R
 from jobs.ingest import timestamps as TS
 from jobs.ingest.pyregex import translate
@@ -66,6 +70,16 @@ SYSLOG = (
 )
 STERN = r"^(?P<pod>[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?-[a-z0-9]{5}) (?P<ctr>[a-z0-9](?:[a-z0-9-]*[a-z0-9])?) (?P<x>.+)$"
 
+#: the start of an object dump that is not JSON (:mod:`jobs.ingest.literals`): a JS object literal
+#: (``{ level: 'INFO'``), a Python dict repr (``{'level': 'INFO'``), a Ruby hash (``{:level=>``,
+#: Ruby 3.4's ``{level: "info"``; ``{"level"=>`` is :data:`SNIFF_JSON`'s ``"=>``). Its second
+#: character is never ``"``: the fast reader tests only such lines
+LITERAL_START = r"^\{ ?(?:[A-Za-z_$][\w$]*: |'[^'\n]{1,64}': |:[A-Za-z_][\w]*[?!]? ?=>)"
+#: the first line of a record printed over several lines: a line that opens an object and does not
+#: close it (a JSON or literal record: ``{``, ``{'level': 'INFO',``, ``  {`` in a pretty JSON array)
+OPENER = r"^(?:\{.*[^},\s]|\{)\s*,?\s*$|^[ \t]{1,8}\{\s*$"
+#: at most this many lines are one record
+RECORD_LINES = 200
 #: JSON lines offered before the layouts: a line starting with ``{`` (:data:`JSON_START`) that
 #: has a key that carries a line, a message the json layout does not read as such (a nested
 #: record, a whole log line), or a numeric level (Bunyan, pino, GELF)
@@ -74,6 +88,7 @@ SNIFF_JSON = (
     r'"(?:log|MESSAGE|@message|textPayload|short_message|full_message|_raw|event)"\s*:\s*"'
     r'|"(?:jsonPayload"\s*:\s*\{|__REALTIME_TIMESTAMP"|(?:level|severity)"\s*:\s*\d)'
     r'|"(?:message|msg)"\s*:\s*"(?:\{\\"|\[?\d{4}-\d\d-\d\d[ T]\d\d:|[\w.@-]+=)'
+    r'|"(?:message|msg|log|MESSAGE)"\s*:\s*\{|"\s?=>'
 )
 #: other lines offered when no known layout reads them
 SNIFF_TEXT = "|".join((
@@ -88,6 +103,12 @@ SNIFF_TEXT = "|".join((
 ))  # fmt: skip
 #: what a cut JSON / Fluent Bit record still holds of its line
 _CUT_VALUE = r'"(?:log|message|msg|MESSAGE|short_message|full_message|@message|textPayload|_raw|event)"\s*(?::|=>)\s*"(?P<v>(?:[^"\\]|\\.)*)'
+#: the same in an object dump of another syntax (``message: '…``, ``'msg': "…``, ``:message=>"…``)
+_CUT_LITERAL = (
+    r"""(?:^|[{,\s])['":]?(?:message|msg|log|event)['"]?\s*(?::|=>)\s*"""
+    r"""(?:'(?P<s>(?:[^'\\]|\\.)*)|"(?P<d>(?:[^"\\]|\\.)*))"""
+)
+_CUT_TIME = r"""(?:^|[{,\s])['":]?(?:timestamp|time|@timestamp|ts)['"]?\s*(?::|=>)\s*['"](?P<t>[^'"]{8,40})['"]"""
 _LEVEL_WORD = rf"^(?:{L.LEVELS})$"
 MAX_DEPTH = 6
 
@@ -137,9 +158,59 @@ def text_offered(text: str) -> bool:
 
 
 def json_offered(text: str) -> bool:
-    """Whether a JSON line is offered before the layouts (:data:`SNIFF_JSON` in a line that
-    starts with ``{``)."""
-    return bool(_rx(SNIFF_JSON).search(text)) and bool(_rx(JSON_START).search(text))
+    """Whether a JSON line is offered before the layouts (:data:`SNIFF_JSON` or
+    :data:`LITERAL_START` in a line that starts with ``{``)."""
+    return (bool(_rx(SNIFF_JSON).search(text)) or bool(_rx(LITERAL_START).search(text))) and bool(
+        _rx(JSON_START).search(text)
+    )
+
+
+def is_opener(text: str) -> bool:
+    """Whether a line may open a record printed over several lines (:data:`OPENER`)."""
+    return bool(_rx(OPENER).search(text))
+
+
+def parse_object(text: str) -> dict | None:
+    """A JSON object, else an object dump of another syntax (:func:`literals.parse`), else None."""
+    try:
+        obj = json.loads(text)
+    except (ValueError, RecursionError):
+        return LIT.parse(text)
+    return obj if isinstance(obj, dict) else None
+
+
+def _joined(lines: list[str]) -> str:
+    return "\n".join(lines).strip().rstrip(",")
+
+
+def record_spans(n: int, lines: Callable[[int, int], list[str]], starts: Sequence[int]) -> dict[int, int]:
+    """Records printed over several lines: position → last position (of ``n`` lines: a file's
+    non-blank lines, or the offered ones) of each record that opens at one of ``starts`` (lines that
+    are :func:`is_opener`), closes within :data:`RECORD_LINES` lines and parses as a record with a
+    message. ``lines(k, m)``: the texts of positions ``k`` .. ``k+m-1``. A record that does not close
+    or parse is no span: its lines are read one by one."""
+    out: dict[int, int] = {}
+    nxt = 0
+    for k in starts:
+        if k < nxt:
+            continue
+        texts = lines(k, min(RECORD_LINES, n - k))
+        e = LIT.record_end(texts, 0, len(texts))
+        if not e:
+            continue
+        obj = parse_object(_joined(texts[: e + 1]))
+        if obj is not None and R.from_mapping(obj, is_line) is not None:
+            out[k], nxt = k + e, k + e + 1
+    return out
+
+
+def offered_rows(texts: Sequence[str], rows: list[int]) -> list[int]:
+    """The rows offered before the layouts (reference reader): the JSON lines :func:`json_offered`
+    offers and every line of a record printed over several lines (:func:`record_spans`)."""
+    sub = [texts[i] for i in rows]
+    spans = record_spans(len(sub), lambda k, n: sub[k : k + n], [k for k, t in enumerate(sub) if is_opener(t)])
+    inside = {j for k, e in spans.items() for j in range(k, e + 1)}
+    return [r for k, r in enumerate(rows) if k in inside or json_offered(sub[k])]
 
 
 # ------------------------------------------------------------------------------ is it a line?
@@ -176,6 +247,20 @@ def _cut(text: str, label: str, pts: str | None) -> _Layer:
     return _Layer(label, v, pts)
 
 
+def _cut_literal(text: str, label: str) -> _Layer:
+    """An object dump of another syntax cut before its end: the message it holds so far (a
+    ``message`` / ``msg`` / ``log`` key, quoted or not), else unreadable."""
+    m = _rx(_CUT_LITERAL).search(text)
+    if m is None:
+        return _Layer(label, "", None, bad=f"{label} record without a readable message (cut or malformed)")
+    q, v = ("'", m.group("s")) if m.group("s") is not None else ('"', m.group("d"))
+    parsed = LIT.parse("{m: " + q + v + q + "}")
+    fields: dict[str, str | None] = {"message": (parsed["m"] if parsed else v).rstrip("\r\n")}
+    ts = _rx(_CUT_TIME).search(text)
+    fields["ts"] = R.ts_text(ts.group("t")) if ts else None
+    return _Layer(label, R.canonical(fields), None, final=True)
+
+
 def _record(obj: dict, label_if_plain: str | None, pts: str | None, text: str | None = None) -> _Layer | None:
     """The layer of a parsed record (``text``: a logfmt line, whose other pairs follow the message)."""
     rec = R.from_mapping(obj, is_line)
@@ -192,11 +277,24 @@ def _record(obj: dict, label_if_plain: str | None, pts: str | None, text: str | 
     return _Layer("" if label == "json" else label, R.canonical(rec.fields), pts, final=True)
 
 
+def _literal_label(text: str) -> str:
+    """The layout label of an object dump that is not JSON: ``ruby`` (``=>``), ``repr`` (Python's
+    quoted keys), ``inspect`` (Node's util.inspect, Ruby 3.4's ``key: value``)."""
+    m = _rx(LITERAL_START).search(text)
+    head = m.group(0) if m else text.lstrip("{ \n")[:1]
+    return "ruby" if "=>" in head else "repr" if head.lstrip("{ \n").startswith("'") else "inspect"
+
+
 def _json(text: str) -> _Layer | None:
     try:
         obj = json.loads(text)
         return _record(obj, None, None) if isinstance(obj, dict) else None
-    except (ValueError, RecursionError):  # (malformed, cut, or nested beyond reason)
+    except (ValueError, RecursionError):  # (another syntax, malformed, cut, or nested beyond reason)
+        lit = LIT.parse(text)
+        if lit is not None:
+            return _record(lit, _literal_label(text), None)
+        if _rx(LITERAL_START).search(text) or text.startswith("{\n"):
+            return _cut_literal(text, _literal_label(text))
         return _cut(text, "json", None)
 
 
@@ -282,10 +380,20 @@ def _inner(layer: _Layer, depth: int = 0) -> Peeled:
 def peel_lines(rows: list[int], texts: list[str]) -> PeeledFile:
     """The offered lines (``rows``, in file order, with their ``texts``) peeled; split pieces
     (CRI ``P``, docker records without a final newline) joined per envelope and stream into their
-    first piece."""
+    first piece; a record over several lines joined into one (bare: :func:`record_spans`; each of
+    its lines in an envelope of its own: :func:`_enveloped_records`)."""
     out = PeeledFile()
     pending: dict[tuple[str, str | None], tuple[int, _Layer, list[str]]] = {}
-    for row, text in zip(rows, texts):
+    spans = record_spans(len(texts), lambda k, n: texts[k : k + n], [k for k, t in enumerate(texts) if is_opener(t)])
+    done: dict[int, _Layer] = {}
+    last = -1
+    for k, (row, text) in enumerate(zip(rows, texts)):
+        if k <= last:
+            continue
+        if k in spans:  # (a record over several lines: one line, at its message key's line)
+            last = spans[k]
+            _one_record(out, rows[k : last + 1], texts[k : last + 1])
+            continue
         layer = peel_one(text)
         if layer is None:
             continue
@@ -301,11 +409,58 @@ def peel_lines(rows: list[int], texts: list[str]) -> PeeledFile:
         elif layer.partial:
             pending[key] = (row, layer, [layer.text])
             continue
-        out.lines[row] = _inner(layer)
+        done[row] = layer
     for first, head, parts in pending.values():  # (the file ends inside a split line)
         head.text = "".join(parts)
-        out.lines[first] = _inner(head)
+        done[first] = head
+    _enveloped_records(out, sorted(done.items()))
     return out
+
+
+def _enveloped_records(out: PeeledFile, layers: list[tuple[int, _Layer]]) -> None:
+    """The peeled layers (row order) into ``out``: consecutive layers of one envelope and stream
+    whose texts are the lines of one record (a runtime wrote each line of ``console.log(obj)`` or
+    of a pretty JSON as a line of its own) joined into the layer of the record's message key line."""
+    texts = [layer.text if not (layer.final or layer.bad) else "" for _, layer in layers]
+    starts = [k for k, t in enumerate(texts) if t and is_opener(t)]
+
+    def run(k: int, n: int) -> list[str]:
+        key = (layers[k][1].label, layers[k][1].stream)
+        m = 1
+        while m < n and (layers[k + m][1].label, layers[k + m][1].stream) == key and texts[k + m]:
+            m += 1
+        return texts[k : k + m]
+
+    spans = record_spans(len(texts), run, starts) if starts else {}
+    last = -1
+    for k, (row, layer) in enumerate(layers):
+        if k <= last:
+            continue
+        if k in spans:
+            last = spans[k]
+            part = texts[k : last + 1]
+            at = next((j for j, t in enumerate(part) if _rx(_MESSAGE_KEY_LINE).search(t)), 0)
+            for j in range(k, last + 1):
+                if j != k + at:
+                    out.absorbed[layers[j][0]] = layers[k + at][0]
+            layer.text = _joined(part)
+            row = layers[k + at][0]
+        out.lines[row] = _inner(layer)
+
+
+#: the line of a record printed over several lines that holds its message key
+_MESSAGE_KEY_LINE = r"""^\s*\{?\s*['":]?(?:message|msg|short_message|full_message|@message|event|log|MESSAGE|text)['"]?\s*(?::|=>)"""
+
+
+def _one_record(out: PeeledFile, rows: list[int], texts: list[str]) -> None:
+    """A record over several lines peeled as one line: its text is the line of its message key
+    (else its first line), the record's other lines are that line's joined pieces."""
+    at = next((j for j, t in enumerate(texts) if _rx(_MESSAGE_KEY_LINE).search(t)), 0)
+    for j, r in enumerate(rows):
+        if j != at:
+            out.absorbed[r] = rows[at]
+    layer = peel_one(_joined(texts))
+    out.lines[rows[at]] = _inner(layer) if layer is not None else Peeled(_joined(texts))
 
 
 # ------------------------------------------------------------------------------ envelope times

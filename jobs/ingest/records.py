@@ -39,7 +39,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "message": ("message", "msg", "short_message", "full_message", "@message", "@m", "event", "text",
                 "textPayload", "jsonPayload.message", "jsonPayload.msg", "MESSAGE", "log", "_raw", "Message"),
     "ts": ("@timestamp", "timestamp", "time", "ts", "@t", "t", "datetime", "date", "Date", "_time",
-           "__REALTIME_TIMESTAMP", "_SOURCE_REALTIME_TIMESTAMP", "receiveTimestamp"),
+           "__REALTIME_TIMESTAMP", "_SOURCE_REALTIME_TIMESTAMP", "receiveTimestamp", "asctime", "created"),
     "level": ("level", "log.level", "severity", "@l", "levelname", "loglevel", "lvl", "Level", "Status",
               "status", "PRIORITY"),
     "logger": ("logger_name", "logger", "log.logger", "loggerName", "logger.name", "_logger_name",
@@ -189,11 +189,25 @@ def _shape(flat: dict[str, Any], key: str) -> str:
     )
 
 
+def _inner_record(obj: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+    """(key, object) of a message key whose value is itself a record (an object with a message key:
+    a JSON logger's record that a shipper parsed and nested, ``{"time": …, "log": {"msg": …}}``)."""
+    for name in FAMILIES["message"]:
+        v = obj.get(name)
+        if isinstance(v, dict) and find(flatten(v), "message")[0] is not None:
+            return name, v
+    return None
+
+
 def from_mapping(obj: dict[str, Any], is_line: Any) -> Record | None:
     """The record of a parsed JSON object / logfmt / column mapping (None: no message key);
-    ``is_line(text)`` tells whether a message is a log line of its own."""
+    ``is_line(text)`` tells whether a message is a log line of its own; a message key holding a
+    record makes this record an envelope of that one (its line: the inner record as JSON)."""
     flat = flatten(obj)
     nested = [k for k in flat if "." in k]
+    if (inner := _inner_record(obj)) is not None:
+        outer: dict[str, str | None] = {"message": None, "ts": ts_text(find(flat, "ts", nested)[1])}
+        return Record("json", outer, json.dumps(inner[1], ensure_ascii=False, default=str), (inner[0],))
     key, msg = find(flat, "message", nested)
     if key is None:
         return None

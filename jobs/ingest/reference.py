@@ -317,7 +317,7 @@ def _read_heads(f: File, settings: IngestSettings, label: str) -> None:
     """Steps 5-6: the head of every line a layout, an envelope's inner line, a layout behind a
     viewer's timestamp or the general reader reads."""
     rows = [i for i, t in enumerate(f.text) if not f.bad[i] and t]  # (blank lines: unrelated)
-    offered = [i for i in rows if E.json_offered(f.text[i])]
+    offered = E.offered_rows(f.text, rows)
     first = [i for i in rows if i not in set(offered)]
     sample = [f.text[i] for i in first[:SAMPLE]]
     order = _layout_order(sample, settings)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import glob
 import json
 import os
+import pprint
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -145,6 +146,57 @@ def _q(msg: str) -> str:
     return msg.replace("\\", "\\\\").replace('"', '\\"')
 
 
+# ------------------------------------------------------------------------------ other languages' dumps
+_JS_KEY = re.compile(r"^[A-Za-z_$][\w$]*$")
+
+
+def js_string(v: str) -> str:
+    """A string as Node's ``util.inspect`` quotes it: ``'…'``, or ``"…"`` when it holds a ``'`` and
+    no ``"``, else a back-quoted one."""
+    q = "'" if "'" not in v else '"' if '"' not in v else "`" if "`" not in v else "'"
+    body = v.replace("\\", "\\\\").replace("\n", "\\n").replace("\t", "\\t")
+    return q + (body.replace(q, "\\" + q) if q == "'" and "'" in v else body) + q
+
+
+def inspect(v: Any, indent: int | None = None, depth: int = 0) -> str:
+    """``v`` as Node's ``util.inspect`` prints it: on one line, or (``indent``) one key per line
+    (objects nested deeper than 2 levels: ``[Object]``, ``[Array]``)."""
+    if isinstance(v, dict):
+        if depth > 2:
+            return "[Object]"
+        items = [f"{k if _JS_KEY.match(k) else js_string(k)}: {inspect(x, None, depth + 1)}" for k, x in v.items()]
+        if not items:
+            return "{}"
+        if indent:
+            pad = " " * indent
+            return "{\n" + ",\n".join(pad + i for i in items) + "\n}"
+        return "{ " + ", ".join(items) + " }"
+    if isinstance(v, list):
+        return "[Array]" if depth > 2 else "[ " + ", ".join(inspect(x, None, depth + 1) for x in v) + " ]" if v else "[]"
+    if isinstance(v, str):
+        return js_string(v)
+    if v is None:
+        return "null"
+    return ("true" if v else "false") if isinstance(v, bool) else repr(v)
+
+
+def ruby(v: Any, new_syntax: bool = False) -> str:
+    """``v`` as Ruby's ``Hash#inspect`` prints it (``{:k=>v}``; ``new_syntax``: Ruby 3.4's ``{k: v}``)."""
+    if isinstance(v, dict):
+        key = (lambda k: f"{k}: ") if new_syntax else (lambda k: f":{k}=>")
+        return "{" + ", ".join(key(k) + ruby(x, new_syntax) for k, x in v.items()) + "}"
+    if isinstance(v, list):
+        return "[" + ", ".join(ruby(x, new_syntax) for x in v) + "]"
+    if v is None:
+        return "nil"
+    return json.dumps(v, ensure_ascii=False) if isinstance(v, str) else ("true" if v is True else "false" if v is False else repr(v))
+
+
+def _app(it: Item, t: datetime) -> dict[str, Any]:
+    """The application's record of a message (time, level, logger, message)."""
+    return {"level": it.level, "timestamp": _iso(t), "logger": it.logger, "message": it.message}
+
+
 #: shape → (it, app time) → (lines, expected ts): the message's first line is the entry's line
 Shape = Callable[[Item, datetime], tuple[list[str], datetime]]
 SHAPES: dict[str, Shape] = {
@@ -223,8 +275,35 @@ SHAPES: dict[str, Shape] = {
     "mdc-bracket": _mdc("bracket"),
     "mdc-logfmt": _mdc("logfmt"),
     "mdc-json": _mdc("json"),
+    # object dumps that are not JSON, JSON nested in JSON, records over several lines
+    "inspect": lambda it, t: ([inspect(_app(it, t))], t),
+    "inspect-multiline": lambda it, t: (inspect(_app(it, t) | {"pid": 42}, 2).split("\n"), t),
+    "python-repr": lambda it, t: ([repr({"asctime": f"{t.strftime('%Y-%m-%d %H:%M:%S')},{t.microsecond // 1000:03d}",
+                                         "levelname": it.level, "logger": it.logger, "msg": it.message})], t),
+    "python-pprint": lambda it, t: (pprint.pformat({"timestamp": _iso(t), "level": it.level, "logger": it.logger,
+                                                    "msg": it.message, "thread": "MainThread"}, width=60).split("\n"), t),
+    "ruby-hash": lambda it, t: ([ruby(_app(it, t))], t),
+    "ruby34-hash": lambda it, t: ([ruby(_app(it, t), True)], t),
+    "json-pretty": lambda it, t: (json.dumps(json.loads(_logstash(it, t)), indent=2).split("\n"), t),
+    "json-nested": lambda it, t: ([json.dumps({"time": _iso(t + timedelta(seconds=3)), "stream": "stdout",
+                                              "log": json.loads(_logstash(it, t))})], t),
+    "json-escaped-twice": lambda it, t: ([json.dumps({"@timestamp": int(_epoch(t) * 1000) + 2500,
+                                                      "@message": _docker(_logstash(it, t), t)})], t),
+    "docker+inspect": lambda it, t: ([_docker(inspect(_app(it, t)), t)], t),
+    # (each line of a record over several lines in an envelope of its own)
+    "cri+inspect-multiline": lambda it, t: ([_cri(x, t) for x in SHAPES["inspect-multiline"](it, t)[0]], t),
+    "docker+json-pretty": lambda it, t: ([_docker(x, t) for x in SHAPES["json-pretty"](it, t)[0]], t),
+    "cri+python-repr": lambda it, t: ([_cri(repr({"time": _iso(t), "levelname": it.level, "logger": it.logger,
+                                                  "message": it.message}), t)], t),
     "csv-splunk-raw": lambda it, t: ([f'"{_iso(t + timedelta(seconds=1))}","' + _log4j(it, t).replace('"', '""') + '"'], t),
 }  # fmt: skip
+
+
+#: shapes that print a record over several lines: its entry is the line of its message key
+#: (shape → the shape of the record it prints, whose lines tell which line is the message key's)
+RECORD_LINES = {"inspect-multiline": "inspect-multiline", "python-pprint": "python-pprint", "json-pretty": "json-pretty",
+                "cri+inspect-multiline": "inspect-multiline", "docker+json-pretty": "json-pretty"}  # fmt: skip
+_MESSAGE_KEY = re.compile(r"""^\s*\{?\s*['"]?(?:message|msg)['"]?\s*:""")
 
 
 def render(shape: str, its: list[Item]) -> tuple[bytes, list[tuple[int, datetime]]]:
@@ -234,7 +313,9 @@ def render(shape: str, its: list[Item]) -> tuple[bytes, list[tuple[int, datetime
     where = []
     for k, it in enumerate(its):
         got, ts = SHAPES[shape](it, T0 + timedelta(seconds=k))
-        where.append((len(lines) + 1, ts))
+        bare = SHAPES[RECORD_LINES[shape]](it, T0)[0] if shape in RECORD_LINES else []
+        at = next((j for j, x in enumerate(bare) if _MESSAGE_KEY.match(x)), 0)
+        where.append((len(lines) + 1 + at, ts))
         lines += got
     return ("\n".join(lines) + "\n").encode(), where
 

@@ -157,3 +157,36 @@ def test_run_summary_says_what_was_lost() -> None:
     assert "files not read: 2" in text and "    b.log.gz: corrupt_gzip: b.log.gz: bad" in text
     assert "quarantined by reason: unparsable_layout 5, binary 1, corrupt_gzip 1, group_unknown 1" in text
     assert "a.log: 5 lines, e.g. '12:00 weird line'" in text and "ingest.layouts" in text
+
+
+_DUMP_SHAPES = ("inspect", "inspect-multiline", "python-repr", "python-pprint", "ruby-hash", "ruby34-hash", "json-pretty",
+                "json-nested", "json-escaped-twice", "docker+inspect", "cri+python-repr", "cri+inspect-multiline",
+                "docker+json-pretty")  # fmt: skip
+
+
+@pytest.mark.parametrize("shape", _DUMP_SHAPES)
+def test_records_cut_in_half_fall_back_or_are_quarantined(shape: str) -> None:
+    """A structured record of each syntax cut in half (a line cut at its middle, a record over several
+    lines cut after half of its lines), among whole ones: nothing raises, both readers agree, the
+    audit reconciles line for line, the whole records still read, a cut one is an event of the text it
+    holds so far, unrelated, or quarantined with a reason."""
+    from tests.ingest import envelope_shapes as S
+    from tests.ingest.test_reference_equivalence import assert_same
+
+    its = [S.Item(f"[Consumer clientId=c, groupId=g{k}] (Re-)joining group",
+                  "org.apache.kafka.clients.consumer.internals.ConsumerCoordinator", "INFO",
+                  {"kind": "join_sent", "group_id": f"g{k}"}) for k in range(4)]  # fmt: skip
+    out: list[str] = []
+    for k, it in enumerate(its):
+        lines, _ = S.SHAPES[shape](it, S.T0)
+        if k % 2:  # (cut)
+            lines = [lines[0][: len(lines[0]) // 2]] if len(lines) == 1 else lines[: len(lines) // 2]
+        out += lines
+    data = ("\n".join(out) + "\n").encode()
+    assert_same(data, f"{shape}.log", S.SETTINGS)
+    ev, q, audit = parse_bytes(data, f"{shape}.log", "c", S.SETTINGS, "r")
+    check_invariant(audit)
+    assert audit["total_lines"] == len(out)
+    groups = [e["group_id"] for e in ev.to_pylist() if e["kind"] == "join_sent"]
+    assert {"g0", "g2"} <= set(groups) <= {"g0", "g1", "g2", "g3"}
+    assert all(r["reason"] and r["raw"] is not None for r in q.to_pylist())

@@ -200,6 +200,9 @@ _FRAGMENTS = [
     '","', "[Consumer clientId=c, groupId=g] (Re-)joining group", "[2024-05-01 10:00:00,123] INFO ", " (a.b.C)",
     '{"level": NaN, "msg": "x", "generationId": true}', '{"level": 1e999, "short_message": "y", "generation": 99999999999}',
     '{"MESSAGE": "m", "__REALTIME_TIMESTAMP": "99999999999999999999"}', "\\u00e9", "x=", '"', "{", "}", "]", " ",
+    # object dumps and records over several lines (fragments: openers, keys, closers)
+    "{ level: 'INFO', ", "  message: '[Consumer clientId=c, groupId=g] (Re-)joining group',", "{'msg': ", ":message=>",
+    "[Object]", "'", "  ", "2024-05-01T10:00:00.1Z stdout F {",
 ]
 
 

@@ -51,18 +51,8 @@ FORBIDDEN: dict[tuple[str, str], str] = {
 #: Imports against :data:`FORBIDDEN` that remain, as ``(importer, imported)`` modules, with their reason.
 ALLOWED_LAYER_VIOLATIONS: dict[tuple[str, str], str] = {}
 
-_INGEST_PRIVATE = (
-    "owned by concurrent work on jobs/ingest/; to break by giving the fast-path ingest stages and the "
-    "arrowops helpers public names"
-)
 #: Modules that import another module's private names (``from m import _x``), with their reason.
-ALLOWED_PRIVATE_IMPORTS: dict[str, str] = {
-    "jobs.ingest.envelope_heads": _INGEST_PRIVATE,
-    "jobs.ingest.fields": _INGEST_PRIVATE,
-    "jobs.ingest.heads": _INGEST_PRIVATE,
-    "jobs.ingest.messages": _INGEST_PRIVATE,
-    "jobs.ingest.parse": _INGEST_PRIVATE,
-}
+ALLOWED_PRIVATE_IMPORTS: dict[str, str] = {}
 
 
 def _module_files() -> dict[str, pathlib.Path]:

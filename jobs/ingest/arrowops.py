@@ -115,9 +115,3 @@ def dict_apply(a: pa.Array, fn: Any) -> pa.Array:
 def column(t: pa.Table, name: str) -> pa.Array | None:
     return whole(t[name]) if name in t.column_names else None
 
-
-# the former private names, still imported by ingestion modules of concurrent work (to switch to the
-# public names above)
-_np, _mask, _nullify_empty, _take, _extract = numpy_of, mask, nullify_empty, take, extract
-_split_list, _int, _coalesce, _repeat, _decode_lossy = split_list, int_of, coalesce, repeat, decode_lossy
-_elem, _dict_apply, _col = elem, dict_apply, column

@@ -17,7 +17,7 @@ from jobs.ingest import context as C
 from jobs.ingest.arrowops import extract, mask, numpy_of, take
 
 # ------------------------------------------------------------------------------------ attribution
-#: how far back (ms) the time fallback of :func:`_attribute_groups` looks for a group line
+#: how far back (ms) the time fallback of :func:`attribute_groups` looks for a group line
 ATTRIBUTION_WINDOW_MS = 1000
 _ID_BOUNDARY = r"[^\w.\-]"
 
@@ -37,7 +37,7 @@ def _nearest_before(positions: list[int], pos: int, opart: np.ndarray) -> int:
     return -1
 
 
-def _attribute_groups(ev: pa.Table, msg: pa.Array, ts: np.ndarray) -> tuple[pa.Array, np.ndarray]:
+def attribute_groups(ev: pa.Table, msg: pa.Array, ts: np.ndarray) -> tuple[pa.Array, np.ndarray]:
     """Context attribution of events whose line names no group (``ev`` in line order of one file).
 
     Kafka logs some lines while handling one group's request without naming the group (the static
@@ -85,7 +85,7 @@ def _attribute_groups(ev: pa.Table, msg: pa.Array, ts: np.ndarray) -> tuple[pa.A
 
 
 def _client_id_groups(ev: pa.Table, gid: pa.Array, nog: np.ndarray) -> tuple[pa.Array, np.ndarray]:
-    """Step 0 of :func:`_attribute_groups`: an event without a group whose client id is a 2.4+
+    """Step 0 of :func:`attribute_groups`: an event without a group whose client id is a 2.4+
     consumer's default ``consumer-<g>-<n>`` (:data:`jobs.ingest.context.CLIENT_ID_GROUP`) takes
     ``g`` when a line of the file names group ``g``. Returns the group ids and the rows filled (they
     count as naming their group for the later steps)."""

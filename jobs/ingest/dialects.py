@@ -32,7 +32,7 @@ loading, offset expiry); they are counted as *unrelated*, never quarantined. Lin
 group prefilter (:data:`GROUP_PREFILTER`) but match no dialect are quarantined as
 ``group_line_not_understood``. A dialect without ``{G}`` (Kafka logs some lines while handling one
 group's request without naming it) gets its group from context: the parser's
-``_attribute_groups`` (else ``group_unknown``).
+``attribute_groups`` (else ``group_unknown``).
 
 How to add a dialect:
 

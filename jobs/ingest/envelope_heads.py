@@ -12,16 +12,16 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from jobs.ingest import arrowops as ao
 from jobs.ingest import envelopes as E
 from jobs.ingest import layouts as L
 from jobs.ingest import pyregex as PR
-from jobs.ingest.arrowops import _mask, _np, _take
-from jobs.ingest.heads import _FirstBytes, _Heads, _layout_order, _match_layouts
+from jobs.ingest.heads import FirstBytes, Heads, layout_order, match_layouts
 from jobs.ingest.model import IngestSettings
 from jobs.ingest.rawbytes import Raw
 
 
-def sniff_json(sub: pa.Array, fb: _FirstBytes) -> np.ndarray | None:
+def sniff_json(sub: pa.Array, fb: FirstBytes) -> np.ndarray | None:
     """Mask of the lines offered before the layouts, None when there is none: the JSON lines an
     envelope or a record the json layout does not read holds (:data:`E.SNIFF_JSON`), and the lines
     of records printed over several lines (:func:`sniff_records`)."""
@@ -33,7 +33,7 @@ def sniff_json(sub: pa.Array, fb: _FirstBytes) -> np.ndarray | None:
 _INDENTED_OPENER = 10
 
 
-def sniff_records(sub: pa.Array, fb: _FirstBytes) -> np.ndarray | None:
+def sniff_records(sub: pa.Array, fb: FirstBytes) -> np.ndarray | None:
     """Mask of the lines of records printed over several lines (:func:`E.record_spans`): only
     lines that start with ``{``, and short indented lines, are tested as openers (:data:`E.OPENER`),
     so a file of a known layout pays a first-byte lookup."""
@@ -48,7 +48,7 @@ def sniff_records(sub: pa.Array, fb: _FirstBytes) -> np.ndarray | None:
     pos = np.nonzero(cand)[0]
     if not len(pos):
         return None
-    pos = pos[_mask(PR.match(_take(sub, pos), E.OPENER))]
+    pos = pos[ao.mask(PR.match(ao.take(sub, pos), E.OPENER))]
     if not len(pos):
         return None
     spans = E.record_spans(len(sub), lambda k, n: sub.slice(k, n).to_pylist(), pos.tolist())
@@ -60,18 +60,18 @@ def sniff_records(sub: pa.Array, fb: _FirstBytes) -> np.ndarray | None:
     return out
 
 
-def _sniff_json_keys(sub: pa.Array, fb: _FirstBytes) -> np.ndarray | None:
+def _sniff_json_keys(sub: pa.Array, fb: FirstBytes) -> np.ndarray | None:
     poss = np.nonzero(fb.possible(L.FIRST_CHARS["json"]))[0]
     if not len(poss):
         return None
-    js = sub if len(poss) == len(sub) else _take(sub, poss)
+    js = sub if len(poss) == len(sub) else ao.take(sub, poss)
     py = PR.translated(E.SNIFF_JSON) if len(poss) <= _PY_SNIFF_JSON else None
-    hit = _mask(PR.python_match(js, py[0]) if py is not None else PR.match(js, E.SNIFF_JSON))
+    hit = ao.mask(PR.python_match(js, py[0]) if py is not None else PR.match(js, E.SNIFF_JSON))
     hit |= _literal_start(js)
     if not hit.any():
         return None
     # (the key search first: it is the cheaper test over every JSON line)
-    hit[hit] = _mask(PR.match(_take(sub, poss[hit]), E.JSON_START))
+    hit[hit] = ao.mask(PR.match(ao.take(sub, poss[hit]), E.JSON_START))
     out = np.zeros(len(sub), dtype=bool)
     out[poss[hit]] = True
     return out
@@ -86,7 +86,7 @@ def _literal_start(js: pa.Array) -> np.ndarray:
     out = np.zeros(len(js), dtype=bool)
     pos = np.nonzero(cand)[0]
     if len(pos):
-        out[pos] = _mask(PR.match(_take(js, pos), E.LITERAL_START))
+        out[pos] = ao.mask(PR.match(ao.take(js, pos), E.LITERAL_START))
     return out
 
 
@@ -100,16 +100,16 @@ _PY_SNIFF_JSON = 100
 def sniff_text(text: pa.Array, left: np.ndarray) -> np.ndarray:
     """Mask over ``left`` (lines no layout read) of the lines :func:`E.text_offered` offers: not
     starting with whitespace (most such lines are stack frames) and :data:`E.SNIFF_TEXT`."""
-    fb = _FirstBytes(_take(text, left))
+    fb = FirstBytes(ao.take(text, left))
     cand = np.nonzero(~fb.possible(" \t"))[0]
     out = np.zeros(len(left), dtype=bool)
     if not len(cand):
         return out
-    sub = _take(text, left[cand])
+    sub = ao.take(text, left[cand])
     if len(cand) <= _PY_SNIFF and (py := PR.translated(E.SNIFF_TEXT)) is not None:
-        out[cand] = _mask(PR.python_match(sub, py[0]))
+        out[cand] = ao.mask(PR.python_match(sub, py[0]))
     else:
-        out[cand] = _mask(PR.match(sub, E.SNIFF_TEXT))
+        out[cand] = ao.mask(PR.match(sub, E.SNIFF_TEXT))
     return out
 
 
@@ -126,11 +126,11 @@ class Enveloped:
     joined: np.ndarray
 
 
-def peel(f: Any, offered: np.ndarray, settings: IngestSettings, heads: _Heads, wrap_label: str) -> np.ndarray:
+def peel(f: Any, offered: np.ndarray, settings: IngestSettings, heads: Heads, wrap_label: str) -> np.ndarray:
     """Step 3b: the offered lines peeled (:func:`E.peel_lines`, per line in Python: only enveloped
     lines come here), split pieces joined (the later pieces: continuations), unreadable envelopes
     quarantined, and the inner lines read by the layouts; returns the lines no layout read."""
-    pf = E.peel_lines(offered.tolist(), _take(f.text, offered).to_pylist())
+    pf = E.peel_lines(offered.tolist(), ao.take(f.text, offered).to_pylist())
     absorbed = np.array(sorted(pf.absorbed), dtype=np.int64)
     peeled = np.array(sorted(pf.lines), dtype=np.int64)
     changed = np.union1d(absorbed, peeled)
@@ -152,14 +152,14 @@ def peel(f: Any, offered: np.ndarray, settings: IngestSettings, heads: _Heads, w
         mask[changed] = True
         vals = pa.array([new_text[int(r)] for r in changed], f.text.type)
         f.text = pc.replace_with_mask(f.text, pa.array(mask), vals)
-    second = offered[(_np(pc.binary_length(_take(f.text, offered))) > 0) & ~np.isin(offered, absorbed)
+    second = offered[(ao.numpy_of(pc.binary_length(ao.take(f.text, offered))) > 0) & ~np.isin(offered, absorbed)
                      & ~np.isin(offered, np.array(bad, dtype=np.int64))]  # fmt: skip
     if not len(second):
         return second
-    sub = _take(f.text, second)
-    fb = _FirstBytes(sub)
-    order = list(settings.layouts) + _layout_order(sub, fb)
-    return _match_layouts(sub, second, order, heads, wrap_label, None, fb)
+    sub = ao.take(f.text, second)
+    fb = FirstBytes(sub)
+    order = list(settings.layouts) + layout_order(sub, fb)
+    return match_layouts(sub, second, order, heads, wrap_label, None, fb)
 
 
 def enveloped_heads(t: pa.Table, env: Enveloped) -> pa.Table:

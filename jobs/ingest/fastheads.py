@@ -14,7 +14,7 @@ string and go through :func:`jobs.ingest.layouts.parse_timestamps` as before).
 
 :func:`split_log4j` returns ``None`` when a line does not fit the matrix (a run of spaces after
 the level reaching past :data:`WIDTH`); the caller then uses its string-kernel path. Otherwise the
-result is the same as the split of ``jobs.ingest.parse._fast_log4j``
+result is the same as the split of ``jobs.ingest.parse.fast_log4j``
 (``tests/ingest/test_fastheads.py`` checks it against that and against the layout regexes).
 """
 

@@ -20,7 +20,7 @@ from jobs.ingest import springheads as SH
 from jobs.ingest.arrowops import dict_apply, elem, mask
 
 
-def _fast_log4j(sub: pa.Array, with_logger: bool) -> tuple[np.ndarray, dict[str, pa.Array]] | None:
+def fast_log4j(sub: pa.Array, with_logger: bool) -> tuple[np.ndarray, dict[str, pa.Array]] | None:
     """Kafka's ``[%d] %p %m (%c)`` with the default date format from byte positions
     (:func:`jobs.ingest.fastheads.split_log4j`; the string kernels of :func:`_fast_log4j_kernels`
     when a line does not fit it). Same result as the layout regex for the lines it accepts, plus
@@ -68,7 +68,7 @@ def _fast_log4j_kernels(sub: pa.Array, with_logger: bool) -> tuple[np.ndarray, d
     return ok, {"ts": ts.filter(kp), "level": level.filter(kp), "message": head, "logger": logger}
 
 
-def _fast_springboot(sub: pa.Array, iso_t: bool) -> tuple[np.ndarray, dict[str, pa.Array]] | None:
+def fast_springboot(sub: pa.Array, iso_t: bool) -> tuple[np.ndarray, dict[str, pa.Array]] | None:
     """Spring Boot 2/3 console lines from byte positions (:func:`jobs.ingest.springheads.split_springboot`;
     the string kernels of :func:`fast_springboot_kernels` when a head does not fit it). ``iso_t``
     False takes the ``springboot`` lines (``yyyy-MM-dd HH:mm:ss.SSS``), True the ``springboot3`` ones
@@ -82,7 +82,7 @@ def _fast_springboot(sub: pa.Array, iso_t: bool) -> tuple[np.ndarray, dict[str, 
 
 def fast_springboot_kernels(sub: pa.Array, iso_t: bool) -> tuple[np.ndarray, dict[str, pa.Array]] | None:
     """Spring Boot 2/3 console lines by splitting with string kernels (no sub-matches); same result
-    as the regexes (``iso_t``: as :func:`_fast_springboot`). The plain version of the byte split."""
+    as the regexes (``iso_t``: as :func:`fast_springboot`). The plain version of the byte split."""
     ok = mask(PR.match(sub, L.FAST_SPRINGBOOT))
     if not ok.any():
         return None
@@ -124,7 +124,7 @@ def fast_springboot_kernels(sub: pa.Array, iso_t: bool) -> tuple[np.ndarray, dic
     }
 
 
-def _fast_log4j_both(sub: pa.Array) -> tuple[np.ndarray, dict[str, Any]] | None:
+def fast_log4j_both(sub: pa.Array) -> tuple[np.ndarray, dict[str, Any]] | None:
     """The ``log4j`` fast path that also takes the FAST_LOG4J lines without a valid ``(logger)``
     tail, as ``log4j-nologger`` lines (``_nologger`` mask): whatever the layout order, they end up
     there (the log4j regex cannot match them: its logger would have to be the text after the last
@@ -143,7 +143,7 @@ def _fast_log4j_both(sub: pa.Array) -> tuple[np.ndarray, dict[str, Any]] | None:
     return sp.ok, st
 
 
-def _merge(ok: np.ndarray, st: dict, rest: np.ndarray, ok2: np.ndarray, st2: dict) -> tuple[np.ndarray, dict]:
+def merge_partial(ok: np.ndarray, st: dict, rest: np.ndarray, ok2: np.ndarray, st2: dict) -> tuple[np.ndarray, dict]:
     """Combine two partial matches (positions of ``ok`` order)."""
     pos1 = np.nonzero(ok)[0]
     pos2 = rest[ok2]

@@ -14,22 +14,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from jobs.ingest import arrowops as ao
 from jobs.ingest import context as C
 from jobs.ingest import dialects as D
 from jobs.ingest import pyregex as PR
 from jobs.ingest import redaction as RD
-from jobs.ingest.arrowops import (
-    _coalesce,
-    _col,
-    _extract,
-    _int,
-    _mask,
-    _np,
-    _nullify_empty,
-    _repeat,
-    _split_list,
-    _take,
-)
 from jobs.ingest.model import (
     EVENTS_ARROW,
 )
@@ -81,7 +70,7 @@ _TOPIC_PARTITION = r"TopicPartition\(topic=u?'([^']*)', partition=(\d+)\)"
 def _partitions(raw: pa.Array) -> pa.Array:
     if pc.any(pc.match_substring(raw, "TopicPartition(")).as_py():
         raw = pc.replace_substring_regex(raw, _TOPIC_PARTITION, r"\1-\2")
-    return _split_list(raw, _PART_STRIP)
+    return ao.split_list(raw, _PART_STRIP)
 
 
 _ASSIGN_RX = re.compile(r"([^\s{},=]+)=Assignment\(partitions=\[([^\]]*)\]")
@@ -118,8 +107,8 @@ def _assignment(raw: pa.Array) -> pa.Array:
         return _assignment_reference(raw)
     parts = pc.split_pattern(lists, ",")
     flat = pc.ascii_trim_whitespace(pc.list_flatten(parts))
-    parents = _np(pc.list_parent_indices(parts)) if len(flat) else np.zeros(0, np.int64)
-    keep = _mask(pc.not_equal(flat, "")) if len(flat) else np.zeros(0, dtype=bool)
+    parents = ao.numpy_of(pc.list_parent_indices(parts)) if len(flat) else np.zeros(0, np.int64)
+    keep = ao.mask(pc.not_equal(flat, "")) if len(flat) else np.zeros(0, dtype=bool)
     poffs = np.searchsorted(parents[keep], np.arange(len(lists) + 1)).astype(np.int32)
     items = pa.ListArray.from_arrays(pa.array(poffs, pa.int32()), flat.filter(pa.array(keep)))
     moffs = np.zeros(len(strs) + 1, np.int32)
@@ -136,26 +125,26 @@ def _instance_id(a: pa.Array) -> pa.Array:
     return pc.if_else(pc.fill_null(bad, False), pa.scalar(None, pa.string()), a)
 
 
-def _event_fields(t: pa.Table, logger: pa.Array, layout: pa.Array) -> pa.Table:
+def typed_event_fields(t: pa.Table, logger: pa.Array, layout: pa.Array) -> pa.Table:
     """Typed event columns (EVENTS fields) from the dialect matches ``t`` (``logger``/``layout``:
     the head columns of its rows). A pure function of each row (it runs on distinct messages, see
-    :func:`_candidate_events`); the two steps that look at other rows are in :func:`_event_rows`,
+    :func:`candidate_events`); the two steps that look at other rows are in :func:`event_rows`,
     which get the hidden columns ``_other`` (side ``other``) and ``_groups_raw``."""
     n = len(t)
-    dia = _np(t["_dialect"]) if n else np.zeros(0, np.int32)
-    hrow = pa.array(_np(t["_row"]) if n else np.zeros(0, np.int64))
+    dia = ao.numpy_of(t["_dialect"]) if n else np.zeros(0, np.int32)
+    hrow = pa.array(ao.numpy_of(t["_row"]) if n else np.zeros(0, np.int64))
     out = _id_fields(t, n)
     out["coordinator"] = _coordinator(t, n)
-    out["offsets_partition"] = _coalesce(
-        _int(_col(t, "offsets_partition")) if "offsets_partition" in t.column_names else None,
-        _int(_col(t, "pfx_opart")),
+    out["offsets_partition"] = ao.coalesce(
+        ao.int_of(ao.column(t, "offsets_partition")) if "offsets_partition" in t.column_names else None,
+        ao.int_of(ao.column(t, "pfx_opart")),
     )
     for f in ("generation", "member_count", "static_count", "member_epoch"):
-        c = _col(t, f)
-        out[f] = _int(c) if c is not None else pa.nulls(n, pa.int32())
+        c = ao.column(t, f)
+        out[f] = ao.int_of(c) if c is not None else pa.nulls(n, pa.int32())
     out.update(_list_fields(t, n))
     sides = _sides(t, dia, logger, layout)
-    sw = _col(t, "static_word")
+    sw = ao.column(t, "static_word")
     flags = {
         "static": pc.equal(sw, "Static") if sw is not None else pa.nulls(n, pa.bool_()),
         "pending": pa.nulls(n, pa.bool_()),
@@ -172,7 +161,7 @@ def _event_fields(t: pa.Table, logger: pa.Array, layout: pa.Array) -> pa.Table:
     out["dialect"] = _IDS.take(pa.array(dia, pa.int32()))
     out["_row"] = hrow
     out["_other"] = pa.array(other)
-    gr = _col(t, "groups_raw")
+    gr = ao.column(t, "groups_raw")
     out["_groups_raw"] = gr if gr is not None else pa.nulls(n, pa.string())
     return pa.table(out)
 
@@ -183,14 +172,14 @@ def _id_fields(t: pa.Table, n: int) -> dict[str, pa.Array]:
     (``pfx_gid`` "null" is no group; ``Some(i)``/``Optional[i]`` instance ids unwrapped)."""
     out: dict[str, pa.Array] = {}
     for f in _FIELDS_STR:
-        c = _col(t, f)
+        c = ao.column(t, f)
         out[f] = c if c is not None else pa.nulls(n, pa.string())
-    gid_pfx = _col(t, "pfx_gid")
+    gid_pfx = ao.column(t, "pfx_gid")
     gid_pfx = pc.if_else(pc.equal(gid_pfx, "null"), pa.scalar(None, pa.string()), gid_pfx)
-    out["group_id"] = _coalesce(out["group_id"], gid_pfx)
-    out["client_id"] = _coalesce(out["client_id"], _col(t, "pfx_cid"))
-    out["group_instance_id"] = _coalesce(
-        _instance_id(out["group_instance_id"]), _nullify_empty(_col(t, "pfx_iid"))
+    out["group_id"] = ao.coalesce(out["group_id"], gid_pfx)
+    out["client_id"] = ao.coalesce(out["client_id"], ao.column(t, "pfx_cid"))
+    out["group_instance_id"] = ao.coalesce(
+        _instance_id(out["group_instance_id"]), ao.nullify_empty(ao.column(t, "pfx_iid"))
     )
     return out
 
@@ -198,13 +187,13 @@ def _id_fields(t: pa.Table, n: int) -> dict[str, pa.Array]:
 def _coordinator(t: pa.Table, n: int) -> pa.Array:
     """The coordinator broker: the dialect's own field, else the broker of the context prefix, else
     the client-side node id (``MAX_INT - node`` for the coordinator connection's node ids)."""
-    node = _int(_col(t, "node_id"), pa.int64()) if "node_id" in t.column_names else pa.nulls(n, pa.int64())
+    node = ao.int_of(ao.column(t, "node_id"), pa.int64()) if "node_id" in t.column_names else pa.nulls(n, pa.int64())
     node_broker = pc.if_else(pc.greater(node, 1 << 30), pc.subtract(MAX_INT, node), node)
     return pc.cast(
-        _coalesce(
-            _int(_col(t, "coordinator"), pa.int64()) if "coordinator" in t.column_names else None,
-            _int(_col(t, "pfx_broker"), pa.int64()),
-            _int(_col(t, "pfx_broker2"), pa.int64()),
+        ao.coalesce(
+            ao.int_of(ao.column(t, "coordinator"), pa.int64()) if "coordinator" in t.column_names else None,
+            ao.int_of(ao.column(t, "pfx_broker"), pa.int64()),
+            ao.int_of(ao.column(t, "pfx_broker2"), pa.int64()),
             node_broker,
         ),
         pa.int32(),
@@ -213,14 +202,14 @@ def _coordinator(t: pa.Table, n: int) -> pa.Array:
 
 def _list_fields(t: pa.Table, n: int) -> dict[str, pa.Array]:
     """``partitions``, ``revoked``, ``members`` (lists) and the leader's ``assignment`` map."""
-    pr = _col(t, "partitions_raw")
-    rr = _col(t, "revoked_raw")
-    mr = _col(t, "members_raw")
-    ar = _col(t, "assignment_raw")
+    pr = ao.column(t, "partitions_raw")
+    rr = ao.column(t, "revoked_raw")
+    mr = ao.column(t, "members_raw")
+    ar = ao.column(t, "assignment_raw")
     return {
         "partitions": _partitions(pr) if pr is not None else pa.nulls(n, pa.list_(pa.string())),
         "revoked": _partitions(rr) if rr is not None else pa.nulls(n, pa.list_(pa.string())),
-        "members": _split_list(mr, _MEMBER_STRIP) if mr is not None else pa.nulls(n, pa.list_(pa.string())),
+        "members": ao.split_list(mr, _MEMBER_STRIP) if mr is not None else pa.nulls(n, pa.list_(pa.string())),
         "assignment": _assignment(ar) if ar is not None else pa.nulls(n, _MAP_TYPE),
     }
 
@@ -229,9 +218,9 @@ def _sides(t: pa.Table, dia: np.ndarray, logger: pa.Array, layout: pa.Array) -> 
     """Side code of each row: the dialect's, with client lines of a Connect worker prefix made
     ``connect`` and those of kafka-python loggers or librdkafka / Go / Python layouts ``other``."""
     sides = _SIDE_CODES[dia]
-    worker = _mask(pc.equal(_col(t, "pfx_ctype"), "Worker"))
-    py = _mask(PR.match(logger, D.PYTHON_LOGGER))
-    foreign = _mask(PR.match(layout, r"(?:^|\+)(?:librdkafka|golog|python|python-basic)$"))
+    worker = ao.mask(pc.equal(ao.column(t, "pfx_ctype"), "Worker"))
+    py = ao.mask(PR.match(logger, D.PYTHON_LOGGER))
+    foreign = ao.mask(PR.match(layout, r"(?:^|\+)(?:librdkafka|golog|python|python-basic)$"))
     sides = np.where(worker & (sides == _CLIENT), _CONNECT, sides)
     return np.where((py | foreign) & (sides == _CLIENT), _OTHER, sides)
 
@@ -259,23 +248,23 @@ def _failure_errors(t: pa.Table, dia: np.ndarray, out: dict[str, pa.Array]) -> N
         return
     # only the failing rows are searched (the needles would otherwise scan every event body)
     frows = np.nonzero(failing)[0]
-    body = _take(_col(t, "_body"), frows)
-    err = _nullify_empty(_extract(body, D.ERROR_NAME).field("error"))
+    body = ao.take(ao.column(t, "_body"), frows)
+    err = ao.nullify_empty(ao.extract(body, D.ERROR_NAME).field("error"))
     for needle, name in D.ERROR_MESSAGES:
         if not pc.any(pc.is_null(err)).as_py():
             break
         hit = pc.match_substring(body, needle)
         err = pc.if_else(pc.and_(pc.is_null(err), hit), pa.scalar(name, pa.string()), err)
-    err = pc.coalesce(_take(out["error"], frows), err)
+    err = pc.coalesce(ao.take(out["error"], frows), err)
     out["error"] = pc.replace_with_mask(out["error"], pa.array(failing), err.cast(out["error"].type))
 
 
 def _ids_anywhere_in_message(t: pa.Table, other: np.ndarray, out: dict[str, pa.Array]) -> None:
     """Non-Java clients (rows ``other``), in place: a ``generation`` / ``member_id`` the dialect did
     not capture is taken from anywhere in the message."""
-    body = _col(t, "_body")
-    g = _nullify_empty(_extract(body, r"[Gg]eneration(?:Id| id|_id)?:? ?=?(?P<g>-?\d+)").field("g"))
-    m = _nullify_empty(_extract(body, r"(?:MemberId|[Mm]ember[ _]id):? ?=?'?(?P<m>[\w.-]+)").field("m"))
+    body = ao.column(t, "_body")
+    g = ao.nullify_empty(ao.extract(body, r"[Gg]eneration(?:Id| id|_id)?:? ?=?(?P<g>-?\d+)").field("g"))
+    m = ao.nullify_empty(ao.extract(body, r"(?:MemberId|[Mm]ember[ _]id):? ?=?'?(?P<m>[\w.-]+)").field("m"))
     sel = pa.array(other)
     out["generation"] = pc.if_else(
         sel, pc.coalesce(out["generation"], pc.cast(g, pa.int32(), safe=False)), out["generation"]
@@ -283,27 +272,27 @@ def _ids_anywhere_in_message(t: pa.Table, other: np.ndarray, out: dict[str, pa.A
     out["member_id"] = pc.if_else(sel, pc.coalesce(out["member_id"], m), out["member_id"])
 
 
-def _event_rows(res: pa.Table, thread: pa.Array) -> pa.Table:
+def event_rows(res: pa.Table, thread: pa.Array) -> pa.Table:
     """The steps of event building that look at other lines: librdkafka lines without a group name
     take the group of the same client instance's (``thread``) last line; one event per group of
-    "The following groups were deleted: g1, g2". Drops the hidden columns of :func:`_event_fields`."""
-    other = _np(res["_other"]).astype(bool)
+    "The following groups were deleted: g1, g2". Drops the hidden columns of :func:`typed_event_fields`."""
+    other = ao.numpy_of(res["_other"]).astype(bool)
     res = with_context_groups(res, thread, C.THREAD_GROUP)
     # librdkafka lines without a group name: the group of the same client instance's last line
     if other.any() and pc.any(pc.and_(pc.is_null(res["group_id"]), pa.array(other))).as_py():
         res = res.set_column(
-            res.column_names.index("group_id"), "group_id", _carry_groups(res["group_id"], other, thread)
+            res.column_names.index("group_id"), "group_id", carry_groups(res["group_id"], other, thread)
         )
     # one event per group of "The following groups were deleted: g1, g2"
     gr = res["_groups_raw"].combine_chunks()
     res = res.drop_columns(["_other", "_groups_raw"])
     if pc.any(pc.is_valid(gr)).as_py():
-        lst = _split_list(gr, _MEMBER_STRIP)
-        has = _mask(pc.is_valid(lst))
+        lst = ao.split_list(gr, _MEMBER_STRIP)
+        has = ao.mask(pc.is_valid(lst))
         plain = res.filter(pa.array(~has))
         ex = res.filter(pa.array(has))
         lst = lst.filter(pa.array(has))
-        parents = _np(pc.list_parent_indices(lst))
+        parents = ao.numpy_of(pc.list_parent_indices(lst))
         ex = ex.take(pa.array(parents))
         ex = ex.set_column(
             ex.column_names.index("group_id"), "group_id", pc.list_flatten(lst).cast(pa.string())
@@ -323,22 +312,22 @@ def with_context_groups(t: pa.Table, text: pa.Array, pattern: str) -> pa.Table:
     sub = text.filter(missing)  # only the rows that lack a group are searched
     if sub.type != pa.string():
         sub = sub.cast(pa.string())
-    g = _extract(sub, pattern).field("g")
+    g = ao.extract(sub, pattern).field("g")
     g = pc.if_else(pc.is_in(g, pa.array(C.NO_GROUP, pa.string())), pa.scalar(None, pa.string()), g)
     filled = pc.replace_with_mask(gid, missing, g.cast(gid.type))
     return t.set_column(t.column_names.index("group_id"), "group_id", filled)
 
 
-def _carry_groups(gid: pa.Array | pa.ChunkedArray, other: np.ndarray, thread: pa.Array) -> pa.Array:
+def carry_groups(gid: pa.Array | pa.ChunkedArray, other: np.ndarray, thread: pa.Array) -> pa.Array:
     """``gid`` with the null group ids of the ``other`` rows filled from the last ``other`` row of
     the same ``thread`` (null threads are one key) that has one (a forward fill per thread)."""
     if isinstance(gid, pa.ChunkedArray):
         gid = gid.combine_chunks()
     o = np.nonzero(other)[0]
-    key = _np(pc.dictionary_encode(_take(thread, o), null_encoding="encode").indices).astype(np.int64)
+    key = ao.numpy_of(pc.dictionary_encode(ao.take(thread, o), null_encoding="encode").indices).astype(np.int64)
     order = np.lexsort((o, key))  # by thread, then line
     so = o[order]
-    valid = _mask(pc.is_valid(_take(gid, so)))
+    valid = ao.mask(pc.is_valid(ao.take(gid, so)))
     last = np.maximum.accumulate(np.where(valid, np.arange(len(so)), -1))
     sk = key[order]
     fill = ~valid & (last >= 0)
@@ -350,10 +339,10 @@ def _carry_groups(gid: pa.Array | pa.ChunkedArray, other: np.ndarray, thread: pa
     # replace_with_mask takes the replacements in row order
     src = np.zeros(len(gid), dtype=np.int64)
     src[so[fill]] = so[last[fill]]
-    return pc.replace_with_mask(gid, pa.array(mask), _take(gid, src[mask]))
+    return pc.replace_with_mask(gid, pa.array(mask), ao.take(gid, src[mask]))
 
 
-def _json_event_fields(ev: pa.Table, head_t: pa.Table, evh: np.ndarray) -> pa.Table:
+def json_event_fields(ev: pa.Table, head_t: pa.Table, evh: np.ndarray) -> pa.Table:
     """Event fields that a structured (JSON) line carries as keys of its own (kafkajs logs
     ``groupId``, ``memberId``, ``generationId``, ``clientId`` beside its message): they fill the
     fields the message does not state."""
@@ -364,7 +353,7 @@ def _json_event_fields(ev: pa.Table, head_t: pa.Table, evh: np.ndarray) -> pa.Ta
         ("generation", "j_gen", pa.int32()),
         ("client_id", "j_client", pa.string()),
     ):
-        extra = _nullify_empty(head_t[key].combine_chunks().take(idx))
+        extra = ao.nullify_empty(head_t[key].combine_chunks().take(idx))
         if extra.null_count == len(extra):
             continue
         i = ev.column_names.index(col)
@@ -376,7 +365,7 @@ def _json_event_fields(ev: pa.Table, head_t: pa.Table, evh: np.ndarray) -> pa.Ta
     return ev
 
 
-def _finish_events(
+def finish_events(
     ev: pa.Table,
     evh: np.ndarray,
     head_t: pa.Table,
@@ -407,7 +396,7 @@ def _finish_events(
     ts_us = pc.cast(pc.multiply(ts, 1000), pa.int64()).cast(pa.timestamp("us", tz="UTC"))
     cont = _continuation_text(text, is_cont, line_rows, joined)
     if inline_cont is not None:
-        cont = _coalesce(cont, inline_cont.take(hidx).cast(pa.string()))
+        cont = ao.coalesce(cont, inline_cont.take(hidx).cast(pa.string()))
     block = _block_fields(ev, cont)
     ids = {"group_id": ev["group_id"].combine_chunks(), "member_id": block["member_id"]}
     redacted = np.zeros(n, bool)
@@ -415,7 +404,7 @@ def _finish_events(
     if red is not None:
         ids, redacted = red
     cols = {
-        "cluster": _repeat(cluster, n),
+        "cluster": ao.repeat(cluster, n),
         "event_date": pc.cast(ts_us, pa.date32()),
         "ts": ts_us,
         "ts_ms": ts,
@@ -429,9 +418,9 @@ def _finish_events(
         "layout": head_t["layout"].combine_chunks().take(hidx),
         "message": message.take(hidx).cast(pa.string()),
         "continuation": cont,
-        "source_file": _repeat(source_file, n),
+        "source_file": ao.repeat(source_file, n),
         "line_no": pa.array(line_rows + 1, pa.int64()),
-        "run_id": _repeat(run_id, n),
+        "run_id": ao.repeat(run_id, n),
     }
     return _events_table(cols)
 
@@ -466,7 +455,7 @@ def _continuation_text(
     cr, ho = cont_rows[sel], head_of[sel]
     uh, starts = np.unique(ho, return_index=True)
     offsets = np.append(starts, len(ho)).astype(np.int32)
-    lst = pa.ListArray.from_arrays(pa.array(offsets, pa.int32()), _take(text, cr).cast(pa.string()))
+    lst = pa.ListArray.from_arrays(pa.array(offsets, pa.int32()), ao.take(text, cr).cast(pa.string()))
     joined = pc.binary_join(lst, "\n")
     pos = np.searchsorted(uh, line_rows)
     pos_ok = (pos < len(uh)) & (uh[np.minimum(pos, len(uh) - 1)] == line_rows)
@@ -506,14 +495,14 @@ def _block_fields(ev: pa.Table, cont: pa.Array) -> dict[str, pa.Array]:
     out = {k: ev[k].combine_chunks() for k in ("partitions", "revoked", "member_id")}
     dia = ev["dialect"].combine_chunks()
     for did, specs in D.BLOCK_FIELDS.items():
-        hit = _mask(pc.equal(dia, did))
+        hit = ao.mask(pc.equal(dia, did))
         if not hit.any():
             continue
         rows = np.nonzero(hit)[0]
-        text = pc.fill_null(_take(cont, rows), "")
+        text = pc.fill_null(ao.take(cont, rows), "")
         pos = pa.array(np.maximum(np.cumsum(hit) - 1, 0), pa.int64(), mask=~hit)
         for field_name, rx in specs:
-            v = _nullify_empty(_extract(text, rx).field("v"))
+            v = ao.nullify_empty(ao.extract(text, rx).field("v"))
             if field_name == "member_id":
                 spread = v.take(pos).cast(out[field_name].type)
                 out[field_name] = pc.if_else(pa.array(hit), pc.coalesce(out[field_name], spread), out[field_name])

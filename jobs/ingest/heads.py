@@ -1,7 +1,7 @@
 """Head lines of a file: the layouts (known ones, declared ones, JSON), the viewer/wrapping prefixes,
 the general reader for unknown layouts, pasted-text unwrapping and the heads' timestamps.
 
-A *head* is a log entry's first line; :class:`_Heads` accumulates them with their fields (ts, level,
+A *head* is a log entry's first line; :class:`Heads` accumulates them with their fields (ts, level,
 logger, thread, message, a viewer's timestamp ``pts``, the layout id).
 """
 
@@ -14,13 +14,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from pyarrow import json as pa_json
 
+from jobs.ingest import arrowops as ao
 from jobs.ingest import dialects as D
 from jobs.ingest import general as G
 from jobs.ingest import layouts as L
 from jobs.ingest import pyregex as PR
 from jobs.ingest import timestamps as TS
-from jobs.ingest.arrowops import _extract, _mask, _np, _nullify_empty, _take
-from jobs.ingest.fastpaths import _fast_log4j, _fast_log4j_both, _fast_springboot, _merge
+from jobs.ingest.fastpaths import fast_log4j, fast_log4j_both, fast_springboot, merge_partial
 from jobs.ingest.model import (
     IngestSettings,
 )
@@ -31,7 +31,7 @@ _COMPILED_ORDER_SAMPLE = 400
 _FIRST_LOOK = 8
 
 
-class _FirstBytes:
+class FirstBytes:
     """The first byte of each string of a column (256: empty or null): every layout regex is
     anchored and can only start with a few characters (:data:`L.FIRST_CHARS`), so a cheap lookup
     tells which lines a layout could match at all."""
@@ -52,23 +52,23 @@ class _FirstBytes:
             self._cache[chars] = m
         return m
 
-    def take(self, idx: np.ndarray | slice) -> _FirstBytes:
-        return _FirstBytes(None, self.codes[idx])
+    def take(self, idx: np.ndarray | slice) -> FirstBytes:
+        return FirstBytes(None, self.codes[idx])
 
 
-def _layout_order(text: pa.Array, fb: _FirstBytes | None = None) -> list[L.Layout]:
+def layout_order(text: pa.Array, fb: FirstBytes | None = None) -> list[L.Layout]:
     """The layout table with the layouts that match none of the file's first lines moved to the end
     (table order otherwise: specific layouts before general ones). A layout none of whose sample
     lines starts with one of its first characters cannot hit: its regex is not run."""
     sample = text.slice(0, _COMPILED_ORDER_SAMPLE)
-    sfb = (fb or _FirstBytes(sample)).take(slice(0, _COMPILED_ORDER_SAMPLE))
+    sfb = (fb or FirstBytes(sample)).take(slice(0, _COMPILED_ORDER_SAMPLE))
 
     def hits(lay: L.Layout) -> bool:
         possible = np.nonzero(sfb.possible(L.FIRST_CHARS.get(lay.id, L.ALL_CHARS)))[0]
         if not len(possible):
             return False
         # a hit among the first possible lines (Python's re, no RE2 compile) settles it
-        if _mask(PR.match(_take(sample, possible[:_FIRST_LOOK]), lay.regex)).any():
+        if ao.mask(PR.match(ao.take(sample, possible[:_FIRST_LOOK]), lay.regex)).any():
             return True
         return len(possible) > _FIRST_LOOK and bool(
             pc.any(pc.match_substring_regex(sample, lay.regex)).as_py()
@@ -78,15 +78,15 @@ def _layout_order(text: pa.Array, fb: _FirstBytes | None = None) -> list[L.Layou
     return [lay for lay, h in zip(L.LAYOUTS, hit) if h] + [lay for lay, h in zip(L.LAYOUTS, hit) if not h]
 
 
-def _mostly_json(text: pa.Array, fb: _FirstBytes | None = None) -> bool:
+def _mostly_json(text: pa.Array, fb: FirstBytes | None = None) -> bool:
     sample = text.slice(0, _COMPILED_ORDER_SAMPLE)
-    sfb = (fb or _FirstBytes(sample)).take(slice(0, _COMPILED_ORDER_SAMPLE))
+    sfb = (fb or FirstBytes(sample)).take(slice(0, _COMPILED_ORDER_SAMPLE))
     if sfb.possible(L.FIRST_CHARS["json"]).sum() * 2 <= len(sample):
         return False
     return (pc.sum(PR.match(sample, L.JSON_LINE)).as_py() or 0) * 2 > len(sample)
 
 
-class _Heads:
+class Heads:
     """Accumulates head-line chunks (row index + layout fields)."""
 
     def __init__(self) -> None:
@@ -141,20 +141,20 @@ def _match_one(
     that start with one of the layout's first characters; no other line can match)."""
     fast = None
     if lay.id == "log4j":
-        fast = _fast_log4j_both(sub)
+        fast = fast_log4j_both(sub)
     elif lay.id == "log4j-nologger":
-        fast = _fast_log4j(sub, False)
+        fast = fast_log4j(sub, False)
     elif lay.id in ("springboot", "springboot3"):
-        fast = _fast_springboot(sub, lay.id == "springboot3")
+        fast = fast_springboot(sub, lay.id == "springboot3")
     if fast is not None:
         ok, st = fast
         # lines the fast path does not accept still get the regex
         rest = np.nonzero(~ok if possible is None else ~ok & possible)[0]
         if len(rest):
-            ok2, st2 = _match_one_regex(_take(sub, rest), lay)
+            ok2, st2 = _match_one_regex(ao.take(sub, rest), lay)
             if ok2.any():
                 nolog = st.pop("_nologger", None)
-                ok_m, st = _merge(ok, st, rest, ok2, st2)
+                ok_m, st = merge_partial(ok, st, rest, ok2, st2)
                 if nolog is not None:
                     # (the regex lines are log4j lines; merged rows are in line order)
                     flags = np.concatenate([nolog, np.zeros(int(ok2.sum()), dtype=bool)])
@@ -169,12 +169,12 @@ def _match_one_regex(sub: pa.Array, lay: L.Layout) -> tuple[np.ndarray, dict[str
     # (the head/tail split is exact for the built-in layouts, whose tails are anchored literals;
     # a declared layout is read by its whole regex)
     if lay.head is None or lay.id not in L.LAYOUT_BY_ID:
-        m = _extract(sub, lay.regex)
-        ok = _mask(m.is_valid())
+        m = ao.extract(sub, lay.regex)
+        ok = ao.mask(m.is_valid())
         mf = m.filter(pa.array(ok))
         return ok, {f.name: mf.field(f.name) for f in m.type}
-    m = _extract(sub, lay.head)
-    ok = _mask(m.is_valid())
+    m = ao.extract(sub, lay.head)
+    ok = ao.mask(m.is_valid())
     if not ok.any():
         return ok, {}
     okp = pa.array(ok)
@@ -182,8 +182,8 @@ def _match_one_regex(sub: pa.Array, lay: L.Layout) -> tuple[np.ndarray, dict[str
     st = {f.name: mf.field(f.name) for f in m.type}
     rest = pc.replace_substring_regex(sub.filter(okp), lay.head, "", max_replacements=1)
     if lay.tail is not None:
-        t = _extract(rest, lay.tail)
-        tok = _mask(t.is_valid())
+        t = ao.extract(rest, lay.tail)
+        tok = ao.mask(t.is_valid())
         pos = np.nonzero(ok)[0]
         ok[pos[~tok]] = False
         tp = pa.array(tok)
@@ -241,14 +241,14 @@ def _json_fields(js: pa.Array) -> dict[str, pa.Array | None]:
         pass  # the per-key regexes below
     st = {}
     for key, rx in L.JSON_KEYS.items():
-        m = _extract(js, rx)
+        m = ao.extract(js, rx)
         v = m.field("v")
         if key == "ts":
             v = pc.if_else(pc.equal(v, ""), m.field("n"), v)
         nested = L.JSON_NESTED.get(key)
         if nested is not None:
-            v = pc.if_else(pc.equal(v, ""), _extract(js, nested).field("v"), v)
-        st[key] = _nullify_empty(v)
+            v = pc.if_else(pc.equal(v, ""), ao.extract(js, nested).field("v"), v)
+        st[key] = ao.nullify_empty(v)
     st["message"] = L.json_unescape(pc.fill_null(st["message"], ""))
     _unwrap_envelope(st)
     st["message"] = L.with_response_error(st["message"], st.get("j_error"))
@@ -261,36 +261,36 @@ def _unwrap_envelope(st: dict[str, pa.Array | None]) -> None:
     msg = st["message"]
     if msg is None or not pc.any(pc.fill_null(pc.match_substring_regex(msg, L.ENVELOPE), False)).as_py():
         return
-    m = _extract(msg, L.ENVELOPE)
+    m = ao.extract(msg, L.ENVELOPE)
     ok = pc.fill_null(m.is_valid(), False)
     st["message"] = pc.if_else(ok, m.field("m").cast(msg.type), msg)
     inner = m.field("j")
     for key in L.ENVELOPE_KEYS:
-        x = _extract(pc.fill_null(inner, ""), L.JSON_KEYS[key])
+        x = ao.extract(pc.fill_null(inner, ""), L.JSON_KEYS[key])
         v = x.field("v")
         if key == "ts":
             v = pc.if_else(pc.equal(v, ""), x.field("n"), v)
-        v = pc.if_else(ok, _nullify_empty(v), pa.scalar(None, v.type))
+        v = pc.if_else(ok, ao.nullify_empty(v), pa.scalar(None, v.type))
         cur = st.get(key)
         st[key] = v if cur is None else pc.coalesce(cur, v.cast(cur.type))
 
 
-def _match_layouts(
+def match_layouts(
     text: pa.Array,
     rows: np.ndarray,
     order: list[L.Layout],
-    heads: _Heads,
+    heads: Heads,
     label: str,
     pts: pa.Array | None,
-    fb: _FirstBytes | None = None,
+    fb: FirstBytes | None = None,
 ) -> np.ndarray:
     """Match ``text`` (the lines ``rows``) against the layouts; returns the rows left unmatched.
     JSON lines are tried first when most of the file's first lines are JSON, else last. A layout
     runs only on the lines starting with one of its first characters (:data:`L.FIRST_CHARS`)."""
-    fb = fb or _FirstBytes(text)
+    fb = fb or FirstBytes(text)
     left = np.ones(len(rows), dtype=bool)
     if _mostly_json(text, fb):
-        left = _match_json(text, rows, left, heads, label, pts, fb)
+        left = match_json(text, rows, left, heads, label, pts, fb)
     for lay in order:
         pos = np.nonzero(left)[0]
         if not len(pos):
@@ -301,35 +301,35 @@ def _match_layouts(
         possible: np.ndarray | None = poss
         if len(pos) < len(text) and not poss.all():
             pos, possible = pos[poss], None  # (no copy of the whole column for the narrowing)
-        sub = text if len(pos) == len(text) else _take(text, pos)
+        sub = text if len(pos) == len(text) else ao.take(text, pos)
         ok, st = _match_one(sub, lay, possible)
         if not ok.any():
             continue
-        heads.add(rows[pos[ok]], label + lay.id, st, _take(pts, pos[ok]) if pts is not None else None)
+        heads.add(rows[pos[ok]], label + lay.id, st, ao.take(pts, pos[ok]) if pts is not None else None)
         left[pos[ok]] = False
-    left = _match_json(text, rows, left, heads, label, pts, fb)
+    left = match_json(text, rows, left, heads, label, pts, fb)
     return rows[left]
 
 
-def _match_json(
+def match_json(
     text: pa.Array,
     rows: np.ndarray,
     left: np.ndarray,
-    heads: _Heads,
+    heads: Heads,
     label: str,
     pts: pa.Array | None,
-    fb: _FirstBytes,
+    fb: FirstBytes,
 ) -> np.ndarray:
     pos = np.nonzero(left)[0]
     if len(pos) and fb.possible(L.FIRST_CHARS["json"])[pos].any():
-        sub = text if len(pos) == len(text) else _take(text, pos)
-        isj = _mask(PR.match(sub, L.JSON_LINE))
+        sub = text if len(pos) == len(text) else ao.take(text, pos)
+        isj = ao.mask(PR.match(sub, L.JSON_LINE))
         if isj.any():
             jp = pos[isj]
-            st = _json_fields(sub if isj.all() else _take(text, jp))
+            st = _json_fields(sub if isj.all() else ao.take(text, jp))
             # a JSON line without a message field is still a head (message "")
             st["message"] = pc.fill_null(st["message"], "") if st.get("message") is not None else None
-            heads.add(rows[jp], label + "json", st, _take(pts, jp) if pts is not None else None)
+            heads.add(rows[jp], label + "json", st, ao.take(pts, jp) if pts is not None else None)
             heads.json = True
             left = left.copy()
             left[jp] = False
@@ -339,7 +339,7 @@ def _match_json(
 _BOX = "\u2502\u2503\u2551"  # │ ┃ ║ (terminal UIs, e.g. k9s)
 
 
-def _unwrap_paste(text: pa.Array, data: bytes) -> pa.Array:
+def unwrap_paste(text: pa.Array, data: bytes) -> pa.Array:
     """Undo what surrounds every line of a pasted or captured log: the side borders of a terminal
     UI box (``│ line │``), an e-mail quote (``> ``) on most lines, and an indentation shared by
     every non-blank line (an indented code block). Cheap tests first: most files have none."""
@@ -368,8 +368,8 @@ def _unwrap_paste(text: pa.Array, data: bytes) -> pa.Array:
     return text
 
 
-def _general_heads(
-    text: pa.Array, left: np.ndarray, heads: _Heads, label: str, enveloped: np.ndarray | None = None
+def general_heads(
+    text: pa.Array, left: np.ndarray, heads: Heads, label: str, enveloped: np.ndarray | None = None
 ) -> np.ndarray:
     """Heads of the lines no known layout matched, read by :mod:`jobs.ingest.general` (layout
     ``general``); returns the rows still left (continuations, lines with nothing to read). A line
@@ -377,29 +377,29 @@ def _general_heads(
     it starts with a timestamp (an indented or commented log line); the message line of a two-line
     entry (a JUL or Microsoft.Extensions.Logging head, :data:`L.NEXT_LINE`) is not looked at. A line an envelope held (``enveloped``: rows) is an entry of its own unless
     it is continuation-shaped."""
-    sub = _take(text, left)
+    sub = ao.take(text, left)
     skip = np.zeros(len(left), dtype=bool)
     ht = heads.table()
     if len(ht):
         two = np.zeros(len(ht), dtype=bool)
         for lay in L.NEXT_LINE:
-            two |= _mask(pc.ends_with(ht["layout"], lay))
-        skip |= np.isin(left, _np(ht["_row"])[two] + 1)
+            two |= ao.mask(pc.ends_with(ht["layout"], lay))
+        skip |= np.isin(left, ao.numpy_of(ht["_row"])[two] + 1)
     if skip.all():
         return left
     pos = np.nonzero(~skip)[0]
-    cand = sub if len(pos) == len(sub) else _take(sub, pos)
-    cont = _mask(PR.match(cand, L.CONTINUATION))
+    cand = sub if len(pos) == len(sub) else ao.take(sub, pos)
+    cont = ao.mask(PR.match(cand, L.CONTINUATION))
     # (a stack frame or an indented block line is read only when a timestamp may lead it: the
     # general reader's leading timestamp starts within G.LEADING_MAX characters and has a digit
     # within its first 6, so a line without a digit that early cannot have one)
-    maybe = ~cont | _mask(PR.match(cand, "^.{0,%d}\\d" % (G.LEADING_MAX + 6)))  # noqa: UP031
+    maybe = ~cont | ao.mask(PR.match(cand, "^.{0,%d}\\d" % (G.LEADING_MAX + 6)))  # noqa: UP031
     if not maybe.all():
         pos = pos[maybe]
         if not len(pos):
             return left
-        cand, cont = _take(sub, pos), cont[maybe]
-    hint = _mask(PR.match(cand, D.GROUP_PREFILTER))
+        cand, cont = ao.take(sub, pos), cont[maybe]
+    hint = ao.mask(PR.match(cand, D.GROUP_PREFILTER))
     if enveloped is not None:
         hint |= np.isin(left[pos], enveloped)
     is_head, st = G.read_heads(cand, hint, cont)
@@ -414,45 +414,45 @@ def _general_heads(
     return left[keep]
 
 
-def _head_timestamps(head_t: pa.Table, default_tz: str) -> pa.Array:
+def head_timestamps(head_t: pa.Table, default_tz: str) -> pa.Array:
     """Epoch ms of the heads' timestamps (``ts``, else the wrapping prefix's ``pts``): the values
     a fast path converted already (``tsms``, naive) get the default zone, the others go through
     :func:`L.parse_timestamps` (the same result: both are per value)."""
     if not len(head_t):
         return pa.array([], pa.int64())
-    ts_raw = pc.coalesce(_nullify_empty(head_t["ts"].combine_chunks()), head_t["pts"].combine_chunks())
+    ts_raw = pc.coalesce(ao.nullify_empty(head_t["ts"].combine_chunks()), head_t["pts"].combine_chunks())
     tsms = head_t["tsms"].combine_chunks()
     if tsms.null_count == len(tsms):
         return L.parse_timestamps(ts_raw, default_tz)
-    pre = _mask(pc.is_valid(tsms))
+    pre = ao.mask(pc.is_valid(tsms))
     out = np.zeros(len(tsms), np.int64)
     out[pre] = L._apply_zone(
-        _np(tsms)[pre] if pre.all() else _np(tsms.filter(pa.array(pre))), pre[pre], default_tz
+        ao.numpy_of(tsms)[pre] if pre.all() else ao.numpy_of(tsms.filter(pa.array(pre))), pre[pre], default_tz
     )
     if pre.all():
         return pa.array(out, pa.int64())
     rest = np.nonzero(~pre)[0]
-    slow = L.parse_timestamps(_take(ts_raw, rest), default_tz)
+    slow = L.parse_timestamps(ao.take(ts_raw, rest), default_tz)
     valid = pre.copy()
-    valid[rest] = _mask(pc.is_valid(slow))
-    out[rest] = _np(pc.fill_null(slow, 0))
+    valid[rest] = ao.mask(pc.is_valid(slow))
+    out[rest] = ao.numpy_of(pc.fill_null(slow, 0))
     return pa.array(out, pa.int64(), mask=~valid)
 
 
-def _located_timestamps(head_t: pa.Table, ts_ms: pa.Array, settings: IngestSettings) -> pa.Array:
+def located_timestamps(head_t: pa.Table, ts_ms: pa.Array, settings: IngestSettings) -> pa.Array:
     """Timestamps of the forms the plain conversion does not read (:func:`TS.to_iso`): log4j
     ``DATE`` (``04 Mar 2021 10:00:00,123``), a zone word, syslog ``Mar  4 10:00:00`` (the year of
     the file's dated lines, else ``ingest.default_year``) and a time of day alone (the date of the
     previous dated line). Per line in file order, only on the heads the plain conversion left null."""
-    raw = pc.coalesce(_nullify_empty(head_t["ts"].combine_chunks()), head_t["pts"].combine_chunks())
-    miss = _mask(pc.and_(pc.is_null(ts_ms), pc.is_valid(raw)))
+    raw = pc.coalesce(ao.nullify_empty(head_t["ts"].combine_chunks()), head_t["pts"].combine_chunks())
+    miss = ao.mask(pc.and_(pc.is_null(ts_ms), pc.is_valid(raw)))
     if not miss.any():
         return ts_ms
     raws = raw.to_pylist()
     dated = [TS.date_of(r) for r in raws]
     year = _year(dated, settings)
-    out = _np(pc.fill_null(ts_ms, 0)).copy()
-    ok = _mask(pc.is_valid(ts_ms))
+    out = ao.numpy_of(pc.fill_null(ts_ms, 0)).copy()
+    ok = ao.mask(pc.is_valid(ts_ms))
     last_date = None
     fixed_rows, fixed_text = [], []
     for i, r in enumerate(raws):
@@ -465,9 +465,9 @@ def _located_timestamps(head_t: pa.Table, ts_ms: pa.Array, settings: IngestSetti
             last_date = dated[i]
     if fixed_rows:
         conv = L.parse_timestamps(pa.array(fixed_text, pa.string()), settings.default_timezone)
-        cv = _mask(pc.is_valid(conv))
+        cv = ao.mask(pc.is_valid(conv))
         fr = np.array(fixed_rows)[cv]
-        out[fr] = _np(pc.fill_null(conv, 0))[cv]
+        out[fr] = ao.numpy_of(pc.fill_null(conv, 0))[cv]
         ok[fr] = True
     return pa.array(out, pa.int64(), mask=~ok)
 
@@ -479,9 +479,9 @@ def _year(dated: list[str | None], settings: IngestSettings) -> int | None:
     return next((int(d[:4]) for d in dated if d), None)
 
 
-def _file_year(head_t: pa.Table, settings: IngestSettings) -> int | None:
+def file_year(head_t: pa.Table, settings: IngestSettings) -> int | None:
     """:func:`_year` of the heads' timestamps (``ts``, else ``pts``)."""
     if settings.default_year is not None:
         return settings.default_year
-    raw = pc.coalesce(_nullify_empty(head_t["ts"].combine_chunks()), head_t["pts"].combine_chunks())
+    raw = pc.coalesce(ao.nullify_empty(head_t["ts"].combine_chunks()), head_t["pts"].combine_chunks())
     return _year([TS.date_of(r) for r in raw.to_pylist()], settings)

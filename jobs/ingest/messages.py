@@ -9,14 +9,14 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from jobs.ingest import arrowops as ao
 from jobs.ingest import context as C
 from jobs.ingest import dialect_model as DM
 from jobs.ingest import dialects as D
 from jobs.ingest import general as G
 from jobs.ingest import layouts as L
 from jobs.ingest import pyregex as PR
-from jobs.ingest.arrowops import _dict_apply, _elem, _extract, _mask, _np, _nullify_empty, _take
-from jobs.ingest.fields import _carry_groups, _event_fields, _event_rows, with_context_groups
+from jobs.ingest.fields import carry_groups, event_rows, typed_event_fields, with_context_groups
 
 # ------------------------------------------------------------------------------------ dialects
 _CLIENT_PREFIX_RX = next(rx for lits, rx in D.BODY_PREFIXES if "[Consumer " in lits)
@@ -28,11 +28,11 @@ def _extract_client_prefix(sub: pa.Array, rx: str) -> pa.StructArray:
     match ends at the first ``"]"``, which must be followed by a space, and depends only on the
     text up to there (lines without ``"] "`` cannot match). A file logs a few client prefixes."""
     parts = pc.split_pattern(sub, "] ", max_splits=1)
-    has = _np(pc.equal(pc.list_value_length(parts), 2)).astype(bool)
-    enc = pc.dictionary_encode(_elem(parts, 0))
+    has = ao.numpy_of(pc.equal(pc.list_value_length(parts), 2)).astype(bool)
+    enc = pc.dictionary_encode(ao.elem(parts, 0))
     typ = enc.dictionary.type
     keys = pc.binary_join_element_wise(enc.dictionary, pa.scalar("] ", typ), pa.scalar("", typ))
-    return _extract(keys, rx).take(pa.array(_np(enc.indices), pa.int32(), mask=~has))
+    return ao.extract(keys, rx).take(pa.array(ao.numpy_of(enc.indices), pa.int32(), mask=~has))
 
 
 def _prefix_fields(message: pa.Array) -> tuple[np.ndarray, dict[str, pa.Array]]:
@@ -45,14 +45,14 @@ def _prefix_fields(message: pa.Array) -> tuple[np.ndarray, dict[str, pa.Array]]:
     has_pre = np.zeros(n, dtype=bool)
     empty = pc.fill_null(pa.nulls(n, typ), pa.scalar("", typ))
     fields = dict.fromkeys(D.PREFIX_FIELDS, empty)
-    bracket = _mask(pc.starts_with(message, "["))
+    bracket = ao.mask(pc.starts_with(message, "["))
     left = bracket.copy()  # rows not matched by a specific alternative yet
 
     def run(sel: np.ndarray, rx: str) -> None:
         rows = np.nonzero(sel)[0]
-        sub = message if len(rows) == n else _take(message, rows)
-        m = _extract_client_prefix(sub, rx) if rx == _CLIENT_PREFIX_RX else _extract(sub, rx)
-        ok = _mask(m.is_valid())
+        sub = message if len(rows) == n else ao.take(message, rows)
+        m = _extract_client_prefix(sub, rx) if rx == _CLIENT_PREFIX_RX else ao.extract(sub, rx)
+        ok = ao.mask(m.is_valid())
         if not ok.any():
             return
         hit = np.zeros(n, dtype=bool)
@@ -67,7 +67,7 @@ def _prefix_fields(message: pa.Array) -> tuple[np.ndarray, dict[str, pa.Array]]:
     for literals, rx in D.BODY_PREFIXES:
         sel = np.zeros(n, dtype=bool)
         for lit in literals:
-            sel |= _mask(pc.starts_with(message, lit))
+            sel |= ao.mask(pc.starts_with(message, lit))
         sel &= left
         if sel.any():
             run(sel, rx)
@@ -81,12 +81,12 @@ def _strip_prefix(message: pa.Array, has_pre: np.ndarray) -> pa.Array:
     alternative ends at its first ``"] "`` / ``"]: "``, so a split finds the body (much cheaper than
     a regex replacement); only a client prefix behind an MDC block ``[a|b] `` needs the regex."""
     parts = pc.split_pattern_regex(message, r"\]:? ", max_splits=1)
-    mdc = has_pre & _mask(PR.match(message, r"^\[[^\]|]*\|"))
+    mdc = has_pre & ao.mask(PR.match(message, r"^\[[^\]|]*\|"))
     simple = has_pre & ~mdc
-    body = pc.if_else(pa.array(simple), _elem(parts, 1), message)
+    body = pc.if_else(pa.array(simple), ao.elem(parts, 1), message)
     if mdc.any():
         rows = np.nonzero(mdc)[0]
-        stripped = pc.replace_substring_regex(_take(message, rows), D.BODY_PREFIX, "", max_replacements=1)
+        stripped = pc.replace_substring_regex(ao.take(message, rows), D.BODY_PREFIX, "", max_replacements=1)
         body = pc.replace_with_mask(body, pa.array(mdc), stripped.cast(body.type))
     return body
 
@@ -99,7 +99,7 @@ _KEYLESS = [(i, d) for i, d in enumerate(D.DIALECTS) if d.key is None]
 _REPEAT_SAMPLE = 2048
 
 
-def _repetitive(message: pa.Array) -> bool:
+def repetitive(message: pa.Array) -> bool:
     """Whether at most half of the first messages are distinct (then per-distinct-message work
     pays for the hashing of every message)."""
     sample = message.slice(0, _REPEAT_SAMPLE)
@@ -124,10 +124,10 @@ def _match_dialects(message: pa.Array, logger: pa.Array) -> tuple[pa.Table, np.n
 def _logger_ok(cond: str, logger: pa.Array, message: pa.Array) -> np.ndarray:
     """The rows whose logger meets a dialect's logger condition, or whose message starts with the
     context prefix of the same source (:data:`jobs.ingest.dialect_model.SOURCE_PREFIX`)."""
-    ok = _mask(_dict_apply(logger, lambda u: PR.match(u, cond)))
+    ok = ao.mask(ao.dict_apply(logger, lambda u: PR.match(u, cond)))
     pre = DM.SOURCE_PREFIX.get(cond)
     if pre is not None:
-        ok |= _mask(pc.starts_with(message, pre))
+        ok |= ao.mask(pc.starts_with(message, pre))
     return ok
 
 
@@ -138,8 +138,8 @@ def _dialect_matches(
     dialects of the first words present (rows of different keys are disjoint: table order only
     matters within one key), then the keyless ones on every row left. Returned keyed then keyless,
     each in table order (the column order of the result follows the first chunk with each field)."""
-    enc = pc.dictionary_encode(_extract(body, r"^(?P<w>\S*)").field("w"))
-    codes = _np(enc.indices)
+    enc = pc.dictionary_encode(ao.extract(body, r"^(?P<w>\S*)").field("w"))
+    codes = ao.numpy_of(enc.indices)
     word_code = {w: i for i, w in enumerate(enc.dictionary.to_pylist())}
     chunks: list[tuple[bool, int, pa.Table]] = []
     logger_ok: dict[str, np.ndarray] = {}
@@ -186,21 +186,21 @@ def _rows_to_try(
 def _match_dialect(body: pa.Array, rows: np.ndarray, di: int, d: D.Dialect) -> tuple[np.ndarray, pa.Table] | None:
     """One dialect on the bodies ``rows``: the rows it matches and their fields (``_row``,
     ``_dialect`` and its named groups), or None."""
-    sub = _take(body, rows)
+    sub = ao.take(body, rows)
     if len(d.literal) > len(d.key or "") + 1:
         # every match starts with this text: a cheap test before the regex
-        lit = _mask(pc.starts_with(sub, d.literal))
+        lit = ao.mask(pc.starts_with(sub, d.literal))
         if not lit.any():
             return None
         if not lit.all():
             rows = rows[lit]
-            sub = _take(body, rows)
+            sub = ao.take(body, rows)
     if d.groups:
-        m = _extract(sub, d.pattern)
-        ok = _np(m.is_valid()).astype(bool)
+        m = ao.extract(sub, d.pattern)
+        ok = ao.numpy_of(m.is_valid()).astype(bool)
     else:
         m = None
-        ok = _mask(PR.match(sub, d.pattern))
+        ok = ao.mask(PR.match(sub, d.pattern))
     if not ok.any():
         return None
     r = rows[ok]
@@ -225,19 +225,19 @@ def _matches_table(chunks: list[pa.Table]) -> pa.Table:
     t = t.take(pc.sort_indices(t["_row"])).combine_chunks()
     for i, name in enumerate(t.column_names):
         if name not in ("_row", "_dialect", "partitions_raw"):
-            t = t.set_column(i, name, _nullify_empty(t[name].combine_chunks()))
+            t = t.set_column(i, name, ao.nullify_empty(t[name].combine_chunks()))
     return t
 
 
 def _with_prefix_fields(t: pa.Table, pre: dict[str, pa.Array], body: pa.Array) -> pa.Table:
     """``t`` with the context prefix fields (``pfx_*``) and the ``_body`` of its rows."""
-    rows = pa.array(_np(t["_row"]) if len(t) else np.zeros(0, np.int64))
+    rows = pa.array(ao.numpy_of(t["_row"]) if len(t) else np.zeros(0, np.int64))
     for name in ("pfx_broker", "pfx_broker2", "pfx_opart", "pfx_ctype", "pfx_iid", "pfx_cid", "pfx_gid"):
-        t = t.append_column(name, _nullify_empty(pc.fill_null(pre[name], "").take(rows)).cast(pa.string()))
+        t = t.append_column(name, ao.nullify_empty(pc.fill_null(pre[name], "").take(rows)).cast(pa.string()))
     return t.append_column("_body", body.take(rows).cast(pa.string()))
 
 
-def _candidate_events(
+def candidate_events(
     cpos: np.ndarray, ccodes: np.ndarray, message: pa.Array, head_t: pa.Table, layout_col: pa.Array
 ) -> tuple[pa.Table | None, np.ndarray]:
     """Events of the candidate heads ``cpos`` (``ccodes``: dictionary codes of their messages) and
@@ -247,40 +247,40 @@ def _candidate_events(
     messages of a file repeat a lot (a consumer logs the same heartbeat line for a whole
     generation), so they run once per distinct triple and are spread back to the lines with one
     ``take``."""
-    logger = _take(head_t["logger"].combine_chunks(), cpos)
-    layout = _take(layout_col, cpos)
+    logger = ao.take(head_t["logger"].combine_chunks(), cpos)
+    layout = ao.take(layout_col, cpos)
     inv, rep = _distinct_triples(ccodes, logger, layout)
-    ulog = _take(logger, rep)
-    umsg = _take(message, cpos[rep])
+    ulog = ao.take(logger, rep)
+    umsg = ao.take(message, cpos[rep])
     mt, unmatched_u = _match_distinct(umsg, ulog)
     unmatched = unmatched_u[inv]
     if not len(mt):
         return None, unmatched
-    urow = _np(mt["_row"])
-    fields = _event_fields(mt, _take(ulog, urow), _take(layout, rep[urow]))
-    fields = with_context_groups(fields, _take(umsg, urow), C.TEXT_GROUP)
+    urow = ao.numpy_of(mt["_row"])
+    fields = typed_event_fields(mt, ao.take(ulog, urow), ao.take(layout, rep[urow]))
+    fields = with_context_groups(fields, ao.take(umsg, urow), C.TEXT_GROUP)
     if "_msg" in mt.column_names:
         fields = fields.append_column("_msg", mt["_msg"])
     j = np.full(len(rep), -1, dtype=np.int64)
     j[urow] = np.arange(len(urow))
     jr = j[inv][~unmatched]
     hrow = cpos[~unmatched]
-    thread = _take(head_t["thread"].combine_chunks(), hrow)
+    thread = ao.take(head_t["thread"].combine_chunks(), hrow)
     if pc.any(pc.is_valid(fields["_groups_raw"])).as_py():
         # (rare) lines listing several groups: every line's event first, then the explosion
         ev = fields.take(pa.array(jr, pa.int64()))
         ev = ev.set_column(ev.column_names.index("_row"), "_row", pa.array(hrow, pa.int64()))
-        return _event_rows(ev, thread), unmatched
+        return event_rows(ev, thread), unmatched
     return _spread_events(fields, jr, hrow, thread), unmatched
 
 
 def _distinct_triples(ccodes: np.ndarray, logger: pa.Array, layout: pa.Array) -> tuple[np.ndarray, np.ndarray]:
     """The distinct (message, logger, layout) triples of the candidates: each candidate's triple
     (``inv``) and one candidate of each triple (``rep``)."""
-    lc = _np(pc.dictionary_encode(logger, null_encoding="encode").indices).astype(np.int64)
-    yc = _np(pc.dictionary_encode(layout).indices).astype(np.int64)
+    lc = ao.numpy_of(pc.dictionary_encode(logger, null_encoding="encode").indices).astype(np.int64)
+    yc = ao.numpy_of(pc.dictionary_encode(layout).indices).astype(np.int64)
     key = (ccodes.astype(np.int64) * (int(lc.max()) + 1) + lc) * (int(yc.max()) + 1) + yc
-    inv = _np(pc.dictionary_encode(pa.array(key, pa.int64())).indices).astype(np.int64)
+    inv = ao.numpy_of(pc.dictionary_encode(pa.array(key, pa.int64())).indices).astype(np.int64)
     rep = np.empty(int(inv.max()) + 1, dtype=np.int64)
     rep[inv] = np.arange(len(inv))  # any line of each distinct triple
     return inv, rep
@@ -294,7 +294,7 @@ def _match_distinct(umsg: pa.Array, ulog: pa.Array) -> tuple[pa.Table, np.ndarra
     mt, unmatched_u = _match_dialects(umsg, ulog)
     provisional = np.zeros(len(unmatched_u), dtype=bool)
     if len(mt):
-        provisional[_np(mt["_row"])[_CATCHALL[_np(mt["_dialect"])]]] = True
+        provisional[ao.numpy_of(mt["_row"])[_CATCHALL[ao.numpy_of(mt["_dialect"])]]] = True
     if unmatched_u.any() or provisional.any():
         mt = _message_first(umsg, ulog, mt, unmatched_u, provisional)
     return mt, unmatched_u
@@ -302,11 +302,11 @@ def _match_distinct(umsg: pa.Array, ulog: pa.Array) -> tuple[pa.Table, np.ndarra
 
 def _spread_events(fields: pa.Table, jr: np.ndarray, hrow: np.ndarray, thread: pa.Array) -> pa.Table:
     """The event rows of the lines ``hrow`` (``jr``: their row of the distinct ``fields``): the same
-    as :func:`_event_rows` without materialising the recognised non-events (only the group carry of
+    as :func:`event_rows` without materialising the recognised non-events (only the group carry of
     librdkafka lines looks at them). Columns without a value in the file (e.g. assignment maps) are
     not gathered."""
     gid = _carried_groups(fields, jr, thread)
-    keep = _np(pc.not_equal(fields["kind"], "")).astype(bool)[jr]
+    keep = ao.numpy_of(pc.not_equal(fields["kind"], "")).astype(bool)[jr]
     if not keep.all():
         jr, hrow = jr[keep], hrow[keep]
         gid = gid.filter(pa.array(keep)) if gid is not None else None
@@ -333,17 +333,17 @@ def _carried_groups(fields: pa.Table, jr: np.ndarray, thread: pa.Array) -> pa.Ar
     last line; None when no line changes."""
     gid = None
     if pc.any(pc.starts_with(thread, C.THREAD_PREFIX)).as_py():
-        t = with_context_groups(pa.table({"group_id": _take(fields["group_id"].combine_chunks(), jr)}), thread,
+        t = with_context_groups(pa.table({"group_id": ao.take(fields["group_id"].combine_chunks(), jr)}), thread,
                                 C.THREAD_GROUP)  # fmt: skip
         gid = t["group_id"].combine_chunks()
-    other = _np(fields["_other"]).astype(bool)[jr]
+    other = ao.numpy_of(fields["_other"]).astype(bool)[jr]
     if not other.any():
         return gid
     if gid is None:
-        gid = _take(fields["group_id"].combine_chunks(), jr)
+        gid = ao.take(fields["group_id"].combine_chunks(), jr)
     if not pc.any(pc.and_(pc.is_null(gid), pa.array(other))).as_py():
         return gid
-    return _carry_groups(gid, other, thread)
+    return carry_groups(gid, other, thread)
 
 
 #: catch-all dialects (``(?P<reason>.*`` ...): message-first prefers any specific dialect to them
@@ -361,20 +361,20 @@ def _message_first(
     ``provisional`` message (a catch-all matched it where it was thought to start) is replaced only
     by a specific dialect."""
     idx = np.nonzero(unmatched | provisional)[0]
-    cands, owner_l, rank_l = G.message_candidates(_take(umsg, idx).cast(pa.string()).to_pylist())
+    cands, owner_l, rank_l = G.message_candidates(ao.take(umsg, idx).cast(pa.string()).to_pylist())
     if not cands:
         return mt
     owner = np.array(owner_l, np.int64)
-    m2, _ = _match_dialects(pa.array(cands, pa.string()), _take(ulog, idx[owner]))
+    m2, _ = _match_dialects(pa.array(cands, pa.string()), ao.take(ulog, idx[owner]))
     if not len(m2):
         return mt
-    crow = _np(m2["_row"])
+    crow = ao.numpy_of(m2["_row"])
     own = owner[crow]
-    key = np.array(rank_l, np.int64)[crow] + _CATCHALL[_np(m2["_dialect"])] * (1 << 20)
+    key = np.array(rank_l, np.int64)[crow] + _CATCHALL[ao.numpy_of(m2["_dialect"])] * (1 << 20)
     order = np.lexsort((key, own))
     first = order[np.r_[True, own[order][1:] != own[order][:-1]]]
     # (a provisional message keeps its catch-all match unless a specific dialect wins)
-    first = first[~(provisional[idx[own[first]]] & _CATCHALL[_np(m2["_dialect"])[first]])]
+    first = first[~(provisional[idx[own[first]]] & _CATCHALL[ao.numpy_of(m2["_dialect"])[first]])]
     if not len(first):
         return mt
     best = m2.take(pa.array(first, pa.int64()))
@@ -382,7 +382,7 @@ def _message_first(
     unmatched[rows] = False
     replaced = provisional[rows]
     if replaced.any():
-        drop = np.isin(_np(mt["_row"]), rows[replaced])
+        drop = np.isin(ao.numpy_of(mt["_row"]), rows[replaced])
         mt = mt.filter(pa.array(~drop))
     best = best.set_column(best.column_names.index("_row"), "_row", pa.array(rows, pa.int64()))
     best = best.append_column("_msg", pa.array([cands[i] for i in crow[first]], pa.string()))
@@ -396,7 +396,7 @@ def _message_first(
 WRAP_MAX = 3
 
 
-def _wrapped_lines(
+def wrapped_lines(
     cpos: np.ndarray,
     unmatched: np.ndarray,
     ev: pa.Table | None,
@@ -414,20 +414,20 @@ def _wrapped_lines(
     joins are tried in order (1, 2, 3 following lines; with a space, then without one: a terminal
     box cuts words); the first a dialect matches makes the event, whose message is the joined text,
     and the joined lines become its continuations. ``unmatched`` (per candidate) is updated."""
-    head_rows = _np(head_t["_row"])
+    head_rows = ao.numpy_of(head_t["_row"])
     joinable = _joinable_lines(head_t, layout_col, cls, qreason, ev)
     if is_cont.any():  # (an indented continuation: the rest of a message printed over lines)
         ic = np.nonzero(is_cont)[0]
-        joinable[ic[_mask(PR.match(_take(text, ic), L.INDENTED_TEXT))]] = True
+        joinable[ic[ao.mask(PR.match(ao.take(text, ic), L.INDENTED_TEXT))]] = True
     cand_of = dict(zip(head_rows[cpos].tolist(), range(len(cpos))))
     un = np.nonzero(unmatched)[0]
     rows = head_rows[cpos[un]]
-    orphan_of = _following_lines(rows, _two_line_heads(_take(layout_col, cpos[un])), joinable)
+    orphan_of = _following_lines(rows, _two_line_heads(ao.take(layout_col, cpos[un])), joinable)
     if not any(orphan_of):
         return ev, message
     orphans = sorted({k for o in orphan_of for k in o})
-    texts = dict(zip(orphans, _take(text, np.array(orphans)).to_pylist()))
-    msgs = _take(message, cpos[un]).to_pylist()
+    texts = dict(zip(orphans, ao.take(text, np.array(orphans)).to_pylist()))
+    msgs = ao.take(message, cpos[un]).to_pylist()
     found: list[np.ndarray] = [cpos[~unmatched]]  # the candidates with an event (or a recognised non-event)
     open_ = np.array([bool(o) for o in orphan_of])
     absorbed: set[int] = set()
@@ -460,7 +460,7 @@ def _two_line_heads(lay: pa.Array) -> np.ndarray:
     """The heads whose layout writes the message on the next line (:data:`L.NEXT_LINE`)."""
     two = np.zeros(len(lay), dtype=bool)
     for name in L.NEXT_LINE:
-        two |= _mask(pc.ends_with(lay, name))
+        two |= ao.mask(pc.ends_with(lay, name))
     return two
 
 
@@ -468,7 +468,7 @@ def _events_in_line_order(found: list[np.ndarray], message: pa.Array, head_t: pa
     """The events again, of all the lines in order: a librdkafka line's group carry also sees the
     joined lines (a group a joined line names is the client's last one for the lines after it)."""
     pos = np.unique(np.concatenate(found))
-    return _candidate_events(pos, _np(pc.dictionary_encode(_take(message, pos)).indices), message, head_t,
+    return candidate_events(pos, ao.numpy_of(pc.dictionary_encode(ao.take(message, pos)).indices), message, head_t,
                              layout_col)[0]  # fmt: skip
 
 
@@ -478,13 +478,13 @@ def _joinable_lines(
     """Lines that can be the wrapped rest of the line before them: no entry of their own (no
     layout; or read by the general reader without a timestamp or level) and not matched by a
     dialect."""
-    head_rows = _np(head_t["_row"])
-    bare = _mask(pc.and_(pc.equal(layout_col, "general"),
+    head_rows = ao.numpy_of(head_t["_row"])
+    bare = ao.mask(pc.and_(pc.equal(layout_col, "general"),
                          pc.and_(pc.is_null(head_t["ts"].combine_chunks()), pc.is_null(head_t["level"].combine_chunks()))))  # fmt: skip
     joinable = (cls == 3) & (qreason == "unparsable_layout")
     joinable[head_rows[bare]] = True
     if ev is not None and len(ev):
-        joinable[head_rows[_np(ev["_row"])]] = False
+        joinable[head_rows[ao.numpy_of(ev["_row"])]] = False
     return joinable
 
 
@@ -524,11 +524,11 @@ def _replace_messages(message: pa.Array, pos: np.ndarray, values: list[str]) -> 
 def _candidate_events_of_joined(
     message: pa.Array, pos: np.ndarray, joined: list[str], head_t: pa.Table, layout_col: pa.Array
 ) -> tuple[pa.Table | None, np.ndarray]:
-    """:func:`_candidate_events` of the heads ``pos`` with their messages replaced by the
+    """:func:`candidate_events` of the heads ``pos`` with their messages replaced by the
     ``joined`` texts."""
     msg2 = _replace_messages(message, pos, joined)
-    codes = _np(pc.dictionary_encode(_take(msg2, pos)).indices)
-    return _candidate_events(pos, codes, msg2, head_t, layout_col)
+    codes = ao.numpy_of(pc.dictionary_encode(ao.take(msg2, pos)).indices)
+    return candidate_events(pos, codes, msg2, head_t, layout_col)
 
 
 def _first_joins(

@@ -47,7 +47,7 @@ Pipeline of one file:
    counted) and group candidates; candidates go through the dialect table
    (:mod:`jobs.ingest.dialects`) → events, recognised non-events (unrelated), ``no_timestamp`` or
    ``group_line_not_understood`` (no dialect matches);
-4b. *context attribution* (:func:`_attribute_groups`): a recognised event whose line names no group
+4b. *context attribution* (:func:`attribute_groups`): a recognised event whose line names no group
    (Kafka logs the static "will not trigger a rebalance" line, fenced-instance lines, leader
    re-election and the 2.3 static replacement while handling one group's request, next to a line
    that names it) takes the group of the nearest preceding event line of the file naming its
@@ -90,22 +90,22 @@ from jobs.ingest.accounting import (
     quarantine_table,
 )
 from jobs.ingest.arrowops import extract, mask, nullify_empty, numpy_of, take, whole
-from jobs.ingest.attribution import _attribute_groups
-from jobs.ingest.fields import _finish_events, _json_event_fields
+from jobs.ingest.attribution import attribute_groups
+from jobs.ingest.fields import finish_events, json_event_fields
 from jobs.ingest.files import OpenedFile, open_file
 from jobs.ingest.heads import (
-    _file_year,
-    _FirstBytes,
-    _general_heads,
-    _head_timestamps,
-    _Heads,
-    _layout_order,
-    _located_timestamps,
-    _match_json,
-    _match_layouts,
-    _unwrap_paste,
+    FirstBytes,
+    Heads,
+    file_year,
+    general_heads,
+    head_timestamps,
+    layout_order,
+    located_timestamps,
+    match_json,
+    match_layouts,
+    unwrap_paste,
 )
-from jobs.ingest.messages import _candidate_events, _repetitive, _wrapped_lines
+from jobs.ingest.messages import candidate_events, repetitive, wrapped_lines
 from jobs.ingest.model import (
     AUDIT_ARROW,
     EVENTS_ARROW,
@@ -222,7 +222,7 @@ def _parse_text(
     """The steps of one file, in order (see the module docstring)."""
     f = _decoded_lines(data, settings)
     audit["total_lines"] = f.n
-    f.text = _unwrap_paste(f.text, data)
+    f.text = unwrap_paste(f.text, data)
     f.text, wrap_label = _wrapping_prefix(f.text)
     f.is_cont = np.zeros(f.n, dtype=bool)
     heads, left = _read_heads(f, settings, wrap_label)
@@ -303,24 +303,24 @@ def _wrapping_prefix(text: pa.Array) -> tuple[pa.Array, str]:
     return w.field("rest"), label
 
 
-def _read_heads(f: FileLines, settings: IngestSettings, wrap_label: str) -> tuple[_Heads, np.ndarray]:
+def _read_heads(f: FileLines, settings: IngestSettings, wrap_label: str) -> tuple[Heads, np.ndarray]:
     """Heads by layout: declared layouts, then the table (JSON first when most lines are JSON);
     enveloped lines peeled and their inner lines read (:func:`_peel`); lines behind a viewer's
     timestamp (``ts+``); then the general reader. Returns the heads and the lines still left
     (continuations and lines with nothing to read)."""
-    heads = _Heads()
+    heads = Heads()
     blank = numpy_of(pc.binary_length(f.text)) == 0
     rows = np.nonzero(~f.bad & ~blank)[0]
     sub = f.text if len(rows) == f.n else take(f.text, rows)
-    fb = _FirstBytes(sub)
+    fb = FirstBytes(sub)
     offered = EH.sniff_json(sub, fb)
     if offered is not None:  # (enveloped JSON lines: peeled before the layouts)
         keep = np.nonzero(~offered)[0]
         offered, rows, sub, fb = rows[offered], rows[keep], take(sub, keep), fb.take(keep)
-    order = _layout_order(sub, fb)
+    order = layout_order(sub, fb)
     if settings.layouts:
         order = list(settings.layouts) + order  # (the user's own layouts first)
-    left = _match_layouts(sub, rows, order, heads, wrap_label, None, fb)
+    left = match_layouts(sub, rows, order, heads, wrap_label, None, fb)
     if len(left):
         sniffed = EH.sniff_text(f.text, left)
         if sniffed.any():
@@ -328,14 +328,14 @@ def _read_heads(f: FileLines, settings: IngestSettings, wrap_label: str) -> tupl
             left = left[~sniffed]
     if offered is not None:
         left = np.union1d(left, EH.peel(f, offered, settings, heads, wrap_label))
-        rows, fb = left, _FirstBytes(take(f.text, left))
+        rows, fb = left, FirstBytes(take(f.text, left))
     if len(left) and fb.take(np.searchsorted(rows, left)).possible(L.FIRST_CHARS["ts"]).any():
         sub = take(f.text, left)
         m = extract(sub, L.TS_PREFIX)
         ok = mask(m.is_valid())
         if ok.any():
             okp = pa.array(ok)
-            still = _match_layouts(m.field("rest").filter(okp), left[ok], order, heads, wrap_label + "ts+",
+            still = match_layouts(m.field("rest").filter(okp), left[ok], order, heads, wrap_label + "ts+",
                                    m.field("pts").filter(okp))  # fmt: skip
             # lines that are a timestamp + continuation text stay for the continuation check
             keep = np.ones(len(left), dtype=bool)
@@ -344,11 +344,11 @@ def _read_heads(f: FileLines, settings: IngestSettings, wrap_label: str) -> tupl
     if len(left):
         left = _json_behind_columns(f.text, left, heads, wrap_label)
     if len(left):
-        left = _general_heads(f.text, left, heads, wrap_label, f.env.rows if f.env is not None else None)
+        left = general_heads(f.text, left, heads, wrap_label, f.env.rows if f.env is not None else None)
     return heads, left
 
 
-def _json_behind_columns(text: pa.Array, left: np.ndarray, heads: _Heads, wrap_label: str) -> np.ndarray:
+def _json_behind_columns(text: pa.Array, left: np.ndarray, heads: Heads, wrap_label: str) -> np.ndarray:
     """A JSON object behind a log viewer's columns (layout ``col+json``): the object is the line."""
     sub = take(text, left)
     maybe = mask(pc.match_substring(sub, "{\""))
@@ -361,11 +361,11 @@ def _json_behind_columns(text: pa.Array, left: np.ndarray, heads: _Heads, wrap_l
         return left
     rows = left[np.nonzero(maybe)[0][ok]]
     inner = m.field("rest").filter(pa.array(ok))
-    lm = _match_json(inner, rows, np.ones(len(rows), dtype=bool), heads, wrap_label + "col+", None, _FirstBytes(inner))
+    lm = match_json(inner, rows, np.ones(len(rows), dtype=bool), heads, wrap_label + "col+", None, FirstBytes(inner))
     return np.setdiff1d(left, rows[~lm])
 
 
-def _head_columns(heads: _Heads, n: int, env: EH.Enveloped | None = None) -> _HeadColumns:
+def _head_columns(heads: Heads, n: int, env: EH.Enveloped | None = None) -> _HeadColumns:
     t = heads.table()
     if env is not None and len(t):
         t = EH.enveloped_heads(t, env)
@@ -452,9 +452,9 @@ def _continuations_and_unreadable(f: FileLines, left: np.ndarray) -> None:
 def _timestamps(h: _HeadColumns, settings: IngestSettings, audit: dict[str, Any]) -> _Times:
     """Epoch ms of the heads (the plain conversion, then the located forms) and the audit's
     first/last times and out-of-order count."""
-    ts_ms = _head_timestamps(h.table, settings.default_timezone)
+    ts_ms = head_timestamps(h.table, settings.default_timezone)
     if ts_ms.null_count and len(h.table):
-        ts_ms = _located_timestamps(h.table, ts_ms, settings)
+        ts_ms = located_timestamps(h.table, ts_ms, settings)
     ts_np = numpy_of(pc.fill_null(ts_ms, -1)) if len(ts_ms) else np.zeros(0, np.int64)
     has_ts = ts_np >= 0
     if has_ts.any():
@@ -468,7 +468,7 @@ def _timestamps(h: _HeadColumns, settings: IngestSettings, audit: dict[str, Any]
     if len(h.table) and h.table["pts"].null_count < len(h.table):
         pts = whole(h.table["pts"])
         env_ms = pa.array(E.envelope_times(pts.to_pylist(), settings.default_timezone,
-                                           lambda: _file_year(h.table, settings)), pa.int64())  # fmt: skip
+                                           lambda: file_year(h.table, settings)), pa.int64())  # fmt: skip
     return _Times(ts_ms, ts_np, has_ts, env_ms)
 
 
@@ -476,7 +476,7 @@ def _group_events(f: FileLines, h: _HeadColumns, times: _Times, inline_cont, sou
     """Group candidates (the prefilter, per distinct message when the file repeats its messages a
     lot) → dialects → events; unmatched candidates are ``group_line_not_understood``."""
     message = h.message
-    if _repetitive(message):
+    if repetitive(message):
         menc = pc.dictionary_encode(message)
         mcodes = numpy_of(menc.indices)
         cand = mask(PR.match(menc.dictionary, D.GROUP_PREFILTER))[mcodes]
@@ -489,9 +489,9 @@ def _group_events(f: FileLines, h: _HeadColumns, times: _Times, inline_cont, sou
     cpos = np.nonzero(cand)[0]
     if ccodes is None:
         ccodes = numpy_of(pc.dictionary_encode(take(message, cpos)).indices)
-    ev, unmatched = _candidate_events(cpos, ccodes, message, h.table, h.layout)
+    ev, unmatched = candidate_events(cpos, ccodes, message, h.table, h.layout)
     if unmatched.any():
-        ev, h.message = _wrapped_lines(cpos, unmatched, ev, message, h.table, h.layout, f.text, f.cls,
+        ev, h.message = wrapped_lines(cpos, unmatched, ev, message, h.table, h.layout, f.text, f.cls,
                                        _continuations(f), f.qreason, f.qdetail)  # fmt: skip
     un_h = cpos[unmatched]
     line_un = h.rows[un_h]
@@ -519,7 +519,7 @@ def _group_events(f: FileLines, h: _HeadColumns, times: _Times, inline_cont, sou
             h.message = pc.replace_with_mask(h.message, pa.array(mm), vals.cast(h.message.type))
         ev = ev.drop_columns(["_msg"])
     ev_ts, ts_inferred = _inherited_times(times, evh)
-    return _finish_events(ev, evh, h.table, h.rows, h.message, h.level, times.ts_ms, f.text, _continuations(f), f.cls,
+    return finish_events(ev, evh, h.table, h.rows, h.message, h.level, times.ts_ms, f.text, _continuations(f), f.cls,
                           source_file, cluster, run_id, inline_cont, ev_ts, ts_inferred,
                           audit.get("content_sha256"), times.env_ms,
                           f.env.joined >= 0 if f.env is not None else None)  # fmt: skip
@@ -543,16 +543,16 @@ def _events_with_groups(
     f: FileLines, h: _HeadColumns, times: _Times, ev: pa.Table, sha: str | None = None
 ) -> tuple[pa.Table, np.ndarray]:
     """Recognised non-events dropped (they count as unrelated); JSON keys; the group of lines that
-    name none from their context (:func:`_attribute_groups`), else ``group_unknown``."""
+    name none from their context (:func:`attribute_groups`), else ``group_unknown``."""
     evh = numpy_of(ev["_row"])
     notevent = mask(pc.equal(whole(ev["kind"]), ""))
     if notevent.any():
         ev = ev.filter(pa.array(~notevent))
         evh = evh[~notevent]
     if h.json:
-        ev = _json_event_fields(ev, h.table, evh)
+        ev = json_event_fields(ev, h.table, evh)
     if 0 < ev["group_id"].null_count < len(ev):
-        gids, _ = _attribute_groups(ev, take(h.message, evh), np.where(times.has_ts[evh], times.ts_np[evh], -1))
+        gids, _ = attribute_groups(ev, take(h.message, evh), np.where(times.has_ts[evh], times.ts_np[evh], -1))
         ev = ev.set_column(ev.column_names.index("group_id"), "group_id", gids)
     if ev["group_id"].null_count:
         ev = _file_group(ev, sha)

@@ -19,7 +19,7 @@ only at the end). Read it top to bottom; the steps of one file, in order:
    ``max_line_bytes`` is ``line_too_long``; one with a NUL byte ``binary``; one that is not UTF-8
    ``binary`` (≥ 2 control bytes or > 30 % non-text bytes) or ``invalid_utf8``. Trailing ``\\r``
    and ANSI colours are removed.
-3. **Paste** (:func:`_unwrap_paste`): terminal box borders (when the first 64 KiB hold one), an
+3. **Paste** (:func:`unwrap_paste`): terminal box borders (when the first 64 KiB hold one), an
    e-mail quote ``>`` (when most of the first 400 non-blank lines have it) and an indentation every
    non-blank line shares are removed.
 4. **Wrapping prefixes**: when one of the first 400 lines starts with ``svc  | `` (docker compose)
@@ -173,7 +173,7 @@ def _decode(data: bytes, settings: IngestSettings) -> File:
 
 
 # ------------------------------------------------------------------------------ 3-4. paste, prefixes
-def _unwrap_paste(text: list[str], data: bytes) -> list[str]:
+def unwrap_paste(text: list[str], data: bytes) -> list[str]:
     if any(c.encode() in data[:65536] for c in _BOX):
         text = [rx(f"^[{_BOX}]+ ?|\\s*[{_BOX}]+\\s*$").sub("", t) for t in text]
     nonblank = [t for t in text[:SAMPLE] if t.strip()]
@@ -191,7 +191,7 @@ def _unwrap_paste(text: list[str], data: bytes) -> list[str]:
 
 def _unwrap(f: File, data: bytes) -> str:
     """Steps 3-4; returns the wrapping prefix label ("", "docker+" or "kubectl+")."""
-    f.text = _unwrap_paste(f.text, data)
+    f.text = unwrap_paste(f.text, data)
     docker, kubectl = rx(L.DOCKER_PREFIX), rx(L.KUBECTL_PREFIX)
     if not any(docker.search(t) or kubectl.search(t) for t in f.text[:SAMPLE]):
         return ""
@@ -303,7 +303,7 @@ def _json_head(row: int, text: str, label: str) -> Head:
                 json={k: js[k] for k in L.JSON_EXTRA})  # fmt: skip
 
 
-def _layout_order(sample: list[str], settings: IngestSettings) -> list[L.Layout]:
+def layout_order(sample: list[str], settings: IngestSettings) -> list[L.Layout]:
     hit = [any(rx(lay.regex).search(t) for t in sample) for lay in L.LAYOUTS]
     table = [lay for lay, h in zip(L.LAYOUTS, hit) if h] + [lay for lay, h in zip(L.LAYOUTS, hit) if not h]
     return list(settings.layouts) + table
@@ -320,7 +320,7 @@ def _read_heads(f: File, settings: IngestSettings, label: str) -> None:
     offered = E.offered_rows(f.text, rows)
     first = [i for i in rows if i not in set(offered)]
     sample = [f.text[i] for i in first[:SAMPLE]]
-    order = _layout_order(sample, settings)
+    order = layout_order(sample, settings)
     json_first = _mostly_json(sample)
     for i in first:
         if h := _match_layout(i, f.text[i], order, json_first, label):
@@ -364,7 +364,7 @@ def _peel(f: File, offered: list[int], settings: IngestSettings, label: str) -> 
             f.quarantine(r, "unreadable_envelope", p.bad)
     second = [i for i in offered if f.text[i] and not f.is_cont[i] and f.cls[i] != "quarantined"]
     sample = [f.text[i] for i in second[:SAMPLE]]
-    order, json_first = _layout_order(sample, settings), _mostly_json(sample)
+    order, json_first = layout_order(sample, settings), _mostly_json(sample)
     for i in second:
         if h := _match_layout(i, f.text[i], order, json_first, label):
             f.heads[i] = h

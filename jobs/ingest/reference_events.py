@@ -344,7 +344,7 @@ def _file_group(evs: list[dict[str, Any]], sha: str | None) -> None:
 
 
 def _attribute(evs: list[dict[str, Any]]) -> None:
-    """Context attribution of events whose line names no group (see ``parse._attribute_groups``):
+    """Context attribution of events whose line names no group (see ``parse.attribute_groups``):
     a consumer's default client id naming a group of the file; else the nearest earlier event naming one of its member ids (else its instance id) as an id field
     or a whole word of its message; else the nearest earlier event with a group at most 1000 ms
     before. Both only on the same coordinator partition when the prefix gives one."""

@@ -93,14 +93,14 @@ def _fields(ok: np.ndarray, st_: dict[str, pa.Array]) -> dict[str, list]:
 @example(["[2024-00-00 00:00:00,000] TRACE", "[2024-00-00 00:00:00,000] CRITICAL      (kafka.server.KafkaApis)"])
 def test_split_equals_string_kernels_and_regex(lines: list[str]) -> None:
     arr = pa.array(lines, pa.large_string())
-    want_ok = AO._mask(pc.match_substring_regex(arr, L.FAST_LOG4J))
+    want_ok = AO.mask(pc.match_substring_regex(arr, L.FAST_LOG4J))
     sp = FH.split_log4j(arr)
     if sp is None:  # the documented fallback: a run of spaces after the level reaches past WIDTH
         assert any((m := _LONG_SPACES.match(x)) and m.end() >= FH.WIDTH for x in lines)
     else:
         assert sp.ok.tolist() == want_ok.tolist()
     for with_logger in (True, False):
-        got = FP._fast_log4j(arr, with_logger)
+        got = FP.fast_log4j(arr, with_logger)
         want = FP._fast_log4j_kernels(arr, with_logger)
         if want is None:
             assert got is None
@@ -119,7 +119,7 @@ def test_split_equals_string_kernels_and_regex(lines: list[str]) -> None:
         if sp is None:
             continue
         tsms = fields["tsms"]
-        pre = AO._mask(pc.is_valid(tsms))
+        pre = AO.mask(pc.is_valid(tsms))
         if pre.any():
             ts = fields["ts"].filter(pa.array(pre))
             assert tsms.filter(pa.array(pre)).to_pylist() == L.parse_timestamps(ts).to_pylist()
@@ -183,7 +183,7 @@ def test_long_space_run_uses_the_string_kernels() -> None:
     ]
     arr = pa.array(lines, pa.large_string())
     assert FH.split_log4j(arr) is None
-    got = FP._fast_log4j(arr, True)
+    got = FP.fast_log4j(arr, True)
     assert got is not None
     assert _fields(*got) == _fields(*FP._fast_log4j_kernels(arr, True))
     assert got[1]["message"].to_pylist() == ["x", "y"]
@@ -203,9 +203,9 @@ def test_pieces_are_zero_copy_spans() -> None:
 
 def _heads(lines: list[str], order_ids: list[str] | None = None) -> pa.Table:
     text = pa.array(lines, pa.large_string())
-    heads = HD._Heads()
-    order = HD._layout_order(text) if order_ids is None else [L.LAYOUT_BY_ID[i] for i in order_ids]
-    left = HD._match_layouts(text, np.arange(len(lines)), order, heads, "", None)
+    heads = HD.Heads()
+    order = HD.layout_order(text) if order_ids is None else [L.LAYOUT_BY_ID[i] for i in order_ids]
+    left = HD.match_layouts(text, np.arange(len(lines)), order, heads, "", None)
     t = heads.table()
     return t.append_column("_left", pa.array([left.tolist()] * len(t), pa.list_(pa.int64())))
 
@@ -230,12 +230,12 @@ def test_log4j_pass_taking_nologger_lines_equals_two_passes(lines: list[str], no
         ids.remove("log4j-nologger")
         ids.insert(0, "log4j-nologger")
     got = _heads(lines, ids)
-    real = FP._fast_log4j_both
-    FP._fast_log4j_both = lambda sub: FP._fast_log4j(sub, True)
+    real = FP.fast_log4j_both
+    FP.fast_log4j_both = lambda sub: FP.fast_log4j(sub, True)
     try:
         want = _heads(lines, ids)
     finally:
-        FP._fast_log4j_both = real
+        FP.fast_log4j_both = real
     assert got.to_pylist() == want.to_pylist()
 
 
@@ -258,7 +258,7 @@ def test_a_space_run_past_the_matrix_falls_back_to_the_string_kernels() -> None:
     line = "[2024-05-14 10:00:00,000] WARN " + " " * 12 + "x (k.G)"
     arr = pa.array([line, "[2024-05-14 10:00:00,001] INFO ok (k.G)"], pa.large_string())
     assert FH.split_log4j(arr) is None
-    ok, fields = FP._fast_log4j(arr, True)
+    ok, fields = FP.fast_log4j(arr, True)
     assert ok.tolist() == [True, True]
     assert fields["message"].cast(pa.string()).to_pylist() == ["x", "ok"]
     assert _fields(ok, fields) == _fields(*FP._fast_log4j_kernels(arr, True))
@@ -297,7 +297,7 @@ def _sb_line(draw: st.DrawFn) -> str:
 @given(st.lists(_sb_line(), min_size=1, max_size=30), st.booleans())
 def test_springboot_byte_split_equals_string_kernels(lines: list[str], iso_t: bool) -> None:
     arr = pa.array(lines, pa.large_string())
-    got = FP._fast_springboot(arr, iso_t)
+    got = FP.fast_springboot(arr, iso_t)
     want = FP.fast_springboot_kernels(arr, iso_t)
     if want is None:
         assert got is None
@@ -311,9 +311,9 @@ def test_springboot_byte_split_equals_string_kernels(lines: list[str], iso_t: bo
 def test_springboot_long_head_falls_back_to_the_kernels() -> None:
     line = "2024-05-01T10:00:00.123Z  INFO " + "1" * 120 + " --- [main] k.G : m"
     arr = pa.array([line, "2024-05-01T10:00:00.123Z  INFO 1 --- [a] [main] k.G  : hello"], pa.large_string())
-    ok = AO._mask(pc.match_substring_regex(arr, L.FAST_SPRINGBOOT))
+    ok = AO.mask(pc.match_substring_regex(arr, L.FAST_SPRINGBOOT))
     assert SH.split_springboot(arr, ok, True) is None
-    got = FP._fast_springboot(arr, True)
+    got = FP.fast_springboot(arr, True)
     assert _fields(*got) == _fields(*FP.fast_springboot_kernels(arr, True))
     assert got[1]["message"].to_pylist() == ["m", "hello"]
     assert got[1]["thread"].to_pylist() == ["main", "main"]

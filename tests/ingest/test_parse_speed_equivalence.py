@@ -55,7 +55,7 @@ def test_first_chars_are_necessary() -> None:
 
 
 def test_first_bytes_lookup() -> None:
-    fb = HD._FirstBytes(pa.array(["[a", "1b", "", None, "\u00e9", "{", " {"], pa.large_string()))
+    fb = HD.FirstBytes(pa.array(["[a", "1b", "", None, "\u00e9", "{", " {"], pa.large_string()))
     assert fb.possible("[").tolist() == [True, False, False, False, False, False, False]
     assert fb.possible(L.FIRST_CHARS["json"]).tolist() == [False] * 5 + [True, True]
     assert fb.take(np.array([1, 0])).possible("0123456789").tolist() == [True, False]
@@ -63,14 +63,14 @@ def test_first_bytes_lookup() -> None:
 
 def _reference_candidate_events(cpos, message, head_t, layout_col):
     """The plain way: every candidate line through the dialects (no deduplication)."""
-    logger = AO._take(head_t["logger"].combine_chunks(), cpos)
-    mt, unmatched = MS._match_dialects(AO._take(message, cpos), pc.fill_null(logger, ""))
+    logger = AO.take(head_t["logger"].combine_chunks(), cpos)
+    mt, unmatched = MS._match_dialects(AO.take(message, cpos), pc.fill_null(logger, ""))
     if not len(mt):
         return None, unmatched
-    r = AO._np(mt["_row"])
-    ev = FL._event_fields(mt, AO._take(logger, r), AO._take(AO._take(layout_col, cpos), r))
+    r = AO.numpy_of(mt["_row"])
+    ev = FL.typed_event_fields(mt, AO.take(logger, r), AO.take(AO.take(layout_col, cpos), r))
     ev = ev.set_column(ev.column_names.index("_row"), "_row", pa.array(cpos[r], pa.int64()))
-    ev = FL._event_rows(ev, AO._take(head_t["thread"].combine_chunks(), cpos[r]))
+    ev = FL.event_rows(ev, AO.take(head_t["thread"].combine_chunks(), cpos[r]))
     return ev.filter(pc.not_equal(ev["kind"], "")), unmatched
 
 
@@ -98,20 +98,20 @@ def test_dedup_dialects_equal_every_line(picks: list[tuple[int, int, int]]) -> N
     text = "".join(LINES[i].format(ms=k % 1000, c=c, g=g) + "\n" for k, (i, c, g) in enumerate(picks))
     lines = P._split_lines(text.encode())
     text_a = lines.cast(pa.large_string())
-    heads = HD._Heads()
+    heads = HD.Heads()
     rows = np.arange(len(text_a))
-    order = HD._layout_order(text_a)
-    HD._match_layouts(text_a, rows, order, heads, "", None)
+    order = HD.layout_order(text_a)
+    HD.match_layouts(text_a, rows, order, heads, "", None)
     head_t = heads.table()
     message = pc.fill_null(head_t["message"].combine_chunks(), "")
     layout_col = head_t["layout"].combine_chunks()
     menc = pc.dictionary_encode(message)
-    mcodes = AO._np(menc.indices).astype(np.int64)
-    cand = AO._mask(pc.match_substring_regex(message, D.GROUP_PREFILTER))
+    mcodes = AO.numpy_of(menc.indices).astype(np.int64)
+    cand = AO.mask(pc.match_substring_regex(message, D.GROUP_PREFILTER))
     if not cand.any():
         return
     cpos = np.nonzero(cand)[0]
-    got, got_un = MS._candidate_events(cpos, mcodes[cpos], message, head_t, layout_col)
+    got, got_un = MS.candidate_events(cpos, mcodes[cpos], message, head_t, layout_col)
     want, want_un = _reference_candidate_events(cpos, message, head_t, layout_col)
     assert got_un.tolist() == want_un.tolist()
     if want is None or not len(want):
@@ -145,7 +145,7 @@ def test_carry_groups_equals_line_by_line(rows: list[tuple]) -> None:
     gids = [r[0] for r in rows]
     other = [r[1] for r in rows]
     thread = [r[2] for r in rows]
-    got = FL._carry_groups(pa.array(gids, pa.string()), np.array(other), pa.array(thread, pa.string()))
+    got = FL.carry_groups(pa.array(gids, pa.string()), np.array(other), pa.array(thread, pa.string()))
     assert got.to_pylist() == _carry_reference(gids, other, thread)
 
 
@@ -283,10 +283,10 @@ def test_nullify_empty_equals_if_else(values: list, large: bool) -> None:
     """Empty strings become null; a column without any keeps its values (no kernel runs)."""
     a = pa.array(values, pa.large_string() if large else pa.string())
     want = pc.if_else(pc.equal(a, ""), pa.scalar(None, a.type), a)
-    got = AO._nullify_empty(a)
+    got = AO.nullify_empty(a)
     assert got.type == want.type and got.to_pylist() == want.to_pylist()
     sliced = a.slice(1) if len(a) > 1 else a
-    assert AO._nullify_empty(sliced).to_pylist() == [None if v == "" else v for v in sliced.to_pylist()]
+    assert AO.nullify_empty(sliced).to_pylist() == [None if v == "" else v for v in sliced.to_pylist()]
 
 
 def _reference_layout_order(text: pa.Array) -> list[str]:
@@ -313,7 +313,7 @@ def test_layout_order_equals_every_regex_on_the_sample(lines: list[str]) -> None
     """The first-characters skip and the early answer from the first possible lines (Python's re)
     give the order of running every layout regex on the whole sample."""
     text = pa.array(lines, pa.large_string())
-    assert [lay.id for lay in HD._layout_order(text)] == _reference_layout_order(text)
+    assert [lay.id for lay in HD.layout_order(text)] == _reference_layout_order(text)
 
 
 @settings(max_examples=100, deadline=None)
@@ -349,7 +349,7 @@ def test_head_timestamps_with_converted_values_equal_the_parser(rows: list, tz: 
             "tsms": pa.array(tsms, pa.int64()),
         }
     )
-    assert HD._head_timestamps(head_t, tz).to_pylist() == want_all
+    assert HD.head_timestamps(head_t, tz).to_pylist() == want_all
 
 
 def test_first_words_of_keyless_dialects() -> None:

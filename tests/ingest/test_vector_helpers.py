@@ -8,7 +8,7 @@ import pyarrow.compute as pc
 import pytest
 
 from jobs.ingest import dialects as D
-from jobs.ingest.arrowops import _elem, _mask
+from jobs.ingest.arrowops import elem, mask
 from jobs.ingest.messages import _prefix_fields, _strip_prefix
 
 MESSAGES = [
@@ -30,7 +30,7 @@ MESSAGES = [
 @pytest.mark.parametrize("typ", [pa.string(), pa.large_string()])
 def test_strip_prefix_equals_regex_replacement(typ: pa.DataType) -> None:
     msg = pa.array(MESSAGES, typ)
-    has_pre = _mask(pc.extract_regex(msg, D.BODY_PREFIX).is_valid())
+    has_pre = mask(pc.extract_regex(msg, D.BODY_PREFIX).is_valid())
     want = pc.if_else(
         pa.array(has_pre), pc.replace_substring_regex(msg, D.BODY_PREFIX, "", max_replacements=1), msg
     )
@@ -48,13 +48,13 @@ def test_elem_like_list_element_with_nulls_short_lists_and_slices() -> None:
         flat = arr.combine_chunks() if isinstance(arr, pa.ChunkedArray) else arr
         for i in range(4):
             want = [v[i] if v is not None and len(v) > i else None for v in flat.to_pylist()]
-            assert _elem(arr, i).to_pylist() == want, (i, want)
+            assert elem(arr, i).to_pylist() == want, (i, want)
 
 
 def test_elem_of_empty_array() -> None:
     lists = pc.split_pattern(pa.array([], pa.string()), " ")
-    assert _elem(lists, 0).to_pylist() == []
-    assert np.asarray(_elem(lists, 1)).size == 0
+    assert elem(lists, 0).to_pylist() == []
+    assert np.asarray(elem(lists, 1)).size == 0
 
 
 @pytest.mark.parametrize("typ", [pa.string(), pa.large_string()])
@@ -64,7 +64,7 @@ def test_prefix_fields_equal_one_extraction(typ: pa.DataType) -> None:
     )
     m = pc.extract_regex(msg, D.BODY_PREFIX)
     has_pre, fields = _prefix_fields(msg)
-    assert has_pre.tolist() == _mask(m.is_valid()).tolist()
+    assert has_pre.tolist() == mask(m.is_valid()).tolist()
     for name in D.PREFIX_FIELDS:
         assert fields[name].to_pylist() == pc.fill_null(m.field(name), "").to_pylist(), name
     assert fields["pfx_opart"].to_pylist()[1] == "8"

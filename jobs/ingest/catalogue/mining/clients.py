@@ -183,6 +183,51 @@ def _faust(path: str, src: str) -> list[Mined]:
     return out
 
 
+_CS_LEVEL = {"Trace": "TRACE", "Debug": "DEBUG", "Information": "INFO", "Info": "INFO", "Warning": "WARN", "Warn": "WARN",
+             "Error": "ERROR", "Critical": "FATAL", "Fatal": "FATAL"}
+
+
+def _string_builder(src: str, at: int, name: str) -> str | None:
+    """The text a ``StringBuilder`` named ``name`` holds when ``name.ToString()`` is logged at ``at``: its
+    ``Append``/``AppendLine`` literals since its ``new StringBuilder()`` (None if one is no literal)."""
+    start = src.rfind(f"{name} = new StringBuilder", 0, at)
+    if start < 0:
+        return None
+    parts = []
+    for c in calls(src[start:at], rf"\b{re.escape(name)}\.Append(?:Line)?(?=\()", "cs"):
+        lit = literal(c.args[0], "cs") if c.args else None
+        if lit is None:
+            return None
+        parts.append(lit + ("\n" if c.name.endswith("Line") else ""))
+    return "".join(parts).rstrip("\n") if parts else None
+
+
+def _csharp(path: str, src: str) -> list[Mined]:
+    """.NET log calls: Microsoft.Extensions.Logging's ``log.LogInformation([exception,] "template {Name}",
+    args)`` and log4net's ``log.Info("…"[, exception])``, with a template or an interpolated ``$"… {expr} …"``
+    message (both kinds of placeholder become ``%v``), or a ``StringBuilder``'s text (its appended literals)."""
+    out = []
+    rx = r"\b(?:log|logger|_logger|Logger|Log)\.(?:Log(?:Trace|Debug|Information|Warning|Error|Critical)|Info|Debug|Warn|Error|Fatal)(?=\()"
+    for c in calls(src, rx, "cs"):
+        args = c.args
+        if args and literal(args[0], "cs") is None and len(args) > 1 and literal(args[1], "cs") is not None:
+            args = args[1:]  # the exception argument
+        if not args:
+            continue
+        lit = literal(args[0], "cs")
+        sb = re.fullmatch(r"(\w+)\.ToString\(\)", args[0])
+        if lit is None and sb:
+            at = sum(len(x) + 1 for x in src.split("\n")[: c.line - 1])
+            lit = _string_builder(src, at, sb.group(1))
+        fmt = lit if lit is not None else "%v"
+        interpolated = re.search(r'(?:^|[+\s])@?\$@?"', args[0]) is not None or sb is not None
+        bare = fmt.replace("{{", "\0").replace("}}", "\1")  # (an escaped brace is printed as one brace)
+        inner = tuple(re.findall(r"\{((?:[^{}]|\{[^{}]*\})+)\}", bare)) if interpolated else tuple(args[1:])
+        text = _ph(bare, r"\{(?:[^{}]|\{[^{}]*\})+\}").replace("\0", "{").replace("\1", "}")
+        out.append(Mined(path, c.line, _CS_LEVEL[re.sub(r"^Log", "", c.name.rsplit(".", 1)[1])], fmt, text, inner))
+    return out
+
+
 _GROUPISH = r"(?i)group|rebalanc|generation|revok|assign|join|coordinator|heartbeat|member|leader|partitions? (?:changed|lost)"
 
 CLIENTS: dict[str, Client] = {
@@ -199,7 +244,9 @@ CLIENTS: dict[str, Client] = {
                since=(1, 0)),
         Client("ruby-kafka", "zendesk/ruby-kafka", ("lib/kafka/consumer_group.rb", "lib/kafka/consumer.rb"), _ruby,
                since=(0, 1)),
-        Client("brod", "kafka4beam/brod", ("src/brod_group_coordinator.erl",), _brod, tag_rx=r"^v?(\d+)\.(\d+)(?:\.(\d+))?$",
+        Client("brod", "kafka4beam/brod", ("src/brod_group_coordinator.erl", "src/brod_group_subscriber.erl",
+                                           "src/brod_group_subscriber_v2.erl", "src/brod_group_subscriber_worker.erl",
+                                           "src/brod_topic_subscriber.erl", "src/brod_consumer.erl"), _brod, tag_rx=r"^v?(\d+)\.(\d+)(?:\.(\d+))?$",
                since=(2, 0)),
         Client("kaffe", "spreedly/kaffe",
                ("lib/kaffe/group_member/subscriber/group_member.ex", "lib/kaffe/consumer_group/subscriber/group_member.ex",
@@ -208,6 +255,12 @@ CLIENTS: dict[str, Client] = {
                _elixir, since=(1, 8),
                keep={"lib/kaffe/group_member/subscriber/subscriber.ex": r"generation|commit",
                      "lib/kaffe/consumer_group/subscriber/subscriber.ex": r"generation|commit"}),
+        Client("streamiz", "LGouellec/kafka-streams-dotnet",
+               ("core/Processors/StreamThread.cs", "core/KafkaStream.cs", "core/Kafka/Internal/StreamsRebalanceListener.cs",
+                "core/Processors/Internal/TaskManager.cs", "core/Kafka/Internal/KafkaLoggerAdapter.cs"), _csharp,
+               tag_rx=r"^v(\d+)\.(\d+)\.(\d+)(?:-beta|-rc\d+)?$",
+               keep={"core/Processors/StreamThread.cs": r"State transition|Starting|[Ss]hutdown|Creating|[Rr]evok|[Aa]ssign|rebalanc",
+                     "core/Processors/Internal/TaskManager.cs": r"[Rr]evok|[Aa]ssign|lost|zombie|rebalanc|[Cc]reat|[Cc]los"}),
         Client("faust", "faust-streaming/faust",
                ("faust/transport/consumer.py", "faust/transport/drivers/aiokafka.py", "faust/app/base.py"), _faust,
                keep={"faust/app/base.py": _GROUPISH, "faust/transport/drivers/aiokafka.py": _GROUPISH,

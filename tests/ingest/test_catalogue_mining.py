@@ -1,0 +1,37 @@
+"""The catalogue miners' source scanners (jobs/ingest/catalogue/mining): what they read from a log call."""
+
+from __future__ import annotations
+
+from jobs.ingest.catalogue.mining.clients import CLIENTS
+from jobs.ingest.catalogue.mining.scan import calls, literal
+
+_CS = '''
+  log.LogInformation($"New partitions assign requested : {string.Join(",", partitions)}"); // a "comment
+  log.LogError(e, "{LogPrefix}Encountered the following error during processing:", logPrefix);
+  log.Info(@"a ""b"" \\d" + $"{{x}} {y}");
+  StringBuilder sb = new StringBuilder();
+  sb.AppendLine($"Partition revocation took {DateTime.Now - start} ms");
+  sb.AppendLine($"\\tCurrent suspended active tasks: {string.Join(",", ids)}");
+  log.LogInformation(sb.ToString());
+'''
+
+
+def test_csharp_strings_interpolation_verbatim_and_comments():
+    got = [(c.line, [literal(a, "cs") for a in c.args]) for c in calls(_CS, r"\blog\.(?:LogInformation|LogError|Info)", "cs")]
+    assert got == [
+        (2, ['New partitions assign requested : {string.Join(",", partitions)}']),
+        (3, [None, "{LogPrefix}Encountered the following error during processing:", None]),
+        (4, ['a "b" \\d{{x}} {y}']),
+        (8, [None]),
+    ]
+
+
+def test_csharp_miner_reads_templates_interpolations_exceptions_and_string_builders():
+    got = [(m.line, m.level, m.text, m.args) for m in CLIENTS["streamiz"].mine("X.cs", _CS)]
+    assert got == [
+        (2, "INFO", "New partitions assign requested : %v", ('string.Join(",", partitions)',)),
+        (3, "ERROR", "%vEncountered the following error during processing:", ("logPrefix",)),
+        (4, "INFO", 'a "b" \\d{x} %v', ("y",)),
+        (8, "INFO", "Partition revocation took %v ms\n\tCurrent suspended active tasks: %v",
+         ("DateTime.Now - start", 'string.Join(",", ids)')),
+    ]

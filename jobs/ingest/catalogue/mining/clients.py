@@ -244,7 +244,7 @@ CLIENTS: dict[str, Client] = {
                since=(1, 0)),
         Client("ruby-kafka", "zendesk/ruby-kafka", ("lib/kafka/consumer_group.rb", "lib/kafka/consumer.rb"), _ruby,
                since=(0, 1)),
-        Client("brod", "kafka4beam/brod", ("src/brod_group_coordinator.erl", "src/brod_group_subscriber.erl",
+        Client("brod", "kafka4beam/brod", ("src/brod_group_coordinator.erl", "src/brod_group_controller.erl", "src/brod_group_subscriber.erl",
                                            "src/brod_group_subscriber_v2.erl", "src/brod_group_subscriber_worker.erl",
                                            "src/brod_topic_subscriber.erl", "src/brod_consumer.erl"), _brod, tag_rx=r"^v?(\d+)\.(\d+)(?:\.(\d+))?$",
                since=(2, 0)),

@@ -78,6 +78,7 @@ from jobs.ingest.dialects_elixir import ELIXIR
 from jobs.ingest.dialects_kip848 import KIP848
 from jobs.ingest.dialects_nonjava import NON_JAVA
 from jobs.ingest.dialects_quiet import QUIET
+from jobs.ingest.dialects_ruby import RUBY
 from jobs.ingest.dialects_streams import STREAMS_CONNECT
 
 #: cheap RE2 prefilter on whole messages: a line that does not match is about something else and
@@ -548,6 +549,7 @@ DIALECTS: tuple[Dialect, ...] = (
     *NON_JAVA,
     *ELIXIR,
     *DOTNET,
+    *RUBY,
     *QUIET,
 )  # fmt: skip
 

@@ -35,3 +35,29 @@ def test_csharp_miner_reads_templates_interpolations_exceptions_and_string_build
         (8, "INFO", "Partition revocation took %v ms\n\tCurrent suspended active tasks: %v",
          ("DateTime.Now - start", 'string.Join(",", ids)')),
     ]
+
+
+_RB = '''
+    def on_rebalance_partitions_revoked(event)
+        group_prefix = "[#{client_id}] Group #{group_id} rebalance"
+        if revoked_partitions.empty?
+          info "#{group_prefix}: No partitions revoked"
+        end
+        message = "[#{listener_id}] Polled #{count} messages"
+        debug(message)
+        info <<~MSG.tr("\\n", " ").strip!
+          [#{job.id}] #{job_type} job
+          finished in #{time} ms
+        MSG
+        warn ""
+    end
+'''
+
+
+def test_ruby_listener_miner_reads_heredocs_locals_and_inlined_prefixes():
+    got = [(m.line, m.level, m.text) for m in CLIENTS["karafka"].mine("logger_listener.rb", _RB)]
+    assert got == [
+        (5, "INFO", "[%v] Group %v rebalance: No partitions revoked"),
+        (8, "DEBUG", "[%v] Polled %v messages"),
+        (9, "INFO", "[%v] %v job finished in %v ms"),
+    ]

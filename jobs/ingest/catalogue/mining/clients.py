@@ -150,6 +150,48 @@ def _brod(path: str, src: str) -> list[Mined]:
     return sorted(out, key=lambda x: x.line)
 
 
+def _ruby_text(src: str, c: Call, arg: str) -> str | None:
+    """The text of a Ruby log argument: a string literal, a squiggly heredoc joined into one line
+    (``<<~MSG.tr("\\n", " ").strip!``), or a local variable assigned one of those just before the call;
+    a ``#{var}`` of a local assigned a string literal in the same method is inlined."""
+    at = sum(len(x) + 1 for x in src.split("\n")[: c.line - 1])
+    before = src[max(0, src.rfind("\n    def ", 0, at)) : at]
+    var = re.fullmatch(r"[a-z_]\w*", arg.strip())
+    if var:
+        found = list(re.finditer(rf"^\s*{var.group(0)} = (.+)$", before, re.M))
+        if not found:
+            return None
+        arg, at = found[-1].group(1), max(0, src.rfind("\n    def ", 0, at)) + found[-1].start()
+    heredoc = re.match(r"<<[~-]?([A-Z_]+)", arg.strip())
+    if heredoc:
+        body = src[src.find("\n", at + 1) + 1 :]
+        lines = body.split("\n")
+        end = next(i for i, x in enumerate(lines) if x.strip() == heredoc.group(1))
+        text: str | None = " ".join(x.strip() for x in lines[:end])
+    else:
+        text = literal(arg, "ruby")
+    if text is None:
+        return None
+    for name in set(re.findall(r"#\{([a-z_]\w*)\}", text)):
+        assigned = re.findall(rf"^\s*{name} = (\"[^\n]*\")\s*$", before, re.M)
+        inner = literal(assigned[-1], "ruby") if assigned else None
+        if inner is not None:
+            text = text.replace("#{" + name + "}", inner)
+    return text
+
+
+def _karafka(path: str, src: str) -> list[Mined]:
+    """Karafka's logger listener: ``info "…"``, ``error(…)``, heredocs and messages built in a local."""
+    out = []
+    for c in calls(src, r"(?<![\w.@:])(?:info|warn|error|debug|fatal)(?=[( ])", "ruby"):
+        text = _ruby_text(src, c, c.args[0]) if c.args else None
+        if not text:  # (also ``warn ""``: the empty line between two thread dumps)
+            continue
+        inner = tuple(re.findall(r"#\{((?:[^{}]|\{[^{}]*\})*)\}", text))
+        out.append(Mined(path, c.line, c.name.upper(), text, _ph(text, r"#\{(?:[^{}]|\{[^{}]*\})*\}"), inner))
+    return out
+
+
 _EX_LEVEL = {"info": "info", "warn": "warn", "warning": "warning", "error": "error", "debug": "debug"}
 
 
@@ -261,6 +303,7 @@ CLIENTS: dict[str, Client] = {
                tag_rx=r"^v(\d+)\.(\d+)\.(\d+)(?:-beta|-rc\d+)?$",
                keep={"core/Processors/StreamThread.cs": r"State transition|Starting|[Ss]hutdown|Creating|[Rr]evok|[Aa]ssign|rebalanc",
                      "core/Processors/Internal/TaskManager.cs": r"[Rr]evok|[Aa]ssign|lost|zombie|rebalanc|[Cc]reat|[Cc]los"}),
+        Client("karafka", "karafka/karafka", ("lib/karafka/instrumentation/logger_listener.rb",), _karafka, since=(2, 0)),
         Client("faust", "faust-streaming/faust",
                ("faust/transport/consumer.py", "faust/transport/drivers/aiokafka.py", "faust/app/base.py"), _faust,
                keep={"faust/app/base.py": _GROUPISH, "faust/transport/drivers/aiokafka.py": _GROUPISH,

@@ -230,4 +230,9 @@ CLIENT_DIALECTS: tuple[Dialect, ...] = (
     _d("faust.rebalance_sensor", None, OT, "faust",
        r"(?:\[\^-*\w+\]: )?(?:Missing sensor state for rebalance|Previous rebalance did not clear state).*",
        "[^Worker]: Missing sensor state for rebalance #3"),
+    # the table manager's and the recovery service's own lines (1.0+): no group fact (the consumer's lines carry it)
+    _d("faust.recovery_quiet", None, OT, "faust 1.0+",
+       _FAUST + r"(?:New assignments (?:found|handled)|Seek stream partitions to committed offsets\.|Resuming streams with empty assignment"
+       r"|Recovery rebalancing again(?: app id .*)?|rebalance again generation id .*|generation id -?\d+ app consumers id .*)",
+       "[^---Recovery]: Resuming streams with empty assignment"),
 )  # fmt: skip

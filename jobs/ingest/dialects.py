@@ -75,6 +75,7 @@ from jobs.ingest.dialect_model import dialect as _d
 from jobs.ingest.dialects_client import CLIENT_MORE
 from jobs.ingest.dialects_dotnet import DOTNET
 from jobs.ingest.dialects_elixir import ELIXIR
+from jobs.ingest.dialects_jvm import JVM
 from jobs.ingest.dialects_kip848 import KIP848
 from jobs.ingest.dialects_nonjava import NON_JAVA
 from jobs.ingest.dialects_quiet import QUIET
@@ -550,6 +551,7 @@ DIALECTS: tuple[Dialect, ...] = (
     *ELIXIR,
     *DOTNET,
     *RUBY,
+    *JVM,
     *QUIET,
 )  # fmt: skip
 

@@ -61,3 +61,26 @@ def test_ruby_listener_miner_reads_heredocs_locals_and_inlined_prefixes():
         (8, "DEBUG", "[%v] Polled %v messages"),
         (9, "INFO", "[%v] %v job finished in %v ms"),
     ]
+
+
+_JAVA_JBOSS = '''
+@MessageLogger(projectCode = "SRMSG", length = 5)
+public interface KafkaLogging extends BasicLogger {
+    @LogMessage(level = Logger.Level.INFO)
+    @Message(id = 18224, value = "Executing consumer revoked re-balance listener for group '%s'")
+    void executingConsumerRevokedRebalanceListener(String consumerGroup);
+
+    @LogMessage(level = Logger.Level.DEBUG)
+    @Message(id = 18239, value = "Received acknowledgement for record %d on '%s' " +
+            "(consumer group: '%s').")
+    void messageAckedForRevokedTopicPartition(long offset, String topic, String group);
+}
+'''
+
+
+def test_jboss_logging_miner_reads_message_interfaces_with_their_codes():
+    got = [(m.line, m.level, m.text, m.args) for m in CLIENTS["smallrye-kafka"].mine("KafkaLogging.java", _JAVA_JBOSS)]
+    assert got == [
+        (4, "INFO", "SRMSG18224: Executing consumer revoked re-balance listener for group '%v'", ("consumerGroup",)),
+        (8, "DEBUG", "SRMSG18239: Received acknowledgement for record %v on '%v' (consumer group: '%v').", ("offset", "topic", "group")),
+    ]

@@ -270,6 +270,29 @@ def _csharp(path: str, src: str) -> list[Mined]:
     return out
 
 
+_JBOSS_MSG = re.compile(
+    r'@LogMessage\(level\s*=\s*(?:Logger\.)?Level\.(\w+)\)\s*@Message\(\s*id\s*=\s*(\d+)\s*,\s*value\s*=\s*((?:"(?:[^"\\]|\\.)*"\s*\+?\s*)+)')
+
+
+def _jboss(path: str, src: str) -> list[Mined]:
+    """JBoss Logging message interfaces: ``@LogMessage(level = Logger.Level.INFO) @Message(id = 18224,
+    value = "… %s …")``, written as ``<projectCode><id, zero-padded to length>: <value>``."""
+    code = re.search(r'@MessageLogger\(projectCode\s*=\s*"(\w+)"(?:\s*,\s*length\s*=\s*(\d+))?', src)
+    prefix, width = (code.group(1), int(code.group(2) or 6)) if code else ("", 0)
+    out = []
+    for m in _JBOSS_MSG.finditer(src):
+        value = literal(m.group(3), "js")
+        if value is None:
+            continue
+        full = f"{prefix}{int(m.group(2)):0{width}d}: {value}" if prefix else value
+        method = re.search(r"\b(\w+)\(([^)]*)\);", src[m.end() : m.end() + 400])
+        args = tuple(a.split()[-1] for a in method.group(2).split(",") if a.strip()) if method else ()
+        line = src.count("\n", 0, m.start()) + 1
+        out.append(Mined(path, line, "WARN" if m.group(1) == "WARN" else m.group(1), full,
+                         _ph(full, r"%[-+# 0]*\d*(?:\.\d+)?[sdfxbc]"), args))
+    return out
+
+
 _GROUPISH = r"(?i)group|rebalanc|generation|revok|assign|join|coordinator|heartbeat|member|leader|partitions? (?:changed|lost)"
 
 CLIENTS: dict[str, Client] = {
@@ -304,6 +327,10 @@ CLIENTS: dict[str, Client] = {
                keep={"core/Processors/StreamThread.cs": r"State transition|Starting|[Ss]hutdown|Creating|[Rr]evok|[Aa]ssign|rebalanc",
                      "core/Processors/Internal/TaskManager.cs": r"[Rr]evok|[Aa]ssign|lost|zombie|rebalanc|[Cc]reat|[Cc]los"}),
         Client("karafka", "karafka/karafka", ("lib/karafka/instrumentation/logger_listener.rb",), _karafka, since=(2, 0)),
+        Client("smallrye-kafka", "smallrye/smallrye-reactive-messaging",
+               ("smallrye-reactive-messaging-kafka/src/main/java/io/smallrye/reactive/messaging/kafka/i18n/KafkaLogging.java",),
+               _jboss, keep={"smallrye-reactive-messaging-kafka/src/main/java/io/smallrye/reactive/messaging/kafka/i18n/KafkaLogging.java":
+                             r"(?i)group|rebalanc|re-balance|revok|assign|partitions"}),
         Client("faust", "faust-streaming/faust",
                ("faust/transport/consumer.py", "faust/transport/drivers/aiokafka.py", "faust/app/base.py",
                 "faust/tables/recovery.py", "faust/tables/manager.py", "faust/assignor/partition_assignor.py",

@@ -75,7 +75,7 @@ from jobs.ingest.dialect_model import dialect as _d
 from jobs.ingest.dialects_client import CLIENT_MORE
 from jobs.ingest.dialects_dotnet import DOTNET
 from jobs.ingest.dialects_elixir import ELIXIR
-from jobs.ingest.dialects_jvm import JVM
+from jobs.ingest.dialects_jvm import JVM, SCS
 from jobs.ingest.dialects_kip848 import KIP848
 from jobs.ingest.dialects_nonjava import NON_JAVA
 from jobs.ingest.dialects_quiet import QUIET
@@ -94,7 +94,7 @@ GROUP_PREFILTER = (
     r"|[Ss]tatic member|fenced|assigning partitions|revoking prior"
     r"|Subscribed to (?:topic|pattern)|Unsubscribed all topics|committed offset|consumer join: metadata|owns topics:|commit failed on partition|(?:Revoked|Assigned)Partitions: \["
     r"|client/coordinator (?:requesting )?coordinator for|calling onRevoke|join (?:and sync loop|returned)|sync(?:ed(?: successfully)?|ing| failed); "
-    r"|Partitions assigned for `|Error committing offsets|Coordinator broker still loading|ON PARTITIONS REVOKED"
+    r"|Partitions assigned for `|Partitions (?:assigned|revoked): \[|Error committing offsets|Coordinator broker still loading|ON PARTITIONS REVOKED"
     r"|Discovered coordinator|Marking the coordinator|auto-commit of offsets|OffsetCommit failed|Offset commit (?:with offsets .* )?failed|Auto-commit of offsets .* failed|stream-(?:thread|client|application) ?\[[^\]]*\] State transition"
 )
 
@@ -552,6 +552,7 @@ DIALECTS: tuple[Dialect, ...] = (
     *DOTNET,
     *RUBY,
     *JVM,
+    *SCS,
     *QUIET,
 )  # fmt: skip
 

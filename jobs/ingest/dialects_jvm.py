@@ -1,5 +1,5 @@
-"""Dialects of the JVM frameworks around the Java consumer: SmallRye Reactive Messaging's Kafka connector
-(Quarkus), whose JBoss Logging messages carry a code (``SRMSG18224: …``; statements in
+"""Dialects of the JVM frameworks around the Java consumer: Spring Cloud Stream's Kafka binder (:data:`SCS`)
+and SmallRye Reactive Messaging's Kafka connector (Quarkus), whose JBoss Logging messages carry a code (``SRMSG18224: …``; statements in
 ``jobs/ingest/catalogue/data/smallrye-kafka.yaml``). The embedded Java consumer's own lines are read by the
 Java client's dialects; these add the connector's view (its rebalance listener, its start), as ``other``
 events of the group they name. Part of :data:`jobs.ingest.dialects.DIALECTS`, after the other non-Java
@@ -36,4 +36,19 @@ JVM: tuple[Dialect, ...] = (
     _d("smallrye.quiet", None, C, "smallrye 2.1+",
        _AT + r"SRMSG18(?:219|220|232|235|236|239|242|243|253|254|267|268|269|281|28[6-9]|29[01]): .*",
        "SRMSG18232: Will commit for group 'g' every 5000 milliseconds."),
+)  # fmt: skip
+
+#: Spring Cloud Stream's Kafka binder (``o.s.c.s.b.k.KafkaMessageChannelBinder``; statements in
+#: ``jobs/ingest/catalogue/data/spring-cloud-stream-kafka.yaml``): its rebalance listener's lines name no group
+#: (the group comes from the file's context); no other catalogued program writes them, and any program that
+#: does speaks of a rebalance, so they are read under any logger
+SCS: tuple[Dialect, ...] = (
+    _d("scs.partitions_revoked", "partitions_revoked", C, "spring-cloud-stream 2.1+",
+       r"Partitions revoked: (?P<partitions_raw>\[[^\]]*\])", "Partitions revoked: [orders-0, orders-1]"),
+    _d("scs.partitions_assigned", "partitions_assigned", C, "spring-cloud-stream 2.1+",
+       r"Partitions assigned: (?P<partitions_raw>\[[^\]]*\])", "Partitions assigned: [orders-0, orders-1]"),
+    _d("scs.group_id_ignored", None, C, "spring-cloud-stream 2.2+",
+       r"Ignoring provided value\(s\) for 'group\.id'\. Use spring\.cloud\.stream\.default\.group or .*",
+       "Ignoring provided value(s) for 'group.id'. Use spring.cloud.stream.default.group or spring.cloud.stream.binding.<name>.group "
+       "to specify the group instead of group.id"),
 )  # fmt: skip

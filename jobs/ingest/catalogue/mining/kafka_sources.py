@@ -183,6 +183,20 @@ SOURCES: tuple[SourceSpec, ...] = (
          "expect": {"side": "client"}},
         repo="spring-projects/spring-kafka",
     ),
+    SourceSpec(
+        "spring-cloud-stream-kafka", "java-slf4j",
+        ("v1.3.4.RELEASE", "v2.0.3.RELEASE", "v2.1.4.RELEASE", "v2.2.1.RELEASE", "v3.0.13.RELEASE", "v3.1.6", "v3.2.2",
+         "v4.0.5", "v4.1.6", "v4.2.3", "v4.3.3"),
+        (
+            ClassSpec("KafkaMessageChannelBinder", "o.s.c.s.b.k.KafkaMessageChannelBinder", only=_SPRING_GROUP),
+            ClassSpec("KafkaBinderConfigurationProperties", "o.s.c.s.b.k.p.KafkaBinderConfigurationProperties", only=r"(?i)group"),
+        ),
+        {"comment": "Spring Cloud Stream's Kafka binder (spring-cloud-stream-binder-kafka to 3.2, then binders/kafka-binder of\n"
+                    "spring-cloud-stream): its rebalance listener and the lines about the group.",
+         "line": "{ts}  {level} 4242 --- [container-0-C-1] {logger} : {message}", "ts": "2024-05-01 10:00:00.123",
+         "expect": {"side": "client"}},
+        repo="spring-cloud/spring-cloud-stream",
+    ),
 )  # fmt: skip
 
 # ------------------------------------------------------------------------------ draft templates

@@ -77,6 +77,7 @@ from jobs.ingest.dialects_dotnet import DOTNET
 from jobs.ingest.dialects_elixir import ELIXIR
 from jobs.ingest.dialects_jvm import JVM, SCS
 from jobs.ingest.dialects_kip848 import KIP848
+from jobs.ingest.dialects_node import NODE
 from jobs.ingest.dialects_nonjava import NON_JAVA
 from jobs.ingest.dialects_quiet import QUIET
 from jobs.ingest.dialects_ruby import RUBY
@@ -553,6 +554,7 @@ DIALECTS: tuple[Dialect, ...] = (
     *RUBY,
     *JVM,
     *SCS,
+    *NODE,
     *QUIET,
 )  # fmt: skip
 

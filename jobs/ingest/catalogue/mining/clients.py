@@ -104,6 +104,22 @@ def _kafkajs(path: str, src: str) -> list[Mined]:
     return out
 
 
+def _kafka_node(path: str, src: str) -> list[Mined]:
+    """kafka-node's ``logger.debug('… %s …', a, b)``: Node's ``util.format`` (``%s %d %j %o``), each argument
+    without a placeholder appended after a space; a template literal's ``${expr}`` is an argument too."""
+    out = []
+    for c in calls(src, r"(?<![\w.])logger\.(?:info|warn|error|debug)(?=\()", "js"):
+        lit = literal(c.args[0], "js") if c.args else None
+        if lit is None or "//" in src.split("\n")[c.line - 1].split("logger.")[0]:  # (a commented-out call)
+            continue
+        inner = tuple(re.findall(r"\$\{([^}]*)\}", lit))
+        base = _ph(lit, r"\$\{[^}]*\}")
+        n = len(re.findall(r"%[sdjoOif]", base))
+        text = _ph(base, r"%[sdjoOif]") + " %v" * max(0, len(c.args) - 1 - n)
+        out.append(Mined(path, c.line, c.name.rsplit(".", 1)[1].upper(), lit, text, inner + tuple(c.args[1:])))
+    return out
+
+
 def _ruby(path: str, src: str) -> list[Mined]:
     out = []
     for c in calls(src, r"@logger\.(?:info|warn|error|debug)", "ruby"):
@@ -331,6 +347,8 @@ CLIENTS: dict[str, Client] = {
                ("smallrye-reactive-messaging-kafka/src/main/java/io/smallrye/reactive/messaging/kafka/i18n/KafkaLogging.java",),
                _jboss, keep={"smallrye-reactive-messaging-kafka/src/main/java/io/smallrye/reactive/messaging/kafka/i18n/KafkaLogging.java":
                              r"(?i)group|rebalanc|re-balance|revok|assign|partitions"}),
+        Client("kafka-node", "SOHU-Co/kafka-node",
+               ("lib/consumerGroup.js", "lib/consumerGroupRecovery.js", "lib/consumerGroupHeartbeat.js"), _kafka_node, since=(1, 0)),
         Client("faust", "faust-streaming/faust",
                ("faust/transport/consumer.py", "faust/transport/drivers/aiokafka.py", "faust/app/base.py",
                 "faust/tables/recovery.py", "faust/tables/manager.py", "faust/assignor/partition_assignor.py",

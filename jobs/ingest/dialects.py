@@ -76,6 +76,7 @@ from jobs.ingest.dialects_client import CLIENT_MORE
 from jobs.ingest.dialects_dotnet import DOTNET
 from jobs.ingest.dialects_elixir import ELIXIR
 from jobs.ingest.dialects_jvm import JVM, SCS
+from jobs.ingest.dialects_kafkaflow import KAFKAFLOW
 from jobs.ingest.dialects_kip848 import KIP848
 from jobs.ingest.dialects_node import NODE
 from jobs.ingest.dialects_nonjava import NON_JAVA
@@ -555,6 +556,7 @@ DIALECTS: tuple[Dialect, ...] = (
     *JVM,
     *SCS,
     *NODE,
+    *KAFKAFLOW,
     *QUIET,
 )  # fmt: skip
 

@@ -309,6 +309,22 @@ def _jboss(path: str, src: str) -> list[Mined]:
     return out
 
 
+def _kafkaflow(path: str, src: str) -> list[Mined]:
+    """KafkaFlow's ``_logHandler.Info("message", data)``: the log handler writes the message, then the data
+    object as JSON (the console handler: ``KafkaFlow: <message> | Data: <json>``)."""
+    out = []
+    for c in calls(src, r"\b_?logHandler\.(?:Info|Warning|Error|Verbose)(?=\()", "cs"):
+        lit = literal(c.args[0], "cs") if c.args else None
+        if lit is None:
+            continue
+        inner = tuple(re.findall(r"(?<!\{)\{([^{}]+)\}", lit)) if c.args[0].startswith("$") else ()
+        data = c.args[-1] if len(c.args) > 1 else "null"
+        text = _ph(lit, r"\{[^{}]+\}") + " | Data: %v"
+        level = {"Info": "INFO", "Warning": "WARN", "Error": "ERROR", "Verbose": "DEBUG"}[c.name.rsplit(".", 1)[1]]
+        out.append(Mined(path, c.line, level, lit, text, (*inner, data)))
+    return out
+
+
 _GROUPISH = r"(?i)group|rebalanc|generation|revok|assign|join|coordinator|heartbeat|member|leader|partitions? (?:changed|lost)"
 
 CLIENTS: dict[str, Client] = {
@@ -349,6 +365,11 @@ CLIENTS: dict[str, Client] = {
                              r"(?i)group|rebalanc|re-balance|revok|assign|partitions"}),
         Client("kafka-node", "SOHU-Co/kafka-node",
                ("lib/consumerGroup.js", "lib/consumerGroupRecovery.js", "lib/consumerGroupHeartbeat.js"), _kafka_node, since=(1, 0)),
+        Client("kafkaflow", "Farfetch/kafkaflow",
+               ("src/KafkaFlow/Consumers/ConsumerManager.cs", "src/KafkaFlow/Consumers/Consumer.cs",
+                "src/KafkaFlow/Consumers/MessageConsumer.cs", "src/KafkaFlow/Consumers/OffsetCommitter.cs",
+                "src/KafkaFlow/Consumers/ConsumerFlowManager.cs", "src/KafkaFlow/Consumers/ConsumerWorkerPool.cs"),
+               _kafkaflow, tag_rx=r"^v?(\d+)\.(\d+)\.(\d+)$", since=(2, 0)),
         Client("faust", "faust-streaming/faust",
                ("faust/transport/consumer.py", "faust/transport/drivers/aiokafka.py", "faust/app/base.py",
                 "faust/tables/recovery.py", "faust/tables/manager.py", "faust/assignor/partition_assignor.py",

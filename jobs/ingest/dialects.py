@@ -75,7 +75,7 @@ from jobs.ingest.dialect_model import dialect as _d
 from jobs.ingest.dialects_client import CLIENT_MORE
 from jobs.ingest.dialects_dotnet import DOTNET
 from jobs.ingest.dialects_elixir import ELIXIR
-from jobs.ingest.dialects_jvm import JVM, SCS
+from jobs.ingest.dialects_jvm import ALPAKKA, JVM, SCS
 from jobs.ingest.dialects_kafkaflow import KAFKAFLOW
 from jobs.ingest.dialects_kip848 import KIP848
 from jobs.ingest.dialects_node import NODE
@@ -555,6 +555,7 @@ DIALECTS: tuple[Dialect, ...] = (
     *RUBY,
     *JVM,
     *SCS,
+    *ALPAKKA,
     *NODE,
     *KAFKAFLOW,
     *QUIET,

@@ -52,3 +52,11 @@ SCS: tuple[Dialect, ...] = (
        "Ignoring provided value(s) for 'group.id'. Use spring.cloud.stream.default.group or spring.cloud.stream.binding.<name>.group "
        "to specify the group instead of group.id"),
 )  # fmt: skip
+
+#: Alpakka Kafka (``akka.kafka.internal.*``; statements in ``jobs/ingest/catalogue/data/alpakka-kafka.yaml``):
+#: the consumer actor's lines that mention offsets or assignment without a group fact
+ALPAKKA: tuple[Dialect, ...] = (
+    _d("alpakka.quiet", None, C, "alpakka-kafka 1.0+",
+       r"(?:Refreshing committed offsets: .*|Partition assignment handler `[^`]*` took longer than `partition-handler-warning`: .*)",
+       "Refreshing committed offsets: Map(orders-0 -> 42)"),
+)  # fmt: skip

@@ -15,7 +15,7 @@ from jobs.ingest.catalogue import UNMAPPED, load, render_message
 from jobs.ingest.catalogue.mining.java_source import log_calls
 from jobs.ingest.dialects_dotnet import DOTNET
 from jobs.ingest.dialects_elixir import ELIXIR
-from jobs.ingest.dialects_jvm import JVM, SCS
+from jobs.ingest.dialects_jvm import ALPAKKA, JVM, SCS
 from jobs.ingest.dialects_kafkaflow import KAFKAFLOW
 from jobs.ingest.dialects_node import NODE
 from jobs.ingest.dialects_nonjava import NON_JAVA
@@ -23,7 +23,7 @@ from jobs.ingest.dialects_ruby import RUBY
 
 JAVA_SOURCES = tuple(s for s in load() if s.repo in ("apache/kafka", "spring-projects/spring-kafka"))
 REAL = os.path.join(os.path.dirname(os.path.dirname(__file__)), "fixtures", "real")
-_NON_JAVA = {d.id for d in (*NON_JAVA, *ELIXIR, *DOTNET, *RUBY, *JVM, *SCS, *NODE, *KAFKAFLOW)}
+_NON_JAVA = {d.id for d in (*NON_JAVA, *ELIXIR, *DOTNET, *RUBY, *JVM, *SCS, *ALPAKKA, *NODE, *KAFKAFLOW)}
 JAVA_DIALECTS = tuple(d for d in D.DIALECTS if d.id not in _NON_JAVA)
 
 

@@ -68,6 +68,9 @@ class SourceSpec:
     classes: tuple[ClassSpec, ...]
     header: dict = field(default_factory=dict)
     repo: str = "apache/kafka"
+    #: how a log call looks (:func:`java_source.log_calls`): ``java`` (``log.info(…)``) or ``scala`` (``info(…)``);
+    #: default: by the files' language (Akka's ``log.debug(…)`` in Scala files is ``java``)
+    calls: str = ""
 
 
 _GC = "kafka.coordinator.group."
@@ -196,6 +199,20 @@ SOURCES: tuple[SourceSpec, ...] = (
          "line": "{ts}  {level} 4242 --- [container-0-C-1] {logger} : {message}", "ts": "2024-05-01 10:00:00.123",
          "expect": {"side": "client"}},
         repo="spring-cloud/spring-cloud-stream",
+    ),
+    SourceSpec(
+        "alpakka-kafka", "scala",
+        ("v1.0.5", "v1.1.0", "v2.0.7", "v2.1.1", "v3.0.1", "v4.0.2", "v5.0.0", "v6.0.0", "v7.0.4", "v8.0.2"),
+        (
+            ClassSpec("BaseSingleSourceLogic", "akka.kafka.internal.SingleSourceLogic", only=_ABOUT_GROUP + r"|partitions"),
+            ClassSpec("SubSourceLogic", "akka.kafka.internal.SubSourceLogic", only=_ABOUT_GROUP + r"|partitions"),
+            ClassSpec("KafkaConsumerActor", "akka.kafka.internal.KafkaConsumerActor", only=_ABOUT_GROUP),
+        ),
+        {"comment": "Alpakka Kafka (Akka Streams): its sources' partition assignment handlers and the consumer actor's lines\n"
+                    "about the group (Akka's logging: the source class as the logger).",
+         "line": "[{level}] [{ts}] [{logger}] {message}", "ts": "05/01/2024 10:00:00.123",
+         "expect": {"side": "client"}},
+        repo="akka/alpakka-kafka", calls="java",
     ),
 )  # fmt: skip
 

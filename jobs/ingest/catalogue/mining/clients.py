@@ -325,6 +325,21 @@ def _kafkaflow(path: str, src: str) -> list[Mined]:
     return out
 
 
+def _rust(path: str, src: str) -> list[Mined]:
+    """The ``log`` crate's macros ``info!([target: "t",] "… {} {:?} {name} …", args)``."""
+    out = []
+    for c in calls(src, r"(?<![\w:])(?:trace|debug|info|warn|error)!(?=\()", "js"):
+        args = [a for a in c.args if not a.startswith("target:")]
+        lit = literal(args[0], "js") if args else None
+        if lit is None or "//" in src.split("\n")[c.line - 1].split(c.name)[0]:
+            continue
+        bare = lit.replace("{{", "\0").replace("}}", "\1")
+        named = tuple(m for m in re.findall(r"\{([A-Za-z_]\w*)(?::[^{}]*)?\}", bare))
+        text = _ph(bare, r"\{[^{}]*\}").replace("\0", "{").replace("\1", "}")
+        out.append(Mined(path, c.line, c.name[:-1].upper(), lit, text, named + tuple(args[1:])))
+    return out
+
+
 _GROUPISH = r"(?i)group|rebalanc|generation|revok|assign|join|coordinator|heartbeat|member|leader|partitions? (?:changed|lost)"
 
 CLIENTS: dict[str, Client] = {
@@ -370,6 +385,9 @@ CLIENTS: dict[str, Client] = {
                 "src/KafkaFlow/Consumers/MessageConsumer.cs", "src/KafkaFlow/Consumers/OffsetCommitter.cs",
                 "src/KafkaFlow/Consumers/ConsumerFlowManager.cs", "src/KafkaFlow/Consumers/ConsumerWorkerPool.cs"),
                _kafkaflow, tag_rx=r"^v?(\d+)\.(\d+)\.(\d+)$", since=(2, 0)),
+        Client("rust-rdkafka", "fede1024/rust-rdkafka",
+               ("src/consumer/mod.rs", "src/consumer/base_consumer.rs", "src/consumer/stream_consumer.rs", "src/client.rs"),
+               _rust, since=(0, 20), keep={"src/client.rs": r"librdkafka"}),
         Client("faust", "faust-streaming/faust",
                ("faust/transport/consumer.py", "faust/transport/drivers/aiokafka.py", "faust/app/base.py",
                 "faust/tables/recovery.py", "faust/tables/manager.py", "faust/assignor/partition_assignor.py",

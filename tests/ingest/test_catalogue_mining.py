@@ -84,3 +84,40 @@ def test_jboss_logging_miner_reads_message_interfaces_with_their_codes():
         (4, "INFO", "SRMSG18224: Executing consumer revoked re-balance listener for group '%v'", ("consumerGroup",)),
         (8, "DEBUG", "SRMSG18239: Received acknowledgement for record %v on '%v' (consumer group: '%v').", ("offset", "topic", "group")),
     ]
+
+
+def test_node_util_format_miner_appends_arguments_without_placeholders_and_skips_comments():
+    src = """
+  logger.debug('%s owns topics: ', self.client.clientId, syncGroupResponse.partitions);
+  // logger.debug('%s heart ->', this.client.clientId);
+  logger.debug(`${this.client.clientId} is leader`);
+"""
+    got = [(m.line, m.level, m.text) for m in CLIENTS["kafka-node"].mine("consumerGroup.js", src)]
+    assert got == [(2, "DEBUG", "%v owns topics:  %v"), (4, "DEBUG", "%v is leader")]
+
+
+def test_kafkaflow_miner_adds_the_data_object():
+    src = """
+        _logHandler.Warning(
+            "Partitions revoked",
+            this.GetConsumerLogInfo(partitions));
+        _logHandler.Info($"Kafka consumer '{this.ConsumerName}' was paused", topicPartitions);
+"""
+    got = [(m.line, m.level, m.text) for m in CLIENTS["kafkaflow"].mine("ConsumerManager.cs", src)]
+    assert got == [(2, "WARN", "Partitions revoked | Data: %v"), (5, "INFO", "Kafka consumer '%v' was paused | Data: %v")]
+
+
+def test_rust_log_macro_miner_skips_the_target_and_reads_inline_names():
+    src = """
+        error!("Error rebalancing: {}", error_code);
+        warn!("Ignored event '{evname}' on consumer poll");
+        info!(target: "librdkafka", "librdkafka: {} {}", fac, log_message)
+        trace!("loop: 0x{:x} {{braces}}", ptr);
+"""
+    got = [(m.line, m.level, m.text, m.args) for m in CLIENTS["rust-rdkafka"].mine("mod.rs", src)]
+    assert got == [
+        (2, "ERROR", "Error rebalancing: %v", ("error_code",)),
+        (3, "WARN", "Ignored event '%v' on consumer poll", ("evname",)),
+        (4, "INFO", "librdkafka: %v %v", ("fac", "log_message")),
+        (5, "TRACE", "loop: 0x%v {braces}", ("ptr",)),
+    ]

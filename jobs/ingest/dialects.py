@@ -73,10 +73,15 @@ from jobs.ingest.dialect_model import (  # noqa: F401 - re-exported: the parser 
 )
 from jobs.ingest.dialect_model import dialect as _d
 from jobs.ingest.dialects_client import CLIENT_MORE
+from jobs.ingest.dialects_dotnet import DOTNET
 from jobs.ingest.dialects_elixir import ELIXIR
+from jobs.ingest.dialects_jvm import ALPAKKA, JVM, SCS
+from jobs.ingest.dialects_kafkaflow import KAFKAFLOW
 from jobs.ingest.dialects_kip848 import KIP848
+from jobs.ingest.dialects_node import NODE
 from jobs.ingest.dialects_nonjava import NON_JAVA
 from jobs.ingest.dialects_quiet import QUIET
+from jobs.ingest.dialects_ruby import RUBY
 from jobs.ingest.dialects_streams import STREAMS_CONNECT
 
 #: cheap RE2 prefilter on whole messages: a line that does not match is about something else and
@@ -91,8 +96,8 @@ GROUP_PREFILTER = (
     r"|[Ss]tatic member|fenced|assigning partitions|revoking prior"
     r"|Subscribed to (?:topic|pattern)|Unsubscribed all topics|committed offset|consumer join: metadata|owns topics:|commit failed on partition|(?:Revoked|Assigned)Partitions: \["
     r"|client/coordinator (?:requesting )?coordinator for|calling onRevoke|join (?:and sync loop|returned)|sync(?:ed(?: successfully)?|ing| failed); "
-    r"|Partitions assigned for `|Error committing offsets|Coordinator broker still loading|ON PARTITIONS REVOKED"
-    r"|Discovered coordinator|Marking the coordinator|auto-commit of offsets|OffsetCommit failed|Offset commit (?:with offsets .* )?failed|Auto-commit of offsets .* failed|stream-(?:thread|client) \[[^\]]*\] State transition"
+    r"|Partitions assigned for `|Partitions (?:assigned|revoked): \[|Error committing offsets|Coordinator broker still loading|ON PARTITIONS REVOKED"
+    r"|Discovered coordinator|Marking the coordinator|auto-commit of offsets|OffsetCommit failed|Offset commit (?:with offsets .* )?failed|Auto-commit of offsets .* failed|stream-(?:thread|client|application) ?\[[^\]]*\] State transition"
 )
 
 _PFX_CLIENT = (
@@ -546,6 +551,13 @@ DIALECTS: tuple[Dialect, ...] = (
     *STREAMS_CONNECT,
     *NON_JAVA,
     *ELIXIR,
+    *DOTNET,
+    *RUBY,
+    *JVM,
+    *SCS,
+    *ALPAKKA,
+    *NODE,
+    *KAFKAFLOW,
     *QUIET,
 )  # fmt: skip
 

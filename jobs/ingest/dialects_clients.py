@@ -21,7 +21,7 @@ _RTAGX = r"(?:\[\[[^\]]+\] \{[^}]*\}:\] )?"
 _BROD = r"Group member \((?P<group_id>[^,]+),coor=(?:#PID)?<[\d.]+>,cb=(?:#PID)?<[\d.]+>,generation=(?P<generation>-?\d+)\):,? "
 #: mode's service label in front of faust's messages (``[^--Consumer]: ``)
 _FAUST = r"(?:\[\^-*[\w.]+\]: )?"
-_BROD_OLD = (r"group coordinator \(groupId=(?P<group_id>[^,]+),memberId=(?P<member_id>[^,]*),"
+_BROD_OLD = (r"group (?:coordinator|controller) \(groupId=(?P<group_id>[^,]+),memberId=(?P<member_id>[^,]*),"
              r"generation=(?P<generation>-?\d+),pid=(?:#PID)?<[\d.]+>\):,? ")
 
 
@@ -216,6 +216,12 @@ CLIENT_DIALECTS: tuple[Dialect, ...] = (
            "Static member stopped without leaving group, reason: shutdown", old=False),
     *_brod("static_unsupported", None, r"Broker does not support all static membership API versions; using dynamic membership",
            "Broker does not support all static membership API versions; using dynamic membership", old=False),
+    # brod's subscribers and their workers (2.0+): message handling and committed offsets, no group fact
+    _d("brod.subscriber_quiet", None, OT, "brod 2.0+",
+       r"(?:(?:group subscriber \(groupId=[^,]+,memberId=[^,]*,generation=-?\d+,pid=\S+\)|Group member \([^)]*\)):,? discarded message:.*"
+       r"|group_subscriber_v2 \S+ failed to flush commits before termination .*|group_subscriber_v2 worker crashed\.,? .*"
+       r"|Starting group_subscriber_worker: .*|Discarded invalid committed offset .*|No committed offset for \S+, starting from .*)",
+       "No committed offset for orders-0, starting from consumer config begin_offset=-1"),
     # ------------------------------------------------------------------ faust (mode's service logger "[^--Consumer]: ")
     _d("faust.partitions_revoked", "partitions_revoked", OT, "faust", _FAUST + r"ON PARTITIONS REVOKED", "[^Worker]: ON PARTITIONS REVOKED"),
     _d("faust.restarting", "other", OT, "faust 0.2+", _FAUST + r"(?P<reason>Restarting on rebalance)", "[^--Consumer]: Restarting on rebalance"),
@@ -224,4 +230,9 @@ CLIENT_DIALECTS: tuple[Dialect, ...] = (
     _d("faust.rebalance_sensor", None, OT, "faust",
        r"(?:\[\^-*\w+\]: )?(?:Missing sensor state for rebalance|Previous rebalance did not clear state).*",
        "[^Worker]: Missing sensor state for rebalance #3"),
+    # the table manager's and the recovery service's own lines (1.0+): no group fact (the consumer's lines carry it)
+    _d("faust.recovery_quiet", None, OT, "faust 1.0+",
+       _FAUST + r"(?:New assignments (?:found|handled)|Seek stream partitions to committed offsets\.|Resuming streams with empty assignment"
+       r"|Recovery rebalancing again(?: app id .*)?|rebalance again generation id .*|generation id -?\d+ app consumers id .*)",
+       "[^---Recovery]: Resuming streams with empty assignment"),
 )  # fmt: skip

@@ -6,7 +6,7 @@ end: a wording here never shadows a dialect that reads a fact."""
 
 from __future__ import annotations
 
-from jobs.ingest.dialect_model import CN, B, C, Dialect
+from jobs.ingest.dialect_model import CN, OT, B, C, Dialect
 from jobs.ingest.dialect_model import dialect as _d
 
 
@@ -133,5 +133,11 @@ QUIET: tuple[Dialect, ...] = (
     # ------------------------------------------------------------------ Kafka Streams: lines without a group fact
     _q("quiet.streams.thread", C, "0.10-4.x", r"stream-(?:thread|client) \[[^\]]*\] .*",
        "stream-thread [app-StreamThread-1] Skipping task creation in rebalance because we are already in PENDING_SHUTDOWN state."),
+    # ------------------------------------------------------------------ rust-rdkafka: its rebalance callback's trace
+    # and error lines (librdkafka's own lines, which it passes on, carry the facts)
+    _q("quiet.rust_rdkafka.rebalance", OT, "rust-rdkafka 0.20+",
+       r"(?:Running (?:pre-|post-)?rebalance with .*|Error rebalancing: .*|invalid rebalance event: .*)",
+       "Running pre-rebalance with Assign(TPL {orders/0: offset=Invalid metadata=\"\", error=Ok(())})",
+       provenance="source:rust-rdkafka src/consumer (catalogue/data/rust-rdkafka.yaml)"),
 )  # fmt: skip
 

@@ -13,12 +13,17 @@ import pytest
 import jobs.ingest.dialects as D
 from jobs.ingest.catalogue import UNMAPPED, load, render_message
 from jobs.ingest.catalogue.mining.java_source import log_calls
+from jobs.ingest.dialects_dotnet import DOTNET
 from jobs.ingest.dialects_elixir import ELIXIR
+from jobs.ingest.dialects_jvm import ALPAKKA, JVM, SCS
+from jobs.ingest.dialects_kafkaflow import KAFKAFLOW
+from jobs.ingest.dialects_node import NODE
 from jobs.ingest.dialects_nonjava import NON_JAVA
+from jobs.ingest.dialects_ruby import RUBY
 
 JAVA_SOURCES = tuple(s for s in load() if s.repo in ("apache/kafka", "spring-projects/spring-kafka"))
 REAL = os.path.join(os.path.dirname(os.path.dirname(__file__)), "fixtures", "real")
-_NON_JAVA = {d.id for d in (*NON_JAVA, *ELIXIR)}
+_NON_JAVA = {d.id for d in (*NON_JAVA, *ELIXIR, *DOTNET, *RUBY, *JVM, *SCS, *ALPAKKA, *NODE, *KAFKAFLOW)}
 JAVA_DIALECTS = tuple(d for d in D.DIALECTS if d.id not in _NON_JAVA)
 
 

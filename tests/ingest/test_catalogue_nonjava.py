@@ -8,11 +8,19 @@ import re
 
 from jobs.ingest.catalogue import UNMAPPED, golden_lines, load
 from jobs.ingest.dialects_clients import CLIENT_DIALECTS
+from jobs.ingest.dialects_dotnet import DOTNET
 from jobs.ingest.dialects_elixir import ELIXIR
+from jobs.ingest.dialects_jvm import JVM, SCS
+from jobs.ingest.dialects_kafkaflow import KAFKAFLOW
+from jobs.ingest.dialects_node import NODE
 from jobs.ingest.dialects_nonjava import NON_JAVA
+from jobs.ingest.dialects_ruby import RUBY
 from jobs.ingest.parse import parse_bytes
 
-SOURCES = ("sarama", "sarama-cluster", "kafka-go", "franz-go", "kafkajs", "ruby-kafka", "brod", "faust", "faust-robinhood", "kaffe")
+SOURCES = ("sarama", "sarama-cluster", "kafka-go", "franz-go", "kafkajs", "ruby-kafka", "brod", "faust", "faust-robinhood", "kaffe",
+           "streamiz", "karafka", "smallrye-kafka",
+           "spring-cloud-stream-kafka", "kafka-node", "kafkaflow", "alpakka-kafka",
+           "rust-rdkafka")
 #: dialects of these clients whose wording is not in the files the catalogue mines (their lines come from
 #: other files of the client, or from an application printing the client's objects): seen in real excerpts
 SEEN_ONLY_IN_EXCERPTS = {
@@ -27,7 +35,7 @@ SEEN_ONLY_IN_EXCERPTS = {
     "kafkajs.leaving": "an application's own wording around consumer.disconnect()",
     "franzgo.assigning": "franz-go's JSON (kzap/kslog) layouts",
 }
-_FAMILY = re.compile(r"^(?:sarama|sarama_cluster|kafkago|franzgo|kafkajs|rubykafka|brod|faust|kaffe)\.")
+_FAMILY = re.compile(r"^(?:sarama|sarama_cluster|kafkago|franzgo|kafkajs|rubykafka|brod|faust|kaffe|streamiz|karafka|smallrye|scs|kafkanode|kafkaflow)\.")
 
 
 def _catalogue_dialects() -> set[str]:
@@ -48,7 +56,7 @@ def _catalogue_dialects() -> set[str]:
 
 def test_every_client_dialect_reads_a_catalogued_statement_or_a_real_excerpt():
     seen = _catalogue_dialects()
-    mine = [d for d in (*CLIENT_DIALECTS, *NON_JAVA, *ELIXIR) if _FAMILY.match(d.id) and d.kind is not None]
+    mine = [d for d in (*CLIENT_DIALECTS, *NON_JAVA, *ELIXIR, *DOTNET, *RUBY, *JVM, *SCS, *NODE, *KAFKAFLOW) if _FAMILY.match(d.id) and d.kind is not None]
     missing = sorted({d.id for d in mine} - seen - set(SEEN_ONLY_IN_EXCERPTS))
     assert missing == []
     # an entry of the exception list names a dialect that exists and that the catalogue does not read

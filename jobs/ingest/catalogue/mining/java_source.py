@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_JAVA_CALL = re.compile(r"\b(?:log|LOG|logger|LOGGER|log\(\))\.(trace|debug|info|warn|error)\s*\(")
+_JAVA_CALL = re.compile(r"\b(?:log|LOG|logger|LOGGER|log\(\))\.(trace|debug|info|warn|warning|error)\s*\(")
 _SCALA_CALL = re.compile(r"(?<![\w.])(trace|debug|info|warn|error)\s*\(")
 _SCALA_DEF = re.compile(r"def\s+$")
 

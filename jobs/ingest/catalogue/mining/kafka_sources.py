@@ -68,6 +68,9 @@ class SourceSpec:
     classes: tuple[ClassSpec, ...]
     header: dict = field(default_factory=dict)
     repo: str = "apache/kafka"
+    #: how a log call looks (:func:`java_source.log_calls`): ``java`` (``log.info(…)``) or ``scala`` (``info(…)``);
+    #: default: by the files' language (Akka's ``log.debug(…)`` in Scala files is ``java``)
+    calls: str = ""
 
 
 _GC = "kafka.coordinator.group."
@@ -182,6 +185,34 @@ SOURCES: tuple[SourceSpec, ...] = (
          "line": "{ts}  {level} 4242 --- [ntainer#0-0-C-1] {logger} : {message}", "ts": "2024-05-01 10:00:00.123",
          "expect": {"side": "client"}},
         repo="spring-projects/spring-kafka",
+    ),
+    SourceSpec(
+        "spring-cloud-stream-kafka", "java-slf4j",
+        ("v1.3.4.RELEASE", "v2.0.3.RELEASE", "v2.1.4.RELEASE", "v2.2.1.RELEASE", "v3.0.13.RELEASE", "v3.1.6", "v3.2.2",
+         "v4.0.5", "v4.1.6", "v4.2.3", "v4.3.3"),
+        (
+            ClassSpec("KafkaMessageChannelBinder", "o.s.c.s.b.k.KafkaMessageChannelBinder", only=_SPRING_GROUP),
+            ClassSpec("KafkaBinderConfigurationProperties", "o.s.c.s.b.k.p.KafkaBinderConfigurationProperties", only=r"(?i)group"),
+        ),
+        {"comment": "Spring Cloud Stream's Kafka binder (spring-cloud-stream-binder-kafka to 3.2, then binders/kafka-binder of\n"
+                    "spring-cloud-stream): its rebalance listener and the lines about the group.",
+         "line": "{ts}  {level} 4242 --- [container-0-C-1] {logger} : {message}", "ts": "2024-05-01 10:00:00.123",
+         "expect": {"side": "client"}},
+        repo="spring-cloud/spring-cloud-stream",
+    ),
+    SourceSpec(
+        "alpakka-kafka", "scala",
+        ("v1.0.5", "v1.1.0", "v2.0.7", "v2.1.1", "v3.0.1", "v4.0.2", "v5.0.0", "v6.0.0", "v7.0.4", "v8.0.2"),
+        (
+            ClassSpec("BaseSingleSourceLogic", "akka.kafka.internal.SingleSourceLogic", only=_ABOUT_GROUP + r"|partitions"),
+            ClassSpec("SubSourceLogic", "akka.kafka.internal.SubSourceLogic", only=_ABOUT_GROUP + r"|partitions"),
+            ClassSpec("KafkaConsumerActor", "akka.kafka.internal.KafkaConsumerActor", only=_ABOUT_GROUP),
+        ),
+        {"comment": "Alpakka Kafka (Akka Streams): its sources' partition assignment handlers and the consumer actor's lines\n"
+                    "about the group (Akka's logging: the source class as the logger).",
+         "line": "[{level}] [{ts}] [{logger}] {message}", "ts": "05/01/2024 10:00:00.123",
+         "expect": {"side": "client"}},
+        repo="akka/alpakka-kafka", calls="java",
     ),
 )  # fmt: skip
 

@@ -37,7 +37,7 @@ def tags(client: Client, repo: str) -> list[str]:
         major, minor, patch = int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
         if (major, minor) < client.since:
             continue
-        if best.get((major, minor), (-1, ""))[0] < patch:
+        if best.get((major, minor), (-1, "")) < (patch, t):  # (equal numbers: the later pre-release)
             best[(major, minor)] = (patch, t)
     return [best[k][1] for k in sorted(best)]
 

@@ -83,7 +83,7 @@ def mine(mirrors: tuple[str, ...], spec: SourceSpec) -> list[Seen]:
         mirror = _mirror_of(mirrors, ref)
         for cls in spec.classes:
             for path in _paths(mirror, ref, cls, ext):
-                for call in log_calls(_show(mirror, ref, path), "scala" if ext == ".scala" else "java"):
+                for call in log_calls(_show(mirror, ref, path), spec.calls or ("scala" if ext == ".scala" else "java")):
                     if cls.only and not re.search(cls.only, call.wording):
                         continue
                     s = seen.setdefault((cls.name, call.wording), Seen(cls, call.wording))

@@ -1,4 +1,4 @@
-"""A small source scanner: the log calls of a file (Go, JavaScript, Ruby, Erlang), with their
+"""A small source scanner: the log calls of a file (Go, JavaScript, Ruby, Erlang, C#), with their
 argument text and string literals, aware of strings, interpolation and comments. Python files are
 read with :mod:`ast` (:func:`python_calls`)."""
 
@@ -20,13 +20,21 @@ def _skip_string(src: str, i: int, lang: str) -> int:
     """Index after the string literal starting at ``src[i]`` (a quote)."""
     q = src[i]
     j = i + 1
+    cs_prefix = src[max(0, i - 2) : i] if lang == "cs" else ""
+    verbatim, interpolated = "@" in cs_prefix, "$" in cs_prefix
     while j < len(src):
         c = src[j]
-        if c == "\\" and not (lang == "go" and q == "`"):
+        if c == "\\" and not (lang == "go" and q == "`") and not verbatim:
+            j += 2
+            continue
+        if verbatim and c == q and src[j + 1 : j + 2] == q:  # C# verbatim string: "" is a quote
             j += 2
             continue
         if c == q:
             return j + 1
+        if interpolated and c == "{":  # C# $"... {expr} ...": an expression may hold quotes; {{ is a brace
+            j = j + 2 if src[j + 1 : j + 2] == "{" else _skip_balanced(src, j + 1, "{", "}", lang)
+            continue
         # interpolation that may hold quotes: Ruby "#{...}", JS `${...}`
         if (lang == "ruby" and q == '"' and src.startswith("#{", j)) or (lang == "js" and q == "`" and src.startswith("${", j)):
             j = _skip_balanced(src, j + 2, "{", "}", lang)
@@ -50,7 +58,7 @@ def _skip_balanced(src: str, i: int, open_: str, close: str, lang: str) -> int:
         if lang == "erlang" and c == "$":
             j += 2 if src[j + 1 : j + 2] != "\\" else 3
             continue
-        if lang in ("go", "js") and src.startswith("//", j):
+        if lang in ("go", "js", "cs") and src.startswith("//", j):
             j = src.find("\n", j)
             j = len(src) if j < 0 else j
             continue
@@ -109,10 +117,15 @@ def literal(arg: str, lang: str) -> str | None:
         if c in " \t\n+":
             j += 1
             continue
+        if lang == "cs" and c in "$@" and s[j + 1 : j + 3].lstrip("$@")[:1] == '"':  # C# $"…", @"…", $@"…"
+            j += 1
+            continue
         if c in "\"'`" and not (lang == "erlang" and c == "'"):
             end = _skip_string(s, j, lang)
             body = s[j + 1 : end - 1]
-            if not (lang == "go" and c == "`"):
+            if lang == "cs" and "@" in s[max(0, j - 2) : j]:
+                body = body.replace('""', '"')
+            elif not (lang == "go" and c == "`"):
                 body = re.sub(r"\\(.)", lambda m: _ESC.get(m.group(1), "\\" + m.group(1)), body)
             parts.append(body)
             j = end

@@ -79,6 +79,10 @@ _US_RX = re.compile(r"^(\d{2})/(\d{2})/(\d{4}),? (\d{1,2}):(\d{2}:\d{2}(?:[.,]\d
 _DMY2_RX = re.compile(rf"^(\d{{2}})-({_MON})-(\d{{2}}) (.*)$")
 _TAI64N_RX = re.compile(r"^@(4000000[0-9a-f]{9})([0-9a-f]{8})$")
 _YEAR_DATE = re.compile(r"^(\d{4})[-/](\d{2})[-/](\d{2})")
+#: day, month name, year forms with the century their year lacks: log4j's ``DATE``, Erlang's report
+#: header, Python's ``%d-%b-%y``.
+_PY_DMY2 = ((_DMY2_RX, "20"),)
+_DAY_MONTH_YEAR = ((_DATE4J_RX, ""), (_ERLANG_RX, ""), *_PY_DMY2)
 
 
 def is_time_only(ts: str) -> bool:
@@ -93,15 +97,7 @@ def to_iso(ts: str | None, year: int | None = None, date: str | None = None) -> 
         return None
     if _ZONE_WORD.search(ts) and ts[:4].isdigit():
         return _ZONE_WORD.sub("Z", ts)
-    m = _DATE4J_RX.match(ts)
-    if m:
-        d, mon, y, rest = m.groups()
-        return f"{y}-{MONTHS.index(mon) + 1:02d}-{int(d):02d} {rest}"
-    m = _ERLANG_RX.match(ts)
-    if m:
-        d, mon, y, rest = m.groups()
-        return f"{y}-{MONTHS.index(mon) + 1:02d}-{int(d):02d} {rest}"
-    iso = _us_dmy_tai(ts)
+    iso = _day_month_year(ts, _DAY_MONTH_YEAR) or _us_tai(ts)
     if iso is not None:
         return iso
     m = _SYSLOG_RX.match(ts)
@@ -115,18 +111,25 @@ def to_iso(ts: str | None, year: int | None = None, date: str | None = None) -> 
     return ts
 
 
-def _us_dmy_tai(ts: str) -> str | None:
-    """ISO text of a ``%m/%d/%Y [%I] … [AM|PM]``, ``%d-%b-%y …`` or TAI64N timestamp (else None)."""
+def _day_month_year(ts: str, forms: tuple[tuple[re.Pattern[str], str], ...]) -> str | None:
+    """ISO text of a timestamp in one of ``forms`` (day, month name, year, rest; the century the year
+    lacks), else None."""
+    for rx, century in forms:
+        m = rx.match(ts)
+        if m:
+            d, mon, y, rest = m.groups()
+            return f"{century}{y}-{MONTHS.index(mon) + 1:02d}-{int(d):02d} {rest}"
+    return None
+
+
+def _us_tai(ts: str) -> str | None:
+    """ISO text of a ``%m/%d/%Y [%I] … [AM|PM]`` or TAI64N timestamp (else None)."""
     m = _US_RX.match(ts)
     if m:
         a, b, y, h, rest, ap = m.groups()
         mo, d = (b, a) if int(a) > 12 else (a, b)
         hh = int(h) % 12 + (12 if ap == "PM" else 0) if ap else int(h)
         return f"{y}-{mo}-{d} {hh:02d}:{rest}"
-    m = _DMY2_RX.match(ts)
-    if m:
-        d, mon, y, rest = m.groups()
-        return f"20{y}-{MONTHS.index(mon) + 1:02d}-{d} {rest}"
     m = _TAI64N_RX.match(ts)
     if m:
         sec = int(m.group(1), 16) - (1 << 62) - 10
@@ -138,6 +141,6 @@ def date_of(ts: str | None) -> str | None:
     """``yyyy-MM-dd`` of a dated timestamp text (None for a time of day or syslog's month and day)."""
     if not ts:
         return None
-    ts = _us_dmy_tai(ts) or ts
+    ts = _day_month_year(ts, _PY_DMY2) or _us_tai(ts) or ts
     m = _YEAR_DATE.match(ts)
     return f"{m.group(1)}-{m.group(2)}-{m.group(3)}" if m else None

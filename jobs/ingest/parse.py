@@ -320,6 +320,11 @@ def _read_heads(f: FileLines, settings: IngestSettings, wrap_label: str) -> tupl
     order = layout_order(sub, fb)
     if settings.layouts:
         order = list(settings.layouts) + order  # (the user's own layouts first)
+    if not settings.layouts and len(rows):
+        taken = json_records_behind(sub, rows, heads, wrap_label)
+        if taken.any():
+            keep = np.nonzero(~taken)[0]
+            rows, sub, fb = rows[keep], take(sub, keep), fb.take(keep)
     left = match_layouts(sub, rows, order, heads, wrap_label, None, fb)
     if len(left):
         sniffed = EH.sniff_text(f.text, left)
@@ -363,6 +368,25 @@ def _json_behind_columns(text: pa.Array, left: np.ndarray, heads: Heads, wrap_la
     inner = m.field("rest").filter(pa.array(ok))
     lm = match_json(inner, rows, np.ones(len(rows), dtype=bool), heads, wrap_label + "col+", None, FirstBytes(inner))
     return np.setdiff1d(left, rows[~lm])
+
+
+def json_records_behind(sub: pa.Array, rows: np.ndarray, heads: Heads, wrap_label: str) -> np.ndarray:
+    """A JSON record with a message key behind some text (:data:`L.JSON_RECORD_BEHIND`; the
+    reference: ``reference._json_record_behind``): the record is the line (``col+json``), read
+    before the layouts. Returns the mask of ``sub``'s lines it read."""
+    taken = np.zeros(len(sub), dtype=bool)
+    maybe = mask(pc.match_substring(sub, "{\""))
+    if not maybe.any():
+        return taken
+    pos = np.nonzero(maybe)[0]
+    m = extract(take(sub, pos), L.JSON_RECORD_BEHIND)
+    ok = mask(m.is_valid())
+    if not ok.any():
+        return taken
+    pos, inner = pos[ok], m.field("rest").filter(pa.array(ok))
+    lm = match_json(inner, rows[pos], np.ones(len(pos), dtype=bool), heads, wrap_label + "col+", None, FirstBytes(inner))
+    taken[pos[~lm]] = True
+    return taken
 
 
 def _head_columns(heads: Heads, n: int, env: EH.Enveloped | None = None) -> _HeadColumns:

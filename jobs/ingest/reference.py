@@ -323,7 +323,8 @@ def _read_heads(f: File, settings: IngestSettings, label: str) -> None:
     order = layout_order(sample, settings)
     json_first = _mostly_json(sample)
     for i in first:
-        if h := _match_layout(i, f.text[i], order, json_first, label):
+        h = None if settings.layouts else _json_record_behind(i, f.text[i], label)
+        if h := h or _match_layout(i, f.text[i], order, json_first, label):
             f.heads[i] = h
     offered = sorted(offered + [i for i in first if i not in f.heads and E.text_offered(f.text[i])])
     if offered:
@@ -347,6 +348,15 @@ def _read_heads(f: File, settings: IngestSettings, label: str) -> None:
     for i, (pts, env_label) in f.env.items():  # (the envelope's time and names)
         if (h := f.heads.get(i)) is not None:
             h.pts, h.layout = h.pts or pts, env_label + h.layout
+
+
+def _json_record_behind(row: int, text: str, label: str) -> Head | None:
+    """A JSON record with a message key behind some text (:data:`L.JSON_RECORD_BEHIND`): the record
+    is the line (``col+json``), before any layout takes the record for its message."""
+    m = rx(L.JSON_RECORD_BEHIND).search(text) if '{"' in text else None
+    if m is None or not rx(L.JSON_LINE).search(m.group("rest")):
+        return None
+    return _json_head(row, m.group("rest"), label + "col+")
 
 
 def _peel(f: File, offered: list[int], settings: IngestSettings, label: str) -> None:

@@ -180,3 +180,27 @@ def test_facts_from_key_roles_whatever_the_syntax(line: str) -> None:
     assert [(e["kind"], e["group_id"], e["member_id"], e["generation"], e["ts_ms"]) for e in ev] == [
         ("other", "g", "m", 5, 1714557600123)
     ]
+
+
+_KAFKAJS_JOINED = (
+    '{"level":"INFO","timestamp":"2024-05-01T12:00:01.123Z","logger":"kafkajs","message":"[ConsumerGroup] '
+    'Consumer has joined the group","groupId":"g1","memberId":"m-1","leaderId":"m-1","isLeader":true}'
+)
+
+
+@pytest.mark.parametrize(
+    "prefix",
+    ["INFO ", "2024-05-01 12:00:05 INFO ", "2024-05-01T12:00:05.000Z info: ", "web_1  | 2024-05-01 12:00:05,000 INFO "],
+)
+def test_a_json_record_behind_a_text_head_is_the_line(prefix: str) -> None:
+    """A record with a message key behind a timestamp / level / service column is read as the
+    record (its own time, keys and message), not as the message of a text layout; both readers."""
+    from tests.ingest.test_reference_equivalence import assert_same
+
+    data = f"{prefix}{_KAFKAJS_JOINED}\n".encode()
+    ev, q, _ = parse_bytes(data, "f.log")
+    row = ev.select(["kind", "group_id", "member_id", "ts"]).to_pylist()
+    assert [(r["kind"], r["group_id"], r["member_id"]) for r in row] == [("joined", "g1", "m-1")]
+    assert row[0]["ts"].isoformat(timespec="milliseconds") == "2024-05-01T12:00:01.123+00:00"
+    assert q.num_rows == 0
+    assert_same(data)

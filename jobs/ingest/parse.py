@@ -321,7 +321,7 @@ def _read_heads(f: FileLines, settings: IngestSettings, wrap_label: str) -> tupl
     if settings.layouts:
         order = list(settings.layouts) + order  # (the user's own layouts first)
     if not settings.layouts and len(rows):
-        taken = json_records_behind(sub, rows, heads, wrap_label)
+        taken = json_behind(sub, rows, heads, wrap_label, L.JSON_RECORD_BEHIND)
         if taken.any():
             keep = np.nonzero(~taken)[0]
             rows, sub, fb = rows[keep], take(sub, keep), fb.take(keep)
@@ -354,32 +354,21 @@ def _read_heads(f: FileLines, settings: IngestSettings, wrap_label: str) -> tupl
 
 
 def _json_behind_columns(text: pa.Array, left: np.ndarray, heads: Heads, wrap_label: str) -> np.ndarray:
-    """A JSON object behind a log viewer's columns (layout ``col+json``): the object is the line."""
-    sub = take(text, left)
-    maybe = mask(pc.match_substring(sub, "{\""))
-    if not maybe.any():
-        return left
-    m = extract(take(sub, np.nonzero(maybe)[0]), L.JSON_BEHIND)
-    ok = mask(m.is_valid())
-    ok[ok] &= mask(PR.match(m.field("rest").filter(pa.array(ok)), L.JSON_LINE))
-    if not ok.any():
-        return left
-    rows = left[np.nonzero(maybe)[0][ok]]
-    inner = m.field("rest").filter(pa.array(ok))
-    lm = match_json(inner, rows, np.ones(len(rows), dtype=bool), heads, wrap_label + "col+", None, FirstBytes(inner))
-    return np.setdiff1d(left, rows[~lm])
+    """A JSON object behind a log viewer's columns (layout ``col+json``): the object is the line.
+    Returns the lines still left."""
+    return left[~json_behind(take(text, left), left, heads, wrap_label, L.JSON_BEHIND)]
 
 
-def json_records_behind(sub: pa.Array, rows: np.ndarray, heads: Heads, wrap_label: str) -> np.ndarray:
-    """A JSON record with a message key behind some text (:data:`L.JSON_RECORD_BEHIND`; the
-    reference: ``reference._json_record_behind``): the record is the line (``col+json``), read
-    before the layouts. Returns the mask of ``sub``'s lines it read."""
+def json_behind(sub: pa.Array, rows: np.ndarray, heads: Heads, wrap_label: str, regex: str) -> np.ndarray:
+    """A JSON object behind some text (``regex``'s ``rest``: :data:`L.JSON_BEHIND` after the layouts,
+    :data:`L.JSON_RECORD_BEHIND` before them; the reference: ``reference._json_behind``): the object
+    is the line (``col+json``). Returns the mask of ``sub``'s lines it read."""
     taken = np.zeros(len(sub), dtype=bool)
     maybe = mask(pc.match_substring(sub, "{\""))
     if not maybe.any():
         return taken
     pos = np.nonzero(maybe)[0]
-    m = extract(take(sub, pos), L.JSON_RECORD_BEHIND)
+    m = extract(take(sub, pos), regex)
     ok = mask(m.is_valid())
     if not ok.any():
         return taken

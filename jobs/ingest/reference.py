@@ -323,7 +323,7 @@ def _read_heads(f: File, settings: IngestSettings, label: str) -> None:
     order = layout_order(sample, settings)
     json_first = _mostly_json(sample)
     for i in first:
-        h = None if settings.layouts else _json_record_behind(i, f.text[i], label)
+        h = None if settings.layouts else _json_behind(i, f.text[i], label, L.JSON_RECORD_BEHIND)
         if h := h or _match_layout(i, f.text[i], order, json_first, label):
             f.heads[i] = h
     offered = sorted(offered + [i for i in first if i not in f.heads and E.text_offered(f.text[i])])
@@ -338,8 +338,7 @@ def _read_heads(f: File, settings: IngestSettings, label: str) -> None:
             f.heads[i] = h
     # a JSON object behind a log viewer's columns: the object is the line (layout col+json)
     for i in [i for i in rows if i not in f.heads]:
-        m = rx(L.JSON_BEHIND).search(f.text[i]) if '{"' in f.text[i] else None
-        if m and rx(L.JSON_LINE).search(m.group("rest")) and (h := _match_layout(i, m.group("rest"), [], True, label + "col+")):
+        if h := _json_behind(i, f.text[i], label, L.JSON_BEHIND):
             f.heads[i] = h
     after_jul = {r + 1 for r, h in f.heads.items() if L.next_line(h.layout)}
     for i in [i for i in rows if i not in f.heads and i not in after_jul]:
@@ -350,10 +349,11 @@ def _read_heads(f: File, settings: IngestSettings, label: str) -> None:
             h.pts, h.layout = h.pts or pts, env_label + h.layout
 
 
-def _json_record_behind(row: int, text: str, label: str) -> Head | None:
-    """A JSON record with a message key behind some text (:data:`L.JSON_RECORD_BEHIND`): the record
-    is the line (``col+json``), before any layout takes the record for its message."""
-    m = rx(L.JSON_RECORD_BEHIND).search(text) if '{"' in text else None
+def _json_behind(row: int, text: str, label: str, regex: str) -> Head | None:
+    """A JSON object behind some text (``regex``'s ``rest``: :data:`L.JSON_BEHIND`, a viewer's
+    columns, after the layouts; :data:`L.JSON_RECORD_BEHIND`, a record with a message key, before
+    any layout takes the record for its message): the object is the line (``col+json``)."""
+    m = rx(regex).search(text) if '{"' in text else None
     if m is None or not rx(L.JSON_LINE).search(m.group("rest")):
         return None
     return _json_head(row, m.group("rest"), label + "col+")

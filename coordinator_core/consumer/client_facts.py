@@ -27,7 +27,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from coordinator_core.consumer.model import LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH
+from coordinator_core.consumer.model import (
+    JOIN_GROUP_MEMBER_EPOCH,
+    LEAVE_GROUP_MEMBER_EPOCH,
+    LEAVE_GROUP_STATIC_MEMBER_EPOCH,
+)
+from coordinator_core.consumer.protocol import FENCED_MEMBER_EPOCH
+from coordinator_core.coordinator.protocol import UNKNOWN_MEMBER_ID
 
 __all__ = [
     "HeartbeatFact", "HEARTBEAT_FACTS", "FENCING_ERRORS", "SILENT_INTERVALS", "heartbeat_fact", "fenced_fact",
@@ -35,9 +41,8 @@ __all__ = [
     "POLL_TIMEOUT_LEAVE",
 ]  # fmt: skip
 
-JOIN_GROUP_MEMBER_EPOCH = 0
 #: errors of a heartbeat whose member the coordinator no longer has at that epoch
-FENCING_ERRORS = frozenset({"FENCED_MEMBER_EPOCH", "UNKNOWN_MEMBER_ID"})
+FENCING_ERRORS = frozenset({FENCED_MEMBER_EPOCH, UNKNOWN_MEMBER_ID})
 #: a member silent for this many of its own heartbeat intervals has stopped heartbeating
 SILENT_INTERVALS = 3
 

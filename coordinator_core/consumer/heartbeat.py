@@ -13,7 +13,11 @@ import re
 import uuid
 
 from coordinator_core.consumer.host import ConsumerCoordinatorHost
-from coordinator_core.consumer.model import LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH
+from coordinator_core.consumer.model import (
+    JOIN_GROUP_MEMBER_EPOCH,
+    LEAVE_GROUP_MEMBER_EPOCH,
+    LEAVE_GROUP_STATIC_MEMBER_EPOCH,
+)
 from coordinator_core.consumer.protocol import (
     FENCED_INSTANCE_ID,
     FENCED_MEMBER_EPOCH,
@@ -222,7 +226,7 @@ class HeartbeatMixin(ConsumerCoordinatorHost):
     def _join_or_heartbeat(self, req: HeartbeatRequest, owned: Parts | None) -> tuple[HeartbeatResponse, list]:
         records: list = []
         epoch = req.member_epoch
-        create = epoch == 0
+        create = epoch == JOIN_GROUP_MEMBER_EPOCH
         g = self._consumer_group(req.group_id or "", create)  # not empty: checked by _validate
         mid = req.member_id or ""
         self._throw_if_full(g, mid)

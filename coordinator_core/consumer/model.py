@@ -34,7 +34,7 @@ from typing import Any
 
 __all__ = [
     "EMPTY", "ASSIGNING", "RECONCILING", "STABLE", "DEAD", "GROUP_STATES", "BROKER_MEMBER_STATES",
-    "CLIENT_MEMBER_STATES", "LEAVE_GROUP_MEMBER_EPOCH", "LEAVE_GROUP_STATIC_MEMBER_EPOCH", "group_condition",
+    "CLIENT_MEMBER_STATES", "JOIN_GROUP_MEMBER_EPOCH", "LEAVE_GROUP_MEMBER_EPOCH", "LEAVE_GROUP_STATIC_MEMBER_EPOCH", "group_condition",
     "STATE_OF_CONDITION",
     "ConsumerGroupMember", "ConsumerGroupModel", "condition", "next_state",
 ]  # fmt: skip
@@ -51,6 +51,7 @@ CLIENT_MEMBER_STATES = (
     "LEAVING", "STALE", "FATAL",
 )  # fmt: skip
 
+JOIN_GROUP_MEMBER_EPOCH = 0
 LEAVE_GROUP_MEMBER_EPOCH = -1
 LEAVE_GROUP_STATIC_MEMBER_EPOCH = -2
 

@@ -17,6 +17,7 @@ from jobs.sink_base import (
     Sink,
     table_schema,
 )
+from jobs.sink_read import manifest_dirs
 
 # --------------------------------------------------------------------------------------- Parquet
 
@@ -27,11 +28,7 @@ class ParquetSink(Sink):
     kind = "parquet"
 
     def _manifest(self, name: str) -> list[str]:
-        try:
-            with open(os.path.join(self.path(name), MANIFEST), encoding="utf-8") as fh:
-                return list(json.load(fh)["dirs"])
-        except FileNotFoundError:
-            return []
+        return manifest_dirs(self.path(name))
 
     def _commit(self, name: str, dirs: list[str]) -> None:
         tmp = os.path.join(self.path(name), f".{MANIFEST}.{self.run_id}.tmp")

@@ -39,6 +39,15 @@ def table_format(lakehouse_dir: str, name: str) -> str | None:
     return None
 
 
+def manifest_dirs(table_path: str) -> list[str]:
+    """The live sub-directories a Parquet table's ``_MANIFEST.json`` lists (none without one)."""
+    try:
+        with open(os.path.join(table_path, MANIFEST), encoding="utf-8") as fh:
+            return list(json.load(fh)["dirs"])
+    except FileNotFoundError:
+        return []
+
+
 def read_arrow(lakehouse_dir: str, name: str) -> pa.Table:
     """Table ``name`` as Arrow, its columns in schema order; a missing table is an empty one."""
     fmt = table_format(lakehouse_dir, name)
@@ -47,10 +56,8 @@ def read_arrow(lakehouse_dir: str, name: str) -> pa.Table:
     if fmt == "delta":
         table = DeltaTable(path).to_pyarrow_table()
     elif fmt == "parquet":
-        with open(os.path.join(path, MANIFEST), encoding="utf-8") as fh:
-            dirs = json.load(fh)["dirs"]
         tables = []
-        for d in dirs:
+        for d in manifest_dirs(path):
             t = ds.dataset(os.path.join(path, d), format="parquet").to_table()
             if d.startswith(f"{PARTITION_COL}="):
                 t = t.append_column(PARTITION_COL, pa.array([d.split("=", 1)[1]] * t.num_rows, pa.string()))

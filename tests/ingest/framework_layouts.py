@@ -13,8 +13,10 @@ pino-pretty's extra keys) the layout writes them over several lines.
 
 :func:`recall` reads one file per (ecosystem, layout) and checks every statement: kind, group,
 generation, member id, and the application's timestamp (to the millisecond where the layout prints
-milliseconds, to the second where it prints seconds, the time of day where it prints no date; not
-at all where it prints no time). ``python -m tests.ingest.framework_layouts [--misses]`` prints the
+milliseconds, to the second where it prints seconds, not at all where it prints no time). A layout
+that prints the time of day alone is scored on the whole timestamp too: the file is named with its
+date (:data:`FILE_DATE`), which is what dates such a file that has no dated line
+(:mod:`jobs.ingest.day_dates`). ``python -m tests.ingest.framework_layouts [--misses]`` prints the
 table.
 """
 
@@ -35,6 +37,8 @@ from jobs.ingest.parse import parse_bytes
 CHECKED = ("kind", "group_id", "generation", "member_id")
 SETTINGS = IngestSettings(default_year=2024)
 T0 = datetime(2024, 5, 1, 13, 0, 0, 123000, tzinfo=UTC)  # after noon: AM/PM formats print 01 PM
+#: the date in each rendered file's name (a rotated file's ``app-2024-05-01.log``)
+FILE_DATE = T0.strftime("%Y-%m-%d")
 #: an Erlang term as ``~p`` prints it when it does not fit one line (continuations indented)
 ERLANG_TERM = "{shutdown,\n    {failed_to_join,\n        [{error_code,rebalance_in_progress},\n         {retries,3}]}}"
 ERLANG_TERM_ARGS = ("_reason", "_newreason", "_format_assignments")
@@ -132,7 +136,8 @@ def messages(source: str) -> list[Msg]:
 
 
 # ------------------------------------------------------------------------------ layouts
-#: a layout: (message, app time) -> (lines, checked time or None, precision "ms" | "s" | "tod" | None)
+#: a layout: (message, app time) -> (lines, checked time or None, precision "ms" | "s" | None; "tod" /
+#: "tod-s": the layout prints the time of day alone, to the millisecond / second)
 Rendered = tuple[list[str], datetime | None, str | None]
 Layout = Callable[[Msg, datetime], Rendered]
 
@@ -395,15 +400,14 @@ def _ts_ok(ts_ms: int | None, want: datetime | None, prec: str | None) -> bool:
     if ts_ms is None:
         return False
     w = int(want.timestamp() * 1000)
-    return {"ms": ts_ms == w, "s": ts_ms == w - w % 1000, "tod": ts_ms % 86_400_000 == w % 86_400_000,
-            "tod-s": ts_ms % 86_400_000 == (w - w % 1000) % 86_400_000}[prec]  # fmt: skip
+    return ts_ms == w if prec in ("ms", "tod") else ts_ms == w - w % 1000
 
 
 def score(msgs: list[Msg], lay: Callable[[Msg, datetime], Rendered], reader: Callable = parse_bytes,
           name: str = "layout", fields_only: bool = False) -> tuple[int, list[str]]:  # fmt: skip
     """(messages read right, what went wrong); ``fields_only``: the time is not checked."""
     data, where = render(msgs, lay)
-    ev, _, audit = reader(data, f"{name}.log", "c", SETTINGS, "r")
+    ev, _, audit = reader(data, f"{name}-{FILE_DATE}.log", "c", SETTINGS, "r")
     assert audit["total_lines"] == audit["events"] + audit["continuations"] + audit["unrelated"] + audit["quarantined"]
     by_line: dict[int, dict[str, Any]] = {}
     for r in ev.to_pylist():

@@ -4,7 +4,9 @@
 One rule, used by both readers (:func:`time_only_dates`), in this order:
 
 1. ``ingest.default_date`` when it is set: every time of day of every file takes that date;
-2. else a dated line of the same file: the nearest earlier one, else the first later one;
+2. else the line's own envelope or viewer column when it is dated (docker's, CRI's, ``kubectl
+   --timestamps``: the same moment, so the date whose time of day is nearest to the envelope's);
+   else a dated line of the same file: the nearest earlier one, else the first later one;
 3. else a date in the file's name (``app-2024-05-01.log``, ``server.log.2024-05-01-13``,
    ``app_20240501.log``);
 4. else the file's modification time (in ``ingest.default_timezone``): the file's last line was
@@ -73,10 +75,13 @@ def _shift(d: str, days: int) -> str:
     return (date.fromisoformat(d) + timedelta(days=days)).isoformat()
 
 
-def time_only_dates(raws: list[str | None], fd: FileDates) -> tuple[list[str | None], list[str | None]]:
+def time_only_dates(
+    raws: list[str | None], fd: FileDates, envelopes: list[str | None] | None = None
+) -> tuple[list[str | None], list[str | None]]:
     """For each timestamp text of a file's heads (file order): the date its time of day takes (None
     when it is no time of day or nothing dates it) and the rule that gave it when that is not a
-    dated line of the file (:data:`SETTING`, :data:`FILE_NAME`, :data:`MTIME`, else None)."""
+    dated line of the file (:data:`SETTING`, :data:`FILE_NAME`, :data:`MTIME`, else None).
+    ``envelopes``: each head's envelope or viewer timestamp text (None: none)."""
     n = len(raws)
     out: list[str | None] = [None] * n
     only = [r is not None and TS.is_time_only(r) for r in raws]
@@ -87,24 +92,35 @@ def time_only_dates(raws: list[str | None], fd: FileDates) -> tuple[list[str | N
     rule = None
     if fd.forced is not None:
         dated, rule = [None] * n, SETTING
-    elif not any(dated) and fd.name is not None:
-        rule = FILE_NAME
-    elif not any(dated) and fd.mtime is not None:
-        rule = MTIME
+    elif envelopes is not None:
+        _own_envelope(out, only, clock, envelopes)
+    anchors = [i for i in range(n) if (dated[i] and clock[i] is not None) or out[i] is not None]
+    if rule is None and not anchors:
+        rule = FILE_NAME if fd.name is not None else MTIME if fd.mtime is not None else None
     start = {SETTING: (fd.forced, 0), FILE_NAME: (fd.name, 0)}.get(rule or "")
     _forward(out, only, clock, dated, start)
-    first = next((i for i in range(n) if dated[i] and clock[i] is not None), None)
-    if first is not None:
-        _backward(out, only, clock, first, (dated[first], clock[first]))  # type: ignore[arg-type]
+    if anchors:
+        first = anchors[0]
+        _backward(out, only, clock, first, (dated[first] or out[first], clock[first]))  # type: ignore[arg-type]
     elif rule == MTIME:
         _backward(out, only, clock, n, fd.mtime)  # type: ignore[arg-type]
-    return out, [rule if d is not None else None for d in out]
+    return out, [None if rule is None or d is None else rule for d in out]
+
+
+def _own_envelope(out, only, clock, envelopes: list[str | None]) -> None:
+    """A time of day dated by its own line's dated envelope (a day apart when the two times of day
+    are more than 12 hours apart: the envelope's clock passed midnight, or the application's)."""
+    for i, env in enumerate(envelopes):
+        if only[i] and env is not None and (d := TS.date_of(env)) and (sec := _clock(env)) is not None:
+            out[i] = _shift(d, -1) if clock[i] > sec + ROLLOVER else _shift(d, 1) if clock[i] < sec - ROLLOVER else d
 
 
 def _forward(out, only, clock, dated, state: tuple[str | None, int] | None) -> None:
     for i in range(len(out)):
         if dated[i] and clock[i] is not None:
             state = (dated[i], clock[i])
+        elif out[i] is not None:  # (dated by its own envelope)
+            state = (out[i], clock[i])
         elif only[i] and state is not None and state[0] is not None:
             d, sec = state
             if clock[i] < sec - ROLLOVER:
@@ -115,7 +131,9 @@ def _forward(out, only, clock, dated, state: tuple[str | None, int] | None) -> N
 def _backward(out, only, clock, end: int, state: tuple[str, int]) -> None:
     d, sec = state
     for i in range(end - 1, -1, -1):
-        if only[i]:
+        if out[i] is not None:
+            d, sec = out[i], clock[i]
+        elif only[i]:
             if clock[i] > sec + ROLLOVER:
                 d = _shift(d, -1)
             out[i], sec = d, clock[i]

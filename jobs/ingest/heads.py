@@ -457,7 +457,7 @@ def located_timestamps(
     raws = raw.to_pylist()
     dated = [TS.date_of(r) for r in raws]
     year = _year(dated, settings)
-    days, rules = DD.time_only_dates(raws, fd)
+    days, rules = DD.time_only_dates(raws, fd, head_t["pts"].combine_chunks().to_pylist())
     out = ao.numpy_of(pc.fill_null(ts_ms, 0)).copy()
     ok = ao.mask(pc.is_valid(ts_ms))
     fixed_rows, fixed_text = [], []

@@ -455,7 +455,7 @@ def _timestamps(f: File, settings: IngestSettings, audit: dict[str, Any], fd: DD
     dated = [TS.date_of(r) for r in raw]
     if year is None:
         year = next((int(d[:4]) for d in dated if d), None)
-    days, rules = DD.time_only_dates(raw, fd)
+    days, rules = DD.time_only_dates(raw, fd, [h.pts for h in heads])
     for k, h in enumerate(heads):
         h.ts_ms = ms[k]
         if h.ts_ms is None and raw[k] is not None:

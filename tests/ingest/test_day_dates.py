@@ -105,3 +105,14 @@ def test_the_setting_is_read_from_the_config() -> None:
     assert config_from_dict({"ingest": {"default_date": "2024-05-01"}}).ingest.default_date == "2024-05-01"
     with pytest.raises(ConfigError, match="ingest.default_date"):
         config_from_dict({"ingest": {"default_date": "May 1st"}})
+
+
+@pytest.mark.parametrize("reader", READERS)
+def test_a_lines_own_dated_envelope_dates_its_time_of_day(reader) -> None:
+    """logback's ``HH:mm:ss.SSS`` inside docker's json-file: docker's time gives the date (the day before
+    when docker's clock has passed midnight and the application's has not)."""
+    rec = '{{"log":"{t} [main] INFO  o.a.k.c.c.i.AbstractCoordinator - [Consumer clientId=c, groupId=g] Successfully joined group with generation Generation{{generationId=7, memberId=\'m\', protocol=\'range\'}}\\n","stream":"stdout","time":"{d}"}}\n'  # noqa: E501
+    data = (rec.format(t="23:59:59.900", d="2024-05-02T00:00:00.100Z") + rec.format(t="00:00:00.300", d="2024-05-02T00:00:00.400Z")).encode()
+    ts, audit = _read(reader, data, "app-2023-01-01.log")
+    assert ts == [_ms(2024, 5, 1, 23, 59, 59, 900000), _ms(2024, 5, 2, 0, 0, 0, 300000)]
+    assert "dated_from" not in audit

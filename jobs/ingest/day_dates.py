@@ -49,6 +49,10 @@ class FileDates:
     mtime: tuple[str, int] | None = None  # the modification time: (date, seconds of the day)
 
 
+#: a file that offers nothing besides its own lines
+NO_DATES = FileDates()
+
+
 def file_dates(source_file: str, default_date: str | None, mtime_ms: int | None, tz: str) -> FileDates:
     """:class:`FileDates` of a file: its name's date and its modification time in zone ``tz``."""
     base = source_file.replace("\\", "/").rsplit("/", 1)[-1]
@@ -87,27 +91,27 @@ def time_only_dates(
     only = [r is not None and TS.is_time_only(r) for r in raws]
     if not any(only):
         return out, [None] * n
-    clock = [_clock(r) if r is not None else None for r in raws]
+    clock = [(_clock(r) if r is not None else None) or 0 for r in raws]  # (every timestamp has a clock)
     dated = [None if (o or r is None) else TS.date_of(r) for r, o in zip(raws, only)]
     rule = None
     if fd.forced is not None:
         dated, rule = [None] * n, SETTING
     elif envelopes is not None:
         _own_envelope(out, only, clock, envelopes)
-    anchors = [i for i in range(n) if (dated[i] and clock[i] is not None) or out[i] is not None]
+    anchors = [i for i in range(n) if dated[i] or out[i] is not None]
     if rule is None and not anchors:
         rule = FILE_NAME if fd.name is not None else MTIME if fd.mtime is not None else None
     start = {SETTING: (fd.forced, 0), FILE_NAME: (fd.name, 0)}.get(rule or "")
     _forward(out, only, clock, dated, start)
     if anchors:
         first = anchors[0]
-        _backward(out, only, clock, first, (dated[first] or out[first], clock[first]))  # type: ignore[arg-type]
+        _backward(out, only, clock, first, (dated[first] or out[first] or "", clock[first]))
     elif rule == MTIME:
         _backward(out, only, clock, n, fd.mtime)  # type: ignore[arg-type]
     return out, [None if rule is None or d is None else rule for d in out]
 
 
-def _own_envelope(out, only, clock, envelopes: list[str | None]) -> None:
+def _own_envelope(out: list[str | None], only: list[bool], clock: list[int], envelopes: list[str | None]) -> None:
     """A time of day dated by its own line's dated envelope (a day apart when the two times of day
     are more than 12 hours apart: the envelope's clock passed midnight, or the application's)."""
     for i, env in enumerate(envelopes):
@@ -115,24 +119,27 @@ def _own_envelope(out, only, clock, envelopes: list[str | None]) -> None:
             out[i] = _shift(d, -1) if clock[i] > sec + ROLLOVER else _shift(d, 1) if clock[i] < sec - ROLLOVER else d
 
 
-def _forward(out, only, clock, dated, state: tuple[str | None, int] | None) -> None:
+def _forward(
+    out: list[str | None], only: list[bool], clock: list[int], dated: list[str | None],
+    state: tuple[str | None, int] | None,
+) -> None:
     for i in range(len(out)):
-        if dated[i] and clock[i] is not None:
+        if dated[i]:
             state = (dated[i], clock[i])
         elif out[i] is not None:  # (dated by its own envelope)
             state = (out[i], clock[i])
-        elif only[i] and state is not None and state[0] is not None:
-            d, sec = state
+        elif only[i] and state is not None and (d := state[0]) is not None:
+            sec = state[1]
             if clock[i] < sec - ROLLOVER:
                 d = _shift(d, 1)
             out[i], state = d, (d, clock[i])
 
 
-def _backward(out, only, clock, end: int, state: tuple[str, int]) -> None:
+def _backward(out: list[str | None], only: list[bool], clock: list[int], end: int, state: tuple[str, int]) -> None:
     d, sec = state
     for i in range(end - 1, -1, -1):
         if out[i] is not None:
-            d, sec = out[i], clock[i]
+            d, sec = out[i] or d, clock[i]
         elif only[i]:
             if clock[i] > sec + ROLLOVER:
                 d = _shift(d, -1)

@@ -15,11 +15,11 @@ import pyarrow.compute as pc
 from pyarrow import json as pa_json
 
 from jobs.ingest import arrowops as ao
+from jobs.ingest import day_dates as DD
 from jobs.ingest import dialects as D
 from jobs.ingest import general as G
 from jobs.ingest import layouts as L
 from jobs.ingest import pyregex as PR
-from jobs.ingest import day_dates as DD
 from jobs.ingest import timestamps as TS
 from jobs.ingest.fastpaths import fast_log4j, fast_log4j_both, fast_springboot, merge_partial
 from jobs.ingest.model import (
@@ -441,7 +441,7 @@ def head_timestamps(head_t: pa.Table, default_tz: str) -> pa.Array:
 
 
 def located_timestamps(
-    head_t: pa.Table, ts_ms: pa.Array, settings: IngestSettings, fd: DD.FileDates = DD.FileDates()
+    head_t: pa.Table, ts_ms: pa.Array, settings: IngestSettings, fd: DD.FileDates = DD.NO_DATES
 ) -> tuple[pa.Array, list[str | None]]:
     """Timestamps of the forms the plain conversion does not read (:func:`TS.to_iso`): log4j
     ``DATE`` (``04 Mar 2021 10:00:00,123``), a zone word, syslog ``Mar  4 10:00:00`` (the year of

@@ -78,7 +78,6 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from jobs.ingest import dialects as D
-from jobs.ingest.day_dates import FileDates, dated_from, file_dates
 from jobs.ingest import envelope_heads as EH
 from jobs.ingest import envelopes as E
 from jobs.ingest import layouts as L
@@ -92,6 +91,7 @@ from jobs.ingest.accounting import (
 )
 from jobs.ingest.arrowops import extract, mask, nullify_empty, numpy_of, take, whole
 from jobs.ingest.attribution import attribute_groups
+from jobs.ingest.day_dates import NO_DATES, FileDates, dated_from, file_dates
 from jobs.ingest.fields import finish_events, json_event_fields
 from jobs.ingest.files import OpenedFile, open_file
 from jobs.ingest.heads import (
@@ -224,7 +224,7 @@ def _parse_text(
     settings: IngestSettings,
     run_id: str | None,
     audit: dict[str, Any],
-    fd: FileDates = FileDates(),
+    fd: FileDates = NO_DATES,
 ) -> tuple[pa.Table, pa.Table, dict[str, Any]]:
     """The steps of one file, in order (see the module docstring)."""
     f = _decoded_lines(data, settings)

@@ -19,6 +19,7 @@ from jobs.ingest import day_dates as DD
 from jobs.ingest import dialects as D
 from jobs.ingest import general as G
 from jobs.ingest import layouts as L
+from jobs.ingest import line_prefixes as LP
 from jobs.ingest import pyregex as PR
 from jobs.ingest import timestamps as TS
 from jobs.ingest.fastpaths import fast_log4j, fast_log4j_both, fast_springboot, merge_partial
@@ -367,6 +368,16 @@ def unwrap_paste(text: pa.Array, data: bytes) -> pa.Array:
             if not pc.any(short).as_py():
                 text = pc.utf8_slice_codeunits(text, k)
     return text
+
+
+def peel_line_prefix(text: pa.Array) -> pa.Array:
+    """The text without a supervisor's or system log's prefix on every line (:func:`LP.line_prefix`
+    decides on the first lines, as the reference reader does)."""
+    regex = LP.line_prefix([t or "" for t in text.slice(0, 400).to_pylist()])
+    if regex is None:
+        return text
+    m = ao.extract(text, regex)
+    return pc.if_else(m.is_valid(), m.field("rest"), text)
 
 
 def general_heads(

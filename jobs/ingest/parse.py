@@ -104,6 +104,7 @@ from jobs.ingest.heads import (
     located_timestamps,
     match_json,
     match_layouts,
+    peel_line_prefix,
     unwrap_paste,
 )
 from jobs.ingest.messages import candidate_events, repetitive, wrapped_lines
@@ -231,6 +232,7 @@ def _parse_text(
     audit["total_lines"] = f.n
     f.text = unwrap_paste(f.text, data)
     f.text, wrap_label = _wrapping_prefix(f.text)
+    f.text = peel_line_prefix(f.text)  # (a supervisor's prefix on every line)
     f.is_cont = np.zeros(f.n, dtype=bool)
     heads, left = _read_heads(f, settings, wrap_label)
     h = _head_columns(heads, f.n, f.env)

@@ -84,6 +84,7 @@ from jobs.ingest import dialects as D
 from jobs.ingest import envelopes as E
 from jobs.ingest import general as G
 from jobs.ingest import layouts as L
+from jobs.ingest import line_prefixes as LP
 from jobs.ingest import reference_events as RE
 from jobs.ingest import timestamps as TS
 from jobs.ingest.files import open_file
@@ -136,6 +137,8 @@ def read_bytes(
     f = _decode(data, settings)
     audit["total_lines"] = len(f.raw)
     label = _unwrap(f, data)
+    if (lp := LP.line_prefix(f.text[:SAMPLE])) is not None:  # (a supervisor's prefix on every line)
+        f.text = [LP.peel(t, rx(lp)) for t in f.text]
     _read_heads(f, settings, label)
     _messages_and_continuations(f)
     _timestamps(f, settings, audit, DD.file_dates(source_file, settings.default_date, mtime_ms, settings.default_timezone))

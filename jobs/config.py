@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any, Literal, overload
 from zoneinfo import ZoneInfo
 
@@ -305,8 +306,19 @@ def _ingest(raw: Any) -> IngestSettings:
         default_year=(
             None if g.get("default_year") is None else _int("ingest.default_year", g["default_year"], 1970)
         ),
+        default_date=_default_date(g.get("default_date")),
         layouts=_declared_layouts(g.get("layouts")),
     )
+
+
+def _default_date(v: Any) -> str | None:
+    """``ingest.default_date``: null or a date ``yyyy-MM-dd``."""
+    if v is None:
+        return None
+    try:
+        return date.fromisoformat(str(v)).isoformat()
+    except ValueError as exc:
+        raise _fail("ingest.default_date", "a date yyyy-MM-dd, or null", v) from exc
 
 
 def _replay(raw: Any) -> ReplaySettings:

@@ -15,9 +15,11 @@ import pyarrow.compute as pc
 from pyarrow import json as pa_json
 
 from jobs.ingest import arrowops as ao
+from jobs.ingest import day_dates as DD
 from jobs.ingest import dialects as D
 from jobs.ingest import general as G
 from jobs.ingest import layouts as L
+from jobs.ingest import line_prefixes as LP
 from jobs.ingest import pyregex as PR
 from jobs.ingest import timestamps as TS
 from jobs.ingest.fastpaths import fast_log4j, fast_log4j_both, fast_springboot, merge_partial
@@ -368,6 +370,16 @@ def unwrap_paste(text: pa.Array, data: bytes) -> pa.Array:
     return text
 
 
+def peel_line_prefix(text: pa.Array) -> pa.Array:
+    """The text without a supervisor's or system log's prefix on every line (:func:`LP.line_prefix`
+    decides on the first lines, as the reference reader does)."""
+    regex = LP.line_prefix([t or "" for t in text.slice(0, 400).to_pylist()])
+    if regex is None:
+        return text
+    m = ao.extract(text, regex)
+    return pc.if_else(m.is_valid(), m.field("rest"), text)
+
+
 def general_heads(
     text: pa.Array, left: np.ndarray, heads: Heads, label: str, enveloped: np.ndarray | None = None
 ) -> np.ndarray:
@@ -439,37 +451,40 @@ def head_timestamps(head_t: pa.Table, default_tz: str) -> pa.Array:
     return pa.array(out, pa.int64(), mask=~valid)
 
 
-def located_timestamps(head_t: pa.Table, ts_ms: pa.Array, settings: IngestSettings) -> pa.Array:
+def located_timestamps(
+    head_t: pa.Table, ts_ms: pa.Array, settings: IngestSettings, fd: DD.FileDates = DD.NO_DATES
+) -> tuple[pa.Array, list[str | None]]:
     """Timestamps of the forms the plain conversion does not read (:func:`TS.to_iso`): log4j
     ``DATE`` (``04 Mar 2021 10:00:00,123``), a zone word, syslog ``Mar  4 10:00:00`` (the year of
-    the file's dated lines, else ``ingest.default_year``) and a time of day alone (the date of the
-    previous dated line). Per line in file order, only on the heads the plain conversion left null."""
+    the file's dated lines, else ``ingest.default_year``) and a time of day alone (its date by
+    :func:`DD.time_only_dates` from the file's dated lines, ``fd``). Per line in file order, only on
+    the heads the plain conversion left null. Returns (epoch ms, per head the rule that dated a time
+    of day when it was no line of the file, else None)."""
+    n = len(head_t)
     raw = pc.coalesce(ao.nullify_empty(head_t["ts"].combine_chunks()), head_t["pts"].combine_chunks())
     miss = ao.mask(pc.and_(pc.is_null(ts_ms), pc.is_valid(raw)))
     if not miss.any():
-        return ts_ms
+        return ts_ms, [None] * n
     raws = raw.to_pylist()
     dated = [TS.date_of(r) for r in raws]
     year = _year(dated, settings)
+    days, rules = DD.time_only_dates(raws, fd, head_t["pts"].combine_chunks().to_pylist())
     out = ao.numpy_of(pc.fill_null(ts_ms, 0)).copy()
     ok = ao.mask(pc.is_valid(ts_ms))
-    last_date = None
     fixed_rows, fixed_text = [], []
     for i, r in enumerate(raws):
         if miss[i]:
-            iso = TS.to_iso(r, year=year, date=last_date)
+            iso = TS.to_iso(r, year=year, date=days[i])
             if iso is not None:
                 fixed_rows.append(i)
                 fixed_text.append(iso)
-        if dated[i]:
-            last_date = dated[i]
     if fixed_rows:
         conv = L.parse_timestamps(pa.array(fixed_text, pa.string()), settings.default_timezone)
         cv = ao.mask(pc.is_valid(conv))
         fr = np.array(fixed_rows)[cv]
         out[fr] = ao.numpy_of(pc.fill_null(conv, 0))[cv]
         ok[fr] = True
-    return pa.array(out, pa.int64(), mask=~ok)
+    return pa.array(out, pa.int64(), mask=~ok), [rules[i] if ok[i] else None for i in range(n)]
 
 
 def _year(dated: list[str | None], settings: IngestSettings) -> int | None:

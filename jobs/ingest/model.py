@@ -68,6 +68,9 @@ class IngestSettings:
     #: year of timestamps written without one (syslog ``Mar  4 10:00:00``) when no other line of
     #: the file gives it
     default_year: int | None = None
+    #: date (``yyyy-MM-dd``) of every timestamp written as a time of day alone, whatever the file's
+    #: other lines, name or modification time say (:mod:`jobs.ingest.day_dates`)
+    default_date: str | None = None
     #: the user's own layouts (``ingest.layouts`` of the config, :mod:`jobs.ingest.declared`),
     #: tried before the built-in ones
     layouts: tuple = ()

@@ -69,7 +69,7 @@ nor its context gives) and ``no_timestamp``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -91,6 +91,7 @@ from jobs.ingest.accounting import (
 )
 from jobs.ingest.arrowops import extract, mask, nullify_empty, numpy_of, take, whole
 from jobs.ingest.attribution import attribute_groups
+from jobs.ingest.day_dates import NO_DATES, FileDates, dated_from, file_dates
 from jobs.ingest.fields import finish_events, json_event_fields
 from jobs.ingest.files import OpenedFile, open_file
 from jobs.ingest.heads import (
@@ -103,6 +104,7 @@ from jobs.ingest.heads import (
     located_timestamps,
     match_json,
     match_layouts,
+    peel_line_prefix,
     unwrap_paste,
 )
 from jobs.ingest.messages import candidate_events, repetitive, wrapped_lines
@@ -144,15 +146,17 @@ def parse_bytes(
     cluster: str = "default",
     settings: IngestSettings | None = None,
     run_id: str | None = None,
+    mtime_ms: int | None = None,
 ) -> tuple[pa.Table, pa.Table, dict[str, Any]]:
     """Parse one file's content. Returns ``(events, quarantine, audit)``: Arrow tables with the
     schemas of ``jobs.schemas.EVENTS`` / ``QUARANTINE`` and one ``INGEST_AUDIT`` row as a dict.
+    ``mtime_ms``: the file's modification time (dates its times of day when nothing else does).
 
     A corrupt gzip raises :class:`IngestError` unless ``settings.on_corrupt == "quarantine"``.
     """
     settings = settings or IngestSettings()
     return parse_opened(open_file(data, source_file, settings.on_corrupt), len(data), source_file, cluster, settings,
-                        run_id)  # fmt: skip
+                        run_id, mtime_ms)  # fmt: skip
 
 
 def parse_opened(
@@ -162,6 +166,7 @@ def parse_opened(
     cluster: str,
     settings: IngestSettings,
     run_id: str | None = None,
+    mtime_ms: int | None = None,
 ) -> tuple[pa.Table, pa.Table, dict[str, Any]]:
     """:func:`parse_bytes` of a file already opened (:func:`jobs.ingest.files.open_file`: gunzipped
     and hashed once, by a caller that needs the text too); ``size``: the bytes as stored."""
@@ -174,7 +179,8 @@ def parse_opened(
     data = opened.data
     if not data:
         return empty_events(), empty_quarantine(), audit
-    return _parse_text(data, source_file, cluster, settings, run_id, audit)
+    fd = file_dates(source_file, settings.default_date, mtime_ms, settings.default_timezone)
+    return _parse_text(data, source_file, cluster, settings, run_id, audit, fd)
 
 
 def _split_lines(data: bytes) -> pa.Array:
@@ -209,6 +215,7 @@ class _Times:
     ts_np: np.ndarray
     has_ts: np.ndarray
     env_ms: pa.Array | None = None  # the envelope's time of each head (None: no head has one)
+    dated_by: list[str | None] = field(default_factory=list)  # per head: the rule that dated its time of day
 
 
 def _parse_text(
@@ -218,23 +225,27 @@ def _parse_text(
     settings: IngestSettings,
     run_id: str | None,
     audit: dict[str, Any],
+    fd: FileDates = NO_DATES,
 ) -> tuple[pa.Table, pa.Table, dict[str, Any]]:
     """The steps of one file, in order (see the module docstring)."""
     f = _decoded_lines(data, settings)
     audit["total_lines"] = f.n
     f.text = unwrap_paste(f.text, data)
     f.text, wrap_label = _wrapping_prefix(f.text)
+    f.text = peel_line_prefix(f.text)  # (a supervisor's prefix on every line)
     f.is_cont = np.zeros(f.n, dtype=bool)
     heads, left = _read_heads(f, settings, wrap_label)
     h = _head_columns(heads, f.n, f.env)
     left = _jul_messages(f, h, left)
     inline_cont = _inline_continuations(h)
     _continuations_and_unreadable(f, left)
-    times = _timestamps(h, settings, audit)
+    times = _timestamps(h, settings, audit, fd)
     events = _group_events(f, h, times, inline_cont, source_file, cluster, run_id, audit)
     continuation_classes(f, f.env.joined if f.env is not None else None)
     for c, name in ((1, "events"), (2, "continuations"), (0, "unrelated"), (3, "quarantined")):
         audit[name] = int((f.cls == c).sum())
+    if dated := dated_from(times.dated_by, (f.cls[h.rows] == 1).tolist()):
+        audit["dated_from"] = dated
     quarantine = quarantine_rows(f, h.rows, h.layout, settings, source_file, cluster, run_id, audit)
     return (events if events is not None else empty_events()), quarantine, audit
 
@@ -462,12 +473,13 @@ def _continuations_and_unreadable(f: FileLines, left: np.ndarray) -> None:
     f.quarantine(left[~c], "unparsable_layout", "no known layout matches")
 
 
-def _timestamps(h: _HeadColumns, settings: IngestSettings, audit: dict[str, Any]) -> _Times:
+def _timestamps(h: _HeadColumns, settings: IngestSettings, audit: dict[str, Any], fd: FileDates) -> _Times:
     """Epoch ms of the heads (the plain conversion, then the located forms) and the audit's
     first/last times and out-of-order count."""
     ts_ms = head_timestamps(h.table, settings.default_timezone)
+    dated_by: list[str | None] = []
     if ts_ms.null_count and len(h.table):
-        ts_ms = located_timestamps(h.table, ts_ms, settings)
+        ts_ms, dated_by = located_timestamps(h.table, ts_ms, settings, fd)
     ts_np = numpy_of(pc.fill_null(ts_ms, -1)) if len(ts_ms) else np.zeros(0, np.int64)
     has_ts = ts_np >= 0
     if has_ts.any():
@@ -482,7 +494,7 @@ def _timestamps(h: _HeadColumns, settings: IngestSettings, audit: dict[str, Any]
         pts = whole(h.table["pts"])
         env_ms = pa.array(E.envelope_times(pts.to_pylist(), settings.default_timezone,
                                            lambda: file_year(h.table, settings)), pa.int64())  # fmt: skip
-    return _Times(ts_ms, ts_np, has_ts, env_ms)
+    return _Times(ts_ms, ts_np, has_ts, env_ms, dated_by)
 
 
 def _group_events(f: FileLines, h: _HeadColumns, times: _Times, inline_cont, source_file, cluster, run_id, audit):

@@ -55,7 +55,9 @@ only at the end). Read it top to bottom; the steps of one file, in order:
    event's ``envelope_ts``, :func:`jobs.ingest.envelopes.envelope_times`) through
    ``layouts.parse_timestamps``; the forms it does not read through ``timestamps.to_iso`` (log4j
    ``DATE``, zone words, syslog with the year of the file's first dated line or
-   ``default_year``, a time of day with the date of the previous dated head).
+   ``default_year``, a time of day with its date by :func:`jobs.ingest.day_dates.time_only_dates`:
+   a dated head of the file, else ``default_date``'s, the file name's or the modification time's,
+   counted in the audit's ``dated_from``).
 10. **Group prefilter**: a head whose message does not match ``GROUP_PREFILTER`` is unrelated.
 11. **Dialects and events**: :mod:`jobs.ingest.reference_events` (context prefix, dialect
     precedence, message-first candidates, hard-wrapped lines, event fields, librdkafka group
@@ -77,10 +79,12 @@ from typing import Any
 
 import pyarrow as pa
 
+from jobs.ingest import day_dates as DD
 from jobs.ingest import dialects as D
 from jobs.ingest import envelopes as E
 from jobs.ingest import general as G
 from jobs.ingest import layouts as L
+from jobs.ingest import line_prefixes as LP
 from jobs.ingest import reference_events as RE
 from jobs.ingest import timestamps as TS
 from jobs.ingest.files import open_file
@@ -116,6 +120,7 @@ def read_bytes(
     cluster: str = "default",
     settings: IngestSettings | None = None,
     run_id: str | None = None,
+    mtime_ms: int | None = None,
 ) -> tuple[pa.Table, pa.Table, dict[str, Any]]:
     """``(events, quarantine, audit)`` of one file's content, as :func:`jobs.ingest.parse.parse_bytes`."""
     settings = settings or IngestSettings()
@@ -132,11 +137,16 @@ def read_bytes(
     f = _decode(data, settings)
     audit["total_lines"] = len(f.raw)
     label = _unwrap(f, data)
+    if (lp := LP.line_prefix(f.text[:SAMPLE])) is not None:  # (a supervisor's prefix on every line)
+        f.text = [LP.peel(t, rx(lp)) for t in f.text]
     _read_heads(f, settings, label)
     _messages_and_continuations(f)
-    _timestamps(f, settings, audit)
+    _timestamps(f, settings, audit, DD.file_dates(source_file, settings.default_date, mtime_ms, settings.default_timezone))
     events = RE.read_events(f, settings, source_file, cluster, run_id, audit["content_sha256"])
     _account(f)
+    heads = [f.heads[r] for r in sorted(f.heads)]
+    if dated := DD.dated_from([h.dated_by for h in heads], [f.cls[h.row] == "event" for h in heads]):
+        audit["dated_from"] = dated
     return RE.events_table(events), _quarantine_rows(f, settings, source_file, cluster, run_id, audit), audit
 
 
@@ -440,7 +450,7 @@ def _general_head(row: int, text: str, label: str, enveloped: bool = False) -> H
 
 
 # ------------------------------------------------------------------------------ 9. timestamps
-def _timestamps(f: File, settings: IngestSettings, audit: dict[str, Any]) -> None:
+def _timestamps(f: File, settings: IngestSettings, audit: dict[str, Any], fd: DD.FileDates) -> None:
     heads = [f.heads[r] for r in sorted(f.heads)]
     raw = [h.ts or h.pts for h in heads]
     ms = L.parse_timestamps(pa.array(raw, pa.string()), settings.default_timezone).to_pylist()
@@ -448,16 +458,16 @@ def _timestamps(f: File, settings: IngestSettings, audit: dict[str, Any]) -> Non
     dated = [TS.date_of(r) for r in raw]
     if year is None:
         year = next((int(d[:4]) for d in dated if d), None)
-    last_date = None
+    days, rules = DD.time_only_dates(raw, fd, [h.pts for h in heads])
     for k, h in enumerate(heads):
         h.ts_ms = ms[k]
         if h.ts_ms is None and raw[k] is not None:
-            iso = TS.to_iso(raw[k], year=year, date=last_date)
+            iso = TS.to_iso(raw[k], year=year, date=days[k])
             if iso is not None:
                 h.ts_ms = L.parse_timestamps(pa.array([iso], pa.string()), settings.default_timezone)[
                     0
                 ].as_py()
-        last_date = dated[k] or last_date
+                h.dated_by = rules[k] if h.ts_ms is not None else None
     if any(h.pts is not None for h in heads):
         for h, ms_env in zip(heads, E.envelope_times([h.pts for h in heads], settings.default_timezone, lambda: year)):
             h.env_ms = ms_env

@@ -39,6 +39,7 @@ class Head:
     inline_cont: str | None = None  # the rest of a multi-line JSON message
     ts_ms: int | None = None
     env_ms: int | None = None  # the envelope's time (``pts``)
+    dated_by: str | None = None  # the rule that dated a time of day, when no line of the file did
 
 
 @dataclass

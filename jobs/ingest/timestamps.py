@@ -25,8 +25,8 @@ TAI64N                      ``@4000000066323b18075bcd15``                   svlo
 syslog                      ``Mar  4 10:00:00``                              year: another line of
                                                                             the file, else
                                                                             ``ingest.default_year``
-time of day only            ``10:00:00.123`` (logback ``%d{HH:mm:ss.SSS}``)  date: the previous
-                                                                            dated line of the file
+time of day only            ``10:00:00.123`` (logback ``%d{HH:mm:ss.SSS}``)  date: see
+                            ``13:00:00`` (Serilog's console)                :mod:`~jobs.ingest.day_dates`
 epoch seconds / millis      ``1714557600.123``, ``1714557600123``           only as a delimited
                                                                             field
 ==========================  ==============================================  ====================
@@ -50,7 +50,7 @@ SLASH = r"\d{4}/\d{2}/\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?"
 DATE4J = rf"\d{{1,2}} (?:{_MON}) \d{{4}} \d{{2}}:\d{{2}}:\d{{2}}(?:[.,]\d{{1,9}})?"
 JUL = rf"(?:{_MON}) \d{{1,2}}, \d{{4}} \d{{1,2}}:\d{{2}}:\d{{2}} (?:AM|PM)"
 SYSLOG = rf"(?:{_MON}) {{1,2}}\d{{1,2}} \d{{2}}:\d{{2}}:\d{{2}}(?:\.\d{{1,9}})?"
-TIME_ONLY = r"\d{2}:\d{2}:\d{2}[.,]\d{3}"
+TIME_ONLY = r"\d{2}:\d{2}:\d{2}(?:[.,]\d{3,6})?"
 ERLANG = rf"\d{{1,2}}-(?:{_MON})-\d{{4}}::\d{{2}}:\d{{2}}:\d{{2}}(?:\.\d{{1,9}})?"
 EPOCH = r"1\d{9}(?:\.\d{1,9})?|1\d{12}"
 #: Python ``logging`` datefmts: ``%m/%d/%Y %I:%M:%S %p`` (a day > 12 first: ``%d/%m/%Y``), NestJS'

@@ -13,8 +13,10 @@ pino-pretty's extra keys) the layout writes them over several lines.
 
 :func:`recall` reads one file per (ecosystem, layout) and checks every statement: kind, group,
 generation, member id, and the application's timestamp (to the millisecond where the layout prints
-milliseconds, to the second where it prints seconds, the time of day where it prints no date; not
-at all where it prints no time). ``python -m tests.ingest.framework_layouts [--misses]`` prints the
+milliseconds, to the second where it prints seconds, not at all where it prints no time). A layout
+that prints the time of day alone is scored on the whole timestamp too: the file is named with its
+date, which is what dates such a file that has no dated line (:mod:`jobs.ingest.day_dates`);
+:func:`score` can date it by its modification time or a dated line instead (:data:`DATINGS`). ``python -m tests.ingest.framework_layouts [--misses]`` prints the
 table.
 """
 
@@ -132,7 +134,8 @@ def messages(source: str) -> list[Msg]:
 
 
 # ------------------------------------------------------------------------------ layouts
-#: a layout: (message, app time) -> (lines, checked time or None, precision "ms" | "s" | "tod" | None)
+#: a layout: (message, app time) -> (lines, checked time or None, precision "ms" | "s" | None; "tod" /
+#: "tod-s": the layout prints the time of day alone, to the millisecond / second)
 Rendered = tuple[list[str], datetime | None, str | None]
 Layout = Callable[[Msg, datetime], Rendered]
 
@@ -379,11 +382,12 @@ def cases() -> list[tuple[str, str, list[Msg], Callable[[Msg, datetime], Rendere
     return out
 
 
-def render(msgs: list[Msg], lay: Callable[[Msg, datetime], Rendered]) -> tuple[bytes, list[tuple[int, Rendered]]]:
+def render(msgs: list[Msg], lay: Callable[[Msg, datetime], Rendered],
+           start: datetime = T0) -> tuple[bytes, list[tuple[int, Rendered]]]:  # fmt: skip
     lines: list[str] = []
     where = []
     for k, m in enumerate(msgs):
-        got = lay(m, T0 + timedelta(seconds=k, milliseconds=k))
+        got = lay(m, start + timedelta(seconds=k, milliseconds=k))
         where.append((len(lines) + 1 + (1 if got[0] and got[0][0] == "" else 0), got))
         lines += got[0]
     return ("\n".join(lines) + "\n").encode(), where
@@ -395,15 +399,34 @@ def _ts_ok(ts_ms: int | None, want: datetime | None, prec: str | None) -> bool:
     if ts_ms is None:
         return False
     w = int(want.timestamp() * 1000)
-    return {"ms": ts_ms == w, "s": ts_ms == w - w % 1000, "tod": ts_ms % 86_400_000 == w % 86_400_000,
-            "tod-s": ts_ms % 86_400_000 == (w - w % 1000) % 86_400_000}[prec]  # fmt: skip
+    return ts_ms == w if prec in ("ms", "tod") else ts_ms == w - w % 1000
+
+
+#: where a file's times of day find their date: its name (the default), its modification time (one second
+#: after its last line), or a dated line in front of them (:mod:`jobs.ingest.day_dates`)
+DATINGS = ("file_name", "modification_time", "dated_line")
+
+
+def dated_file(msgs: list[Msg], lay: Callable[[Msg, datetime], Rendered], name: str, dating: str = "file_name",
+               start: datetime = T0) -> tuple[bytes, list[tuple[int, Rendered]], str, int | None]:  # fmt: skip
+    """(content, where each message is, file name, modification time in ms) of the rendered file."""
+    data, where = render(msgs, lay, start)
+    if dating == "file_name":
+        return data, where, f"{name}-{start.strftime('%Y-%m-%d')}.log", None
+    if dating == "modification_time":
+        last = start + timedelta(seconds=len(msgs), milliseconds=len(msgs))
+        return data, where, f"{name}.log", int(last.timestamp() * 1000)
+    head = f"{_ms(start - timedelta(seconds=1))} INFO app started\n".encode()
+    return head + data, [(line + 1, r) for line, r in where], f"{name}.log", None
 
 
 def score(msgs: list[Msg], lay: Callable[[Msg, datetime], Rendered], reader: Callable = parse_bytes,
-          name: str = "layout", fields_only: bool = False) -> tuple[int, list[str]]:  # fmt: skip
-    """(messages read right, what went wrong); ``fields_only``: the time is not checked."""
-    data, where = render(msgs, lay)
-    ev, _, audit = reader(data, f"{name}.log", "c", SETTINGS, "r")
+          name: str = "layout", fields_only: bool = False, dating: str = "file_name",
+          start: datetime = T0) -> tuple[int, list[str]]:  # fmt: skip
+    """(messages read right, what went wrong); ``fields_only``: the time is not checked; ``dating``:
+    one of :data:`DATINGS`; ``start``: the first message's time."""
+    data, where, file_name, mtime_ms = dated_file(msgs, lay, name, dating, start)
+    ev, _, audit = reader(data, file_name, "c", SETTINGS, "r", mtime_ms=mtime_ms)
     assert audit["total_lines"] == audit["events"] + audit["continuations"] + audit["unrelated"] + audit["quarantined"]
     by_line: dict[int, dict[str, Any]] = {}
     for r in ev.to_pylist():

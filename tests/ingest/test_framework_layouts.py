@@ -71,3 +71,19 @@ def test_an_erlang_term_over_indented_lines_joins_its_message() -> None:
 def test_tai64n_labels_are_the_supervisors_time() -> None:
     label = F.tai64n(F.T0)
     assert T.to_iso(label) == "2024-05-01T13:00:00.123000000Z"
+
+
+#: layouts that print the time of day alone
+TIME_ONLY = [("erlang", "elixir-default"), ("erlang", "elixir-metadata"), ("dotnet", "serilog-console")]
+
+
+@pytest.mark.parametrize("dating", F.DATINGS)
+@pytest.mark.parametrize(("eco", "layout"), TIME_ONLY)
+def test_a_time_of_day_layout_reads_whole_timestamps_across_midnight(eco: str, layout: str, dating: str) -> None:
+    """Each statement's whole timestamp, its date from the file's name, modification time or a dated line,
+    in a file that runs past midnight (the day rolls forward), in both readers alike."""
+    msgs, lay = _case(eco, layout)
+    start = datetime(2024, 5, 1, 23, 59, 50, 500000, tzinfo=UTC)
+    for reader in (parse_bytes, read_bytes):
+        ok, bad = F.score(msgs, lay, reader, f"{eco}-{layout}", dating=dating, start=start)
+        assert ok == len(msgs), bad

@@ -320,7 +320,7 @@ NON_DEFAULT = {
     "output": {"path": "/tmp/lh", "format": "parquet", "writer": "delta-rs"},
     "ingest": {"default_timezone": "Europe/Berlin", "on_missing": "quarantine", "on_corrupt": "error",
                "max_line_bytes": 4096, "default_year": 2024,
-               "layouts": [{"regex": r"^(?P<ts>\S+ \S+) (?P<message>.*) - (?P<logger>.*)$"}]},
+               "default_date": "2024-05-01", "layouts": [{"regex": r"^(?P<ts>\S+ \S+) (?P<message>.*) - (?P<logger>.*)$"}]},
     "replay": {"version_hint": "3.9", "clock_skew_tolerance_ms": 5, "signal_window_ms": 6000,
                "coordinator_move_window_ms": 30000, "source_file_memory_ms": 86_400_000},
     "storms": {"min_rebalances": 4, "window_minutes": 30},
@@ -353,7 +353,7 @@ def test_every_config_key_is_a_field_of_the_settings_the_job_uses():
     assert len(cfg.ingest.layouts) == 1
     assert config_from_dict(to_dict(cfg)) == cfg
     assert set(config_keys(IngestSettings)) == {"default_timezone", "on_missing", "on_corrupt", "max_line_bytes",
-                                                "default_year", "layouts"}  # fmt: skip
+                                                "default_year", "default_date", "layouts"}  # fmt: skip
 
 
 def test_the_ingest_defaults_are_the_documented_ones():
@@ -390,7 +390,7 @@ def test_the_replay_defaults_are_the_documented_and_shipped_ones():
         ({"inputs": [{"path": "x", "clustr": "eu"}]}, "unknown key inputs[0].clustr (known: path, cluster)"),
         ({"ingest": {"on_corupt": "error"}},
          "unknown key ingest.on_corupt (known: default_timezone, on_missing, on_corrupt, max_line_bytes, "
-         "default_year, layouts)"),
+         "default_year, default_date, layouts)"),
         ({"ingest": {"staging_dir": "/tmp/s"}}, "unknown key ingest.staging_dir (known: "),  # set by the job
         ({"replay": {"clock_skew_tolerence_ms": 1}}, "unknown key replay.clock_skew_tolerence_ms (known: "),
         ({"storms": {"window_minute": 5}}, "unknown key storms.window_minute (known: "),

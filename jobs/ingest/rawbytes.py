@@ -60,6 +60,16 @@ class Raw:
         return self.data[idx]
 
 
+def may_contain(a: pa.Array | pa.ChunkedArray, needle: bytes) -> bool:
+    """False only when no string of ``a`` contains ``needle``: one search of the bytes its strings
+    span in the data buffer (a hit may straddle two strings, or lie under a null: then the caller
+    runs the exact kernel). The plain check: ``pc.any(pc.match_substring(a, needle))``."""
+    if not len(a):
+        return False
+    raw = Raw(a)
+    return needle in raw.data[int(raw.offsets[0]) : int(raw.offsets[-1])].tobytes()
+
+
 def pieces(raw: Raw, bounds: np.ndarray) -> pa.Array:
     """A zero-copy string column over ``raw``'s data whose consecutive elements are the spans
     between the consecutive entries of ``bounds`` (a non-decreasing int64 vector of byte

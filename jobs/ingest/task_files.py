@@ -53,6 +53,11 @@ class PartWriter:
     attempt replaces the same name."""
 
     ROW_GROUP = 131_072
+    #: the columns with min/max statistics in the footer (the ones a reader filters on); the long
+    #: text columns (message, continuation, ...) have none: their statistics were about a fifth of
+    #: the write's CPU and no query prunes on them
+    STATISTICS = ("cluster", "event_date", "ts", "ts_ms", "group_id", "kind", "side", "member_id",
+                  "generation", "source_file", "line_no")  # fmt: skip
 
     def __init__(self, directory: str, name: str):
         self.dir, self.name = directory, name
@@ -74,7 +79,9 @@ class PartWriter:
         if writer is None:
             os.makedirs(self.dir, exist_ok=True)
             self.tmp = os.path.join(self.dir, f".{self.name}.{uuid.uuid4().hex}.tmp")
-            writer = self.writer = pq.ParquetWriter(self.tmp, EVENT_DATA_ARROW, compression="snappy")
+            writer = self.writer = pq.ParquetWriter(
+                self.tmp, EVENT_DATA_ARROW, compression="snappy", write_statistics=list(self.STATISTICS)
+            )
         writer.write_table(pa.concat_tables(self.buf), row_group_size=max(self.rows, 1))
         self.buf, self.rows = [], 0
 

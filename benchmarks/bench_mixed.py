@@ -316,38 +316,42 @@ def parse_profile(root: str, manifest: dict[str, Any]) -> dict[str, Any]:
     audit_sum = dict.fromkeys(("total_lines", "events", "continuations", "unrelated", "quarantined"), 0)
     per_file: list[tuple[int, float]] = []
 
-    def add(kind: str, f: dict[str, Any], seconds: float, events: int) -> None:
-        k = kinds.setdefault(kind, {"files": 0, "lines": 0, "debug_lines": 0, "events": 0, "seconds": 0.0})
+    def add(kind: str, f: dict[str, Any], seconds: float, events: int, cpu: float) -> None:
+        k = kinds.setdefault(kind, {"files": 0, "lines": 0, "debug_lines": 0, "events": 0, "seconds": 0.0,
+                                    "cpu_s": 0.0})  # fmt: skip
         k["files"] += 1
         k["lines"] += f["lines"]
         k["debug_lines"] += f["debug_lines"]
         k["events"] += events
         k["seconds"] += seconds
+        k["cpu_s"] += cpu
 
     for f in manifest["files"]:
         with open(os.path.join(root, f["path"]), "rb") as fh:
             data = fh.read()
         t, c = time.perf_counter(), time.process_time()
         _, _, audit = parse_bytes(data, f["path"], f["part"])
-        dt = time.perf_counter() - t
-        per_file.append((f["lines"], time.process_time() - c))
+        dt, cpu = time.perf_counter() - t, time.process_time() - c
+        per_file.append((f["lines"], cpu))
         for key in audit_sum:
             audit_sum[key] += int(audit.get(key) or 0)
-        add("all files", f, dt, int(audit["events"] or 0))
+        add("all files", f, dt, int(audit["events"] or 0), cpu)
         if not f["gz"]:
-            add(_kind(f), f, dt, int(audit["events"] or 0))
+            add(_kind(f), f, dt, int(audit["events"] or 0), cpu)
             continue
-        add("gzipped files, as they are", f, dt, int(audit["events"] or 0))
-        t = time.perf_counter()
+        add("gzipped files, as they are", f, dt, int(audit["events"] or 0), cpu)
+        t, c = time.perf_counter(), time.process_time()
         plain = gzip.decompress(data)
-        add("gzipped files: gunzip alone", f, time.perf_counter() - t, 0)
-        t = time.perf_counter()
+        add("gzipped files: gunzip alone", f, time.perf_counter() - t, 0, time.process_time() - c)
+        t, c = time.perf_counter(), time.process_time()
         _, _, audit = parse_bytes(plain, f["path"].removesuffix(".gz"), f["part"])
-        add("gzipped files: same text uncompressed", f, time.perf_counter() - t, int(audit["events"] or 0))
+        add("gzipped files: same text uncompressed", f, time.perf_counter() - t, int(audit["events"] or 0),
+            time.process_time() - c)  # fmt: skip
     for k in kinds.values():
         k["lines_per_s"] = round(k["lines"] / k["seconds"]) if k["seconds"] else None
+        k["lines_per_cpu_s"] = round(k["lines"] / k["cpu_s"]) if k["cpu_s"] else None
         k["debug_share"] = round(k["debug_lines"] / k["lines"], 3) if k["lines"] else None
-        k["seconds"] = round(k["seconds"], 2)
+        k["seconds"], k["cpu_s"] = round(k["seconds"], 2), round(k["cpu_s"], 2)
     reconciles = audit_sum["total_lines"] == sum(v for k, v in audit_sum.items() if k != "total_lines")
     return {"kinds": dict(sorted(kinds.items())), "audit": audit_sum, "accounting_reconciles": reconciles,
             "per_file_fit": per_file_fit(per_file)}  # fmt: skip
@@ -476,10 +480,12 @@ def _profile_md(p: dict[str, Any] | None) -> list[str]:
     if not p:
         return []
     md = ["## Single-process parse (`parse_bytes`, one process, no Spark)", "",
-          "| kind | files | lines | DEBUG share | s | lines/s |", "|---|---|---|---|---|---|"]  # fmt: skip
+          "| kind | files | lines | DEBUG share | s | lines/s | CPU s | lines/CPU-s |",
+          "|---|---|---|---|---|---|---|---|"]  # fmt: skip
     for name, k in p["kinds"].items():
         md.append(f"| {name} | {k['files']} | {_fmt(k['lines'])} | {_fmt(k['debug_share'], 2)} | "
-                  f"{k['seconds']:.2f} | {_fmt(k['lines_per_s'])} |")  # fmt: skip
+                  f"{k['seconds']:.2f} | {_fmt(k['lines_per_s'])} | {_fmt(k.get('cpu_s'), 2)} | "
+                  f"{_fmt(k.get('lines_per_cpu_s'))} |")  # fmt: skip
     a = p["audit"]
     md += ["", f"Line accounting: {_fmt(a['total_lines'])} lines = {_fmt(a['events'])} events + "
            f"{_fmt(a['continuations'])} continuations + {_fmt(a['unrelated'])} unrelated + "

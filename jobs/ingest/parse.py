@@ -113,6 +113,7 @@ from jobs.ingest.model import (
     EVENTS_ARROW,
     IngestSettings,
 )
+from jobs.ingest.rawbytes import may_contain
 
 
 # ------------------------------------------------------------------------------------ main
@@ -375,7 +376,9 @@ def json_behind(sub: pa.Array, rows: np.ndarray, heads: Heads, wrap_label: str, 
     :data:`L.JSON_RECORD_BEHIND` before them; the reference: ``reference._json_behind``): the object
     is the line (``col+json``). Returns the mask of ``sub``'s lines it read."""
     taken = np.zeros(len(sub), dtype=bool)
-    maybe = mask(pc.match_substring(sub, "{\""))
+    if not may_contain(sub, b'{"'):  # (one search of the column's bytes, not a kernel per line)
+        return taken
+    maybe = mask(pc.match_substring(sub, '{"'))
     if not maybe.any():
         return taken
     pos = np.nonzero(maybe)[0]

@@ -60,6 +60,25 @@ class Raw:
         return self.data[idx]
 
 
+def may_contain(a: pa.Array | pa.ChunkedArray, needle: bytes) -> bool:
+    """False only when no string of ``a`` contains ``needle``: one search of the bytes its strings
+    span in the data buffer (a hit may straddle two strings, or lie under a null: then the caller
+    runs the exact kernel). The plain check: ``pc.any(pc.match_substring(a, needle))``."""
+    if not len(a) or not needle:
+        return bool(len(a)) and not needle
+    raw = Raw(a)
+    d = raw.data[int(raw.offsets[0]) : int(raw.offsets[-1])]
+    k = len(needle)
+    if len(d) < k:
+        return False
+    # (numpy, not ``bytes.__contains__``: that stops at every first byte of the needle, slow when
+    # it is common in the text - ``{`` in Kafka's ``Generation{...}`` - and it needs a copy)
+    hit = np.flatnonzero(d[: len(d) - k + 1] == needle[0])
+    for j in range(1, k):
+        hit = hit[d[hit + j] == needle[j]]
+    return bool(len(hit))
+
+
 def pieces(raw: Raw, bounds: np.ndarray) -> pa.Array:
     """A zero-copy string column over ``raw``'s data whose consecutive elements are the spans
     between the consecutive entries of ``bounds`` (a non-decreasing int64 vector of byte

@@ -53,6 +53,14 @@ class PartWriter:
     attempt replaces the same name."""
 
     ROW_GROUP = 131_072
+    #: the columns with min/max statistics in the footer (the ones a reader filters on); the long
+    #: text columns (message, continuation, ...) have none: their statistics were about a fifth of
+    #: the write's CPU and no query prunes on them
+    STATISTICS = ("cluster", "event_date", "ts", "ts_ms", "group_id", "kind", "side", "member_id",
+                  "generation", "source_file", "line_no")  # fmt: skip
+    #: columns written without a dictionary: nearly one value per row (pyarrow would build a
+    #: dictionary and drop it); nested lists (mostly null) are plain too (top-level names only)
+    PLAIN = ("ts", "ts_ms", "envelope_ts", "line_no")
 
     def __init__(self, directory: str, name: str):
         self.dir, self.name = directory, name
@@ -60,6 +68,13 @@ class PartWriter:
         self.rows = 0
         self.writer = None
         self.tmp = ""
+
+    @classmethod
+    def options(cls) -> dict[str, Any]:
+        """The Parquet writer's settings: snappy, statistics of :attr:`STATISTICS`, dictionaries
+        for every column but :attr:`PLAIN` (together a third less CPU than pyarrow's defaults)."""
+        return {"compression": "snappy", "write_statistics": list(cls.STATISTICS),
+                "use_dictionary": [f.name for f in EVENT_DATA_ARROW if f.name not in cls.PLAIN]}  # fmt: skip
 
     def add(self, table: pa.Table) -> None:
         self.buf.append(table)
@@ -74,7 +89,7 @@ class PartWriter:
         if writer is None:
             os.makedirs(self.dir, exist_ok=True)
             self.tmp = os.path.join(self.dir, f".{self.name}.{uuid.uuid4().hex}.tmp")
-            writer = self.writer = pq.ParquetWriter(self.tmp, EVENT_DATA_ARROW, compression="snappy")
+            writer = self.writer = pq.ParquetWriter(self.tmp, EVENT_DATA_ARROW, **self.options())
         writer.write_table(pa.concat_tables(self.buf), row_group_size=max(self.rows, 1))
         self.buf, self.rows = [], 0
 

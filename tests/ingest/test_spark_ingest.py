@@ -387,6 +387,11 @@ def test_part_writer_renames_at_close_and_a_retry_replaces(tmp_path) -> None:
     empty = PartWriter(str(tmp_path / "_rt=q"), "part-00000.parquet")
     empty.close()
     assert not (tmp_path / "_rt=q").exists()  # no rows, no file
+    meta = pq.read_metadata(d / "part-00003.parquet").row_group(0)
+    stats = {meta.column(i).path_in_schema: meta.column(i) for i in range(meta.num_columns)}
+    assert {k for k, c in stats.items() if c.is_stats_set} == set(PartWriter.STATISTICS)  # (none for long texts)
+    assert stats["line_no"].statistics.max == 1 and stats["kind"].statistics.min == "r"
+    assert "RLE_DICTIONARY" in stats["kind"].encodings and "RLE_DICTIONARY" not in stats["ts_ms"].encodings
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ import pytest
 from jobs.ingest import dialects as D
 from jobs.ingest.arrowops import elem, mask
 from jobs.ingest.messages import _prefix_fields, _strip_prefix
+from jobs.ingest.rawbytes import may_contain
 
 MESSAGES = [
     "[GroupCoordinator 1]: Stabilized group g generation 4 (__consumer_offsets-12) with 2 members",
@@ -69,3 +70,20 @@ def test_prefix_fields_equal_one_extraction(typ: pa.DataType) -> None:
         assert fields[name].to_pylist() == pc.fill_null(m.field(name), "").to_pylist(), name
     assert fields["pfx_opart"].to_pylist()[1] == "8"
     assert fields["pfx_gid"].to_pylist()[6] == "g"  # client prefix behind an MDC block
+
+
+@pytest.mark.parametrize("typ", [pa.string(), pa.large_string()])
+def test_may_contain_is_never_false_when_a_string_contains_the_needle(typ: pa.DataType) -> None:
+    """The one search over a column's bytes against the per-string kernel: sliced, taken, with
+    nulls, a needle across two strings (a harmless "maybe")."""
+    lines = ['x {"a": 1}', "plain", None, "", "tail {", '"head', '{"}', 'ab{"']
+    arr = pa.array(lines, typ)
+    cases = [arr, arr.slice(1, 3), arr.slice(4, 2), arr.take(pa.array([1, 3])), arr.slice(0, 0),
+             pa.array(["no brace here"] * 3, typ), arr.filter(pa.array([False, True, True, True] * 2))]
+    for a in cases:
+        plain = bool(pc.any(pc.fill_null(pc.match_substring(a, '{"'), False)).as_py())
+        got = may_contain(a, b'{"')
+        assert got or not plain, a.to_pylist()
+        if a.to_pylist() in (["plain", None, ""], ["no brace here"] * 3, []):
+            assert not got
+    assert may_contain(arr.slice(4, 2), b'{"')  # 'tail {' + '"head': across two strings

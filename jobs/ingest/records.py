@@ -47,10 +47,10 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "thread": ("thread_name", "thread", "process.thread.name", "threadName", "_thread_name"),
     "j_group": ("groupId", "group_id", "group.id", "groupID", "consumerGroup", "consumer_group", "kafka.group",
                 "group"),
-    "j_member": ("memberId", "member_id", "member.id"),
+    "j_member": ("memberId", "member_id", "member.id", "memberID"),
     "j_gen": ("generationId", "generation_id", "generation"),
     "j_client": ("clientId", "client_id", "client.id"),
-    "j_error": ("error",),
+    "j_error": ("error", "err"),
 }  # fmt: skip
 #: last segments of nested keys that belong to a family (``mdc.groupId``, ``jsonPayload.message``)
 SUFFIXES: dict[str, tuple[str, ...]] = {
@@ -66,6 +66,25 @@ LINE_KEYS = ("log", "MESSAGE", "@message", "textPayload", "_raw")
 CANONICAL = {"ts": "@timestamp", "level": "level", "logger": "logger_name", "thread": "thread_name",
              "message": "message", "j_group": "groupId", "j_member": "memberId", "j_gen": "generationId",
              "j_client": "clientId", "j_error": "error"}  # fmt: skip
+
+#: the facts a statement's arguments give as keys: key family -> the event field (a dialect's named group)
+KEY_FACTS = {"j_group": "group_id", "j_member": "member_id", "j_gen": "generation", "j_error": "reason"}
+_KEY_VALUE = {"group_id": r'[^",\s}]+', "member_id": r'[^",\s}]*', "generation": r"-?\d+", "reason": r".*?"}
+
+
+def keys_tail() -> str:
+    """A message's arguments written as keys after it, in any text syntax: kgo's ``; k: v, k: v``,
+    a console writer's `` k=v k="v w"`` (zerolog, logfmt tails), zap's ``\t{"k": "v"}``. The facts'
+    keys (:data:`KEY_FACTS`, names from :data:`FAMILIES`) fill the named groups ``group_id``,
+    ``member_id``, ``generation`` and ``reason``; any other key is passed over. RE2 syntax (no
+    look-around), used by the dialects as ``{KEYS}``."""
+    facts = []
+    for fam, group in KEY_FACTS.items():
+        names = "|".join(re.escape(n) for n in FAMILIES[fam])
+        facts.append(rf'(?:{names})"?(?:=|:\s*)"?(?P<{group}>{_KEY_VALUE[group]})"?')
+    other = r'[\w.@?-]+"?(?:=(?:"(?:[^"\\]|\\.)*"|[^\s"]*)|:\s*(?:"(?:[^"\\]|\\.)*"|[^,}]*))'
+    return rf'(?:(?:; |\t\{{|,\s*|\s+)"?(?:{"|".join(facts)}|{other}))+\}}?'
+
 
 _BUNYAN = {10: "TRACE", 20: "DEBUG", 30: "INFO", 40: "WARN", 50: "ERROR", 60: "FATAL"}
 _SYSLOG = ("EMERG", "ALERT", "CRITICAL", "ERROR", "WARN", "NOTICE", "INFO", "DEBUG")

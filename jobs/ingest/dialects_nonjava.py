@@ -262,8 +262,6 @@ NON_JAVA: tuple[Dialect, ...] = (
        "[ConsumerGroup] Consumer has left the group"),
     # ------------------------------------------------------------------ franz-go (kgo; JSON with a "group" key; its text lines: dialects_clients)
     _d("franzgo.assigning", "partitions_assigned", OT, "franz-go", r"assigning partitions", "assigning partitions"),
-    _d("franzgo.heartbeat_loop", "other", OT, "franz-go", r"(?P<reason>beginning heartbeat loop|synced|joined, balancing group)",
-       "beginning heartbeat loop"),
     # ------------------------------------------------------------------ kafka-python (more wordings)
     _d("python.heartbeat_session_expired", "heartbeat_failed", OT, "kafka-python, aiokafka",
        r"(?P<reason>Heartbeat session expired)(?:,| -) marking coordinator dead", "Heartbeat session expired, marking coordinator dead",

@@ -72,18 +72,40 @@ KEY_FACTS = {"j_group": "group_id", "j_member": "member_id", "j_gen": "generatio
 _KEY_VALUE = {"group_id": r'[^",\s}]+', "member_id": r'[^",\s}]*', "generation": r"-?\d+", "reason": r".*?"}
 
 
-def keys_tail() -> str:
+def keys_tail(reason: bool = True) -> str:
     """A message's arguments written as keys after it, in any text syntax: kgo's ``; k: v, k: v``,
-    a console writer's `` k=v k="v w"`` (zerolog, logfmt tails), zap's ``\t{"k": "v"}``. The facts'
-    keys (:data:`KEY_FACTS`, names from :data:`FAMILIES`) fill the named groups ``group_id``,
-    ``member_id``, ``generation`` and ``reason``; any other key is passed over. RE2 syntax (no
-    look-around), used by the dialects as ``{KEYS}``."""
+    a console writer's `` k=v k="v w"`` (zerolog, logfmt tails), zap's ``\t{"k": "v"}``, a JSON
+    object after the text (NestJS's kafkajs lines). The facts' keys (:data:`KEY_FACTS`, names from
+    :data:`FAMILIES`) fill the named groups ``group_id``, ``member_id``, ``generation`` and (unless
+    ``reason`` is False: the dialect names its own) ``reason``; any other key is passed over. RE2
+    syntax (no look-around), used by the dialects as ``{KEYS}``."""
     facts = []
     for fam, group in KEY_FACTS.items():
         names = "|".join(re.escape(n) for n in FAMILIES[fam])
-        facts.append(rf'(?:{names})"?(?:=|:\s*)"?(?P<{group}>{_KEY_VALUE[group]})"?')
-    other = r'[\w.@?-]+"?(?:=(?:"(?:[^"\\]|\\.)*"|[^\s"]*)|:\s*(?:"(?:[^"\\]|\\.)*"|[^,}]*))'
-    return rf'(?:(?:; |\t\{{|,\s*|\s+)"?(?:{"|".join(facts)}|{other}))+\}}?'
+        capture = f"?P<{group}>" if reason or group != "reason" else "?:"
+        facts.append(rf'(?:{names})"?(?:=|:\s*)"?({capture}{_KEY_VALUE[group]})"?')
+    nested = r"\{[^{}]*\}|\[[^\[\]]*\]"
+    quoted = r'"(?:[^"\\]|\\.)*"'
+    other = rf'[\w.@?-]+"?(?:=(?:{quoted}|[^\s"]*)|:\s*(?:{quoted}|{nested}|[^,}}]*))'
+    return rf'(?:(?:; |\s*\{{|,\s*|\s+)"?(?:{"|".join(facts)}|{other}))+\}}?'
+
+
+def key_block() -> tuple[tuple[str, str], ...]:
+    """(event field, regex with group ``v``) of the facts' keys in a continuation block of indented
+    ``key: value`` lines (pino-pretty's extra keys, a YAML-like dump): a message's arguments as keys
+    on the lines after it. A fact fills only an event field the line and its context left empty."""
+    out = []
+    for fam, name in KEY_FACTS.items():
+        if name != "reason":
+            keys = "|".join(re.escape(n) for n in FAMILIES[fam])
+            value = _KEY_VALUE[name].replace("}", "").replace(",", ",'")
+            q = "[\'\"]?"
+            out.append((name, rf"(?m)^[ \t]+{q}(?:{keys}){q}:[ \t]*{q}(?P<v>{value}){q},?[ \t]*$"))
+    return tuple(out)
+
+
+#: :func:`key_block`, once
+KEY_BLOCK = key_block()
 
 
 _BUNYAN = {10: "TRACE", 20: "DEBUG", 30: "INFO", 40: "WARN", 50: "ERROR", 60: "FATAL"}

@@ -47,8 +47,8 @@ from jobs.ingest import dialect_model as DM
 from jobs.ingest import dialects as D
 from jobs.ingest import general as G
 from jobs.ingest import layouts as L
-from jobs.ingest import redaction as RD
 from jobs.ingest import records as REC
+from jobs.ingest import redaction as RD
 from jobs.ingest.model import EVENTS_ARROW
 from jobs.ingest.reference_model import File, Head, rx
 

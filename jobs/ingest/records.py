@@ -46,7 +46,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
                "SYSLOG_IDENTIFIER", "caller", "component"),
     "thread": ("thread_name", "thread", "process.thread.name", "threadName", "_thread_name"),
     "j_group": ("groupId", "group_id", "group.id", "groupID", "consumerGroup", "consumer_group", "kafka.group",
-                "group"),
+                "group", "GroupId"),
     "j_member": ("memberId", "member_id", "member.id", "memberID"),
     "j_gen": ("generationId", "generation_id", "generation"),
     "j_client": ("clientId", "client_id", "client.id"),
@@ -84,7 +84,7 @@ def keys_tail(reason: bool = True) -> str:
         names = "|".join(re.escape(n) for n in FAMILIES[fam])
         capture = f"?P<{group}>" if reason or group != "reason" else "?:"
         facts.append(rf'(?:{names})"?(?:=|:\s*)"?({capture}{_KEY_VALUE[group]})"?')
-    nested = r"\{[^{}]*\}|\[[^\[\]]*\]"
+    nested = r"\{(?:[^{}]|\{[^{}]*\})*\}|\[(?:[^\[\]]|\[[^\[\]]*\])*\]"
     quoted = r'"(?:[^"\\]|\\.)*"'
     other = rf'[\w.@?-]+"?(?:=(?:{quoted}|[^\s"]*)|:\s*(?:{quoted}|{nested}|[^,}}]*))'
     return rf'(?:(?:; |\s*\{{|,\s*|\s+)"?(?:{"|".join(facts)}|{other}))+\}}?'
@@ -100,7 +100,7 @@ def key_block() -> tuple[tuple[str, str], ...]:
             keys = "|".join(re.escape(n) for n in FAMILIES[fam])
             value = _KEY_VALUE[name].replace("}", "").replace(",", ",'")
             q = "[\'\"]?"
-            out.append((name, rf"(?m)^[ \t]+{q}(?:{keys}){q}:[ \t]*{q}(?P<v>{value}){q},?[ \t]*$"))
+            out.append((name, rf"(?:^|\n)[ \t]+{q}(?:{keys}){q}:[ \t]*{q}(?P<v>{value}){q},?[ \t]*(?:\n|$)"))
     return tuple(out)
 
 
@@ -342,7 +342,8 @@ def delimited(text: str) -> tuple[str, dict[str, str | None] | None] | None:
     """(shape, fields) of a pipes or CSV line (fields None: a CSV header row); None: neither."""
     if _rx(PIPES).search(text):
         return "pipes", classify_columns(text.split(" | "), True)
-    if not _rx(CSV_ROW).search(text):
+    m = _rx(CSV_ROW).search(text)
+    if not m or -1 < text.find('{"') < m.start():  # (a `","` inside a JSON object after text: no CSV)
         return None
     try:
         cols = next(csv.reader([text]))

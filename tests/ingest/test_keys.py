@@ -16,7 +16,7 @@ from jobs.ingest.parse import parse_bytes
 
 SETTINGS = IngestSettings(default_year=2024)
 #: the sources whose statements hand their arguments to a structured logger as keys
-KEYED_SOURCES = ("franz-go", "kafkajs")
+KEYED_SOURCES = ("franz-go", "kafkajs", "kafkaflow")
 _FAMILY_OF = {field: fam for fam, field in R.KEY_FACTS.items()}
 
 
@@ -92,3 +92,14 @@ def test_kafkajs_keys_after_the_text_and_on_indented_lines() -> None:
     )
     # (the member and generation from the block; the group too when the file's other lines leave it open)
     assert [(e[1], e[3], e[4]) for e in _both(pretty)] == [("synced", _M, 7)]
+
+
+def test_kafkaflow_data_object_after_a_label() -> None:
+    data = '{"GroupId":"g7","ConsumerName":"c","UpdatedTopics":[{"Topic":"orders","PartitionsCount":2,"Partitions":[0,1]}]}'
+    text = "".join(f"2024-05-01 10:00:0{k},123 [INFO] KafkaFlow - Partitions {w} | Data: {data}\n" for k, w in enumerate(("revoked", "assigned")))
+    assert [e[1:3] for e in _both(text)] == [("partitions_revoked", "g7"), ("partitions_assigned", "g7")]
+
+
+def test_a_csv_row_is_still_one_when_no_json_comes_first() -> None:
+    assert R.delimited('"2024-05-01 10:00:00.123","INFO","Consumer has joined the group"') is not None
+    assert R.delimited('2024-05-01 10:00:00 x - Partitions revoked | Data: {"GroupId":"g","ConsumerName":"c"}') is None

@@ -279,6 +279,8 @@ NODE: dict[str, Layout] = {
 
 
 def _netmsg(m: Msg) -> str:
+    """librdkafka's line as confluent-kafka-dotnet's log handler passes it on; KafkaFlow's
+    ``<message> | Data: <JSON>`` as its Microsoft log handler writes it."""
     return f"{m.logger} [rdkafka#consumer-1] {m.lines[0]}" if m.source == "librdkafka" else m.lines[0]
 
 
@@ -321,7 +323,7 @@ ECOSYSTEMS: dict[str, tuple[tuple[str, ...], dict[str, Layout]]] = {
     "erlang": (("brod", "kaffe"), ERLANG),
     "go": (("sarama", "sarama-cluster", "kafka-go", "franz-go"), GO),
     "node": (("kafkajs", "librdkafka"), NODE),
-    "dotnet": (("librdkafka",), DOTNET),
+    "dotnet": (("librdkafka", "kafkaflow"), DOTNET),
     "ruby": (("ruby-kafka", "librdkafka"), RUBY),
 }
 

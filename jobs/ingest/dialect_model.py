@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from jobs.ingest.pyregex import top_level_alternation
+from jobs.ingest.records import keys_tail
 
 MACROS: dict[str, str] = {
     "{G}": r"(?P<group_id>\S+?)",
@@ -20,6 +21,8 @@ MACROS: dict[str, str] = {
     "{GENOBJ}": r"Generation\{generationId=(?P<generation>-?\d+), memberId='(?P<member_id>[^']*)', protocol='(?P<protocol>[^']*)'\}",
     "{IID}": r"(?P<group_instance_id>Some\([^)]*\)|None|null|Optional\[[^\]]*\]|Optional\.empty|[^\s,\]]+?)",
     "{R}": r"(?P<reason>.*)",
+    # a statement's arguments logged as keys after its message, in any syntax (records.keys_tail)
+    "{KEYS}": "(?:" + keys_tail() + ")?",  # (without its reason group where the dialect has one)
     "{MEMBERMETA}": (
         r"MemberMetadata\(memberId=(?P<member_id>[^,]+), groupInstanceId=(?P<group_instance_id>[^,]+), "
         r"clientId=(?P<client_id>[^,]*), clientHost=(?P<host>[^,]*),.*\)"
@@ -85,6 +88,8 @@ class Dialect:
     @cached_property
     def pattern(self) -> str:
         out = self.regex
+        if "(?P<reason>" in out:
+            out = out.replace("{KEYS}", "(?:" + keys_tail(reason=False) + ")?")
         for k, v in MACROS.items():
             out = out.replace(k, v)
         return "^" + out + "$"

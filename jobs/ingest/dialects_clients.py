@@ -10,9 +10,6 @@ from __future__ import annotations
 from jobs.ingest.dialect_model import OT, Dialect
 from jobs.ingest.dialect_model import dialect as _d
 
-#: franz-go's key/value values (``; group: g, member_id: m, generation: 3``): up to the next comma
-_GK = r"(?P<group_id>[^,\s]+)"
-_MK = r"(?P<member_id>[^,\s]*)"
 #: ruby-kafka's tagged logger inside the consumer loop: ``[[group] {topic: 0, 1}:] `` (the group)
 _RTAG = r"(?:\[\[(?P<group_id>[^\]]+)\] \{[^}]*\}:\] )?"
 _RTAGX = r"(?:\[\[[^\]]+\] \{[^}]*\}:\] )?"
@@ -100,52 +97,43 @@ CLIENT_DIALECTS: tuple[Dialect, ...] = (
     _d("kafkago.noise", None, OT, "kafka-go 0.2+",
        r"(?:committed offsets: |Failed to fetch offsets for group |(?:started|stopped) partition watcher for group|(?:started|stopped) commit for group ).*",
        "started commit for group g"),
-    # ------------------------------------------------------------------ franz-go (kgo.BasicLogger: "[INFO] msg; key: value, ...")
-    _d("franzgo.joining.v1", "join_sent", OT, "franz-go", r"joining group(?:; group: " + _GK + ")?", "joining group; group: g"),
+    # ------------------------------------------------------------------ franz-go (kgo's Logger: a message and its arguments as keys)
+    # ({KEYS}: the keys after the message in any syntax - BasicLogger's "; group: g, member_id: m", a
+    # console writer's " group=g", zap's "\t{...}" - or none, when a JSON/logfmt record holds them)
+    _d("franzgo.joining.v1", "join_sent", OT, "franz-go", r"joining group{KEYS}", "joining group; group: g"),
     _d("franzgo.joined", "joined", OT, "franz-go",
-       r"joined(?:, balancing group| as leader but unable to balance group due to KIP-345 limitations|, skipping assignment even though leader \(KIP-814\))?"
-       r"; (?:group: " + _GK + r", )?member_?[iI][dD]: " + _MK + r", instance_?[iI][dD]: [^,]*, generation: {N}(?:, .*)?",
+       r"joined(?:, balancing group| as leader but unable to balance group due to KIP-345 limitations|, skipping assignment even though leader \(KIP-814\))?{KEYS}",
        "joined, balancing group; group: g, member_id: m-1, instance_id: <nil>, generation: 3, balance_protocol: cooperative-sticky, leader: true"),
     _d("franzgo.member_id_required.v1", "join_failed", OT, "franz-go",
-       r"(?P<reason>join returned MemberIDRequired, rejoining with response's MemberID)(?:; (?:group: " + _GK + ", )?member_?[iI][dD]: " + _MK + ")?",
+       r"join returned MemberIDRequired, rejoining with response's MemberID{KEYS}",
        "join returned MemberIDRequired, rejoining with response's MemberID; group: g, member_id: m-1", fixed={"error": "MEMBER_ID_REQUIRED"}),
-    _d("franzgo.unknown_member", "join_failed", OT, "franz-go",
-       r"(?P<reason>join returned UnknownMemberID, rejoining without a member id)(?:; group: " + _GK + ")?",
+    _d("franzgo.unknown_member", "join_failed", OT, "franz-go", r"join returned UnknownMemberID, rejoining without a member id{KEYS}",
        "join returned UnknownMemberID, rejoining without a member id; group: g", fixed={"error": "UNKNOWN_MEMBER_ID"}),
-    _d("franzgo.join_failed", "join_failed", OT, "franz-go",
-       r"(?:join group failed|join and sync loop errored|group manage loop errored); (?:group: " + _GK + ", )?err: {R}",
+    _d("franzgo.join_failed", "join_failed", OT, "franz-go", r"(?:join group failed|join and sync loop errored|group manage loop errored){KEYS}",
        "join group failed; group: g, err: REBALANCE_IN_PROGRESS"),
-    _d("franzgo.sync_rebalancing", "sync_failed", OT, "franz-go",
-       r"(?P<reason>sync failed with RebalanceInProgress, rejoining)(?:; group: " + _GK + ")?",
+    _d("franzgo.sync_rebalancing", "sync_failed", OT, "franz-go", r"sync failed with RebalanceInProgress, rejoining{KEYS}",
        "sync failed with RebalanceInProgress, rejoining; group: g", fixed={"error": "REBALANCE_IN_PROGRESS"}),
-    _d("franzgo.sync_failed", "sync_failed", OT, "franz-go", r"sync (?:group )?failed; (?:group: " + _GK + ", )?err: {R}",
-       "sync group failed; group: g, err: x"),
-    _d("franzgo.synced", "synced", OT, "franz-go", r"synced(?: successfully)?; (?:group: " + _GK + ", )?assigned: .*",
-       "synced; group: g, assigned: t[0 1]"),
-    _d("franzgo.session_begun", "partitions_assigned", OT, "franz-go",
-       r"(?P<reason>new group session begun); (?:group: " + _GK + ", )?(?:assigned|added): .*", "new group session begun; group: g, added: t[0], lost: "),
+    _d("franzgo.sync_failed", "sync_failed", OT, "franz-go", r"sync (?:group )?failed{KEYS}", "sync group failed; group: g, err: x"),
+    _d("franzgo.synced", "synced", OT, "franz-go", r"synced(?: successfully)?{KEYS}", "synced; group: g, assigned: t[0 1]"),
+    _d("franzgo.session_begun", "partitions_assigned", OT, "franz-go", r"(?P<reason>new group session begun){KEYS}",
+       "new group session begun; group: g, added: t[0], lost: "),
     _d("franzgo.revoke", "partitions_revoked", OT, "franz-go",
-       r"(?P<reason>(?:(?:(?:eager|cooperative) )?consumer (?:revoking prior assigned partitions|calling onRevoke)[^;]*|calling onRevoke at the end of a session))"
-       r"(?:; consumer did not change any client-side subscription)?(?:; (?:group: " + _GK + r")?.*)?",
+       r"(?P<reason>(?:(?:eager|cooperative) )?consumer (?:revoking prior assigned partitions|calling onRevoke)[^;]*|calling onRevoke at the end of a session)"
+       r"(?:; consumer did not change any client-side subscription)?{KEYS}",
        "calling onRevoke at the end of a session; group: g, lost: , stage: x"),
-    _d("franzgo.heartbeating", "heartbeat_sent", OT, "franz-go", r"heartbeating(?:; group: " + _GK + ")?", "heartbeating; group: g"),
-    _d("franzgo.heartbeat_complete", "heartbeat_sent", OT, "franz-go", r"heartbeat complete(?:; (?:group: " + _GK + ", )?err: .*)?",
-       "heartbeat complete; group: g, err: <nil>"),
+    _d("franzgo.heartbeating", "heartbeat_sent", OT, "franz-go", r"heartbeating{KEYS}", "heartbeating; group: g"),
+    _d("franzgo.heartbeat_complete", "heartbeat_sent", OT, "franz-go", r"heartbeat complete{KEYS}", "heartbeat complete; group: g, err: <nil>"),
     _d("franzgo.heartbeat_failed", "heartbeat_failed", OT, "franz-go",
-       r"heartbeat (?:errored(?: again while waiting for user revoke to finish)?|hit retryable error[^;]*)(?:; (?:group: " + _GK + ", )?err: {R})?",
+       r"heartbeat (?:errored(?: again while waiting for user revoke to finish)?|hit retryable error[^;]*){KEYS}",
        "heartbeat errored; group: g, err: REBALANCE_IN_PROGRESS: The group is rebalancing, so a rejoin is needed."),
     _d("franzgo.rejoin", "rejoin_requested", OT, "franz-go",
-       r"(?P<reason>(?:heartbeat saw a change in group status; partitions were added or lost|forced rejoin quitting heartbeat loop))(?:; (?:group: " + _GK + r")?.*)?",
+       r"(?P<reason>heartbeat saw a change in group status; partitions were added or lost|forced rejoin quitting heartbeat loop){KEYS}",
        "forced rejoin quitting heartbeat loop; why: x"),
-    _d("franzgo.leaving", "leave_sent", OT, "franz-go",
-       r"leaving group; (?:group: " + _GK + ", )?member_?[iI][dD]: " + _MK + r"(?:,.*)?", "leaving group; group: g, member_id: m-1"),
-    _d("franzgo.commit_fatal", "offset_commit_failed", OT, "franz-go",
-       r"(?P<reason>offset commit returned a fatal group member error, triggering rejoin); group: " + _GK + r", err: .*",
+    _d("franzgo.leaving", "leave_sent", OT, "franz-go", r"leaving group{KEYS}", "leaving group; group: g, member_id: m-1"),
+    _d("franzgo.commit_fatal", "offset_commit_failed", OT, "franz-go", r"offset commit returned a fatal group member error, triggering rejoin{KEYS}",
        "offset commit returned a fatal group member error, triggering rejoin; group: g, err: x"),
-    _d("franzgo.other", "other", OT, "franz-go",
-       r"(?P<reason>(?:syncing|balancing group as leader|heartbeat loop complete))(?:; (?:group: " + _GK + r")?.*)?", "syncing; group: g, protocol: x"),
-    _d("franzgo.heartbeat_loop_group", "other", OT, "franz-go 0.8+", r"(?P<reason>beginning heartbeat loop); group: " + _GK,
-       "beginning heartbeat loop; group: g"),
+    _d("franzgo.other", "other", OT, "franz-go", r"(?P<reason>syncing|balancing group as leader|heartbeat loop complete|beginning heartbeat loop){KEYS}",
+       "syncing; group: g, protocol: x"),
     _d("franzgo.noise", None, OT, "franz-go",
        r"(?:beginning to manage the group lifecycle|beginning autocommit loop|tried to leave group but we have no member ID yet|balance group member"
        r"|group members indicated interest|fetching offsets|fetch offsets|fetched committed offsets|in CommitOffsetsSync|left CommitOffsetsSync"
@@ -156,14 +144,14 @@ CLIENT_DIALECTS: tuple[Dialect, ...] = (
        r"|(?:Kafka|broker) replied to our OffsetCommitRequest incorrectly!|[\w ]+ could not find (?:Kafka|broker)-chosen balancer)[^;]*(?:;.*)?",
        "beginning to manage the group lifecycle; group: g"),
     # ------------------------------------------------------------------ kafkajs (JSON logger: groupId, memberId, generationId keys)
-    _d("kafkajs.leader", "other", OT, "kafkajs", r"\[ConsumerGroup\] (?P<reason>Chosen as group leader)", "[ConsumerGroup] Chosen as group leader"),
-    _d("kafkajs.group_assignment", "leader_assigned", OT, "kafkajs", r"\[ConsumerGroup\] Group assignment", "[ConsumerGroup] Group assignment"),
-    _d("kafkajs.received_assignment", "synced", OT, "kafkajs", r"\[ConsumerGroup\] Received assignment", "[ConsumerGroup] Received assignment"),
-    _d("kafkajs.joined.runner", "joined", OT, "kafkajs 1.0-1.14", r"\[Runner\] Consumer has joined the group", "[Runner] Consumer has joined the group"),
+    _d("kafkajs.leader", "other", OT, "kafkajs", r"\[ConsumerGroup\] (?P<reason>Chosen as group leader){KEYS}", "[ConsumerGroup] Chosen as group leader"),
+    _d("kafkajs.group_assignment", "leader_assigned", OT, "kafkajs", r"\[ConsumerGroup\] Group assignment{KEYS}", "[ConsumerGroup] Group assignment"),
+    _d("kafkajs.received_assignment", "synced", OT, "kafkajs", r"\[ConsumerGroup\] Received assignment{KEYS}", "[ConsumerGroup] Received assignment"),
+    _d("kafkajs.joined.runner", "joined", OT, "kafkajs 1.0-1.14", r"\[Runner\] Consumer has joined the group{KEYS}", "[Runner] Consumer has joined the group"),
     _d("kafkajs.unknown_member", "rejoin_requested", OT, "kafkajs",
-       r"\[Runner\] (?P<reason>The coordinator is not aware of this member, re-joining the group)",
+       r"\[Runner\] (?P<reason>The coordinator is not aware of this member, re-joining the group){KEYS}",
        "[Runner] The coordinator is not aware of this member, re-joining the group"),
-    _d("kafkajs.resync", "rejoin_requested", OT, "kafkajs 1.4+", r"\[ConsumerGroup\] (?P<reason>.*), resync group",
+    _d("kafkajs.resync", "rejoin_requested", OT, "kafkajs 1.4+", r"\[ConsumerGroup\] (?P<reason>.*), resync group{KEYS}",
        "[ConsumerGroup] Topic has been updated, resync group"),
     _d("kafkajs.noise", None, OT, "kafkajs",
        r"\[(?:ConsumerGroup|Runner)\] (?:Pausing fetching|Resuming fetching|Seek offset|No active topic|Fetching from|Stale cluster metadata"

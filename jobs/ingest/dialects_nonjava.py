@@ -241,9 +241,9 @@ NON_JAVA: tuple[Dialect, ...] = (
     # ------------------------------------------------------------------ Go, JS, Ruby, Erlang and faust clients read from the catalogue
     *CLIENT_DIALECTS,
     # ------------------------------------------------------------------ kafkajs (its JSON lines: groupId, memberId, generationId keys)
-    _d("kafkajs.joined", "joined", OT, "kafkajs", r"(?:\[ConsumerGroup\] )?Consumer has joined the group",
+    _d("kafkajs.joined", "joined", OT, "kafkajs", r"(?:\[ConsumerGroup\] )?Consumer has joined the group{KEYS}",
        "[ConsumerGroup] Consumer has joined the group"),
-    _d("kafkajs.rebalancing", "rejoin_requested", OT, "kafkajs", r"\[(?:Runner|ConsumerGroup)\] The group is rebalancing, re-joining",
+    _d("kafkajs.rebalancing", "rejoin_requested", OT, "kafkajs", r"\[(?:Runner|ConsumerGroup)\] The group is rebalancing, re-joining{KEYS}",
        "[Runner] The group is rebalancing, re-joining", fixed={"reason": "The group is rebalancing, so a rejoin is needed"}),
     _d("kafkajs.heartbeat_request", "heartbeat_sent", OT, "kafkajs", r"\[Connection\] Request Heartbeat\(key: 12, version: \d+\)",
        "[Connection] Request Heartbeat(key: 12, version: 3)"),
@@ -256,14 +256,12 @@ NON_JAVA: tuple[Dialect, ...] = (
     _d("kafkajs.joingroup_response_error", "join_failed", OT, "kafkajs",
        r"\[Connection\] Response JoinGroup\(key: 11, version: \d+\) error: {R}",
        "[Connection] Response JoinGroup(key: 11, version: 4) error: The group member needs to have a valid member id before actually entering a consumer group"),
-    _d("kafkajs.coordinator", "coordinator_discovered", OT, "kafkajs", r"\[Cluster\] Found group coordinator",
+    _d("kafkajs.coordinator", "coordinator_discovered", OT, "kafkajs", r"\[Cluster\] Found group coordinator{KEYS}",
        "[Cluster] Found group coordinator"),
     _d("kafkajs.leaving", "leave_sent", OT, "kafkajs", r"\[ConsumerGroup\] (?P<reason>Consumer (?:has left the group|leaving group).*)",
        "[ConsumerGroup] Consumer has left the group"),
     # ------------------------------------------------------------------ franz-go (kgo; JSON with a "group" key; its text lines: dialects_clients)
     _d("franzgo.assigning", "partitions_assigned", OT, "franz-go", r"assigning partitions", "assigning partitions"),
-    _d("franzgo.heartbeat_loop", "other", OT, "franz-go", r"(?P<reason>beginning heartbeat loop|synced|joined, balancing group)",
-       "beginning heartbeat loop"),
     # ------------------------------------------------------------------ kafka-python (more wordings)
     _d("python.heartbeat_session_expired", "heartbeat_failed", OT, "kafka-python, aiokafka",
        r"(?P<reason>Heartbeat session expired)(?:,| -) marking coordinator dead", "Heartbeat session expired, marking coordinator dead",

@@ -18,6 +18,7 @@ from jobs.ingest import arrowops as ao
 from jobs.ingest import context as C
 from jobs.ingest import dialects as D
 from jobs.ingest import pyregex as PR
+from jobs.ingest import records as R
 from jobs.ingest import redaction as RD
 from jobs.ingest.model import (
     EVENTS_ARROW,
@@ -398,7 +399,7 @@ def finish_events(
     if inline_cont is not None:
         cont = ao.coalesce(cont, inline_cont.take(hidx).cast(pa.string()))
     block = _block_fields(ev, cont)
-    ids = {"group_id": ev["group_id"].combine_chunks(), "member_id": block["member_id"]}
+    ids = {"group_id": block["group_id"], "member_id": block["member_id"]}
     redacted = np.zeros(n, bool)
     red = RD.placeholders(ids, file_key) if file_key is not None else None
     if red is not None:
@@ -467,7 +468,7 @@ def _kafka_fields(ev: pa.Table, ids: dict[str, pa.Array], block: dict[str, pa.Ar
     ``partitions`` / ``revoked`` with the continuation blocks read, the rest as the dialects gave."""
     return {
         "group_id": ids["group_id"], "kind": ev["kind"], "side": ev["side"], "member_id": ids["member_id"],
-        "generation": ev["generation"], "group_instance_id": ev["group_instance_id"], "client_id": ev["client_id"],
+        "generation": block["generation"], "group_instance_id": ev["group_instance_id"], "client_id": ev["client_id"],
         "coordinator": ev["coordinator"], "host": ev["host"], "reason": ev["reason"], "state": ev["state"],
         "protocol": ev["protocol"], "member_count": ev["member_count"], "static_count": ev["static_count"],
         "error": ev["error"], "old_member_id": ev["old_member_id"], "members": ev["members"],
@@ -509,4 +510,18 @@ def _block_fields(ev: pa.Table, cont: pa.Array) -> dict[str, pa.Array]:
             else:
                 spread = _partitions(v).take(pos)
                 out[field_name] = pc.if_else(pa.array(hit), spread, out[field_name])
+    return {**out, **_key_block(ev, cont, out["member_id"])}
+
+
+def _key_block(ev: pa.Table, cont: pa.Array, member_id: pa.Array) -> dict[str, pa.Array]:
+    """``group_id``, ``member_id`` and ``generation`` filled (where still empty) from a continuation
+    block of indented ``key: value`` lines (:data:`records.KEY_BLOCK`)."""
+    out = {"group_id": ev["group_id"].combine_chunks(), "member_id": member_id,
+           "generation": ev["generation"].combine_chunks()}  # fmt: skip
+    if cont.null_count == len(cont):
+        return out
+    text = pc.fill_null(cont, "")
+    for name, rx in R.KEY_BLOCK:
+        v = ao.nullify_empty(ao.extract(text, rx).field("v"))
+        out[name] = pc.coalesce(out[name], pc.cast(v, out[name].type, safe=False))
     return out

@@ -46,11 +46,11 @@ FAMILIES: dict[str, tuple[str, ...]] = {
                "SYSLOG_IDENTIFIER", "caller", "component"),
     "thread": ("thread_name", "thread", "process.thread.name", "threadName", "_thread_name"),
     "j_group": ("groupId", "group_id", "group.id", "groupID", "consumerGroup", "consumer_group", "kafka.group",
-                "group"),
-    "j_member": ("memberId", "member_id", "member.id"),
+                "group", "GroupId"),
+    "j_member": ("memberId", "member_id", "member.id", "memberID"),
     "j_gen": ("generationId", "generation_id", "generation"),
     "j_client": ("clientId", "client_id", "client.id"),
-    "j_error": ("error",),
+    "j_error": ("error", "err"),
 }  # fmt: skip
 #: last segments of nested keys that belong to a family (``mdc.groupId``, ``jsonPayload.message``)
 SUFFIXES: dict[str, tuple[str, ...]] = {
@@ -66,6 +66,47 @@ LINE_KEYS = ("log", "MESSAGE", "@message", "textPayload", "_raw")
 CANONICAL = {"ts": "@timestamp", "level": "level", "logger": "logger_name", "thread": "thread_name",
              "message": "message", "j_group": "groupId", "j_member": "memberId", "j_gen": "generationId",
              "j_client": "clientId", "j_error": "error"}  # fmt: skip
+
+#: the facts a statement's arguments give as keys: key family -> the event field (a dialect's named group)
+KEY_FACTS = {"j_group": "group_id", "j_member": "member_id", "j_gen": "generation", "j_error": "reason"}
+_KEY_VALUE = {"group_id": r'[^",\s}]+', "member_id": r'[^",\s}]*', "generation": r"-?\d+", "reason": r".*?"}
+
+
+def keys_tail(reason: bool = True) -> str:
+    """A message's arguments written as keys after it, in any text syntax: kgo's ``; k: v, k: v``,
+    a console writer's `` k=v k="v w"`` (zerolog, logfmt tails), zap's ``\t{"k": "v"}``, a JSON
+    object after the text (NestJS's kafkajs lines). The facts' keys (:data:`KEY_FACTS`, names from
+    :data:`FAMILIES`) fill the named groups ``group_id``, ``member_id``, ``generation`` and (unless
+    ``reason`` is False: the dialect names its own) ``reason``; any other key is passed over. RE2
+    syntax (no look-around), used by the dialects as ``{KEYS}``."""
+    facts = []
+    for fam, group in KEY_FACTS.items():
+        names = "|".join(re.escape(n) for n in FAMILIES[fam])
+        capture = f"?P<{group}>" if reason or group != "reason" else "?:"
+        facts.append(rf'(?:{names})"?(?:=|:\s*)"?({capture}{_KEY_VALUE[group]})"?')
+    nested = r"\{(?:[^{}]|\{[^{}]*\})*\}|\[(?:[^\[\]]|\[[^\[\]]*\])*\]"
+    quoted = r'"(?:[^"\\]|\\.)*"'
+    other = rf'[\w.@?-]+"?(?:=(?:{quoted}|[^\s"]*)|:\s*(?:{quoted}|{nested}|[^,}}]*))'
+    return rf'(?:(?:; |\s*\{{|,\s*|\s+)"?(?:{"|".join(facts)}|{other}))+\}}?'
+
+
+def key_block() -> tuple[tuple[str, str], ...]:
+    """(event field, regex with group ``v``) of the facts' keys in a continuation block of indented
+    ``key: value`` lines (pino-pretty's extra keys, a YAML-like dump): a message's arguments as keys
+    on the lines after it. A fact fills only an event field the line and its context left empty."""
+    out = []
+    for fam, name in KEY_FACTS.items():
+        if name != "reason":
+            keys = "|".join(re.escape(n) for n in FAMILIES[fam])
+            value = _KEY_VALUE[name].replace("}", "").replace(",", ",'")
+            q = "[\'\"]?"
+            out.append((name, rf"(?:^|\n)[ \t]+{q}(?:{keys}){q}:[ \t]*{q}(?P<v>{value}){q},?[ \t]*(?:\n|$)"))
+    return tuple(out)
+
+
+#: :func:`key_block`, once
+KEY_BLOCK = key_block()
+
 
 _BUNYAN = {10: "TRACE", 20: "DEBUG", 30: "INFO", 40: "WARN", 50: "ERROR", 60: "FATAL"}
 _SYSLOG = ("EMERG", "ALERT", "CRITICAL", "ERROR", "WARN", "NOTICE", "INFO", "DEBUG")
@@ -301,7 +342,8 @@ def delimited(text: str) -> tuple[str, dict[str, str | None] | None] | None:
     """(shape, fields) of a pipes or CSV line (fields None: a CSV header row); None: neither."""
     if _rx(PIPES).search(text):
         return "pipes", classify_columns(text.split(" | "), True)
-    if not _rx(CSV_ROW).search(text):
+    m = _rx(CSV_ROW).search(text)
+    if not m or -1 < text.find('{"') < m.start():  # (a `","` inside a JSON object after text: no CSV)
         return None
     try:
         cols = next(csv.reader([text]))

@@ -47,6 +47,7 @@ from jobs.ingest import dialect_model as DM
 from jobs.ingest import dialects as D
 from jobs.ingest import general as G
 from jobs.ingest import layouts as L
+from jobs.ingest import records as REC
 from jobs.ingest import redaction as RD
 from jobs.ingest.model import EVENTS_ARROW
 from jobs.ingest.reference_model import File, Head, rx
@@ -432,6 +433,10 @@ def _finish(f: File, evs: list[dict], heads: list[Head], source_file: str, clust
                 e[name] = _first(e[name], v)
             else:
                 e[name] = partitions(v)
+        for name, pattern in REC.KEY_BLOCK:  # (a message's keys on indented lines: records.key_block)
+            m = rx(pattern).search(block or "")
+            v = (m.group("v") or None) if m else None
+            e[name] = _first(e[name], int(v) if v is not None and name == "generation" else v)
     red = [False] * len(evs)
     for col in ("group_id", "member_id"):
         for k, e in enumerate(evs):

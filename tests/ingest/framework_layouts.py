@@ -76,16 +76,16 @@ def _level(level: str) -> str:
 
 def _split_kv(msg: str) -> tuple[str, dict[str, Any]]:
     """franz-go's ``msg; key: value, key: value`` (its BasicLogger) as the message and its keys (what
-    kzap/kslog/logrus adapters log as fields)."""
-    head, sep, tail = msg.partition("; ")
-    if not sep:
-        return msg, {}
-    keys: dict[str, Any] = {}
-    for part in tail.split(", "):
-        k, s, v = part.partition(": ")
-        if s and k != "?":
-            keys[k] = v
-    return head, keys
+    kzap/kslog/logrus adapters log as fields): the keys start after the first ``; `` behind which
+    every part is ``key: value`` (a message may hold ``; `` itself); whole numbers as numbers."""
+    at = msg.find("; ")
+    while at >= 0:
+        parts = [p.partition(": ") for p in msg[at + 2 :].split(", ")]
+        if all(s and re.fullmatch(r"[\w?]+", k) for k, s, _ in parts):
+            keys = {k: int(v) if re.fullmatch(r"-?\d{1,9}", v) else v for k, _, v in parts if k != "?"}
+            return msg[:at], keys
+        at = msg.find("; ", at + 2)
+    return msg, {}
 
 
 def _kafkajs_record(line: str) -> dict[str, Any]:
@@ -254,7 +254,7 @@ GO: dict[str, Layout] = {
     "zap-console": lambda m, t: ([f"{_iso(t)}\t{m.level}\tkafka\t{m.bare}" + (f"\t{json.dumps(m.fields)}" if m.fields else "")], t, "ms"),
     "zap-production": lambda m, t: ([json.dumps({"level": m.level.lower(), "ts": round(t.timestamp(), 3), "caller": "kgo/logger.go:81", "msg": m.bare, **m.fields})], t, "ms"),
     "zerolog-json": lambda m, t: ([json.dumps({"level": m.level.lower(), **m.fields, "time": _iso(t, 0), "message": m.bare})], t, "s"),
-    "zerolog-console": lambda m, t: ([f"{t.strftime('%I:%M%p').lstrip('0')} {m.level[:3]} {m.bare}{_kv(m.fields)}"], None, None),
+    "zerolog-console": lambda m, t: ([f"{t.strftime('%I:%M%p').lstrip('0')} { {'DEBUG': 'DBG', 'WARN': 'WRN', 'ERROR': 'ERR'}.get(m.level, m.level[:3])} {m.bare}{_kv(m.fields)}"], None, None),
     "slog-text": lambda m, t: ([f'time={_iso(t)} level={m.level} msg="{_q(m.bare)}"{_gokv(m)}'], t, "ms"),
     "slog-json": lambda m, t: ([json.dumps({"time": _iso(t, 9), "level": m.level, "msg": m.bare, **m.fields})], t, "ms"),
 }  # fmt: skip
@@ -282,6 +282,8 @@ NODE: dict[str, Layout] = {
 
 
 def _netmsg(m: Msg) -> str:
+    """librdkafka's line as confluent-kafka-dotnet's log handler passes it on; KafkaFlow's
+    ``<message> | Data: <JSON>`` as its Microsoft log handler writes it."""
     return f"{m.logger} [rdkafka#consumer-1] {m.lines[0]}" if m.source == "librdkafka" else m.lines[0]
 
 
@@ -324,7 +326,7 @@ ECOSYSTEMS: dict[str, tuple[tuple[str, ...], dict[str, Layout]]] = {
     "erlang": (("brod", "kaffe"), ERLANG),
     "go": (("sarama", "sarama-cluster", "kafka-go", "franz-go"), GO),
     "node": (("kafkajs", "librdkafka"), NODE),
-    "dotnet": (("librdkafka",), DOTNET),
+    "dotnet": (("librdkafka", "kafkaflow"), DOTNET),
     "ruby": (("ruby-kafka", "librdkafka"), RUBY),
 }
 

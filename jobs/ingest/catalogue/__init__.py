@@ -256,3 +256,16 @@ def coverage(sources: tuple[Source, ...] | None = None) -> list[Coverage]:
             events = [s for s in mapped if s.kind != UNRELATED]
             out.append(Coverage(src.name, v, len(alive), len(mapped), len(events)))
     return out
+
+
+#: a statement's argument written as a key: kgo's ``key: {arg}``, a JSON logger's ``"key":"{arg}"``
+_ARG_KEY = re.compile(r'(?:^|[;,{] ?|",)"?([A-Za-z_][\w.]*)"?(?::\s*|=)"?\{(\w+)\}')
+
+
+def argument_keys(src: Source, st: Statement) -> dict[str, str]:
+    """The keys a statement's arguments are logged under (structured loggers: franz-go's
+    ``msg; key: value``, kafkajs' ``{message, groupId, ...}`` record) -> the argument's name in the
+    template (``group_id``, ``member_id``, ``generation`` or ``_name``): from the template and the
+    context it is rendered in."""
+    ctx = src.context if st.context is None else st.context
+    return {k: arg for text in (st.template, ctx or "") for k, arg in _ARG_KEY.findall(text)}

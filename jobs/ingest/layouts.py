@@ -135,6 +135,23 @@ LAYOUTS: tuple[Layout, ...] = (
         "`[x]` is message text: kafkajs's `[Connection] Request ...`, ruby-kafka's `[member] Joined ...`)",
     ),
     Layout(
+        "jboss",
+        rf"^(?P<ts>{_TS_ISO}|{_TS_TIME_ONLY}|\d{{2}}:\d{{2}}:\d{{2}})\s+(?:\S+ \S+\[\d+\]\s+)?(?P<level>{LEVELS})\s+"
+        r"\[(?P<logger>[\w.$-]+)\]\s+\((?P<thread>[^()]*)\)\s(?P<message>.*)$",
+        "2024-05-01 10:00:00,123 INFO  [org.apa.kaf.cli.con.int.ConsumerCoordinator] (executor-thread-1) "
+        "[Consumer clientId=consumer-g-1, groupId=g] (Re-)joining group",
+        "JBoss LogManager `%d %-5p [%c] (%t) %s%e` (WildFly, Quarkus with `%c{3.}` names; Quarkus' file "
+        "format puts `host process[pid]` before the level)",
+    ),
+    Layout(
+        "fields-after",
+        rf"^(?P<ts>{_TS_ISO})\s+(?P<level>{LEVELS})\s+(?P<message>.*?)\s+\[(?P<thread>[^\]]+)\]\s+"
+        r"(?P<logger>[A-Za-z_$][\w$]*(?:\.[\w$]+)*(?::\d+)?)$",
+        "2024-05-01 10:00:00.123 INFO  [Consumer clientId=consumer-g-1, groupId=g] (Re-)joining group "
+        "[main] ConsumerCoordinator:412",
+        "`%d %-5p %m [%t] %c{1}:%L`: the thread and the logger after the message",
+    ),
+    Layout(
         "python",
         rf"^(?P<ts>{_TS_ISO}) - (?P<logger>\S+) - (?P<level>{LEVELS}) - (?P<message>.*)$",
         "2024-05-01 10:00:00,123 - kafka.coordinator - INFO - Successfully joined group g with generation 3",
@@ -247,6 +264,8 @@ FIRST_CHARS: dict[str, str] = {
     "log4j-thread": _DIGITS,
     "log4j-level-thread": _DIGITS,
     "log4j-level-thread-short": _DIGITS,
+    "jboss": _DIGITS,
+    "fields-after": _DIGITS,
     "python": _DIGITS,
     "python-basic": "".join(sorted({lv[0] for lv in LEVELS.split("|")})),
     "librdkafka": "%",

@@ -439,11 +439,11 @@ def head_timestamps(head_t: pa.Table, default_tz: str) -> pa.Array:
     return pa.array(out, pa.int64(), mask=~valid)
 
 
-def located_timestamps(head_t: pa.Table, ts_ms: pa.Array, settings: IngestSettings) -> pa.Array:
+def located_timestamps(head_t: pa.Table, ts_ms: pa.Array, settings: IngestSettings, name_date: str | None = None) -> pa.Array:
     """Timestamps of the forms the plain conversion does not read (:func:`TS.to_iso`): log4j
     ``DATE`` (``04 Mar 2021 10:00:00,123``), a zone word, syslog ``Mar  4 10:00:00`` (the year of
     the file's dated lines, else ``ingest.default_year``) and a time of day alone (the date of the
-    previous dated line). Per line in file order, only on the heads the plain conversion left null."""
+    previous dated line, else ``name_date``: the date in the file's name). Per line in file order, only on the heads the plain conversion left null."""
     raw = pc.coalesce(ao.nullify_empty(head_t["ts"].combine_chunks()), head_t["pts"].combine_chunks())
     miss = ao.mask(pc.and_(pc.is_null(ts_ms), pc.is_valid(raw)))
     if not miss.any():
@@ -453,7 +453,7 @@ def located_timestamps(head_t: pa.Table, ts_ms: pa.Array, settings: IngestSettin
     year = _year(dated, settings)
     out = ao.numpy_of(pc.fill_null(ts_ms, 0)).copy()
     ok = ao.mask(pc.is_valid(ts_ms))
-    last_date = None
+    last_date = name_date
     fixed_rows, fixed_text = [], []
     for i, r in enumerate(raws):
         if miss[i]:

@@ -82,6 +82,7 @@ from jobs.ingest import envelope_heads as EH
 from jobs.ingest import envelopes as E
 from jobs.ingest import layouts as L
 from jobs.ingest import pyregex as PR
+from jobs.ingest import timestamps as TS
 from jobs.ingest.accounting import (
     FileLines,
     continuation_classes,
@@ -467,7 +468,7 @@ def _timestamps(h: _HeadColumns, settings: IngestSettings, audit: dict[str, Any]
     first/last times and out-of-order count."""
     ts_ms = head_timestamps(h.table, settings.default_timezone)
     if ts_ms.null_count and len(h.table):
-        ts_ms = located_timestamps(h.table, ts_ms, settings)
+        ts_ms = located_timestamps(h.table, ts_ms, settings, TS.date_in_name(audit["source_file"]))
     ts_np = numpy_of(pc.fill_null(ts_ms, -1)) if len(ts_ms) else np.zeros(0, np.int64)
     has_ts = ts_np >= 0
     if has_ts.any():

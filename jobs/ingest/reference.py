@@ -448,7 +448,7 @@ def _timestamps(f: File, settings: IngestSettings, audit: dict[str, Any]) -> Non
     dated = [TS.date_of(r) for r in raw]
     if year is None:
         year = next((int(d[:4]) for d in dated if d), None)
-    last_date = None
+    last_date = TS.date_in_name(audit["source_file"])  # (a time of day before any dated line)
     for k, h in enumerate(heads):
         h.ts_ms = ms[k]
         if h.ts_ms is None and raw[k] is not None:

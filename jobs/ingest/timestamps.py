@@ -74,6 +74,11 @@ _DATE4J_RX = re.compile(rf"^(\d{{1,2}}) ({_MON}) (\d{{4}}) (.*)$")
 _ERLANG_RX = re.compile(rf"^(\d{{1,2}})-({_MON})-(\d{{4}})::(.*)$")
 _SYSLOG_RX = re.compile(rf"^({_MON}) {{1,2}}(\d{{1,2}}) (.*)$")
 _TIME_RX = re.compile(rf"^{TIME_ONLY}$")
+#: a time of day as a layout's head captures it (JBoss/Quarkus ``%d{HH:mm:ss}`` prints no fraction)
+_HEAD_TIME_RX = re.compile(r"^\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?$")
+#: a date in a file's name (logback's and log4j's rolled files ``app.2024-05-01.0.log``, Kafka's
+#: ``server.log.2024-05-01-13``): the date of the times of day before the file's first dated line
+_NAME_DATE_RX = re.compile(r"(?<!\d)(\d{4})[-_]?(\d{2})[-_]?(\d{2})(?!\d)")
 _ZONE_WORD = re.compile(r" ?(?:UTC|GMT)$")
 _US_RX = re.compile(r"^(\d{2})/(\d{2})/(\d{4}),? (\d{1,2}):(\d{2}:\d{2}(?:[.,]\d{1,9})?)(?: ?([AP]M))?$")
 _DMY2_RX = re.compile(rf"^(\d{{2}})-({_MON})-(\d{{2}}) (.*)$")
@@ -106,7 +111,7 @@ def to_iso(ts: str | None, year: int | None = None, date: str | None = None) -> 
             return None
         mon, d, rest = m.groups()
         return f"{year:04d}-{MONTHS.index(mon) + 1:02d}-{int(d):02d} {rest}"
-    if _TIME_RX.match(ts):
+    if _HEAD_TIME_RX.match(ts):
         return f"{date} {ts}" if date else None
     return ts
 
@@ -144,3 +149,15 @@ def date_of(ts: str | None) -> str | None:
     ts = _day_month_year(ts, _PY_DMY2) or _us_tai(ts) or ts
     m = _YEAR_DATE.match(ts)
     return f"{m.group(1)}-{m.group(2)}-{m.group(3)}" if m else None
+
+
+def date_in_name(path: str | None) -> str | None:
+    """``yyyy-MM-dd`` of the last plausible date in a file's base name (``2024-05-01``, ``2024_05_01``,
+    ``20240501``), else None."""
+    if not path:
+        return None
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    for y, mo, d in reversed(_NAME_DATE_RX.findall(name)):
+        if 1970 <= int(y) <= 2100 and 1 <= int(mo) <= 12 and 1 <= int(d) <= 31:
+            return f"{y}-{mo}-{d}"
+    return None

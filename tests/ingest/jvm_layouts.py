@@ -138,6 +138,7 @@ TRACE = "[6d5fd7b3e8c0f4a2a1b2c3d4e5f60718-2b1e8d3f9a7c6b5e] "
 
 TEXT: dict[str, Layout] = {
     "kafka-log4j": _line(lambda m, t: f"[{_ms(t)}] {m.level} {m.text} ({m.logger})"),
+    "kafka-log4j-nologger": _line(lambda m, t: f"[{_ms(t)}] {m.level} {m.text}"),
     "connect-log4j": _line(lambda m, t: f"[{_ms(t)}] {m.level} {CONNECT_MDC}{m.text} ({m.logger}:231)"),
     "kafka-log4j-c1": _line(lambda m, t: f"[{_ms(t)}] {m.level} {m.text} ({short(m.logger)})"),
     "log4j2-iso8601": _line(lambda m, t: f"{_ms(t).replace(' ', 'T')} [{_thr(m)}] {m.level:<5} {m.logger} - {m.text}"),
@@ -202,9 +203,9 @@ def recall(reader: Callable | None = None, sources: tuple[str, ...] = SOURCES) -
     out = {}
     for name, lay in LAYOUTS.items():
         ok, fok, n, bad = 0, 0, 0, []
-        for src, msgs in per_source:  # one file per program, as deployments write them
-            o, b = score(msgs, lay, reader or parse_bytes, f"{src}-{name}")
-            f = o if o == len(msgs) else score(msgs, lay, reader or parse_bytes, f"{src}-{name}", fields_only=True)[0]
+        for src, msgs in per_source:  # one file per program, named as logback's rolled files are
+            o, b = score(msgs, lay, reader or parse_bytes, f"{src}-{name}.2024-05-01")
+            f = o if o == len(msgs) else score(msgs, lay, reader or parse_bytes, f"{src}-{name}.2024-05-01", fields_only=True)[0]
             ok, fok, n, bad = ok + o, fok + f, n + len(msgs), bad + b
         out[name] = (ok, fok, n, bad)
     return out

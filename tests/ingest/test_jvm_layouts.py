@@ -1,0 +1,84 @@
+"""JVM catalogue statements in the JVM's logging layouts (tests/ingest/jvm_layouts.py) read right by both
+readers: kind, group, generation, member id and the application's time."""
+
+from __future__ import annotations
+
+import pytest
+
+from jobs.ingest import timestamps as TS
+from jobs.ingest.parse import parse_bytes
+from jobs.ingest.reference import read_bytes
+from tests.ingest import framework_layouts as F
+from tests.ingest import jvm_layouts as J
+
+#: layouts that do not read whole yet (see docs/ingestion.md)
+OPEN = {"spring-cloud-gcp"}
+SAMPLE = 4  # statements per source
+CC = "org.apache.kafka.clients.consumer.internals.ConsumerCoordinator"
+
+
+def _sample(source: str) -> list[F.Msg]:
+    msgs = J.messages(source)
+    step = max(1, len(msgs) // SAMPLE)
+    return msgs[::step][:SAMPLE]
+
+
+#: a sample of every source in one file (statements that need a neighbour's group left out: the
+#: sources' groups differ)
+MIXED = [m for s in J.SOURCES for m in _sample(s) if m.expected["kind"] != "static_member_no_rebalance"]
+
+
+@pytest.mark.parametrize("layout", [n for n in J.LAYOUTS if n not in OPEN])
+def test_each_jvm_layout_reads_every_source(layout: str) -> None:
+    ok, bad = F.score(MIXED, J.LAYOUTS[layout], parse_bytes, f"app-{layout}.2024-05-01")
+    assert ok == len(MIXED), bad
+
+
+@pytest.mark.parametrize("layout", ["quarkus-file", "wildfly-console", "log4j2-fields-after", "micronaut-ansi",
+                                    "spring-boot3-correlation", "jul-simpleformatter", "log4j2-json-gelf"])  # fmt: skip
+def test_the_reference_reader_reads_them_the_same(layout: str) -> None:
+    for src in ("kafka-broker-scala", "kafka-consumer-classic", "kafka-streams", "spring-kafka"):
+        data, _ = F.render(_sample(src), J.LAYOUTS[layout])
+        fast = parse_bytes(data, "app.2024-05-01.log", "c", F.SETTINGS, "r")
+        ref = read_bytes(data, "app.2024-05-01.log", "c", F.SETTINGS, "r")
+        assert fast[0].to_pylist() == ref[0].to_pylist()
+        assert fast[2] == ref[2]
+
+
+def test_logger_abbreviations_follow_each_framework() -> None:
+    assert J.logback_abbrev(CC, 36) == "o.a.k.c.c.i.ConsumerCoordinator"
+    assert J.logback_abbrev(CC, 39) == "o.a.k.c.c.internals.ConsumerCoordinator"
+    assert J.spring_logger("org.apache.kafka.clients.consumer.internals.AbstractHeartbeatRequestManager") == (
+        ".k.c.c.i.AbstractHeartbeatRequestManager")  # (cut from the left to 40)
+    assert J.dot_abbrev(CC) == "o.a.k.c.c.i.ConsumerCoordinator"
+    assert J.dot_abbrev("io.smallrye.reactive.messaging.kafka", 3) == "io.sma.rea.mes.kafka"
+    assert J.short(CC) == "ConsumerCoordinator"
+
+
+def test_a_jboss_line_gives_its_logger_thread_and_message() -> None:
+    line = (f"2024-05-01 13:00:00,123 orders-host orders-service[4242] INFO  [org.apa.kaf.cli.con.int.ConsumerCoordinator] "
+            f"(executor-thread-1) Successfully joined group orders-g7 with generation 7\n").encode()  # fmt: skip
+    for reader in (parse_bytes, read_bytes):
+        ev = reader(line, "q.log", "c", F.SETTINGS, "r")[0].to_pylist()
+        assert [(e["layout"], e["kind"], e["group_id"], e["generation"], e["ts_ms"]) for e in ev] == [
+            ("jboss", "joined", "orders-g7", 7, 1714568400123)]
+
+
+def test_a_time_of_day_takes_the_date_in_the_file_name() -> None:
+    assert TS.date_in_name("/var/log/app/orders.2024-05-01.0.log") == "2024-05-01"
+    assert TS.date_in_name("server.log.2024-05-01-13") == "2024-05-01"
+    assert TS.date_in_name("app_20240501.log") == "2024-05-01"
+    assert TS.date_in_name("2024-05-01/app.log") is None  # (the base name only)
+    assert TS.date_in_name("app-12345678.log") is None
+    line = b"13:00:00.123 [main] INFO  o.a.k.c.c.i.ConsumerCoordinator - Successfully joined group g with generation 7\n"
+    for reader in (parse_bytes, read_bytes):
+        dated = reader(line, "app.2024-05-01.log", "c", F.SETTINGS, "r")[0].to_pylist()
+        bare = reader(line, "app.log", "c", F.SETTINGS, "r")[0].to_pylist()
+        assert [e["ts_ms"] for e in dated] == [1714568400123]
+        assert [(e["kind"], e["ts_ms"]) for e in bare] == [("joined", None)]
+
+
+def test_recall_covers_every_jvm_source() -> None:
+    counts = {s: len(J.messages(s)) for s in J.SOURCES}
+    assert all(n > 0 for n in counts.values()), counts
+    assert sum(counts.values()) == 699

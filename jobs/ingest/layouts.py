@@ -335,7 +335,7 @@ JSON_BEHIND = r"^(?P<pre>[^{]{1,80}?)\s(?P<rest>\{.*\})\s*$"
 JSON_RECORD_BEHIND = r'^(?P<pre>[^{]{1,80}?)\s(?P<rest>\{.*"(?:message|msg|@m|text)"\s*:\s*".*\})\s*$'
 _JSTR = r'"((?:[^"\\]|\\.)*)"'
 JSON_KEYS: dict[str, str] = {
-    "ts": r'"(?:@timestamp|timestamp|time|ts|@t|t|datetime|date)"\s*:\s*(?:"(?P<v>[^"]*)"|(?P<n>\d{9,13}(?:\.\d+)?))',
+    "ts": r'"(?:@timestamp|timestamp|time|ts|@t|t|datetime|date|timeMillis)"\s*:\s*(?:"(?P<v>[^"]*)"|(?P<n>\d{9,13}(?:\.\d+)?))',
     "message": r'"(?:message|msg|@m|log|text)"\s*:\s*"(?P<v>(?:[^"\\]|\\.)*)"',
     "level": r'"(?:level|log\.level|severity|@l|levelname|loglevel|lvl)"\s*:\s*"(?P<v>[^"]*)"',
     "logger": r'"(?:logger_name|logger|log\.logger|loggerName|logger\.name|name)"\s*:\s*"(?P<v>[^"]*)"',
@@ -350,7 +350,7 @@ JSON_KEYS: dict[str, str] = {
 }
 #: the same families as column names of pyarrow's JSON reader (nested objects flattened with ".")
 JSON_NAMES: dict[str, tuple[str, ...]] = {
-    "ts": ("@timestamp", "timestamp", "time", "ts", "@t", "t", "datetime", "date"),
+    "ts": ("@timestamp", "timestamp", "time", "ts", "@t", "t", "datetime", "date", "timeMillis"),
     "message": ("message", "msg", "@m", "@mt", "log", "text"),
     "level": ("level", "log.level", "severity", "@l", "levelname", "loglevel", "lvl"),
     "logger": ("logger_name", "logger", "log.logger", "loggerName", "logger.name", "name"),
@@ -361,6 +361,24 @@ JSON_NAMES: dict[str, tuple[str, ...]] = {
     "j_client": ("clientId", "client_id", "client.id"),
     "j_error": ("error",),
 }
+#: epoch seconds and nanoseconds in two keys (flattened names): log4j2's JsonLayout ``instant``,
+#: Spring Cloud GCP's Stackdriver layout, protobuf's ``Timestamp`` as JSON); the time when no
+#: ``ts`` key has one, as the text ``seconds.nanoseconds``
+JSON_EPOCH_PAIRS: tuple[tuple[str, str], ...] = (
+    ("instant.epochSecond", "instant.nanoOfSecond"),
+    ("timestampSeconds", "timestampNanos"),
+    ("timestamp.seconds", "timestamp.nanos"),
+)
+
+
+def epoch_pair_text(seconds: object, nanos: object) -> str | None:
+    """``seconds.nanoseconds`` (nine digits) of one :data:`JSON_EPOCH_PAIRS` pair, None unless both are
+    JSON integers."""
+    if type(seconds) is int and type(nanos) is int:
+        return f"{seconds}.{nanos:09d}"
+    return None
+
+
 #: nested keys (MDC, context objects: ``mdc.groupId``) that fill a family the names above leave
 #: empty: the first flattened key ending in ``.<suffix>``
 JSON_SUFFIXES: dict[str, tuple[str, ...]] = {

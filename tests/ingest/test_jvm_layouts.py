@@ -56,8 +56,8 @@ def test_logger_abbreviations_follow_each_framework() -> None:
 
 
 def test_a_jboss_line_gives_its_logger_thread_and_message() -> None:
-    line = (f"2024-05-01 13:00:00,123 orders-host orders-service[4242] INFO  [org.apa.kaf.cli.con.int.ConsumerCoordinator] "
-            f"(executor-thread-1) Successfully joined group orders-g7 with generation 7\n").encode()  # fmt: skip
+    line = (b"2024-05-01 13:00:00,123 orders-host orders-service[4242] INFO  [org.apa.kaf.cli.con.int.ConsumerCoordinator] "
+            b"(executor-thread-1) Successfully joined group orders-g7 with generation 7\n")  # fmt: skip
     for reader in (parse_bytes, read_bytes):
         ev = reader(line, "q.log", "c", F.SETTINGS, "r")[0].to_pylist()
         assert [(e["layout"], e["kind"], e["group_id"], e["generation"], e["ts_ms"]) for e in ev] == [

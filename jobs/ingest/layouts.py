@@ -135,6 +135,15 @@ LAYOUTS: tuple[Layout, ...] = (
         "`[x]` is message text: kafkajs's `[Connection] Request ...`, ruby-kafka's `[member] Joined ...`)",
     ),
     Layout(
+        "log4j-iso-thread",
+        rf"^(?P<ts>{_TS_ISO})\s+(?P<level>{LEVELS})\s+(?P<message>.*) \((?P<logger>[\w$-]+(?:\.[\w$-]+)+(?::\d+)?)\) "
+        r"\[(?P<thread>[^\]]*)\]$",
+        "2024-05-01 10:00:00,123 INFO [GroupCoordinator 1]: Stabilized group g generation 3 (__consumer_offsets-12) "
+        "with 2 members (kafka.coordinator.group.GroupCoordinator) [data-plane-kafka-request-handler-3]",
+        "`%d{ISO8601} %p %m (%c) [%t]` (Strimzi's brokers; its Connect workers add `%X{connector.context}` "
+        "before the message)",
+    ),
+    Layout(
         "jboss",
         rf"^(?P<ts>{_TS_ISO}|{_TS_TIME_ONLY}|\d{{2}}:\d{{2}}:\d{{2}})\s+(?:\S+ \S+\[\d+\]\s+)?(?P<level>{LEVELS})\s+"
         r"\[(?P<logger>[\w.$-]+)\]\s+\((?P<thread>[^()]*)\)\s(?P<message>.*)$",
@@ -264,6 +273,7 @@ FIRST_CHARS: dict[str, str] = {
     "log4j-thread": _DIGITS,
     "log4j-level-thread": _DIGITS,
     "log4j-level-thread-short": _DIGITS,
+    "log4j-iso-thread": _DIGITS,
     "jboss": _DIGITS,
     "fields-after": _DIGITS,
     "python": _DIGITS,

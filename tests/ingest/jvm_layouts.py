@@ -140,6 +140,8 @@ TEXT: dict[str, Layout] = {
     "kafka-log4j": _line(lambda m, t: f"[{_ms(t)}] {m.level} {m.text} ({m.logger})"),
     "kafka-log4j-nologger": _line(lambda m, t: f"[{_ms(t)}] {m.level} {m.text}"),
     "connect-log4j": _line(lambda m, t: f"[{_ms(t)}] {m.level} {CONNECT_MDC}{m.text} ({m.logger}:231)"),
+    "strimzi": _line(lambda m, t: f"{_ms(t)} {m.level} {m.text} ({m.logger}) [{_thr(m)}]"),
+    "strimzi-connect": _line(lambda m, t: f"{_ms(t)} {m.level} {CONNECT_MDC}{m.text} ({m.logger}) [{_thr(m)}]"),
     "kafka-log4j-c1": _line(lambda m, t: f"[{_ms(t)}] {m.level} {m.text} ({short(m.logger)})"),
     "log4j2-iso8601": _line(lambda m, t: f"{_ms(t).replace(' ', 'T')} [{_thr(m)}] {m.level:<5} {m.logger} - {m.text}"),
     "log4j2-default-tod": _line(lambda m, t: f"{_tod(t)} [{_thr(m)}] {m.level:<5} {m.logger} - {m.text}", "tod"),

@@ -12,7 +12,7 @@ from tests.ingest import framework_layouts as F
 from tests.ingest import jvm_layouts as J
 
 #: layouts that do not read whole yet (see docs/ingestion.md)
-OPEN = {"spring-cloud-gcp"}
+OPEN = {"log4j2-mdc-after"}
 SAMPLE = 4  # statements per source
 CC = "org.apache.kafka.clients.consumer.internals.ConsumerCoordinator"
 
@@ -81,4 +81,29 @@ def test_a_time_of_day_takes_the_date_in_the_file_name() -> None:
 def test_recall_covers_every_jvm_source() -> None:
     counts = {s: len(J.messages(s)) for s in J.SOURCES}
     assert all(n > 0 for n in counts.values()), counts
-    assert sum(counts.values()) == 699
+    assert sum(counts.values()) == 705
+
+
+@pytest.mark.parametrize(("record", "ts_ms"), [
+    ('{"instant":{"epochSecond":1714568400,"nanoOfSecond":123456789},"level":"INFO","message":"M"}', 1714568400123),
+    ('{"timestampSeconds":1714568400,"timestampNanos":5000000,"severity":"INFO","message":"M"}', 1714568400005),
+    ('{"timeMillis":1714568400123,"level":"INFO","loggerName":"x","message":"M"}', 1714568400123),
+    ('{"@timestamp":"2024-05-01T13:00:01.000Z","instant":{"epochSecond":1714568400,"nanoOfSecond":0},"message":"M"}', 1714568401000),
+])  # fmt: skip
+def test_a_json_time_in_seconds_and_nanoseconds_keys(record: str, ts_ms: int) -> None:
+    """log4j2 JsonLayout's ``instant``, Stackdriver's ``timestampSeconds``/``timestampNanos``, ``timeMillis``;
+    a ``ts`` key wins over the pair."""
+    line = (record.replace('"M"', '"Successfully joined group g with generation 7"') + "\n").encode()
+    for reader in (parse_bytes, read_bytes):
+        ev = reader(line, "j.log", "c", F.SETTINGS, "r")[0].to_pylist()
+        assert [(e["kind"], e["ts_ms"]) for e in ev] == [("joined", ts_ms)]
+
+
+@pytest.mark.parametrize("text", [
+    "2024-05-01 13:00:00,123 [main] INFO  o.a.k.c.c.i.AbstractCoordinator [traceId=6d5f spanId=2b1e] - Successfully joined group g with generation 7",
+    "1357 [main] INFO  org.apache.kafka.clients.consumer.internals.AbstractCoordinator  - Successfully joined group g with generation 7",
+])  # fmt: skip
+def test_a_message_starts_after_a_dash_that_follows_a_separator(text: str) -> None:
+    for reader in (parse_bytes, read_bytes):
+        ev = reader((text + "\n").encode(), "d.log", "c", F.SETTINGS, "r")[0].to_pylist()
+        assert [(e["kind"], e["group_id"], e["generation"]) for e in ev] == [("joined", "g", 7)]

@@ -9,7 +9,8 @@ reader then reads its lines.
   ``error``);
 * the content's sha256 (the same content given twice is read once);
 * a binary file (control bytes, NUL included, are at least 5 % of its first 8 KiB: a Kafka segment,
-  an archive, an image) is ``binary``: one quarantine row for the file, not one per "line".
+  an archive, an image; the ESC of an ANSI colour sequence is not counted) is ``binary``: one quarantine
+  row for the file, not one per "line".
 """
 
 from __future__ import annotations

@@ -54,8 +54,17 @@ SCS: tuple[Dialect, ...] = (
 )  # fmt: skip
 
 #: Alpakka Kafka (``akka.kafka.internal.*``; statements in ``jobs/ingest/catalogue/data/alpakka-kafka.yaml``):
-#: the consumer actor's lines that mention offsets or assignment without a group fact
+#: a source's partition assignment handler (``Assigned partitions: Set(…). All partitions: Set(…)``, a
+#: sub-source's ``#3 Assigning new partitions: t-0,t-1``), naming no group (it comes from the file's
+#: context; a bare line's leading ``#`` is taken for a comment mark); the consumer actor's lines that
+#: mention offsets or assignment without a group fact
 ALPAKKA: tuple[Dialect, ...] = (
+    _d("alpakka.partitions_assigned", "partitions_assigned", C, "alpakka-kafka 1.0+",
+       r"(?:Assigned partitions: .*\. All partitions: .*|(?:#?\d+ )?Assigning new partitions: .*)",
+       "Assigned partitions: Set(orders-0, orders-1). All partitions: Set(orders-0, orders-1)"),
+    _d("alpakka.partitions_revoked", "partitions_revoked", C, "alpakka-kafka 1.0+",
+       r"(?:Revoked partitions: .*\. All partitions: .*|(?:#?\d+ )?Closing SubSources for revoked partitions: .*)",
+       "Revoked partitions: Set(orders-1). All partitions: Set(orders-0)"),
     _d("alpakka.quiet", None, C, "alpakka-kafka 1.0+",
        r"(?:Refreshing committed offsets: .*|Partition assignment handler `[^`]*` took longer than `partition-handler-warning`: .*)",
        "Refreshing committed offsets: Map(orders-0 -> 42)"),

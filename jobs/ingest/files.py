@@ -9,7 +9,8 @@ reader then reads its lines.
   ``error``);
 * the content's sha256 (the same content given twice is read once);
 * a binary file (control bytes, NUL included, are at least 5 % of its first 8 KiB: a Kafka segment,
-  an archive, an image) is ``binary``: one quarantine row for the file, not one per "line".
+  an archive, an image; the ESC of an ANSI colour sequence is not counted) is ``binary``: one quarantine
+  row for the file, not one per "line".
 """
 
 from __future__ import annotations
@@ -40,16 +41,22 @@ class OpenedFile:
     error: str | None = None
 
 
+def _sniffed(data: bytes) -> bytes:
+    """The first :data:`BINARY_SNIFF` bytes, the ESC of each ANSI colour sequence (``ESC[``: a
+    terminal's coloured log lines) not counted as a control byte."""
+    return data[:BINARY_SNIFF].replace(b"\x1b[", b"[")
+
+
 def is_binary(data: bytes) -> bool:
     """Control bytes are at least 5 % of the first :data:`BINARY_SNIFF` bytes (counted by deleting
     them: ``bytes.translate``; :func:`is_binary_plain` counts them one by one)."""
-    head = data[:BINARY_SNIFF]
+    head = _sniffed(data)
     return len(head) - len(head.translate(None, _CONTROL_BYTES)) >= 0.05 * len(head)
 
 
 def is_binary_plain(data: bytes) -> bool:
     """:func:`is_binary` byte by byte (the reference it is tested equal to)."""
-    head = data[:BINARY_SNIFF]
+    head = _sniffed(data)
     return sum(1 for b in head if b in _CONTROL) >= 0.05 * len(head)
 
 

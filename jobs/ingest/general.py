@@ -119,6 +119,10 @@ _TAIL_PUNCT = re.compile(r"\s+[/\\]\s*$|\s*[,;|]\s*$|\"\s*$")
 _TAIL_THREAD = re.compile(r"\s+\[[^\],]*\]\s*$")
 #: ``key=value`` pairs after a message (logfmt fields, MDC written after ``%m``)
 _TAIL_PAIRS = re.compile(r'(?:\s+[\w.@-]+=(?:"(?:[^"\\]|\\.)*"|[^\s"]*))+\s*$')
+#: a dash after a separator (``[k=v] - msg``, ``%c  - msg``): the message starts after it
+_DASH = re.compile(r"-[ \t]+")
+#: a map after a message (log4j2's ``%X``/``%MDC``: ``{traceId=…, spanId=…}``)
+_TAIL_MAP = re.compile(r"\s+\{[\w.@-]+=[^{}]*\}\s*$")
 #: at most this many start positions per message, within its first characters
 MAX_STARTS = 12
 START_WITHIN = 400
@@ -132,7 +136,7 @@ def cut_logger_tail(msg: str) -> str:
 def _tails(msg: str) -> list[str]:
     """``msg`` without its end junk, then as it is, then without a trailing ``[thread]`` too (the
     order in which they are tried: a partition list ``[t-0]`` must not be taken for a thread), then
-    without trailing ``key=value`` pairs."""
+    without trailing ``key=value`` pairs, then without a trailing ``{key=value, …}`` map."""
     cut = msg
     for rx in (_TAIL_CSV, _TAIL_PUNCT, _TAIL_LOGGER, _TAIL_PUNCT):
         cut = rx.sub("", cut)
@@ -147,6 +151,9 @@ def _tails(msg: str) -> list[str]:
     pairs = _TAIL_PAIRS.sub("", msg)
     if pairs != msg:
         out.append(pairs)
+    mdc = _TAIL_MAP.sub("", msg)
+    if mdc != msg:
+        out.append(mdc)
     return [t for t in out if t]
 
 
@@ -160,8 +167,11 @@ def message_candidates(messages: list[str]) -> tuple[list[str], list[int], list[
     for i, msg in enumerate(messages):
         starts = [0]
         for m in _STARTS.finditer(msg, 0, START_WITHIN):
-            if m.end() < len(msg) and m.end() not in starts:
-                starts.append(m.end())
+            e = m.end()
+            if d := _DASH.match(msg, e):  # ("] - msg", "logger  - msg": the dash separates too)
+                e = d.end()
+            if e < len(msg) and e not in starts:
+                starts.append(e)
             if len(starts) >= MAX_STARTS:
                 break
         seen: set[str] = set()

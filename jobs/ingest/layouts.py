@@ -135,6 +135,32 @@ LAYOUTS: tuple[Layout, ...] = (
         "`[x]` is message text: kafkajs's `[Connection] Request ...`, ruby-kafka's `[member] Joined ...`)",
     ),
     Layout(
+        "log4j-iso-thread",
+        rf"^(?P<ts>{_TS_ISO})\s+(?P<level>{LEVELS})\s+(?P<message>.*) \((?P<logger>[\w$-]+(?:\.[\w$-]+)+(?::\d+)?)\) "
+        r"\[(?P<thread>[^\]]*)\]$",
+        "2024-05-01 10:00:00,123 INFO [GroupCoordinator 1]: Stabilized group g generation 3 (__consumer_offsets-12) "
+        "with 2 members (kafka.coordinator.group.GroupCoordinator) [data-plane-kafka-request-handler-3]",
+        "`%d{ISO8601} %p %m (%c) [%t]` (Strimzi's brokers; its Connect workers add `%X{connector.context}` "
+        "before the message)",
+    ),
+    Layout(
+        "jboss",
+        rf"^(?P<ts>{_TS_ISO}|{_TS_TIME_ONLY}|\d{{2}}:\d{{2}}:\d{{2}})\s+(?:\S+ \S+\[\d+\]\s+)?(?P<level>{LEVELS})\s+"
+        r"\[(?P<logger>[\w.$-]+)\]\s+\((?P<thread>[^()]*)\)\s(?P<message>.*)$",
+        "2024-05-01 10:00:00,123 INFO  [org.apa.kaf.cli.con.int.ConsumerCoordinator] (executor-thread-1) "
+        "[Consumer clientId=consumer-g-1, groupId=g] (Re-)joining group",
+        "JBoss LogManager `%d %-5p [%c] (%t) %s%e` (WildFly, Quarkus with `%c{3.}` names; Quarkus' file "
+        "format puts `host process[pid]` before the level)",
+    ),
+    Layout(
+        "fields-after",
+        rf"^(?P<ts>{_TS_ISO})\s+(?P<level>{LEVELS})\s+(?P<message>.*?)\s+\[(?P<thread>[^\]]+)\]\s+"
+        r"(?P<logger>[A-Za-z_$][\w$]*(?:\.[\w$]+)*(?::\d+)?)$",
+        "2024-05-01 10:00:00.123 INFO  [Consumer clientId=consumer-g-1, groupId=g] (Re-)joining group "
+        "[main] ConsumerCoordinator:412",
+        "`%d %-5p %m [%t] %c{1}:%L`: the thread and the logger after the message",
+    ),
+    Layout(
         "python",
         rf"^(?P<ts>{_TS_ISO}) - (?P<logger>\S+) - (?P<level>{LEVELS}) - (?P<message>.*)$",
         "2024-05-01 10:00:00,123 - kafka.coordinator - INFO - Successfully joined group g with generation 3",
@@ -247,6 +273,9 @@ FIRST_CHARS: dict[str, str] = {
     "log4j-thread": _DIGITS,
     "log4j-level-thread": _DIGITS,
     "log4j-level-thread-short": _DIGITS,
+    "log4j-iso-thread": _DIGITS,
+    "jboss": _DIGITS,
+    "fields-after": _DIGITS,
     "python": _DIGITS,
     "python-basic": "".join(sorted({lv[0] for lv in LEVELS.split("|")})),
     "librdkafka": "%",
@@ -316,7 +345,7 @@ JSON_BEHIND = r"^(?P<pre>[^{]{0,79}?[^{:])\s(?P<rest>\{.*\})\s*$"  # (not after 
 JSON_RECORD_BEHIND = r'^(?P<pre>[^{]{1,80}?)\s(?P<rest>\{.*"(?:message|msg|@m|text)"\s*:\s*".*\})\s*$'
 _JSTR = r'"((?:[^"\\]|\\.)*)"'
 JSON_KEYS: dict[str, str] = {
-    "ts": r'"(?:@timestamp|timestamp|time|ts|@t|t|datetime|date)"\s*:\s*(?:"(?P<v>[^"]*)"|(?P<n>\d{9,13}(?:\.\d+)?))',
+    "ts": r'"(?:@timestamp|timestamp|time|ts|@t|t|datetime|date|timeMillis)"\s*:\s*(?:"(?P<v>[^"]*)"|(?P<n>\d{9,13}(?:\.\d+)?))',
     "message": r'"(?:message|msg|@m|log|text)"\s*:\s*"(?P<v>(?:[^"\\]|\\.)*)"',
     "level": r'"(?:level|log\.level|severity|@l|levelname|loglevel|lvl)"\s*:\s*"(?P<v>[^"]*)"',
     "logger": r'"(?:logger_name|logger|log\.logger|loggerName|logger\.name|name)"\s*:\s*"(?P<v>[^"]*)"',
@@ -331,7 +360,7 @@ JSON_KEYS: dict[str, str] = {
 }
 #: the same families as column names of pyarrow's JSON reader (nested objects flattened with ".")
 JSON_NAMES: dict[str, tuple[str, ...]] = {
-    "ts": ("@timestamp", "timestamp", "time", "ts", "@t", "t", "datetime", "date"),
+    "ts": ("@timestamp", "timestamp", "time", "ts", "@t", "t", "datetime", "date", "timeMillis"),
     "message": ("message", "msg", "@m", "@mt", "log", "text"),
     "level": ("level", "log.level", "severity", "@l", "levelname", "loglevel", "lvl"),
     "logger": ("logger_name", "logger", "log.logger", "loggerName", "logger.name", "name"),
@@ -342,6 +371,24 @@ JSON_NAMES: dict[str, tuple[str, ...]] = {
     "j_client": ("clientId", "client_id", "client.id"),
     "j_error": ("error",),
 }
+#: epoch seconds and nanoseconds in two keys (flattened names): log4j2's JsonLayout ``instant``,
+#: Spring Cloud GCP's Stackdriver layout, protobuf's ``Timestamp`` as JSON); the time when no
+#: ``ts`` key has one, as the text ``seconds.nanoseconds``
+JSON_EPOCH_PAIRS: tuple[tuple[str, str], ...] = (
+    ("instant.epochSecond", "instant.nanoOfSecond"),
+    ("timestampSeconds", "timestampNanos"),
+    ("timestamp.seconds", "timestamp.nanos"),
+)
+
+
+def epoch_pair_text(seconds: object, nanos: object) -> str | None:
+    """``seconds.nanoseconds`` (nine digits) of one :data:`JSON_EPOCH_PAIRS` pair, None unless both are
+    JSON integers."""
+    if type(seconds) is int and type(nanos) is int:
+        return f"{seconds}.{nanos:09d}"
+    return None
+
+
 #: nested keys (MDC, context objects: ``mdc.groupId``) that fill a family the names above leave
 #: empty: the first flattened key ending in ``.<suffix>``
 JSON_SUFFIXES: dict[str, tuple[str, ...]] = {

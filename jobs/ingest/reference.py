@@ -250,6 +250,9 @@ def _json_fields(line: str) -> dict[str, str | None]:
                 out[key] = next((_json_value(v) for k, v in flat.items()
                                  if isinstance(v, (str, int, float)) and any(k.endswith("." + x) for x in suffixes)),
                                 None)  # fmt: skip
+        for sec, nano in L.JSON_EPOCH_PAIRS:  # (seconds and nanoseconds in two keys)
+            if out["ts"] is None and flat.get(sec) is not None and flat.get(nano) is not None:
+                out["ts"] = L.epoch_pair_text(flat[sec], flat[nano])
         return _response_error(out)
     except (ValueError, TypeError, AttributeError):
         pass

@@ -74,6 +74,8 @@ _DATE4J_RX = re.compile(rf"^(\d{{1,2}}) ({_MON}) (\d{{4}}) (.*)$")
 _ERLANG_RX = re.compile(rf"^(\d{{1,2}})-({_MON})-(\d{{4}})::(.*)$")
 _SYSLOG_RX = re.compile(rf"^({_MON}) {{1,2}}(\d{{1,2}}) (.*)$")
 _TIME_RX = re.compile(rf"^{TIME_ONLY}$")
+#: a time of day as a layout's head captures it (JBoss/Quarkus ``%d{HH:mm:ss}`` prints no fraction)
+_HEAD_TIME_RX = re.compile(r"^\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?$")
 _ZONE_WORD = re.compile(r" ?(?:UTC|GMT)$")
 _US_RX = re.compile(r"^(\d{2})/(\d{2})/(\d{4}),? (\d{1,2}):(\d{2}:\d{2}(?:[.,]\d{1,9})?)(?: ?([AP]M))?$")
 _DMY2_RX = re.compile(rf"^(\d{{2}})-({_MON})-(\d{{2}}) (.*)$")
@@ -106,7 +108,7 @@ def to_iso(ts: str | None, year: int | None = None, date: str | None = None) -> 
             return None
         mon, d, rest = m.groups()
         return f"{year:04d}-{MONTHS.index(mon) + 1:02d}-{int(d):02d} {rest}"
-    if _TIME_RX.match(ts):
+    if _HEAD_TIME_RX.match(ts):
         return f"{date} {ts}" if date else None
     return ts
 

@@ -169,3 +169,25 @@ def test_paused_gc_replays_the_same_tables_and_restores_the_collector(tmp_path, 
         assert not gc.isenabled()
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def test_merge_dedupe_keeps_the_last_row_of_each_key_like_the_plain_way() -> None:
+    """The driver merge's de-duplication (``jobs.sink_delta._dedupe_arrow``, one Arrow aggregation)
+    keeps the rows the plain dictionary of keys keeps (nulls equal, the last row of a key), on
+    generated tables with repeated and null keys of several types."""
+    import random
+
+    from jobs.sink_delta import _dedupe_arrow, _dedupe_arrow_plain
+
+    rng = random.Random(7)
+    for n in (0, 1, 2, 5, 40, 300):
+        t = pa.table({
+            "g": pa.array([rng.choice(["a", "b", None]) for _ in range(n)], pa.string()),
+            "ts": pa.array([rng.choice([1, 2, None]) for _ in range(n)], pa.timestamp("ms", tz="UTC")),
+            "k": pa.array([rng.choice([0, 7, None]) for _ in range(n)], pa.int32()),
+            "v": pa.array(list(range(n)), pa.int64()),
+        })  # fmt: skip
+        for keys in (["g"], ["g", "ts", "k"], ["v"]):
+            got, want = _dedupe_arrow(t, keys), _dedupe_arrow_plain(t, keys)
+            assert got.equals(want), (n, keys)
+    assert _dedupe_arrow(pa.table({"g": ["a", "a", "b"], "v": [1, 2, 3]}), ["g"])["v"].to_pylist() == [2, 3]

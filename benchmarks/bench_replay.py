@@ -19,9 +19,11 @@ import pstats
 import sys
 import time
 
+import pyarrow.compute as pc
+
 from coordinator_core.replay.settings import ReplaySettings
 from jobs.buckets import bucket_files
-from jobs.replay_udf import _group_bounds, bucket_input, read_bucket_events, replay_bucket, replay_parts
+from jobs.replay_udf import bucket_input, plain_strings, read_bucket_events, replay_bucket, replay_parts
 
 RUN_ID = "bench-replay"
 
@@ -48,12 +50,14 @@ def per_group(folder: str) -> list[tuple[float, int, str, str, int]]:
         if not isinstance(k, int):
             continue
         table = bucket_input(read_bucket_events(paths))
-        for offset, length in _group_bounds(table):
-            part = table.slice(offset, length)
-            cluster, group_id = part["cluster"][0].as_py(), part["group_id"][0].as_py()
+        keys = plain_strings(table.select(["cluster", "group_id"]))
+        for cluster, group_id in sorted(set(zip(*(keys[c].to_pylist() for c in ("cluster", "group_id"))))):
+            part = table.filter(
+                pc.and_(pc.equal(keys["cluster"], cluster), pc.equal(keys["group_id"], group_id))
+            )
             t0 = time.process_time()
             replay_parts(cluster, group_id, part, None, settings, RUN_ID, presorted=True)
-            out.append((time.process_time() - t0, k, cluster, group_id, length))
+            out.append((time.process_time() - t0, k, cluster, group_id, part.num_rows))
     return sorted(out, reverse=True)
 
 

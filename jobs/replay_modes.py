@@ -53,8 +53,9 @@ def replay_buckets(
     r: RunContext, folder: str, buckets: int, committed_runs: frozenset[str], exclude: frozenset[str]
 ):
     """Replay through the group buckets: the stored states are split into the same buckets by one
-    small Spark write, then task ``k`` of ``spark.range(buckets)`` reads bucket ``k``'s event and
-    state files with pyarrow and replays its groups; the union frame is staged like
+    small Spark write, then each task of a ``spark.range`` (one per bucket with events, the largest
+    first) reads one bucket's event and state files with pyarrow and replays its groups; the union
+    frame is staged like
     :func:`replay_batch`'s."""
     # the events that name no group (bucket NO_GROUP) are not replayed
     event_files = {k: v for k, v in bucket_files(folder).items() if isinstance(k, int)}
@@ -72,9 +73,15 @@ def replay_buckets(
                     for f in os.listdir(d)
                     if f.endswith(".parquet") and not f.startswith(".")
                 )
+    # task k replays the k-th largest bucket (bytes of its event files): the long tasks start first,
+    # the short ones fill in at the end (Spark starts the tasks in index order)
+    order = sorted(event_files, key=lambda k: (-sum(os.path.getsize(f) for f in event_files[k]), k))
+    tasks = max(len(order), 1)
     schema = union_schema()
-    out = r.spark.range(0, buckets, 1, buckets).mapInArrow(
-        bucket_udf(r.config.replay, r.run_id, committed_runs, event_files, state_files, exclude), schema
+    out = r.spark.range(0, tasks, 1, tasks).mapInArrow(
+        bucket_udf(r.config.replay, r.run_id, committed_runs, {t: event_files[k] for t, k in enumerate(order)},
+                   {t: state_files.get(k, []) for t, k in enumerate(order)}, exclude),  # fmt: skip
+        schema,
     )
     stage = r.sink.staging("union")
     out.write.mode("overwrite").parquet(stage)

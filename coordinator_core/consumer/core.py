@@ -254,8 +254,14 @@ class ConsumerReplayCore(EvidenceReplay):
 
     def _emit(self, r: ConsumerRebalance) -> None:
         rec = self._record(r, r.outcome or "open", r.end_ts, r.members_after)
-        self._rb = [x for x in self._rb if x.rebalance_id != rec.rebalance_id]
-        self._rb.append(rec)
+        # only this method adds to _rb, so its ids are unique: drop the one earlier report of the
+        # rebalance (most often the last one), not a filter of every report (quadratic in a long run)
+        rb, rid = self._rb, rec.rebalance_id
+        for i in range(len(rb) - 1, -1, -1):
+            if rb[i].rebalance_id == rid:
+                del rb[i]
+                break
+        rb.append(rec)
 
     def _record(self, r: ConsumerRebalance, outcome: str, end_ts: int | None, after: int | None) -> Rebalance:
         cc = r.culprit_client_id

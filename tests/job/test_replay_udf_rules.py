@@ -127,3 +127,67 @@ def test_bucket_replay_reads_strings_as_dictionaries_with_the_same_tables(tmp_pa
              for d in (True, False)]  # fmt: skip
     assert "out_of_order" in split_union_arrow(again[0], "anomalies")["kind"].to_pylist()
     assert again[0].num_rows > 0 and again[0].equals(again[1])
+
+
+def test_paused_gc_replays_the_same_tables_and_restores_the_collector(tmp_path, monkeypatch) -> None:
+    """A bucket replay with the cyclic collector paused (:func:`jobs.replay_udf.paused_gc`) gives the
+    same union table as with the collector running; the collector's state is restored after it
+    (enabled stays enabled, disabled stays disabled), also when the body raises."""
+    import contextlib
+    import gc
+    import os
+
+    import pyarrow.parquet as pq
+
+    import jobs.replay_udf as ru
+    from coordinator_core.replay.settings import ReplaySettings
+    from jobs.ingest.parse import parse_bytes
+
+    logs = os.path.join(os.path.dirname(__file__), "..", "..", "jobs", "samples", "logs")
+    paths = sorted(os.path.join(r, f) for r, _, fs in os.walk(logs) for f in fs)
+    files = []
+    for i, p in enumerate(paths):
+        with open(p, "rb") as fh:
+            ev = parse_bytes(fh.read(), p, "c")[0]
+        if ev.num_rows:
+            files.append(str(tmp_path / f"e{i}.parquet"))
+            pq.write_table(ev, files[-1])
+    paused = ru.replay_bucket(files, [], ReplaySettings(), "r1", None)
+    monkeypatch.setattr(ru, "paused_gc", contextlib.nullcontext)
+    plain = ru.replay_bucket(files, [], ReplaySettings(), "r1", None)
+    assert paused.num_rows > 50 and paused.equals(plain)
+    monkeypatch.undo()
+    was = gc.isenabled()
+    try:
+        gc.enable()
+        with ru.paused_gc():
+            assert not gc.isenabled()
+        assert gc.isenabled()
+        gc.disable()
+        with contextlib.suppress(RuntimeError), ru.paused_gc():
+            raise RuntimeError
+        assert not gc.isenabled()
+    finally:
+        (gc.enable if was else gc.disable)()
+
+
+def test_merge_dedupe_keeps_the_last_row_of_each_key_like_the_plain_way() -> None:
+    """The driver merge's de-duplication (``jobs.sink_delta._dedupe_arrow``, one Arrow aggregation)
+    keeps the rows the plain dictionary of keys keeps (nulls equal, the last row of a key), on
+    generated tables with repeated and null keys of several types."""
+    import random
+
+    from jobs.sink_delta import _dedupe_arrow, _dedupe_arrow_plain
+
+    rng = random.Random(7)
+    for n in (0, 1, 2, 5, 40, 300):
+        t = pa.table({
+            "g": pa.array([rng.choice(["a", "b", None]) for _ in range(n)], pa.string()),
+            "ts": pa.array([rng.choice([1, 2, None]) for _ in range(n)], pa.timestamp("ms", tz="UTC")),
+            "k": pa.array([rng.choice([0, 7, None]) for _ in range(n)], pa.int32()),
+            "v": pa.array(list(range(n)), pa.int64()),
+        })  # fmt: skip
+        for keys in (["g"], ["g", "ts", "k"], ["v"]):
+            got, want = _dedupe_arrow(t, keys), _dedupe_arrow_plain(t, keys)
+            assert got.equals(want), (n, keys)
+    assert _dedupe_arrow(pa.table({"g": ["a", "a", "b"], "v": [1, 2, 3]}), ["g"])["v"].to_pylist() == [2, 3]

@@ -20,6 +20,9 @@ WHOLE = [
     ("erlang", "otp-legacy-report"), ("go", "log-std"), ("go", "log-prefix"), ("go", "log-shortfile"),
     ("node", "kafkajs-logcreator"), ("node", "pino"), ("dotnet", "mel-console"), ("dotnet", "serilog-compact-json"),
     ("ruby", "logger-default"), ("ruby", "syslog-docker-tag+logger-default"), ("ruby", "rails-tagged"),
+    # (a statement's arguments as keys: logfmt, zap console's JSON tail, zerolog console, JSON after NestJS' text)
+    ("go", "logrus-text"), ("go", "zap-console"), ("go", "zerolog-console"), ("go", "slog-json"), ("node", "nestjs"),
+    ("dotnet", "nlog-default"),
 ]  # fmt: skip
 SAMPLE = 12  # statements per ecosystem (spread over its sources)
 
@@ -41,7 +44,8 @@ def test_each_ecosystem_layout_reads_its_statements(eco: str, layout: str) -> No
 
 @pytest.mark.parametrize(("eco", "layout"), [("erlang", "elixir-default"), ("erlang", "lager"),
                                              ("python", "us-ampm"), ("go", "zerolog-console"),
-                                             ("python", "svlogd-tai64n+logging-default")])  # fmt: skip
+                                             ("python", "svlogd-tai64n+logging-default"), ("go", "zap-console"),
+                                             ("node", "nestjs"), ("node", "pino-pretty")])  # fmt: skip
 def test_the_reference_reader_reads_them_the_same(eco: str, layout: str) -> None:
     msgs, lay = _case(eco, layout)
     data, _ = F.render(msgs, lay)
@@ -49,6 +53,14 @@ def test_the_reference_reader_reads_them_the_same(eco: str, layout: str) -> None
     ref = read_bytes(data, "f.log", "c", F.SETTINGS, "r")
     assert fast[0].to_pylist() == ref[0].to_pylist()
     assert fast[2] == ref[2]
+
+
+def test_pino_pretty_keys_on_indented_lines_give_the_facts() -> None:
+    """pino-pretty writes kafkajs' keys on indented lines after the message: kind, group, member and
+    generation are read (its time of day is not checked here)."""
+    msgs, lay = _case("node", "pino-pretty")
+    ok, bad = F.score(msgs, lay, parse_bytes, "node-pino-pretty", fields_only=True)
+    assert ok == len(msgs), bad
 
 
 def test_an_erlang_term_over_indented_lines_joins_its_message() -> None:

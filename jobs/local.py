@@ -78,8 +78,9 @@ def parse_file(path: str | os.PathLike[str], name: str | None = None, cluster: s
     :func:`jobs.ingest.parse.parse_bytes`; ``name`` is its ``source_file`` (default: the path)."""
     with open(path, "rb") as fh:
         data = fh.read()
+        mtime_ms = os.fstat(fh.fileno()).st_mtime_ns // 1_000_000
     name = str(path) if name is None else name
-    return parse_bytes(data, name) if cluster is None else parse_bytes(data, name, cluster)
+    return parse_bytes(data, name, mtime_ms=mtime_ms) if cluster is None else parse_bytes(data, name, cluster, mtime_ms=mtime_ms)
 
 
 def parse_files(

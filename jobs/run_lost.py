@@ -28,6 +28,11 @@ def what_was_lost(summary: Any, audits: Sequence[dict[str, Any]]) -> None:
         if n_un and a.get("unreadable_example"):
             unreadable.append((a["source_file"], n_un, a["unreadable_example"]))
     summary.quarantine_reasons = reasons
+    dated: dict[str, int] = {}
+    for a in audits:
+        for r, n in (a.get("dated_from") or {}).items():
+            dated[r] = dated.get(r, 0) + int(n)
+    summary.dated_from = dated
     summary.unreadable = sorted(unreadable, key=lambda u: (-u[1], u[0]))[:3]
 
 

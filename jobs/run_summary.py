@@ -48,6 +48,8 @@ class RunSummary:
     quarantine_examples: dict[str, tuple[str, int | None, str | None]] = field(default_factory=dict)
     #: events of this run without any timestamp (kept in ``events``, not replayed)
     untimed_events: int = 0
+    #: events whose time of day was dated from outside their file's lines: rule -> events
+    dated_from: dict[str, int] = field(default_factory=dict)
     #: events of this run in files that name no group (kept in ``events``, not replayed)
     unattributed_events: int = 0
 

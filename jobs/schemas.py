@@ -66,6 +66,9 @@ ARROW: dict[str, pa.Schema] = {
         # complete_bytes = end of its last complete line, prefix_sha256 = sha256 of the text up to there
         ("read_mode", S), ("first_line_no", L), ("resumed_from", S), ("text_bytes", L), ("complete_bytes", L),
         ("prefix_sha256", S),
+        # events whose time of day was dated from outside the file's lines (docs/ingestion.md, "Times of
+        # day without a date"): rule (setting | file_name | modification_time) -> events; null when none
+        ("dated_from", pa.map_(S, L)),
     ),
     # --------------------------------------------------------------------------------- replay
     "group_transitions": _s(

@@ -144,17 +144,19 @@ def parse_file(
     settings: IngestSettings,
     run_id: str | None,
     candidates: list[EarlierRead] | None = None,
+    mtime_ms: int | None = None,
 ) -> tuple[pa.Table, pa.Table, dict[str, Any]]:
     """:func:`~jobs.ingest.parse.parse_bytes` of a file, continuing an earlier read of it when one of
     ``candidates`` (the earlier reads of its directory) is a prefix of its text. The audit gets the
-    read columns (:data:`READ_COLUMNS`) and ``replaced_lines``."""
+    read columns (:data:`READ_COLUMNS`) and ``replaced_lines``. ``mtime_ms``: the file's
+    modification time (dates its times of day when nothing else does: :mod:`jobs.ingest.day_dates`)."""
     plain = data[:2] != b"\x1f\x8b" and not source_file.endswith(".gz")
     opened = open_file(data, source_file, settings.on_corrupt)  # (once: the parse gets it opened)
     text = data if plain else opened.data
     prior = continued_read(text, source_file, candidates) if candidates and text else None
     if prior is not None:
-        return _parse_after(data, text, not plain, prior, source_file, cluster, settings, run_id)
-    ev, q, audit = parse_opened(opened, len(data), source_file, cluster, settings, run_id)
+        return _parse_after(data, text, not plain, prior, source_file, cluster, settings, run_id, mtime_ms)
+    ev, q, audit = parse_opened(opened, len(data), source_file, cluster, settings, run_id, mtime_ms)
     if audit.get("error") is None:
         same = [c for c in candidates or () if c.source_file == source_file]
         mode = "whole" if not same else ("truncated" if len(text) < same[-1].complete_bytes else "rewritten")
@@ -180,15 +182,15 @@ def _replaced(prior: EarlierRead, lines: list[int] | None) -> dict[str, Any] | N
     return None if not lines else {"source_file": prior.source_file, "run_id": prior.run_id, "lines": lines}
 
 
-def _parse_after(data, text, compressed, prior, source_file, cluster, settings, run_id):
+def _parse_after(data, text, compressed, prior, source_file, cluster, settings, run_id, mtime_ms=None):
     """Parse the text from the context start, keep the rows of the lines after the cut."""
     cut, before, replaced = _cut(text, prior)
     start = 0 if cut <= CONTEXT_BYTES else text.rfind(b"\n", 0, cut - CONTEXT_BYTES) + 1
     skipped = text.count(b"\n", 0, start)  # lines before the context
     # (the window is plain text: parse it under a name without .gz)
     name = source_file[:-3] if source_file.endswith(".gz") else source_file
-    ev, q, win = parse_bytes(text[start:], name, cluster, settings, run_id)
-    ctx = parse_bytes(text[start:cut], name, cluster, settings, run_id)[2] if cut > start else None
+    ev, q, win = parse_bytes(text[start:], name, cluster, settings, run_id, mtime_ms)
+    ctx = parse_bytes(text[start:cut], name, cluster, settings, run_id, mtime_ms)[2] if cut > start else None
     keep_from = before - skipped  # window line numbers > keep_from are new
     ev = _renumbered(ev.filter(pc.greater(ev["line_no"], keep_from)), skipped, source_file)
     q = _renumbered(q.filter(pc.greater(q["line_no"], keep_from)), skipped, source_file)

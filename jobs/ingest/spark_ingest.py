@@ -33,6 +33,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 from pyspark import TaskContext
 from pyspark.sql import DataFrame, SparkSession
@@ -155,8 +156,8 @@ def _parse_partition(settings: IngestSettings, run_id: str, write_dir: str | Non
         return write
 
     def fn(batches):
-        for data, path, cluster in _binary_items(batches):
-            ev, q, audit = parse_file(data, path, cluster, quiet, run_id, candidates_for(earlier, path))
+        for data, path, cluster, mtime_ms in _binary_items(batches):
+            ev, q, audit = parse_file(data, path, cluster, quiet, run_id, candidates_for(earlier, path), mtime_ms)
             for b in ev.to_batches(max_chunksize=50_000):
                 yield _to_record(pa.Table.from_batches([b]), "e")
             if q.num_rows:
@@ -167,26 +168,28 @@ def _parse_partition(settings: IngestSettings, run_id: str, write_dir: str | Non
 
 
 def _binary_items(batches):
-    """(content, path, cluster) of each file of the ``binaryFile`` batches."""
+    """(content, path, cluster, modification time in epoch ms) of each file of the ``binaryFile``
+    batches."""
     for batch in batches:
         clusters = batch.column("cluster").to_pylist()
         paths = batch.column("path").to_pylist()
         contents = batch.column("content")
+        mtimes = pc.cast(batch.column("modificationTime"), pa.timestamp("ms")).cast(pa.int64()).to_pylist()
         for i in range(batch.num_rows):
-            yield contents[i].as_py() or b"", _display_path(paths[i]), clusters[i]
+            yield contents[i].as_py() or b"", _display_path(paths[i]), clusters[i], mtimes[i]
 
 
 def _write_parsed(items, quiet: IngestSettings, run_id: str, writers: TaskWriters,
                   earlier: Earlier = None) -> list[dict[str, Any]]:  # fmt: skip
-    """Parse each (content, path, cluster), write its records, return the audit dicts."""
+    """Parse each (content, path, cluster, mtime_ms), write its records, return the audit dicts."""
     audits: list[dict[str, Any]] = []
-    for data, path, cluster in items:
+    for data, path, cluster, mtime_ms in items:
         if data is None:
             q, rows = _file_rows([(path, cluster)], [], quiet, run_id)
             writers.add(pa.table({}), q)
             audits.extend(rows)
             continue
-        ev, q, audit = parse_file(data, path, cluster, quiet, run_id, candidates_for(earlier, path))
+        ev, q, audit = parse_file(data, path, cluster, quiet, run_id, candidates_for(earlier, path), mtime_ms)
         writers.add(ev, q)
         audits.append(audit)
     writers.close()
@@ -240,7 +243,7 @@ def _read(spark: SparkSession, paths: list[str], cluster: str) -> DataFrame:
         spark.read.format("binaryFile")
         .option("recursiveFileLookup", "true")
         .load(paths)
-        .select(F.lit(cluster).alias("cluster"), "path", "content")
+        .select(F.lit(cluster).alias("cluster"), "path", "content", "modificationTime")
     )
 
 

@@ -134,15 +134,16 @@ class TaskWriters:
 
 
 def local_items(files: list[tuple[str, str]]):
-    """(content, path, cluster) of local files read by the worker itself; content None when the
-    file cannot be read (it vanished after the driver listed it)."""
+    """(content, path, cluster, modification time in epoch ms) of local files read by the worker
+    itself; content and time None when the file cannot be read (it vanished after the driver listed it)."""
     for path, cluster in files:
         try:
             with open(path, "rb") as fh:
                 data = fh.read()
+                mtime_ms: int | None = os.fstat(fh.fileno()).st_mtime_ns // 1_000_000
         except OSError:
-            data = None
-        yield data, path, cluster
+            data, mtime_ms = None, None
+        yield data, path, cluster, mtime_ms
 
 
 def file_cost(path: str) -> int:

@@ -40,6 +40,8 @@ def summary_text(summary: Any) -> str:
 
 #: the quarantine reasons shown with an example line
 TOP_REASONS = 3
+#: how the summary names the rules that dated a time of day (jobs/ingest/day_dates.py)
+DATED_FROM = {"setting": "ingest.default_date", "file_name": "the file's name", "modification_time": "the file's modification time"}
 
 
 def lost_lines(summary: Any) -> list[str]:
@@ -68,6 +70,10 @@ def lost_lines(summary: Any) -> list[str]:
     if untimed:
         out.append(f"  events without any timestamp: {untimed:,} (kept in events, not replayed: no earlier "
                    "line of their file gives a time)")  # fmt: skip
+    dated = getattr(summary, "dated_from", None) or {}
+    if dated:
+        rules = ", ".join(f"{DATED_FROM.get(r, r)} {n:,}" for r, n in sorted(dated.items()))
+        out.append(f"  events with a time of day only, dated from {rules} (ingest.default_date sets the date)")
     unattributed = getattr(summary, "unattributed_events", 0)
     if unattributed:
         out.append(f"  events naming no group: {unattributed:,} (kept in events, not replayed: neither the line nor "

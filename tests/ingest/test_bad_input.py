@@ -147,7 +147,8 @@ def test_run_summary_says_what_was_lost() -> None:
     s = RunSummary("r1", "batch", "./lakehouse", "delta-rs")
     _what_was_lost(s, [
         {"source_file": "a.log", "error": None, "quarantine_reasons": {"unparsable_layout": 5, "group_unknown": 1},
-         "unreadable_example": "12:00 weird line"},
+         "unreadable_example": "12:00 weird line", "dated_from": {"modification_time": 3}},
+        {"source_file": "app-2024-05-01.log", "error": None, "dated_from": {"file_name": 2, "modification_time": 1}},
         {"source_file": "b.log.gz", "error": "corrupt_gzip: b.log.gz: bad", "quarantine_reasons": {"corrupt_gzip": 1}},
         {"source_file": "c.bin", "error": "binary: c.bin: not a text log (9 bytes)", "quarantine_reasons": {"binary": 1}},
     ])  # fmt: skip
@@ -157,6 +158,9 @@ def test_run_summary_says_what_was_lost() -> None:
     assert "files not read: 2" in text and "    b.log.gz: corrupt_gzip: b.log.gz: bad" in text
     assert "quarantined by reason: unparsable_layout 5, binary 1, corrupt_gzip 1, group_unknown 1" in text
     assert "a.log: 5 lines, e.g. '12:00 weird line'" in text and "ingest.layouts" in text
+    assert s.dated_from == {"modification_time": 4, "file_name": 2}
+    assert ("events with a time of day only, dated from the file's name 2, the file's modification time 4 "
+            "(ingest.default_date sets the date)") in text
 
 
 _DUMP_SHAPES = ("inspect", "inspect-multiline", "python-repr", "python-pprint", "ruby-hash", "ruby34-hash", "json-pretty",

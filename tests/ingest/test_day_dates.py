@@ -116,3 +116,34 @@ def test_a_lines_own_dated_envelope_dates_its_time_of_day(reader) -> None:
     ts, audit = _read(reader, data, "app-2023-01-01.log")
     assert ts == [_ms(2024, 5, 1, 23, 59, 59, 900000), _ms(2024, 5, 2, 0, 0, 0, 300000)]
     assert "dated_from" not in audit
+
+
+MTIME = _ms(2024, 5, 1, 18, 0, 0)
+
+
+def _dated_file(tmp_path, name: str = "app.log"):
+    import os
+
+    p = tmp_path / name
+    p.write_bytes(_file("13:00:00.100", "13:00:01.200"))
+    os.utime(p, ns=(MTIME * 1_000_000, MTIME * 1_000_000))
+    return p
+
+
+def test_the_jobs_readers_pass_the_file_modification_time(tmp_path) -> None:
+    """The local pipeline, a worker reading its files and the binaryFile rows give the parse the
+    file's modification time, so its times of day are dated from it."""
+    import pyarrow as pa
+
+    from jobs import local
+    from jobs.ingest.spark_ingest import _binary_items
+    from jobs.ingest.task_files import local_items
+
+    p = _dated_file(tmp_path)
+    ev, _, audit = local.parse_file(p)
+    assert ev.column("ts_ms").to_pylist() == [_ms(2024, 5, 1, 13, 0, 0) + 100, _ms(2024, 5, 1, 13, 0, 1) + 200]
+    assert audit["dated_from"] == {DD.MTIME: 2}
+    assert [(path, c, t) for _, path, c, t in local_items([(str(p), "c")])] == [(str(p), "c", MTIME)]
+    batch = pa.record_batch({"cluster": ["c"], "path": [f"file:{p}"], "content": [p.read_bytes()],
+                             "modificationTime": pa.array([MTIME * 1000], pa.timestamp("us", tz="UTC"))})  # fmt: skip
+    assert [t for *_, t in _binary_items([batch])] == [MTIME]

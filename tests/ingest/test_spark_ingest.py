@@ -473,3 +473,19 @@ def test_binary_file_tasks_write_what_local_tasks_write(spark, logs, tmp_path) -
         }
 
     assert by_bucket(out + "/_rt=e") == by_bucket(local.bucket_dir) != {}
+
+
+def test_times_of_day_are_dated_from_the_file_modification_time(spark, tmp_path) -> None:
+    """A file whose lines carry only a time of day, with no date in its lines or name: the job dates
+    them from the file's modification time (jobs/ingest/day_dates.py)."""
+    line = ("{t} [main] INFO  o.a.k.c.c.i.AbstractCoordinator - [Consumer clientId=c, groupId=g] Successfully joined "
+            "group with generation Generation{{generationId=3, memberId='m', protocol='range'}}\n")  # fmt: skip
+    p = tmp_path / "t" / "app.log"
+    p.parent.mkdir()
+    p.write_text(line.format(t="13:00:00.100"))
+    mtime = int(dt.datetime(2024, 5, 1, 18, tzinfo=dt.UTC).timestamp()) * 1_000_000_000
+    os.utime(p, ns=(mtime, mtime))
+    res = ingest(spark, [InputSpec(str(p))], run_id="mt")
+    got = [r["ts_ms"] for r in res.events.select("ts_ms").collect()]
+    assert got == [int(dt.datetime(2024, 5, 1, 13, 0, 0, 100000, tzinfo=dt.UTC).timestamp() * 1000)]
+    res.unpersist()

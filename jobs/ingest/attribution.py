@@ -14,7 +14,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from jobs.ingest import context as C
-from jobs.ingest.arrowops import extract, mask, numpy_of, take
+from jobs.ingest.arrowops import extract, mask, numpy_of, take, whole
 
 # ------------------------------------------------------------------------------------ attribution
 #: how far back (ms) the time fallback of :func:`attribute_groups` looks for a group line
@@ -206,3 +206,17 @@ def _recent_group_line(
     if j >= 0 and ts[pool[j]] >= 0 and abs(int(ts[p]) - int(ts[pool[j]])) <= ATTRIBUTION_WINDOW_MS:
         return int(pool[j])
     return -1
+
+
+def file_group(ev: pa.Table, sha: str | None) -> pa.Table:
+    """A client line that names no group after attribution: the file's one named group, else the
+    file's unnamed group ``unnamed-<sha8>`` (never merged across files); broker lines stay without
+    (``group_unknown``). See ``reference_events._file_group``."""
+    gid = whole(ev["group_id"])
+    fill = mask(pc.and_(pc.is_null(gid), pc.not_equal(whole(ev["side"]), "broker")))
+    if not fill.any():
+        return ev
+    named = pc.unique(gid.drop_null()).to_pylist()
+    group = named[0] if len(named) == 1 else f"unnamed-{(sha or '')[:8]}"
+    gid = pc.if_else(pa.array(fill), pa.scalar(group, gid.type), gid)
+    return ev.set_column(ev.column_names.index("group_id"), "group_id", gid)

@@ -49,6 +49,7 @@ from functools import cache
 
 import pyarrow as pa
 
+from jobs.ingest import epoch_ms as EM
 from jobs.ingest import layouts as L
 from jobs.ingest import literals as LIT
 from jobs.ingest import records as R
@@ -467,12 +468,12 @@ def _one_record(out: PeeledFile, rows: list[int], texts: list[str]) -> None:
 def envelope_times(pts: list[str | None], tz: str, year: Callable[[], int | None]) -> list[int | None]:
     """Epoch ms of envelopes' times (``pts`` of the heads): what :func:`layouts.parse_timestamps`
     reads, else the located forms of :func:`timestamps.to_iso` (syslog with the file's ``year()``)."""
-    ms = L.parse_timestamps(pa.array(pts, pa.string()), tz).to_pylist()
+    ms = EM.parse_timestamps(pa.array(pts, pa.string()), tz).to_pylist()
     miss = [k for k, (p, v) in enumerate(zip(pts, ms)) if v is None and p is not None]
     if miss:
         y = year()
         isos = {k: iso for k in miss if (iso := TS.to_iso(pts[k], year=y)) is not None}
-        conv = L.parse_timestamps(pa.array(list(isos.values()), pa.string()), tz).to_pylist()
+        conv = EM.parse_timestamps(pa.array(list(isos.values()), pa.string()), tz).to_pylist()
         for k, v in zip(isos, conv):
             ms[k] = v
     return ms

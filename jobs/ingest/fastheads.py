@@ -10,7 +10,7 @@ character) and give the message start. The last ``" ("`` of the line (a reverse 
 are then gathered from zero-copy pieces of the line buffer (:func:`jobs.ingest.rawbytes.pieces`)
 with one ``take`` each, and the timestamp is also converted to epoch milliseconds right away (the
 digits are at known positions; the rows whose date is not a valid calendar date keep only the
-string and go through :func:`jobs.ingest.layouts.parse_timestamps` as before).
+string and go through :func:`jobs.ingest.epoch_ms.parse_timestamps` as before).
 
 :func:`split_log4j` returns ``None`` when a line does not fit the matrix (a run of spaces after
 the level reaching past :data:`WIDTH`); the caller then uses its string-kernel path. Otherwise the
@@ -26,6 +26,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from jobs.ingest import epoch_ms as EM
 from jobs.ingest import layouts as L
 from jobs.ingest import pyregex as PR
 from jobs.ingest.rawbytes import Raw, pieces
@@ -197,7 +198,7 @@ def _ts_ms(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     leap = (y % 4 == 0) & ((y % 100 != 0) | (y % 400 == 0))
     dim = _DAYS_IN_MONTH[np.clip(mo - 1, 0, 11)] + ((mo == 2) & leap)
     dvalid = (y >= 1900) & (y <= 2200) & (mo >= 1) & (mo <= 12) & (dd >= 1) & (dd <= dim)
-    days = L._days_from_civil(y, np.clip(mo, 1, 12), dd)
+    days = EM.days_from_civil(y, np.clip(mo, 1, 12), dd)
     reps = np.diff(np.r_[starts, n])
     valid = np.repeat(dvalid, reps) & (h < 24) & (mi < 60) & (s < 60)
     return np.repeat(days * 86_400_000, reps) + ((h * 60 + mi) * 60 + s) * 1000 + ms, valid

@@ -17,6 +17,7 @@ from pyarrow import json as pa_json
 from jobs.ingest import arrowops as ao
 from jobs.ingest import day_dates as DD
 from jobs.ingest import dialects as D
+from jobs.ingest import epoch_ms as EM
 from jobs.ingest import general as G
 from jobs.ingest import layouts as L
 from jobs.ingest import line_prefixes as LP
@@ -434,22 +435,22 @@ def general_heads(
 def head_timestamps(head_t: pa.Table, default_tz: str) -> pa.Array:
     """Epoch ms of the heads' timestamps (``ts``, else the wrapping prefix's ``pts``): the values
     a fast path converted already (``tsms``, naive) get the default zone, the others go through
-    :func:`L.parse_timestamps` (the same result: both are per value)."""
+    :func:`EM.parse_timestamps` (the same result: both are per value)."""
     if not len(head_t):
         return pa.array([], pa.int64())
     ts_raw = pc.coalesce(ao.nullify_empty(head_t["ts"].combine_chunks()), head_t["pts"].combine_chunks())
     tsms = head_t["tsms"].combine_chunks()
     if tsms.null_count == len(tsms):
-        return L.parse_timestamps(ts_raw, default_tz)
+        return EM.parse_timestamps(ts_raw, default_tz)
     pre = ao.mask(pc.is_valid(tsms))
     out = np.zeros(len(tsms), np.int64)
-    out[pre] = L._apply_zone(
+    out[pre] = EM.apply_zone(
         ao.numpy_of(tsms)[pre] if pre.all() else ao.numpy_of(tsms.filter(pa.array(pre))), pre[pre], default_tz
     )
     if pre.all():
         return pa.array(out, pa.int64())
     rest = np.nonzero(~pre)[0]
-    slow = L.parse_timestamps(ao.take(ts_raw, rest), default_tz)
+    slow = EM.parse_timestamps(ao.take(ts_raw, rest), default_tz)
     valid = pre.copy()
     valid[rest] = ao.mask(pc.is_valid(slow))
     out[rest] = ao.numpy_of(pc.fill_null(slow, 0))
@@ -484,7 +485,7 @@ def located_timestamps(
                 fixed_rows.append(i)
                 fixed_text.append(iso)
     if fixed_rows:
-        conv = L.parse_timestamps(pa.array(fixed_text, pa.string()), settings.default_timezone)
+        conv = EM.parse_timestamps(pa.array(fixed_text, pa.string()), settings.default_timezone)
         cv = ao.mask(pc.is_valid(conv))
         fr = np.array(fixed_rows)[cv]
         out[fr] = ao.numpy_of(pc.fill_null(conv, 0))[cv]

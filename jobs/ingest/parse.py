@@ -90,7 +90,7 @@ from jobs.ingest.accounting import (
     quarantine_table,
 )
 from jobs.ingest.arrowops import extract, mask, nullify_empty, numpy_of, take, whole
-from jobs.ingest.attribution import attribute_groups
+from jobs.ingest.attribution import attribute_groups, file_group
 from jobs.ingest.day_dates import NO_DATES, FileDates, dated_from, file_dates
 from jobs.ingest.fields import finish_events, json_event_fields
 from jobs.ingest.files import OpenedFile, open_file
@@ -553,20 +553,6 @@ def _group_events(f: FileLines, h: _HeadColumns, times: _Times, inline_cont, sou
                           f.env.joined >= 0 if f.env is not None else None)  # fmt: skip
 
 
-def _file_group(ev: pa.Table, sha: str | None) -> pa.Table:
-    """A client line that names no group after attribution: the file's one named group, else the
-    file's unnamed group ``unnamed-<sha8>`` (never merged across files); broker lines stay without
-    (``group_unknown``). See ``reference_events._file_group``."""
-    gid = whole(ev["group_id"])
-    fill = mask(pc.and_(pc.is_null(gid), pc.not_equal(whole(ev["side"]), "broker")))
-    if not fill.any():
-        return ev
-    named = pc.unique(gid.drop_null()).to_pylist()
-    group = named[0] if len(named) == 1 else f"unnamed-{(sha or '')[:8]}"
-    gid = pc.if_else(pa.array(fill), pa.scalar(group, gid.type), gid)
-    return ev.set_column(ev.column_names.index("group_id"), "group_id", gid)
-
-
 def _events_with_groups(
     f: FileLines, h: _HeadColumns, times: _Times, ev: pa.Table, sha: str | None = None
 ) -> tuple[pa.Table, np.ndarray]:
@@ -583,7 +569,7 @@ def _events_with_groups(
         gids, _ = attribute_groups(ev, take(h.message, evh), np.where(times.has_ts[evh], times.ts_np[evh], -1))
         ev = ev.set_column(ev.column_names.index("group_id"), "group_id", gids)
     if ev["group_id"].null_count:
-        ev = _file_group(ev, sha)
+        ev = file_group(ev, sha)
     nogroup = mask(pc.is_null(ev["group_id"]))
     if nogroup.any():
         lr = h.rows[evh[nogroup]]

@@ -53,7 +53,7 @@ only at the end). Read it top to bottom; the steps of one file, in order:
    ``unparsable_layout``.
 9. **Timestamps** (:func:`_timestamps`): the head's ``ts`` (else ``pts``; ``pts`` alone is the
    event's ``envelope_ts``, :func:`jobs.ingest.envelopes.envelope_times`) through
-   ``layouts.parse_timestamps``; the forms it does not read through ``timestamps.to_iso`` (log4j
+   ``epoch_ms.parse_timestamps``; the forms it does not read through ``timestamps.to_iso`` (log4j
    ``DATE``, zone words, syslog with the year of the file's first dated line or
    ``default_year``, a time of day with its date by :func:`jobs.ingest.day_dates.time_only_dates`:
    a dated head of the file, else ``default_date``'s, the file name's or the modification time's,
@@ -82,6 +82,7 @@ import pyarrow as pa
 from jobs.ingest import day_dates as DD
 from jobs.ingest import dialects as D
 from jobs.ingest import envelopes as E
+from jobs.ingest import epoch_ms as EM
 from jobs.ingest import general as G
 from jobs.ingest import layouts as L
 from jobs.ingest import line_prefixes as LP
@@ -456,7 +457,7 @@ def _general_head(row: int, text: str, label: str, enveloped: bool = False) -> H
 def _timestamps(f: File, settings: IngestSettings, audit: dict[str, Any], fd: DD.FileDates) -> None:
     heads = [f.heads[r] for r in sorted(f.heads)]
     raw = [h.ts or h.pts for h in heads]
-    ms = L.parse_timestamps(pa.array(raw, pa.string()), settings.default_timezone).to_pylist()
+    ms = EM.parse_timestamps(pa.array(raw, pa.string()), settings.default_timezone).to_pylist()
     year = settings.default_year
     dated = [TS.date_of(r) for r in raw]
     if year is None:
@@ -467,7 +468,7 @@ def _timestamps(f: File, settings: IngestSettings, audit: dict[str, Any], fd: DD
         if h.ts_ms is None and raw[k] is not None:
             iso = TS.to_iso(raw[k], year=year, date=days[k])
             if iso is not None:
-                h.ts_ms = L.parse_timestamps(pa.array([iso], pa.string()), settings.default_timezone)[
+                h.ts_ms = EM.parse_timestamps(pa.array([iso], pa.string()), settings.default_timezone)[
                     0
                 ].as_py()
                 h.dated_by = rules[k] if h.ts_ms is not None else None

@@ -31,7 +31,7 @@ epoch seconds / millis      ``1714557600.123``, ``1714557600123``           only
                                                                             field
 ==========================  ==============================================  ====================
 
-:func:`to_iso` turns the forms :func:`jobs.ingest.layouts.parse_timestamps` does not read (log4j
+:func:`to_iso` turns the forms :func:`jobs.ingest.epoch_ms.parse_timestamps` does not read (log4j
 ``DATE``, syslog, time-only, zone words) into ISO text, per distinct value (they are rare). A line
 with several timestamps (a viewer's or shipper's column in front of the application's) is handled
 by the general reader (:mod:`jobs.ingest.general`), which prefers the application's.
@@ -92,7 +92,7 @@ def is_time_only(ts: str) -> bool:
 
 
 def to_iso(ts: str | None, year: int | None = None, date: str | None = None) -> str | None:
-    """ISO text of a located timestamp that :func:`jobs.ingest.layouts.parse_timestamps` does not
+    """ISO text of a located timestamp that :func:`jobs.ingest.epoch_ms.parse_timestamps` does not
     read as it is (others are returned unchanged). ``year``: for syslog timestamps (None: the value
     stays unreadable); ``date`` (``yyyy-MM-dd``): for time-only values."""
     if ts is None:

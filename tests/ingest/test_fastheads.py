@@ -14,6 +14,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from jobs.ingest import arrowops as AO
+from jobs.ingest import epoch_ms as EM
 from jobs.ingest import fastheads as FH
 from jobs.ingest import fastpaths as FP
 from jobs.ingest import heads as HD
@@ -122,7 +123,7 @@ def test_split_equals_string_kernels_and_regex(lines: list[str]) -> None:
         pre = AO.mask(pc.is_valid(tsms))
         if pre.any():
             ts = fields["ts"].filter(pa.array(pre))
-            assert tsms.filter(pa.array(pre)).to_pylist() == L.parse_timestamps(ts).to_pylist()
+            assert tsms.filter(pa.array(pre)).to_pylist() == EM.parse_timestamps(ts).to_pylist()
 
 
 @settings(max_examples=100, deadline=None)
@@ -139,7 +140,7 @@ def test_timestamp_validity_matches_arrow(ts: list[str]) -> None:
             continue
         v = sp.columns(np.array([i]))["tsms"][0].as_py()
         if v is not None:
-            assert L.parse_timestamps(pa.array([t])).to_pylist() == [v]
+            assert EM.parse_timestamps(pa.array([t])).to_pylist() == [v]
 
 
 def test_end_to_end_timestamps_with_a_default_zone() -> None:
@@ -154,7 +155,7 @@ def test_end_to_end_timestamps_with_a_default_zone() -> None:
     ev, q, audit = P.parse_bytes(
         text.encode(), "z.log", settings=P.IngestSettings(default_timezone="Europe/Berlin")
     )
-    want = L.parse_timestamps(
+    want = EM.parse_timestamps(
         pa.array(["2024-03-31 01:30:00,000", "2024-03-31 02:30:00,500", "2024-03-31 03:30:00,000"]),
         "Europe/Berlin",
     ).to_pylist()
@@ -166,7 +167,7 @@ def test_invalid_date_behaves_as_before() -> None:
     """A day that does not exist is not converted by the fast path: the parser decides as before."""
     text = "[2024-02-30 10:00:00,000] INFO [GroupCoordinator 1]: Stabilized group g generation 3 (a.B)\n"
     try:
-        want = L.parse_timestamps(pa.array(["2024-02-30 10:00:00,000"])).to_pylist()
+        want = EM.parse_timestamps(pa.array(["2024-02-30 10:00:00,000"])).to_pylist()
     except pa.ArrowInvalid:
         with pytest.raises(pa.ArrowInvalid):
             P.parse_bytes(text.encode(), "bad.log")

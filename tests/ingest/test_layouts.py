@@ -8,6 +8,7 @@ import os
 import pyarrow as pa
 import pytest
 
+from jobs.ingest import epoch_ms as EM
 from jobs.ingest import layouts as L
 from jobs.ingest.model import IngestSettings
 from tests.ingest.helpers import FIXTURES, check_invariant, parse_text
@@ -64,7 +65,7 @@ def test_every_layout_has_a_fixture_and_its_example_matches() -> None:
     ],
 )
 def test_parse_timestamps(text: str, tz: str, want: int | None) -> None:
-    assert L.parse_timestamps(pa.array([text]), tz).to_pylist() == [want]
+    assert EM.parse_timestamps(pa.array([text]), tz).to_pylist() == [want]
 
 
 def test_default_timezone_applies_to_zone_less_lines_only() -> None:

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from jobs.ingest import arrowops as AO
 from jobs.ingest import dialects as D
+from jobs.ingest import epoch_ms as EM
 from jobs.ingest import fields as FL
 from jobs.ingest import heads as HD
 from jobs.ingest import layouts as L
@@ -335,11 +336,11 @@ def test_head_timestamps_with_converted_values_equal_the_parser(rows: list, tz: 
     ts = [t for t, _ in rows]
     want_all = None
     try:
-        want_all = L.parse_timestamps(pa.array([t or None for t in ts], pa.string()), tz).to_pylist()
+        want_all = EM.parse_timestamps(pa.array([t or None for t in ts], pa.string()), tz).to_pylist()
     except pa.ArrowInvalid:
         return  # (an invalid date fails the cast: never converted by a fast path either)
     tsms = [
-        L.parse_timestamps(pa.array([t]), "UTC")[0].as_py() if (conv and t and "T" not in t) else None
+        EM.parse_timestamps(pa.array([t]), "UTC")[0].as_py() if (conv and t and "T" not in t) else None
         for t, conv in rows
     ]
     head_t = pa.table(

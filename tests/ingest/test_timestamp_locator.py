@@ -10,7 +10,7 @@ import pytest
 
 from jobs.ingest import general as G
 from jobs.ingest import timestamps as T
-from jobs.ingest.layouts import parse_timestamps
+from jobs.ingest.epoch_ms import parse_timestamps
 from tests.ingest.helpers import parse_text
 
 LOC = re.compile(T.LOCATE)

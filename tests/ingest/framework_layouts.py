@@ -102,14 +102,18 @@ def _kafkajs_record(line: str) -> dict[str, Any]:
     raise ValueError(line)
 
 
-def messages(source: str) -> list[Msg]:
-    """The mapped statements of one catalogue source (unrelated ones left out: they measure noise)."""
+def mapped_statements(source: str) -> list[tuple[Any, Any, dict[str, Any]]]:
+    """(source, statement, the checked fields it declares) of one catalogue source's mapped statements
+    (unrelated ones left out: they measure noise)."""
     (src,) = [s for s in load() if s.name == source]
+    return [(src, st, {k: v for k, v in expected_of(src, st).items() if k in CHECKED})
+            for st in src.statements if st.kind not in (UNMAPPED, UNRELATED)]  # fmt: skip
+
+
+def messages(source: str) -> list[Msg]:
+    """The mapped statements of one catalogue source as messages of its client."""
     out = []
-    for st in src.statements:
-        if st.kind in (UNMAPPED, UNRELATED):
-            continue
-        exp = {k: v for k, v in expected_of(src, st).items() if k in CHECKED}
+    for src, st, exp in mapped_statements(source):
         level, logger = _level(st.level), st.logger or src.logger or source
         fields: dict[str, Any] = {}
         bare = ""

@@ -25,8 +25,9 @@ import sys
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from jobs.ingest.catalogue import UNMAPPED, UNRELATED, expected_of, load, render_message
-from tests.ingest.framework_layouts import CHECKED, Msg, Rendered, score
+from jobs.ingest.catalogue import render_message
+from tests.ingest import framework_layouts as F
+from tests.ingest.framework_layouts import Msg, Rendered, score
 
 SOURCES = ("kafka-broker-scala", "kafka-broker-java", "kafka-consumer-classic", "kafka-consumer-async",
            "kafka-streams", "kafka-connect", "spring-kafka", "spring-cloud-stream-kafka", "smallrye-kafka",
@@ -52,12 +53,8 @@ def _full(logger: str) -> str:
 
 def messages(source: str) -> list[Msg]:
     """The mapped statements of one JVM source (unrelated ones left out), their logger the full class name."""
-    (src,) = [s for s in load() if s.name == source]
     out = []
-    for st in src.statements:
-        if st.kind in (UNMAPPED, UNRELATED):
-            continue
-        exp = {k: v for k, v in expected_of(src, st).items() if k in CHECKED}
+    for src, st, exp in F.mapped_statements(source):
         level = {"WARNING": "WARN", "TRACE": "DEBUG"}.get(st.level.upper(), st.level.upper())
         logger = _full(st.logger or src.logger)
         out.append(Msg(source, (render_message(src, st),), level, logger, exp, {"thread": THREADS.get(source, "main")}))

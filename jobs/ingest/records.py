@@ -305,6 +305,8 @@ def logfmt(text: str) -> dict[str, str] | None:
 # ------------------------------------------------------------------------------ delimited
 _THREAD_COL = re.compile(r"^\[[^\]]*\]$")
 _LOGGER_COL = re.compile(r"^[A-Za-z_$][\w$]*(?:\.[\w$]+)*(?::\d+)?(?:\s*\([\w$]+\.\w+(?::\d+)?\))?$")
+#: loguru's last column ``{name}:{function}:{line} - {message}``: the logger, then the message
+_LOGGER_FUNCTION_LINE = re.compile(r"^([A-Za-z_$][\w$]*(?:\.[\w$]+)*):[A-Za-z_<][\w<>]*:\d+ - (.*)$", re.S)
 
 
 def classify_columns(cols: list[str], joined: bool) -> dict[str, str | None] | None:
@@ -323,6 +325,9 @@ def classify_columns(cols: list[str], joined: bool) -> dict[str, str | None] | N
             fields["thread"] = c[1:-1]
         elif fields["logger"] is None and _LOGGER_COL.match(c) and ("." in c or "(" in c) and " " not in c.split("(")[0].strip():
             fields["logger"] = c.split("(")[0].strip()
+        elif fields["logger"] is None and (m := _LOGGER_FUNCTION_LINE.match(c)):
+            fields["logger"] = m.group(1)
+            rest.append(m.group(2))
         else:
             rest.append(c)
     if fields["ts"] is None or not any(rest):

@@ -204,3 +204,15 @@ def test_a_json_record_behind_a_text_head_is_the_line(prefix: str) -> None:
     assert row[0]["ts"].isoformat(timespec="milliseconds") == "2024-05-01T12:00:01.123+00:00"
     assert q.num_rows == 0
     assert_same(data)
+
+
+def test_loguru_column_gives_the_logger_and_the_message() -> None:
+    """loguru's default ``time | level | name:function:line - message``: the name is the logger (a
+    kafka-python dialect that needs its logger reads it), the message follows the dash; both readers."""
+    text = (b"2024-05-01 13:00:04.127 | DEBUG    | kafka.coordinator:_send_heartbeat_request:712 - Heartbeat: g7[7] c-1\n"
+            b"2024-05-01 13:00:04.128 | INFO     | __main__:<module>:9 - consumer started\n")  # fmt: skip
+    ev, _, audit = parse_bytes(text, "app.log")
+    assert [(e["kind"], e["group_id"], e["generation"], e["member_id"], e["logger"]) for e in ev.to_pylist()] == [
+        ("heartbeat_sent", "g7", 7, "c-1", "kafka.coordinator")]
+    assert audit["unrelated"] == 1
+    assert_same(text, "app.log")

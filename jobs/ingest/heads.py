@@ -198,6 +198,16 @@ def _match_one_regex(sub: pa.Array, lay: L.Layout) -> tuple[np.ndarray, dict[str
     return ok, st
 
 
+def _epoch_pair_ts(cols: dict[str, pa.Array], ts: pa.Array | None) -> pa.Array | None:
+    """The JSON time column, else a time in two keys, seconds and nanoseconds (``L.JSON_EPOCH_PAIRS``)."""
+    for sec, nano in L.JSON_EPOCH_PAIRS:
+        if sec in cols and nano in cols and pa.types.is_integer(cols[sec].type) and pa.types.is_integer(cols[nano].type):
+            pair = pc.binary_join_element_wise(cols[sec].cast(pa.string()),
+                                               pc.utf8_lpad(cols[nano].cast(pa.string()), 9, "0"), ".")  # fmt: skip
+            ts = pair if ts is None else pc.coalesce(ts, pair)
+    return ts
+
+
 def _json_fields(js: pa.Array) -> dict[str, pa.Array | None]:
     """Fields of JSON lines: pyarrow's JSON reader (fast); per-key regexes if a line is malformed."""
     try:
@@ -236,11 +246,7 @@ def _json_fields(js: pa.Array) -> dict[str, pa.Array | None]:
                 if any(name.endswith("." + x) for x in suffixes) and not pa.types.is_nested(c.type):
                     v = c.cast(pa.string())
                     st[key] = v if st[key] is None else pc.coalesce(st[key], v)
-        for sec, nano in L.JSON_EPOCH_PAIRS:  # (seconds and nanoseconds in two keys)
-            if sec in cols and nano in cols and pa.types.is_integer(cols[sec].type) and pa.types.is_integer(cols[nano].type):
-                pair = pc.binary_join_element_wise(cols[sec].cast(pa.string()),
-                                                   pc.utf8_lpad(cols[nano].cast(pa.string()), 9, "0"), ".")  # fmt: skip
-                st["ts"] = pair if st["ts"] is None else pc.coalesce(st["ts"], pair)
+        st["ts"] = _epoch_pair_ts(cols, st["ts"])
         if st["message"] is not None:
             _unwrap_envelope(st)
             st["message"] = L.with_response_error(st["message"], st.get("j_error"))

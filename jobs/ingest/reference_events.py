@@ -402,6 +402,19 @@ def _upper(s: str | None) -> str | None:
     return None if s is None else "".join(c.upper() if len(c.upper()) == 1 else c for c in s)
 
 
+def _block_fields(e: dict, block: str | None) -> None:
+    """Fields of the indented block after the head line: a dialect's (``dialects.BLOCK_FIELDS``), and a
+    message's keys on indented lines (``records.KEY_BLOCK``)."""
+    for name, pattern in D.BLOCK_FIELDS.get(e["dialect"], ()):
+        m = rx(pattern).search(block or "")
+        v = (m.group("v") or None) if m else None
+        e[name] = _first(e[name], v) if name == "member_id" else partitions(v)
+    for name, pattern in REC.KEY_BLOCK:
+        m = rx(pattern).search(block or "")
+        v = (m.group("v") or None) if m else None
+        e[name] = _first(e[name], int(v) if v is not None and name == "generation" else v)
+
+
 def _finish(f: File, evs: list[dict], heads: list[Head], source_file: str, cluster: str, run_id: str | None,
             sha: str) -> list[dict]:  # fmt: skip
     last_ts, inferred = None, {}
@@ -423,20 +436,9 @@ def _finish(f: File, evs: list[dict], heads: list[Head], source_file: str, clust
         seen.setdefault(v, f"redacted-{sha[:8]}-{len(seen) + 1}")
         return seen[v], True
 
-    for e in evs:  # fields of the tab-indented block after the head line (dialects.BLOCK_FIELDS)
+    for e in evs:
         h = e["_head"]
-        block = "\n".join(conts[h.row]) if h.row in conts else h.inline_cont
-        for name, pattern in D.BLOCK_FIELDS.get(e["dialect"], ()):
-            m = rx(pattern).search(block or "")
-            v = (m.group("v") or None) if m else None
-            if name == "member_id":
-                e[name] = _first(e[name], v)
-            else:
-                e[name] = partitions(v)
-        for name, pattern in REC.KEY_BLOCK:  # (a message's keys on indented lines: records.key_block)
-            m = rx(pattern).search(block or "")
-            v = (m.group("v") or None) if m else None
-            e[name] = _first(e[name], int(v) if v is not None and name == "generation" else v)
+        _block_fields(e, "\n".join(conts[h.row]) if h.row in conts else h.inline_cont)
     red = [False] * len(evs)
     for col in ("group_id", "member_id"):
         for k, e in enumerate(evs):

@@ -23,6 +23,8 @@ from typing import Any
 
 from jobs.ingest.model import IngestSettings
 from jobs.ingest.parse import parse_bytes
+from tests.ingest.helpers import check_invariant
+from tests.ingest.test_reference_equivalence import assert_same
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 #: what a reading is checked on (where the expected dict gives it)
@@ -356,3 +358,13 @@ def controlled(its: list[Item], reader: Callable = parse_bytes) -> list[Item]:
 def recall(its: list[Item], reader: Callable = parse_bytes) -> dict[str, tuple[int, int]]:
     """Per shape: (messages read right, messages)."""
     return {shape: (score(shape, its, reader)[0], len(its)) for shape in SHAPES}
+
+
+def read_checked(text: str, name: str) -> tuple[list[dict], list[dict], dict]:
+    """(events, quarantine rows, audit) of ``text`` read as file ``name`` under :data:`SETTINGS`, after
+    checking that both readers agree and that the audit accounts for every line."""
+    data = text.encode()
+    assert_same(data, name, SETTINGS)
+    ev, q, audit = parse_bytes(data, name, "c", SETTINGS, "r")
+    check_invariant(audit)
+    return ev.to_pylist(), q.to_pylist(), audit

@@ -67,11 +67,7 @@ def test_both_readers_agree_on_every_shape(shape: str, catalogue) -> None:
 
 
 def _read(text: str) -> tuple[list[dict], list[dict], dict]:
-    data = text.encode()
-    assert_same(data, "e.log", S.SETTINGS)
-    ev, q, audit = parse_bytes(data, "e.log", "c", S.SETTINGS, "r")
-    check_invariant(audit)
-    return ev.to_pylist(), q.to_pylist(), audit
+    return S.read_checked(text, "e.log")
 
 
 _JOIN = "[2024-05-01 10:00:00,123] INFO [Consumer clientId=c, groupId=g] (Re-)joining group ({})"

@@ -120,11 +120,7 @@ _JOINED = "[Consumer clientId=c, groupId=g] Successfully joined group with gener
 
 
 def _read(text: str) -> tuple[list[dict], list[dict], dict]:
-    data = text.encode()
-    assert_same(data, "r.log", S.SETTINGS)
-    ev, q, audit = parse_bytes(data, "r.log", "c", S.SETTINGS, "r")
-    check_invariant(audit)
-    return ev.to_pylist(), q.to_pylist(), audit
+    return S.read_checked(text, "r.log")
 
 
 def test_a_record_over_several_lines_is_one_line_among_log4j_lines() -> None:

@@ -269,7 +269,7 @@ def route_rows(batch) -> list[int]:
 def paused_gc():
     """The cyclic garbage collector paused (its state restored after): the one speed trick of the
     replay's memory. A replay allocates many long-lived objects (rows, members, records), and the
-    collector's passes over them were a third of a bucket's CPU; reference counting still frees
+    collector's passes over them were about a seventh of a bucket's CPU; reference counting still frees
     everything without cycles, and the collector runs again after the group. Same tables either way."""
     was = gc.isenabled()
     gc.disable()

@@ -26,7 +26,7 @@ HOLDOUT5_DIR = os.path.join(os.path.dirname(RC.HOLDOUT_DIR), "holdout5")
 #: corpus directory -> (the excerpt name prefix, the least number of excerpts it holds)
 CORPORA = {
     RC.HOLDOUT_DIR: ("h-", 60), HOLDOUT2_DIR: ("h2-", 57), HOLDOUT3_DIR: ("h3-", 47), HOLDOUT4_DIR: ("h4-", 40),
-    HOLDOUT5_DIR: ("h5-", 46),
+    HOLDOUT5_DIR: ("h5-", 47),
 }
 #: the held-out corpora collected with one excerpt per source
 ONE_PER_SOURCE = (HOLDOUT2_DIR, HOLDOUT3_DIR, HOLDOUT4_DIR, HOLDOUT5_DIR)

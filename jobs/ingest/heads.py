@@ -139,10 +139,10 @@ class Heads:
 
 def _cut_map_tail(t: pa.Table) -> pa.Table:
     """The heads without the map their layout writes after every message (:func:`G.layout_map_tail`)."""
-    sample = t["message"].slice(0, G.MAP_SAMPLE).to_pylist()
-    if sum(1 for m in sample if m and m.endswith("}")) < 2:  # (cheap: most files have none)
+    sample = t["message"].slice(0, G.MAP_SAMPLE)
+    if (pc.sum(pc.match_substring_regex(sample, r"\}\s*$")).as_py() or 0) < 2:  # (cheap: most files have none)
         return t
-    regex = G.layout_map_tail(sample)
+    regex = G.layout_map_tail(sample.to_pylist())
     if regex is None:
         return t
     cut = pc.replace_substring_regex(t["message"], regex, "", max_replacements=1)

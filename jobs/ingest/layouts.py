@@ -343,7 +343,8 @@ ESCAPED_END = r"(?:&#[xX][dDaA];|&#1[03];)+\s*$"
 #: JSON lines: one regex per field family (first match wins, in this order of key names)
 JSON_LINE = r"^\s*(?:\{|\"[\w@.]+\"\s*:).*\}\s*[,.]?\s*$"
 #: a JSON object behind a log viewer's columns (Kibana / Loki tab exports: ``\tFeb 21, 2023 @ 15:17:51.398\t{...}``)
-JSON_BEHIND = r"^(?P<pre>[^{]{0,79}?[^{:])\s(?P<rest>\{.*\})\s*$"  # (not after a label: ``| Data: {…}``)
+#: (columns end with a tab or a wider gap: a message's JSON context after one space is the message's)
+JSON_BEHIND = r"^(?P<pre>[^{]{0,79}?[^{:\s])(?:\t\s*|\s{2,})(?P<rest>\{.*\})\s*$"  # (not after a label: ``| Data: {…}``)
 #: a JSON record with a message key behind any text (a timestamp, a level word, a service name):
 #: read as the record before the layouts, whose message it would otherwise be (layout ``col+json``)
 JSON_RECORD_BEHIND = r'^(?P<pre>[^{]{1,80}?)\s(?P<rest>\{.*"(?:message|msg|@m|text)"\s*:\s*".*\})\s*$'

@@ -283,7 +283,7 @@ def _decoded_lines(data: bytes, settings: IngestSettings) -> FileLines:
         text = pc.utf8_rtrim(text, characters="\r")
     if b"\x1b" in data and b"\x1b[" in data:  # (memchr first: the 2-byte search is slow)
         text = pc.replace_substring_regex(text, L.ANSI, "")
-    if b"&#" in data:  # (escaped line ends, L.ESCAPED_END)
+    if b"&" in data and b"&#" in data:  # (escaped line ends, L.ESCAPED_END)
         text = pc.replace_substring_regex(text, L.ESCAPED_END, "")
     f.text = text
     return f

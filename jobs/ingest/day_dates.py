@@ -71,7 +71,7 @@ def file_dates(source_file: str, default_date: str | None, mtime_ms: int | None,
 
 
 def _clock(ts: str) -> int | None:
-    m = _CLOCK.search(TS.to_iso(ts) or ts)
+    m = _CLOCK.search(TS.to_iso(ts) or TS.to_24h(ts))
     return None if m is None else int(m.group(1)) * 3600 + int(m.group(2)) * 60 + int(m.group(3))
 
 

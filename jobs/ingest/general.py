@@ -25,13 +25,14 @@ costs only on files or lines of unknown layouts, and per distinct message.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from jobs.ingest import timestamps as T
-from jobs.ingest.layouts import LEVELS, PY_LOGGER, SHORT_LEVELS
+from jobs.ingest.layouts import LEVELS, MEL_LEVELS, PY_LOGGER, SHORT_LEVELS
 
 #: a leading timestamp is at most this far into the line (after e.g. ``[``, ``[sarama]``, a pod name)
 LEADING_MAX = 48
@@ -45,7 +46,7 @@ _LOGGER_TAIL = r"\((?P<lg>[A-Za-z_$][\w$-]*(?:\.[\w$-]+)+)(?::\d+)?\)\W{0,3}$"  
 _LEVEL_LEAD = rf"\[?(?:{LEVELS})\]?(?:[\s|:>-]+|$)"
 _NAME_LEAD = rf"{PY_LOGGER}(?::\w+)*[\s|:>-]+(?:{_LEVEL_LEAD})?"
 LEAD = rf"^[\s\[\]|:>-]{{0,4}}(?:{_LEVEL_LEAD}(?:{_NAME_LEAD})?|{_NAME_LEAD})"
-_LOGGER_WORD = r"(?:^|[\s\[(]|\blogger=)(?P<lg>[a-z][\w$]*(?:\.[\w$]+){1,}|sarama)(?:[\s\]):]|$)"
+_LOGGER_WORD = r"(?:^|[\s\[(]|\blogger=)(?P<lg>[A-Za-z][\w$]*(?:\.[\w$]+){1,}|sarama|kafka-node:\w+)(?:[\s\]):]|$)"
 
 
 def _extract(a: pa.Array, rx: str) -> pa.StructArray:
@@ -112,7 +113,7 @@ def read_heads(
 
 
 # ------------------------------------------------------------------------------ message-first
-_STARTS = re.compile(rf"(?:[ \t]{{2,}}|\b{PY_LOGGER}:?[ \t]+|:\d+:?[ \t]+(?=[^\s|:>-])|\]:?[ \t]+|:[ \t]+\"?|\s-[ \t]+|\|[ \t]*|>[ \t]+|\t|\b(?:{LEVELS}|{SHORT_LEVELS})\b:?[ \t]+)")
+_STARTS = re.compile(rf"(?:\b(?:msg|message)=\"?|[ \t]{{2,}}|\b{PY_LOGGER}:?[ \t]+|:\d+:?[ \t]+(?=[^\s|:>-])|\]:?[ \t]+|:[ \t]+\"?|\s-[ \t]+|\|[ \t]*|>[ \t]+|\t|\b(?:{LEVELS}|{SHORT_LEVELS})\b:?[ \t]+)")
 _TAIL_LOGGER = re.compile(r"\s*\([A-Za-z_$][\w$-]*(?:\.[\w$-]+)+(?::\d+)?\)\s*$")
 _TAIL_CSV = re.compile(rf"\s*[,;|]\s*\"?(?:{T.ISO}|{T.SLASH}|{T.EPOCH}).*$")
 _TAIL_PUNCT = re.compile(r"\s+[/\\]\s*$|\s*[,;|]\s*$|\"\s*$")
@@ -123,8 +124,18 @@ _TAIL_PAIRS = re.compile(r'(?:\s+[\w.@-]+=(?:"(?:[^"\\]|\\.)*"|[^\s"]*))+\s*$')
 _DASH = re.compile(r"-[ \t]+")
 #: a map after a message (log4j2's ``%X``/``%MDC``: ``{traceId=…, spanId=…}``)
 _TAIL_MAP = re.compile(r"\s+\{[\w.@-]+=[^{}]*\}\s*$")
+#: a word after a blank may start the message too while every word before it is a head's part of some
+#: kind (:data:`HEAD_WORD`): ``pid=1``, ``(thread-1)``, ``<6>``, ``info``, ``I``, a logger name with no
+#: separator after it (``kafkajs``, ``StreamThread``, ``o.a.k.c.c.i.ConsumerCoordinator``); a capitalised
+#: word (``Received SyncGroup response``) is the message's
+_BLANK = re.compile(r"[ \t]+(?=\S)")
+HEAD_WORD = re.compile(
+    rf"(?:.*[\d\[\]()<>=|:./#@_-].*|[a-z][a-z0-9]*|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[A-Za-z]"
+    rf"|(?i:{LEVELS}|{SHORT_LEVELS}|{MEL_LEVELS}))"
+)
+HEAD_WITHIN = 160
 #: at most this many start positions per message, within its first characters
-MAX_STARTS = 12
+MAX_STARTS = 24
 START_WITHIN = 400
 
 
@@ -157,6 +168,23 @@ def _tails(msg: str) -> list[str]:
     return [t for t in out if t]
 
 
+def _starts(msg: str) -> list[int]:
+    """Where ``msg`` may start: its start, after a separator (:data:`_STARTS`, past a dash that follows
+    one), after a blank within its first :data:`HEAD_WITHIN` characters; leftmost first."""
+    found = {0}
+    for m in _STARTS.finditer(msg, 0, START_WITHIN):
+        e = m.end()
+        if d := _DASH.match(msg, e):  # ("] - msg", "logger  - msg": the dash separates too)
+            e = d.end()
+        found.add(e)
+    word = 0
+    for m in _BLANK.finditer(msg, 0, HEAD_WITHIN):
+        if not HEAD_WORD.fullmatch(msg, word, m.start()):
+            break
+        found.add(word := m.end())
+    return sorted(e for e in found if e < len(msg))[:MAX_STARTS]
+
+
 def message_candidates(messages: list[str]) -> tuple[list[str], list[int], list[int]]:
     """Candidate messages of each text: every plausible start (see the module doc) × its tail
     variants. Returns (candidates, owner index, rank): for one owner, a lower rank is tried first
@@ -165,18 +193,9 @@ def message_candidates(messages: list[str]) -> tuple[list[str], list[int], list[
     owner: list[int] = []
     rank: list[int] = []
     for i, msg in enumerate(messages):
-        starts = [0]
-        for m in _STARTS.finditer(msg, 0, START_WITHIN):
-            e = m.end()
-            if d := _DASH.match(msg, e):  # ("] - msg", "logger  - msg": the dash separates too)
-                e = d.end()
-            if e < len(msg) and e not in starts:
-                starts.append(e)
-            if len(starts) >= MAX_STARTS:
-                break
         seen: set[str] = set()
         r = 0
-        for s in starts:
+        for s in _starts(msg):
             for t in _tails(msg[s:]):
                 if t not in seen:
                     seen.add(t)
@@ -185,3 +204,30 @@ def message_candidates(messages: list[str]) -> tuple[list[str], list[int], list[
                     rank.append(r)
                     r += 1
     return cands, owner, rank
+
+
+# ------------------------------------------------------------------------------ a layout's map after the message
+#: a ``{key=value, …}`` map at the end of a message (log4j2's ``%X`` / ``%MDC`` written after ``%m``)
+_MAP_END = re.compile(r"\s+\{([\w.@-]+=[^{}=,]*(?:, ?[\w.@-]+=[^{}=,]*)*)\}\s*$")
+#: the heads (in file order) whose messages decide it
+MAP_SAMPLE = 400
+
+
+def layout_map_tail(messages: list[str | None]) -> str | None:
+    """The regex of the map a layout writes after every message (``%m %X``: ``msg {traceId=…,
+    spanId=…}``), when more than half of the file's first heads' messages (at least two) end with a
+    map of the same keys; else None. A message's own map (``Assignment{…}``, a partition map) has
+    keys of its own, so it does not repeat on most lines."""
+    seen, n = Counter[tuple[str, ...]](), 0
+    for msg in messages[:MAP_SAMPLE]:
+        if not msg:
+            continue
+        n += 1
+        if m := _MAP_END.search(msg):
+            seen[tuple(kv.split("=", 1)[0].strip() for kv in m.group(1).split(","))] += 1
+    if not seen:
+        return None
+    keys, count = seen.most_common(1)[0]
+    if count < 2 or count * 2 <= n:
+        return None
+    return r"\s+\{" + ", ?".join(re.escape(k) + "=[^{}=,]*" for k in keys) + r"\}\s*$"

@@ -134,7 +134,19 @@ class Heads:
         t = pa.concat_tables(self.chunks)
         if len(self.chunks) > 1:
             t = t.take(pc.sort_indices(t["_row"]))
-        return t.combine_chunks()
+        return _cut_map_tail(t.combine_chunks())
+
+
+def _cut_map_tail(t: pa.Table) -> pa.Table:
+    """The heads without the map their layout writes after every message (:func:`G.layout_map_tail`)."""
+    sample = t["message"].slice(0, G.MAP_SAMPLE)
+    if (pc.sum(pc.match_substring_regex(sample, r"\}\s*$")).as_py() or 0) < 2:  # (cheap: most files have none)
+        return t
+    regex = G.layout_map_tail(sample.to_pylist())
+    if regex is None:
+        return t
+    cut = pc.replace_substring_regex(t["message"], regex, "", max_replacements=1)
+    return t.set_column(t.schema.get_field_index("message"), "message", cut)
 
 
 def _match_one(

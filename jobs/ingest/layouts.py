@@ -329,16 +329,22 @@ CONTINUATION = (
 INDENTED_TEXT = r"^[ \t]+(?:[^\sa]|a(?:[^t]|t\S))"
 
 #: wrapping prefixes, stripped before the layouts (``pfx`` names the prefix in the layout column)
-DOCKER_PREFIX = r"^(?P<svc>[\w.-]+)\s+\| (?P<rest>.*)$"
-KUBECTL_PREFIX = r"^\[(?P<pod>pod/[^\]\s]+)\] (?P<rest>.*)$"
+#: (a service name has a letter: an epoch time before `` | `` is no service; pm2 writes ``0|app  | ``)
+DOCKER_HEAD = r"(?P<svc>(?:\d+\|)?[\w.-]*[A-Za-z_][\w.-]*)\s+\| "
+KUBECTL_HEAD = r"\[(?P<pod>pod/[^\]\s]+)\] "
+DOCKER_PREFIX = rf"^{DOCKER_HEAD}(?P<rest>.*)$"
+KUBECTL_PREFIX = rf"^{KUBECTL_HEAD}(?P<rest>.*)$"
 #: (a viewer's ISO time, or a supervisor's TAI64N label: svlogd/runit, s6-log ``t``)
 TS_PREFIX = rf"^(?P<pts>{_TS_ISO_T}|{_TS_ISO_SPACE}|{TS.TAI64N})\s+(?P<rest>.*)$"
 ANSI = r"\x1b\[[0-9;]*[A-Za-z]"
+#: line ends a .NET console or an XML export escaped (``&#xD;``, ``&#xD;&#xA;``, ``&#13;``): removed like ``\r``
+ESCAPED_END = r"(?:&#[xX][dDaA];|&#1[03];)+\s*$"
 
 #: JSON lines: one regex per field family (first match wins, in this order of key names)
 JSON_LINE = r"^\s*(?:\{|\"[\w@.]+\"\s*:).*\}\s*[,.]?\s*$"
 #: a JSON object behind a log viewer's columns (Kibana / Loki tab exports: ``\tFeb 21, 2023 @ 15:17:51.398\t{...}``)
-JSON_BEHIND = r"^(?P<pre>[^{]{0,79}?[^{:])\s(?P<rest>\{.*\})\s*$"  # (not after a label: ``| Data: {…}``)
+#: (columns end with a tab or a wider gap: a message's JSON context after one space is the message's)
+JSON_BEHIND = r"^(?P<pre>[^{]{0,79}?[^{:\s])(?:\t\s*|\s{2,})(?P<rest>\{.*\})\s*$"  # (not after a label: ``| Data: {…}``)
 #: a JSON record with a message key behind any text (a timestamp, a level word, a service name):
 #: read as the record before the layouts, whose message it would otherwise be (layout ``col+json``)
 JSON_RECORD_BEHIND = r'^(?P<pre>[^{]{1,80}?)\s(?P<rest>\{.*"(?:message|msg|@m|text)"\s*:\s*".*\})\s*$'

@@ -283,6 +283,8 @@ def _decoded_lines(data: bytes, settings: IngestSettings) -> FileLines:
         text = pc.utf8_rtrim(text, characters="\r")
     if b"\x1b" in data and b"\x1b[" in data:  # (memchr first: the 2-byte search is slow)
         text = pc.replace_substring_regex(text, L.ANSI, "")
+    if b"&" in data and b"&#" in data:  # (escaped line ends, L.ESCAPED_END)
+        text = pc.replace_substring_regex(text, L.ESCAPED_END, "")
     f.text = text
     return f
 
@@ -308,9 +310,9 @@ def _invalid_utf8(f: FileLines) -> None:
 def _wrapping_prefix(text: pa.Array) -> tuple[pa.Array, str]:
     """Strip a docker-compose ``svc | `` or ``kubectl logs --prefix`` ``[pod/…] `` prefix (decided on
     the file's first lines); returns the text and the label for the layout column."""
-    if not pc.any(PR.match(text.slice(0, 400), r"^[\w.-]+\s+\| |^\[pod/[^\]\s]+\] ")).as_py():
+    if not pc.any(PR.match(text.slice(0, 400), rf"^(?:{L.DOCKER_HEAD}|{L.KUBECTL_HEAD})")).as_py():
         return text, ""
-    w = extract(text, r"^(?:(?P<svc>[\w.-]+)\s+\| |\[(?P<pod>pod/[^\]\s]+)\] )?(?P<rest>.*)$")
+    w = extract(text, rf"^(?:{L.DOCKER_HEAD}|{L.KUBECTL_HEAD})?(?P<rest>.*)$")
     label = "kubectl+" if pc.any(pc.not_equal(w.field("pod"), "")).as_py() else "docker+"
     return w.field("rest"), label
 

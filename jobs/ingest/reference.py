@@ -179,7 +179,7 @@ def _decode(data: bytes, settings: IngestSettings) -> File:
             f.bad[i] = True
             f.quarantine(i, *bad)
         else:
-            f.text[i] = rx(L.ANSI).sub("", b.decode("utf-8").rstrip("\r"))
+            f.text[i] = rx(L.ESCAPED_END).sub("", rx(L.ANSI).sub("", b.decode("utf-8").rstrip("\r")))
     return f
 
 
@@ -361,6 +361,9 @@ def _read_heads(f: File, settings: IngestSettings, label: str) -> None:
     for i, (pts, env_label) in f.env.items():  # (the envelope's time and names)
         if (h := f.heads.get(i)) is not None:
             h.pts, h.layout = h.pts or pts, env_label + h.layout
+    if regex := G.layout_map_tail([f.heads[i].message for i in sorted(f.heads)[: G.MAP_SAMPLE]]):
+        for h in f.heads.values():  # (a map the layout writes after every message)
+            h.message = rx(regex).sub("", h.message, count=1) if h.message else h.message
 
 
 def _json_behind(row: int, text: str, label: str, regex: str) -> Head | None:

@@ -60,31 +60,42 @@ DMY2 = rf"\d{{2}}-(?:{_MON})-\d{{2}} \d{{2}}:\d{{2}}:\d{{2}}(?:[.,]\d{{1,9}})?"
 #: TAI64N labels (svlogd/runit, s6-log ``t``, multilog): ``@`` + 2^62 + 10 + Unix seconds, nanoseconds
 TAI64N = r"@4000000[0-9a-f]{17}"
 
+#: a 12-hour clock (``hh:mm:ss a``), with a date in front or alone
+ISO12 = r"\d{4}-\d{2}-\d{2}[T ]\d{1,2}:\d{2}:\d{2}(?:[.,]\d{1,9})? ?[AP]M\b"
+TIME12 = r"\d{1,2}:\d{2}:\d{2}(?:[.,]\d{1,9})? ?[AP]M\b"
+#: ``dd-MMM-yyyy HH:mm:ss.SSS`` (Tomcat's console)
+DMY4 = rf"\d{{1,2}}-(?:{_MON})-\d{{4}} \d{{2}}:\d{{2}}:\d{{2}}(?:[.,]\d{{1,9}})?"
+#: Java's ``Date.toString()``: ``EEE MMM dd HH:mm:ss zzz yyyy`` (the zone word UTC or GMT)
+JAVA_DATE = rf"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:{_MON}) \d{{2}} \d{{2}}:\d{{2}}:\d{{2}} (?:UTC|GMT) \d{{4}}"
+
 #: every form, most specific first (RE2 alternation is leftmost-first at one position)
-FORMS = (ISO, SLASH, DATE4J, JUL, ERLANG, US, DMY2, SYSLOG, TIME_ONLY, TAI64N, EPOCH)
+FORMS = (ISO12, ISO, SLASH, DATE4J, JUL, ERLANG, DMY4, JAVA_DATE, US, DMY2, SYSLOG, TIME12, TIME_ONLY, TAI64N, EPOCH)
 _ANY = "|".join(f"(?:{f})" for f in FORMS)
 #: the first timestamp of a line: ``pre`` the text before it, ``ts`` the timestamp, ``rest`` after.
 #: A timestamp must stand on its own (not inside a longer number or word); epoch values only as a
 #: delimited field (line start, ``|``, ``"``, ``=``, ``:``, ``[``, space).
 LOCATE = (
-    rf"^(?P<pre>(?:.*?[^\w.:/-])??)(?P<ts>{_ANY})(?P<rest>(?:[^\w:/].*)?)$"
+    rf"^(?P<pre>(?:.*?[^\w.:/-])??)(?P<ts>{_ANY})(?P<rest>(?:[^\w:/].*|:(?:[ \t].*)?)?)$"
 )
 
 _DATE4J_RX = re.compile(rf"^(\d{{1,2}}) ({_MON}) (\d{{4}}) (.*)$")
 _ERLANG_RX = re.compile(rf"^(\d{{1,2}})-({_MON})-(\d{{4}})::(.*)$")
 _SYSLOG_RX = re.compile(rf"^({_MON}) {{1,2}}(\d{{1,2}}) (.*)$")
-_TIME_RX = re.compile(rf"^{TIME_ONLY}$")
+_TIME_RX = re.compile(rf"^(?:{TIME_ONLY}|{TIME12})$")
+_AMPM_RX = re.compile(r"^(.*?)(\d{1,2}):(\d{2}:\d{2}(?:[.,]\d{1,9})?) ?([AP]M)$")
+_JAVA_DATE_RX = re.compile(rf"^\w{{3}} ({_MON}) (\d{{2}}) (\S+) (?:UTC|GMT) (\d{{4}})$")
 #: a time of day as a layout's head captures it (JBoss/Quarkus ``%d{HH:mm:ss}`` prints no fraction)
 _HEAD_TIME_RX = re.compile(r"^\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?$")
 _ZONE_WORD = re.compile(r" ?(?:UTC|GMT)$")
 _US_RX = re.compile(r"^(\d{2})/(\d{2})/(\d{4}),? (\d{1,2}):(\d{2}:\d{2}(?:[.,]\d{1,9})?)(?: ?([AP]M))?$")
 _DMY2_RX = re.compile(rf"^(\d{{2}})-({_MON})-(\d{{2}}) (.*)$")
+_DMY4_RX = re.compile(rf"^(\d{{1,2}})-({_MON})-(\d{{4}}) (.*)$")
 _TAI64N_RX = re.compile(r"^@(4000000[0-9a-f]{9})([0-9a-f]{8})$")
 _YEAR_DATE = re.compile(r"^(\d{4})[-/](\d{2})[-/](\d{2})")
 #: day, month name, year forms with the century their year lacks: log4j's ``DATE``, Erlang's report
 #: header, Python's ``%d-%b-%y``.
 _PY_DMY2 = ((_DMY2_RX, "20"),)
-_DAY_MONTH_YEAR = ((_DATE4J_RX, ""), (_ERLANG_RX, ""), *_PY_DMY2)
+_DAY_MONTH_YEAR = ((_DATE4J_RX, ""), (_ERLANG_RX, ""), (_DMY4_RX, ""), *_PY_DMY2)
 
 
 def is_time_only(ts: str) -> bool:
@@ -97,6 +108,10 @@ def to_iso(ts: str | None, year: int | None = None, date: str | None = None) -> 
     stays unreadable); ``date`` (``yyyy-MM-dd``): for time-only values."""
     if ts is None:
         return None
+    ts = to_24h(ts)
+    if m := _JAVA_DATE_RX.match(ts):
+        mon, d, clock, y = m.groups()
+        return f"{y}-{MONTHS.index(mon) + 1:02d}-{d} {clock}Z"
     if _ZONE_WORD.search(ts) and ts[:4].isdigit():
         return _ZONE_WORD.sub("Z", ts)
     iso = _day_month_year(ts, _DAY_MONTH_YEAR) or _us_tai(ts)
@@ -111,6 +126,15 @@ def to_iso(ts: str | None, year: int | None = None, date: str | None = None) -> 
     if _HEAD_TIME_RX.match(ts):
         return f"{date} {ts}" if date else None
     return ts
+
+
+def to_24h(ts: str) -> str:
+    """``ts`` with a 12-hour clock at its end (``… 01:00:00 PM``) on the 24-hour clock (``… 13:00:00``)."""
+    m = _AMPM_RX.match(ts)
+    if m is None:
+        return ts
+    pre, h, rest, ap = m.groups()
+    return f"{pre}{int(h) % 12 + (12 if ap == 'PM' else 0):02d}:{rest}"
 
 
 def _day_month_year(ts: str, forms: tuple[tuple[re.Pattern[str], str], ...]) -> str | None:
@@ -143,6 +167,8 @@ def date_of(ts: str | None) -> str | None:
     """``yyyy-MM-dd`` of a dated timestamp text (None for a time of day or syslog's month and day)."""
     if not ts:
         return None
-    ts = _day_month_year(ts, _PY_DMY2) or _us_tai(ts) or ts
+    ts = _day_month_year(ts, (*_PY_DMY2, (_DMY4_RX, ""))) or _us_tai(ts) or ts
+    if m := _JAVA_DATE_RX.match(ts):
+        return f"{m.group(4)}-{MONTHS.index(m.group(1)) + 1:02d}-{m.group(2)}"
     m = _YEAR_DATE.match(ts)
     return f"{m.group(1)}-{m.group(2)}-{m.group(3)}" if m else None

@@ -31,6 +31,13 @@ LOC = re.compile(T.LOCATE)
         ("member consumer-1-1234567890123 joined", None),  # (an id is not an epoch)
         ("generation 1714557600 is a number in a message", "1714557600"),
         ("no timestamp here", None),
+        ("2024/05/01 10:00:00.123: INFO x", "2024/05/01 10:00:00.123"),  # (a colon after it separates)
+        ("2024-05-01T11:00:00.123+01:00: x", "2024-05-01T11:00:00.123+01:00"),
+        ("01:00:00 PM web.1  | x", "01:00:00 PM"),
+        ("1:00:00 PM web.1  | x", "1:00:00 PM"),
+        ("2024-05-01 01:00:00 PM [main] INFO x", "2024-05-01 01:00:00 PM"),
+        ("01-May-2024 10:00:00.123 INFO [main] x", "01-May-2024 10:00:00.123"),
+        ("Wed May 01 10:00:00 UTC 2024 | x", "Wed May 01 10:00:00 UTC 2024"),
     ],
 )
 def test_locator_finds_the_first_timestamp(line: str, ts: str | None) -> None:
@@ -45,6 +52,11 @@ def test_locator_finds_the_first_timestamp(line: str, ts: str | None) -> None:
         ("2024-05-01 10:00:00.123 UTC", None, None, 1714557600123),
         ("Mar  4 10:00:00", 2021, None, 1614852000000),
         ("10:00:00.123", None, "2024-05-01", 1714557600123),
+        ("10:00:00 PM", None, "2024-05-01", 1714600800000),
+        ("12:00:01 AM", None, "2024-05-01", 1714521601000),
+        ("2024-05-01 01:00:00 PM", None, None, 1714568400000),
+        ("01-May-2024 10:00:00.123", None, None, 1714557600123),
+        ("Wed May 01 10:00:00 UTC 2024", None, None, 1714557600000),
     ],
 )
 def test_to_iso_reads_the_other_forms(raw: str, year, date, ms: int) -> None:
@@ -122,3 +134,20 @@ def test_a_python_logger_name_and_level_lead_no_message() -> None:
                                         "1:00PM INF client/coordinator coordinator for consumergroup g is #1 (k:9092)"])  # fmt: skip
     assert "group coordinator (groupId=g):" in cands
     assert "client/coordinator coordinator for consumergroup g is #1 (k:9092)" in cands
+
+
+def test_a_message_starts_after_any_head_word_but_not_inside_a_sentence() -> None:
+    """Blanks start candidates while the words before them are head parts (``pid=1``, a lower-case or
+    CamelCase logger, a level); a capitalised word is the message's."""
+    cands, _, _ = G.message_candidates(["org.a.AbstractCoordinator pid=1 Attempt to join group g"])
+    assert "Attempt to join group g" in cands and "pid=1 Attempt to join group g" in cands
+    cands, _, _ = G.message_candidates(["Received SyncGroup response: x"])
+    assert "SyncGroup response: x" not in cands
+
+
+def test_a_map_every_message_ends_with_is_the_layouts() -> None:
+    msgs = ["Joined group g {traceId=a, spanId=b}", "Left group g {traceId=c, spanId=d}", "plain"]
+    regex = G.layout_map_tail(msgs)
+    assert regex is not None and re.sub(regex, "", msgs[0]) == "Joined group g"
+    # (a message's own map, once: not the layout's)
+    assert G.layout_map_tail(["Assigned {t-0=a}", "Joined group g", "Left group g"]) is None

@@ -47,6 +47,7 @@ from jobs.ingest import dialect_model as DM
 from jobs.ingest import dialects as D
 from jobs.ingest import general as G
 from jobs.ingest import layouts as L
+from jobs.ingest import partition_reprs as PR
 from jobs.ingest import records as REC
 from jobs.ingest import redaction as RD
 from jobs.ingest.model import EVENTS_ARROW
@@ -144,9 +145,8 @@ def split_list(raw: str | None, strip: str) -> list[str] | None:
 
 
 def partitions(raw: str | None) -> list[str] | None:
-    if raw is not None and "TopicPartition(" in raw:  # kafka-python
-        raw = rx(r"TopicPartition\(topic=u?'([^']*)', partition=(\d+)\)").sub(r"\1-\2", raw)
-    return split_list(raw, r"^\s*(?:Set|List|HashSet|frozenset|set)?[\[({]+|[\])}]+\s*$|[\[\]{}]")
+    """A captured partition list in any client's printed form (:func:`partition_reprs.parse`)."""
+    return PR.parse(raw)
 
 
 _MEMBER_STRIP = r"^\s*(?:Set|List|HashSet|frozenset|set)?[\[({]+|[\])}]+\s*\.?$"

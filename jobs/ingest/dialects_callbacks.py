@@ -20,11 +20,11 @@ from jobs.ingest.partition_reprs import PLIST
 #: the verbs of a callback, by the event kind they announce (case-insensitive, whole words)
 VERBS: dict[str, str] = {
     "partitions_revoked": r"(?:on_?)?(?:partitions_?)?(?:revoked?|revoking)|cleanup",
-    "partitions_lost": r"(?:on_?)?(?:partitions_?)?lost",
-    "partitions_assigned": r"(?:on_?)?(?:partitions_?)?(?:assign(?:ed|ing|ments?)?)|setup|claims",
+    "partitions_lost": r"on_?(?:partitions_?)?lost|partitions?[ _]lost|lost partitions?",
+    "partitions_assigned": r"(?:on_?)?(?:partitions_?)?assign(?:ed|ing)?|setup|claims",
 }
 #: text between the verb and the list: short, no bracket (``: ``, `` partitions: ``, ``=``)
-_GAP = r"[^\[\]{}()<>]{0,40}?"
+_GAP = r"[^\[\]{}()<>]{0,40}?\(?"
 _MEMBER = r"[Mm]ember(?:[_ .]?[Ii][Dd])?[=:]? ?['\"]?(?P<member_id>[^\s,;'\"\]\)}]+)"
 _GEN = r"[Gg]eneration(?:[_ .]?[Ii][Dd])?[=:]? ?(?P<generation>-?\d+)"
 _GROUP = r"[Gg]roup(?:[_ .]?[Ii][Dd])?[=:]? ?['\"]?(?P<group_id>[A-Za-z0-9._\-]+)"
@@ -48,10 +48,15 @@ PREFILTER = rf"\b(?i:{'|'.join(VERBS.values())})\b{_GAP}{PLIST}"
 #: partitioner, topic creation and reassignment, lag and offset tools
 _NEAR_MISS = (
     r"\b(?i:partitioner|producer|produced|record|records|message|messages|batch|lag|offsets? (?:reset|committed)"
-    r"|reassign\w*|replicas?|leaders?|leadership|isr|created?|creating|describe\w*|partition count|sent|send|sending)\b"
+    r"|reassign\w*|replicas?|leaders?|leadership|isr|created?|creating|describe\w*|partition count|sent|send|sending"
+    r"|threads?|workers?|pool|tasks?|jobs?|nodes?|brokers?|hosts?|tokens?|roles?|permissions?|users?)\b"
 )
-#: such a line (a near-miss word before or after the callback's verb and list): recognised, unrelated
-_NOT_CALLBACK = rf"(?:.*{_NEAR_MISS}.*?{PREFILTER}|.*?{PREFILTER}.*{_NEAR_MISS}).*"
+#: such a line (a near-miss word before the callback's verb, between it and the list, or after the list;
+#: never inside the list, whose topics may have any name): recognised, unrelated
+_NOT_CALLBACK = (
+    rf"(?:.*{_NEAR_MISS}.*?{PREFILTER}|.*?{PREFILTER}.*{_NEAR_MISS}"
+    rf"|.*?\b(?i:{'|'.join(VERBS.values())})\b[^\[\]{{}}()<>]*?{_NEAR_MISS}).*"
+)
 
 CALLBACKS: tuple[Dialect, ...] = (
     _d("callback.not_callback", None, OT, "any", _NOT_CALLBACK, "Producer partitioner assigned record to [orders-3]",

@@ -33,8 +33,27 @@ _GROUP = r"[Gg]roup(?:[_ .]?[Ii][Dd])?[=:]? ?['\"]?(?P<group_id>[A-Za-z0-9._\-]+
 _AFTER = rf"(?:[\s,.;:|)(}}\]](?:.*?\b{_GROUP})?(?:.*?\b{_MEMBER})?(?:.*?\b{_GEN})?.*)?"
 
 
+def nocase(rx: str) -> str:
+    """``rx`` matching its letters in either case (``[aA]``; RE2's ``(?i)`` has no Python translation
+    the reference reader accepts); escapes and character classes are kept as they are."""
+    out, i, in_class = [], 0, False
+    while i < len(rx):
+        c = rx[i]
+        if c == "\\":
+            out.append(rx[i : i + 2])
+            i += 2
+            continue
+        in_class = (in_class or c == "[") and c != "]"
+        out.append(f"[{c.lower()}{c.upper()}]" if c.isascii() and c.isalpha() and not in_class else c)
+        i += 1
+    return "".join(out)
+
+
+_ANY_VERB = nocase("|".join(VERBS.values()))
+
+
 def _verb(kind: str) -> str:
-    return rf"\b(?i:{VERBS[kind]})\b"
+    return rf"\b(?:{nocase(VERBS[kind])})\b"
 
 
 def _regex(kind: str) -> str:
@@ -42,21 +61,22 @@ def _regex(kind: str) -> str:
 
 
 #: the alternative of ``dialects.GROUP_PREFILTER`` (a search) that admits a callback line
-PREFILTER = rf"\b(?i:{'|'.join(VERBS.values())})\b{_GAP}{PLIST}"
+PREFILTER = rf"\b(?:{_ANY_VERB})\b{_GAP}{PLIST}"
 
 #: words of lines with a verb and a partition list that are no rebalance callback: a producer's
 #: partitioner, topic creation and reassignment, lag and offset tools
 _NEAR_MISS = (
-    r"\b(?i:partitioner|producer|produced|record|records|message|messages|batch|lag|offsets? (?:reset|committed)"
+    r"\b(?:" + nocase(r"partitioner|producer|produced|record|records|message|messages|batch|lag|offsets? (?:reset|committed)"
     r"|reassign\w*|replicas?|leaders?|leadership|isr|created?|creating|describe\w*|partition count|sent|send|sending"
-    r"|threads?|workers?|pool|tasks?|jobs?|nodes?|brokers?|hosts?|tokens?|roles?|permissions?|users?)\b"
+    r"|threads?|workers?|pool|tasks?|jobs?|nodes?|brokers?|hosts?|tokens?|roles?|permissions?|users?") + r")\b"
 )
 #: such a line (a near-miss word before the callback's verb, between it and the list, or after the list;
 #: never inside the list, whose topics may have any name): recognised, unrelated
 _NOT_CALLBACK = (
-    rf"(?:.*{_NEAR_MISS}.*?{PREFILTER}|.*?{PREFILTER}.*{_NEAR_MISS}"
-    rf"|.*?\b(?i:{'|'.join(VERBS.values())})\b[^\[\]{{}}()<>]*?{_NEAR_MISS}).*"
+    rf".*?(?:{_NEAR_MISS}.*?{PREFILTER}|{PREFILTER}.*{_NEAR_MISS}"
+    rf"|\b(?:{_ANY_VERB})\b[^\[\]{{}}()<>]*?{_NEAR_MISS}[^\[\]{{}}()<>]*?\(?{PLIST}).*"
 )
+#: (each starts with ``.*``: a catch-all, so that a library's own wording found message-first wins)
 
 CALLBACKS: tuple[Dialect, ...] = (
     _d("callback.not_callback", None, OT, "any", _NOT_CALLBACK, "Producer partitioner assigned record to [orders-3]",

@@ -347,15 +347,11 @@ def carry_groups(gid: pa.Array | pa.ChunkedArray, other: np.ndarray, thread: pa.
 
 def json_event_fields(ev: pa.Table, head_t: pa.Table, evh: np.ndarray) -> pa.Table:
     """Event fields that a structured (JSON) line carries as keys of its own (kafkajs logs
-    ``groupId``, ``memberId``, ``generationId``, ``clientId`` beside its message): they fill the
-    fields the message does not state."""
+    ``groupId``, ``memberId``, ``generationId``, ``clientId`` beside its message, a record its
+    ``error``): they fill the fields the message does not state (:data:`records.RECORD_FACTS`)."""
     idx = pa.array(evh, pa.int64())
-    for col, key, typ in (
-        ("group_id", "j_group", pa.string()),
-        ("member_id", "j_member", pa.string()),
-        ("generation", "j_gen", pa.int32()),
-        ("client_id", "j_client", pa.string()),
-    ):
+    for key, col in R.RECORD_FACTS.items():
+        typ = pa.int32() if col == "generation" else pa.string()
         extra = ao.nullify_empty(head_t[key].combine_chunks().take(idx))
         if extra.null_count == len(extra):
             continue

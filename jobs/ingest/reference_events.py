@@ -297,14 +297,11 @@ def read_events(
     evs = [e for e in evs if e["kind"]]  # recognised lines that carry no group fact: unrelated
     for e in evs:
         j = e["_head"].json
-        if j:
-            e["group_id"] = _first(e["group_id"], j.get("j_group") or None)
-            e["member_id"] = _first(e["member_id"], j.get("j_member") or None)
-            gen = j.get("j_gen")  # (a whole number, as JSON_KEYS reads it)
-            e["generation"] = _first(
-                e["generation"], int(gen) if gen and rx(r"^-?\d+$").search(gen) else None
-            )
-            e["client_id"] = _first(e["client_id"], j.get("j_client") or None)
+        for fam, col in REC.RECORD_FACTS.items() if j else ():
+            v = j.get(fam) or None
+            if col == "generation":  # (a whole number, as JSON_KEYS reads it)
+                v = int(v) if v and rx(r"^-?\d{1,9}$").search(v) else None
+            e[col] = _first(e[col], v)
     _attribute(evs)
     _file_group(evs, sha)
     for e in evs:

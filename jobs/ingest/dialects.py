@@ -72,6 +72,8 @@ from jobs.ingest.dialect_model import (  # noqa: F401 - re-exported: the parser 
     literal_prefix,
 )
 from jobs.ingest.dialect_model import dialect as _d
+from jobs.ingest.dialects_callbacks import CALLBACKS
+from jobs.ingest.dialects_callbacks import PREFILTER as CALLBACK_PREFILTER
 from jobs.ingest.dialects_client import CLIENT_MORE
 from jobs.ingest.dialects_dotnet import DOTNET
 from jobs.ingest.dialects_elixir import ELIXIR
@@ -98,6 +100,7 @@ GROUP_PREFILTER = (
     r"|client/coordinator (?:requesting )?coordinator for|calling onRevoke|join (?:and sync loop|returned)|sync(?:ed(?: successfully)?|ing| failed); |(?:^|[\t ])(?:sync(?:ed(?: successfully)?|ing| failed)|joined)(?:[;\t]|$| [\w.]+=)"
     r"|Partitions assigned for `|Partitions (?:assigned|revoked)(?:: \[| \| Data: )|\. All partitions: |Assigning new partitions: |SubSources for revoked|Error committing offsets|Coordinator broker still loading|ON PARTITIONS REVOKED"
     r"|Discovered coordinator|Marking the coordinator|auto-commit of offsets|OffsetCommit failed|Offset commit (?:with offsets .* )?failed|Auto-commit of offsets .* failed|stream-(?:thread|client|application) ?\[[^\]]*\] State transition"
+    r"|" + CALLBACK_PREFILTER  # a callback's verb and a client's printed partition list (dialects_callbacks)
 )
 
 _PFX_CLIENT = (
@@ -559,6 +562,7 @@ DIALECTS: tuple[Dialect, ...] = (
     *NODE,
     *KAFKAFLOW,
     *QUIET,
+    *CALLBACKS,  # an application's own rebalance callback: last, so every library's wording wins
 )  # fmt: skip
 
 DIALECT_BY_ID = {d.id: d for d in DIALECTS}

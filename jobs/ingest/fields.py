@@ -17,6 +17,7 @@ import pyarrow.compute as pc
 from jobs.ingest import arrowops as ao
 from jobs.ingest import context as C
 from jobs.ingest import dialects as D
+from jobs.ingest import partition_reprs as PREPR
 from jobs.ingest import pyregex as PR
 from jobs.ingest import records as R
 from jobs.ingest import redaction as RD
@@ -63,15 +64,16 @@ _FAIL_KINDS = ("join_failed", "sync_failed", "heartbeat_failed", "offset_commit_
 _FAILING = np.array([d.kind in _FAIL_KINDS for d in D.DIALECTS], dtype=bool)
 
 
-_PART_STRIP = r"^\s*(?:Set|List|HashSet|frozenset|set)?[\[({]+|[\])}]+\s*$|[\[\]{}]"
 _MEMBER_STRIP = r"^\s*(?:Set|List|HashSet|frozenset|set)?[\[({]+|[\])}]+\s*\.?$"
-_TOPIC_PARTITION = r"TopicPartition\(topic=u?'([^']*)', partition=(\d+)\)"
 
 
 def _partitions(raw: pa.Array) -> pa.Array:
-    if pc.any(pc.match_substring(raw, "TopicPartition(")).as_py():
-        raw = pc.replace_substring_regex(raw, _TOPIC_PARTITION, r"\1-\2")
-    return ao.split_list(raw, _PART_STRIP)
+    """A captured partition list in any client's printed form: :func:`partition_reprs.parse` of
+    each distinct text (few: the lists of assignment lines), spread back to the rows."""
+    raw = raw.cast(pa.string())
+    uniq = pc.unique(raw.drop_null())
+    read = pa.array([PREPR.parse(v) for v in uniq.to_pylist()], pa.list_(pa.string()))
+    return read.take(pc.index_in(raw, uniq))
 
 
 _ASSIGN_RX = re.compile(r"([^\s{},=]+)=Assignment\(partitions=\[([^\]]*)\]")
@@ -345,15 +347,11 @@ def carry_groups(gid: pa.Array | pa.ChunkedArray, other: np.ndarray, thread: pa.
 
 def json_event_fields(ev: pa.Table, head_t: pa.Table, evh: np.ndarray) -> pa.Table:
     """Event fields that a structured (JSON) line carries as keys of its own (kafkajs logs
-    ``groupId``, ``memberId``, ``generationId``, ``clientId`` beside its message): they fill the
-    fields the message does not state."""
+    ``groupId``, ``memberId``, ``generationId``, ``clientId`` beside its message, a record its
+    ``error``): they fill the fields the message does not state (:data:`records.RECORD_FACTS`)."""
     idx = pa.array(evh, pa.int64())
-    for col, key, typ in (
-        ("group_id", "j_group", pa.string()),
-        ("member_id", "j_member", pa.string()),
-        ("generation", "j_gen", pa.int32()),
-        ("client_id", "j_client", pa.string()),
-    ):
+    for key, col in R.RECORD_FACTS.items():
+        typ = pa.int32() if col == "generation" else pa.string()
         extra = ao.nullify_empty(head_t[key].combine_chunks().take(idx))
         if extra.null_count == len(extra):
             continue

@@ -394,14 +394,16 @@ def unwrap_paste(text: pa.Array, data: bytes) -> pa.Array:
     return text
 
 
-def peel_line_prefix(text: pa.Array) -> pa.Array:
+def peel_line_prefix(text: pa.Array) -> tuple[pa.Array, pa.Array | None]:
     """The text without a supervisor's or system log's prefix on every line (:func:`LP.line_prefix`
-    decides on the first lines, as the reference reader does)."""
+    decides on the first lines, as the reference reader does), and the prefix's time of each line
+    (None: no prefix peeled)."""
     regex = LP.line_prefix([t or "" for t in text.slice(0, 400).to_pylist()])
     if regex is None:
-        return text
+        return text, None
     m = ao.extract(text, regex)
-    return pc.if_else(m.is_valid(), m.field("rest"), text)
+    ok = m.is_valid()
+    return pc.if_else(ok, m.field("rest"), text), pc.if_else(ok, m.field("pts"), pa.scalar(None, pa.string()))
 
 
 def general_heads(

@@ -349,32 +349,56 @@ JSON_BEHIND = r"^(?P<pre>[^{]{0,79}?[^{:\s])(?:\t\s*|\s{2,})(?P<rest>\{.*\})\s*$
 #: read as the record before the layouts, whose message it would otherwise be (layout ``col+json``)
 JSON_RECORD_BEHIND = r'^(?P<pre>[^{]{1,80}?)\s(?P<rest>\{.*"(?:message|msg|@m|text)"\s*:\s*".*\})\s*$'
 _JSTR = r'"((?:[^"\\]|\\.)*)"'
-JSON_KEYS: dict[str, str] = {
-    "ts": r'"(?:@timestamp|timestamp|time|ts|@t|t|datetime|date|timeMillis)"\s*:\s*(?:"(?P<v>[^"]*)"|(?P<n>\d{9,13}(?:\.\d+)?))',
-    "message": r'"(?:message|msg|@m|log|text)"\s*:\s*"(?P<v>(?:[^"\\]|\\.)*)"',
-    "level": r'"(?:level|log\.level|severity|@l|levelname|loglevel|lvl)"\s*:\s*"(?P<v>[^"]*)"',
-    "logger": r'"(?:logger_name|logger|log\.logger|loggerName|logger\.name|name)"\s*:\s*"(?P<v>[^"]*)"',
-    "thread": r'"(?:thread_name|thread|process\.thread\.name|threadName)"\s*:\s*"(?P<v>[^"]*)"',
-    # structured fields of clients that log them as keys (kafkajs: groupId, memberId, generationId)
-    "j_group": r'"(?:groupId|group_id|group\.id|groupID|consumerGroup|consumer_group|kafka\.group|group)"\s*:\s*"(?P<v>[^"]*)"',
-    "j_member": r'"(?:memberId|member_id|member\.id)"\s*:\s*"(?P<v>[^"]*)"',
-    "j_gen": r'"(?:generationId|generation_id|generation)"\s*:\s*(?P<v>-?\d+)',
-    "j_client": r'"(?:clientId|client_id|client\.id)"\s*:\s*"(?P<v>[^"]*)"',
-    # the outcome of a kafkajs request/response line (see :func:`with_response_error`)
-    "j_error": r'"error"\s*:\s*"(?P<v>(?:[^"\\]|\\.)*)"',
-}
-#: the same families as column names of pyarrow's JSON reader (nested objects flattened with ".")
-JSON_NAMES: dict[str, tuple[str, ...]] = {
-    "ts": ("@timestamp", "timestamp", "time", "ts", "@t", "t", "datetime", "date", "timeMillis"),
-    "message": ("message", "msg", "@m", "@mt", "log", "text"),
-    "level": ("level", "log.level", "severity", "@l", "levelname", "loglevel", "lvl"),
-    "logger": ("logger_name", "logger", "log.logger", "loggerName", "logger.name", "name"),
-    "thread": ("thread_name", "thread", "process.thread.name", "threadName"),
-    "j_group": ("groupId", "group_id", "group.id", "groupID", "consumerGroup", "consumer_group", "kafka.group", "group"),
+#: THE roles a key of a structured record plays (message, time, level, logger, thread, and the facts a
+#: client logs beside its message: group, member, generation, client, error), whatever the schema: per
+#: family its key names in order (the first present wins; nested keys flattened with "."). The
+#: ``json`` layout reads the names not in :data:`RECORD_ONLY_KEYS` (:data:`JSON_NAMES`, :data:`JSON_KEYS`);
+#: an application record peeled by ``records`` reads those not in :data:`JSON_ONLY_KEYS`
+#: (``records.FAMILIES``): the names a whole-line envelope or a schema the ``json`` layout leaves to
+#: the record reader uses, and Serilog's ``@mt`` template / log4j2's ``timeMillis`` / Bunyan's ``name``,
+#: which only the ``json`` layout reads.
+KEY_FAMILIES: dict[str, tuple[str, ...]] = {
+    "message": ("message", "msg", "short_message", "full_message", "@message", "@m", "@mt", "event", "text",
+                "textPayload", "jsonPayload.message", "jsonPayload.msg", "MESSAGE", "log", "_raw", "Message"),
+    "ts": ("@timestamp", "timestamp", "time", "ts", "@t", "t", "datetime", "date", "timeMillis", "Date", "_time",
+           "__REALTIME_TIMESTAMP", "_SOURCE_REALTIME_TIMESTAMP", "receiveTimestamp", "asctime", "created"),
+    "level": ("level", "log.level", "severity", "@l", "levelname", "loglevel", "lvl", "Level", "Status", "status",
+              "PRIORITY"),
+    "logger": ("logger_name", "logger", "log.logger", "loggerName", "logger.name", "name", "_logger_name",
+               "SYSLOG_IDENTIFIER", "caller", "component"),
+    "thread": ("thread_name", "thread", "process.thread.name", "threadName", "_thread_name"),
+    "j_group": ("groupId", "group_id", "group.id", "groupID", "consumerGroup", "consumer_group", "kafka.group",
+                "group", "GroupId"),
     "j_member": ("memberId", "member_id", "member.id", "memberID"),
     "j_gen": ("generationId", "generation_id", "generation"),
     "j_client": ("clientId", "client_id", "client.id"),
-    "j_error": ("error",),
+    "j_error": ("error", "err", "error.message", "err.message", "exception"),
+}  # fmt: skip
+#: names only a peeled record reads
+RECORD_ONLY_KEYS = frozenset(
+    ["short_message", "full_message", "@message", "event", "textPayload", "jsonPayload.message", "jsonPayload.msg",
+     "MESSAGE", "_raw", "Message", "Date", "_time", "__REALTIME_TIMESTAMP", "_SOURCE_REALTIME_TIMESTAMP",
+     "receiveTimestamp", "asctime", "created", "Level", "Status", "status", "PRIORITY", "_logger_name",
+     "SYSLOG_IDENTIFIER", "caller", "component", "_thread_name", "GroupId"]
+)  # fmt: skip
+#: names only the ``json`` layout reads
+JSON_ONLY_KEYS = frozenset(["@mt", "timeMillis", "name"])
+#: the families as column names of pyarrow's JSON reader (nested objects flattened with ".")
+JSON_NAMES: dict[str, tuple[str, ...]] = {
+    fam: tuple(n for n in names if n not in RECORD_ONLY_KEYS) for fam, names in KEY_FAMILIES.items()
+}
+#: the value of a key of each family in JSON text (``v``; the time also as a number ``n``)
+_JSON_VALUES = {
+    "ts": r'(?:"(?P<v>[^"]*)"|(?P<n>\d{9,13}(?:\.\d+)?))',
+    "message": r'"(?P<v>(?:[^"\\]|\\.)*)"',
+    "j_gen": r"(?P<v>-?\d+)",
+    "j_error": r'"(?P<v>(?:[^"\\]|\\.)*)"',
+}
+#: JSON lines: one regex per field family (the first key of the family in the text), for a line the
+#: JSON reader does not take (:data:`JSON_NAMES` as regexes; a nested name is not matched)
+JSON_KEYS: dict[str, str] = {
+    fam: r'"(?:' + "|".join(n.replace(".", r"\.") for n in names) + r')"\s*:\s*' + _JSON_VALUES.get(fam, r'"(?P<v>[^"]*)"')
+    for fam, names in JSON_NAMES.items()
 }
 #: epoch seconds and nanoseconds in two keys (flattened names): log4j2's JsonLayout ``instant``,
 #: Spring Cloud GCP's Stackdriver layout, protobuf's ``Timestamp`` as JSON); the time when no
@@ -402,7 +426,7 @@ JSON_SUFFIXES: dict[str, tuple[str, ...]] = {
     "j_client": ("clientId", "client_id"),
 }
 #: the head columns the JSON-only keys fill (null in every other layout)
-JSON_EXTRA = ("j_group", "j_member", "j_gen", "j_client")
+JSON_EXTRA = ("j_group", "j_member", "j_gen", "j_client", "j_error")
 #: ECS nests ``log: {level, logger}``; these catch the nested spelling
 JSON_NESTED = {
     "level": r'"log"\s*:\s*\{[^{}]*"level"\s*:\s*"(?P<v>[^"]*)"',

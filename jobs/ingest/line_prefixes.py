@@ -12,8 +12,9 @@ it start with the application's own timestamp (the application dates its entries
 texts without one starts with a level word (those would be entries of an undated layout, whose only
 time is the prefix's: then the prefix stays, and the envelope readers read each line with its time).
 After peeling, the application's lines read as they would without the supervisor: continuation lines
-join their entry, and the layout column names the application's layout. The prefix's time is dropped
-(the application's own is the event's).
+join their entry, and the layout column names the application's layout. The prefix's time (the
+regex's ``pts`` group) is kept as the head's envelope time, the event's ``envelope_ts``, as the other
+envelopes' are; the application's own time is the event's ``ts``.
 Both readers call :func:`line_prefix` on the same sample and apply the regex it returns.
 """
 
@@ -31,7 +32,7 @@ _STAMPS = {
     "tai64n": TS.TAI64N,
     "s6-iso": r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{9}",  # (s6-log's ``T``: nanoseconds, no zone)
 }
-_SYSLOG = rf"(?:<\d{{1,3}}>)?(?:{TS.SYSLOG}|{_ISO_T}) [\w.:-]+ [^\s:\[\]]{{1,64}}(?:\[\d+\])?: "
+_SYSLOG = rf"(?:<\d{{1,3}}>)?(?P<pts>{TS.SYSLOG}|{_ISO_T}) [\w.:-]+ [^\s:\[\]]{{1,64}}(?:\[\d+\])?: "
 #: share of the sample's lines that carry the prefix
 MOST = 0.9
 _LEADING_TS = re.compile(rf"^\[?(?:{TS.ISO}|{TS.SLASH}|{TS.DATE4J}|{TS.ERLANG}|{TS.TIME_ONLY})(?:[^\w:/]|$)")
@@ -39,8 +40,9 @@ _LEVEL_LEAD = re.compile(G.LEAD)
 
 
 def line_prefix(sample: list[str]) -> str | None:
-    """The regex (its ``rest`` group: the application's line) that peels the prefix of a file whose
-    first lines are ``sample``, or None when no prefix is to be peeled (see the module doc)."""
+    """The regex (its ``rest`` group: the application's line; ``pts``: the prefix's time) that peels
+    the prefix of a file whose first lines are ``sample``, or None when no prefix is to be peeled
+    (see the module doc)."""
     lines = [t for t in sample if t.strip()]
     if len(lines) < 2:
         return None
@@ -60,7 +62,7 @@ def line_prefix(sample: list[str]) -> str | None:
 def _form(lines: list[str], syslog: str | None) -> tuple[str, list[str]] | None:
     """(regex, the texts behind the prefix) when most ``lines`` carry the prefix form (a syslog one,
     else one of the timestamp forms), else None."""
-    forms = [rf"^{syslog}"] if syslog else [rf"^(?:{f})(?P<sep>[ \t]+)" for f in _STAMPS.values()]
+    forms = [rf"^{syslog}"] if syslog else [rf"^(?P<pts>{f})(?P<sep>[ \t]+)" for f in _STAMPS.values()]
     for head in forms:
         rx = re.compile(head)
         ms = [rx.match(t) for t in lines]
@@ -77,7 +79,7 @@ def _form(lines: list[str], syslog: str | None) -> tuple[str, list[str]] | None:
     return None
 
 
-def peel(text: str, regex: re.Pattern[str]) -> str:
-    """``text`` without the prefix (unchanged when it has none)."""
+def peel(text: str, regex: re.Pattern[str]) -> tuple[str, str | None]:
+    """``text`` without the prefix (unchanged when it has none), and the prefix's time (None)."""
     m = regex.match(text)
-    return m.group("rest") if m else text
+    return (m.group("rest"), m.group("pts")) if m else (text, None)

@@ -233,10 +233,10 @@ def _parse_text(
     audit["total_lines"] = f.n
     f.text = unwrap_paste(f.text, data)
     f.text, wrap_label = _wrapping_prefix(f.text)
-    f.text = peel_line_prefix(f.text)  # (a supervisor's prefix on every line)
+    f.text, line_pts = peel_line_prefix(f.text)  # (a supervisor's prefix on every line, and its time)
     f.is_cont = np.zeros(f.n, dtype=bool)
     heads, left = _read_heads(f, settings, wrap_label)
-    h = _head_columns(heads, f.n, f.env)
+    h = _head_columns(heads, f.n, f.env, line_pts)
     left = _jul_messages(f, h, left)
     inline_cont = _inline_continuations(h)
     _continuations_and_unreadable(f, left)
@@ -394,11 +394,14 @@ def json_behind(sub: pa.Array, rows: np.ndarray, heads: Heads, wrap_label: str, 
     return taken
 
 
-def _head_columns(heads: Heads, n: int, env: EH.Enveloped | None = None) -> _HeadColumns:
+def _head_columns(heads: Heads, n: int, env: EH.Enveloped | None = None, line_pts: pa.Array | None = None) -> _HeadColumns:
     t = heads.table()
     if env is not None and len(t):
         t = EH.enveloped_heads(t, env)
     rows = numpy_of(t["_row"]) if len(t) else np.zeros(0, np.int64)
+    if line_pts is not None and len(t):  # (a per-line prefix's time: the envelope time of a head without one)
+        pts = pc.coalesce(t["pts"].combine_chunks(), line_pts.take(pa.array(rows)).cast(pa.string()))
+        t = t.set_column(t.column_names.index("pts"), "pts", pts)
     is_head = np.zeros(n, dtype=bool)
     is_head[rows] = True
     return _HeadColumns(t, rows, is_head, whole(t["message"]), whole(t["level"]),

@@ -34,24 +34,11 @@ from jobs.ingest import layouts as L
 from jobs.ingest import timestamps as TS
 from jobs.ingest.pyregex import translate
 
-#: key-name families, first key present wins (full flattened key names)
+#: key-name families, first key present wins (full flattened key names): the one table of the roles a
+#: key plays (:data:`jobs.ingest.layouts.KEY_FAMILIES`) less the names only the ``json`` layout reads
 FAMILIES: dict[str, tuple[str, ...]] = {
-    "message": ("message", "msg", "short_message", "full_message", "@message", "@m", "event", "text",
-                "textPayload", "jsonPayload.message", "jsonPayload.msg", "MESSAGE", "log", "_raw", "Message"),
-    "ts": ("@timestamp", "timestamp", "time", "ts", "@t", "t", "datetime", "date", "Date", "_time",
-           "__REALTIME_TIMESTAMP", "_SOURCE_REALTIME_TIMESTAMP", "receiveTimestamp", "asctime", "created"),
-    "level": ("level", "log.level", "severity", "@l", "levelname", "loglevel", "lvl", "Level", "Status",
-              "status", "PRIORITY"),
-    "logger": ("logger_name", "logger", "log.logger", "loggerName", "logger.name", "_logger_name",
-               "SYSLOG_IDENTIFIER", "caller", "component"),
-    "thread": ("thread_name", "thread", "process.thread.name", "threadName", "_thread_name"),
-    "j_group": ("groupId", "group_id", "group.id", "groupID", "consumerGroup", "consumer_group", "kafka.group",
-                "group", "GroupId"),
-    "j_member": ("memberId", "member_id", "member.id", "memberID"),
-    "j_gen": ("generationId", "generation_id", "generation"),
-    "j_client": ("clientId", "client_id", "client.id"),
-    "j_error": ("error", "err"),
-}  # fmt: skip
+    fam: tuple(n for n in names if n not in L.JSON_ONLY_KEYS) for fam, names in L.KEY_FAMILIES.items()
+}
 #: last segments of nested keys that belong to a family (``mdc.groupId``, ``jsonPayload.message``)
 SUFFIXES: dict[str, tuple[str, ...]] = {
     "message": ("message", "msg"),
@@ -67,8 +54,13 @@ CANONICAL = {"ts": "@timestamp", "level": "level", "logger": "logger_name", "thr
              "message": "message", "j_group": "groupId", "j_member": "memberId", "j_gen": "generationId",
              "j_client": "clientId", "j_error": "error"}  # fmt: skip
 
-#: the facts a statement's arguments give as keys: key family -> the event field (a dialect's named group)
+#: the facts a statement's arguments give as keys: key family -> the event field (a dialect's named group);
+#: the error of a record (``error``, ``err``, ``error.message``, ``exception``) is the event's reason
 KEY_FACTS = {"j_group": "group_id", "j_member": "member_id", "j_gen": "generation", "j_error": "reason"}
+#: the event fields the keys of a structured line (a JSON line, a peeled record's canonical line) fill
+#: where its message states none, by the head column of each family (:data:`layouts.JSON_EXTRA`): the
+#: key facts and the client id (both readers: ``fields.json_event_fields``, ``reference_events``)
+RECORD_FACTS: dict[str, str] = {fam: {**KEY_FACTS, "j_client": "client_id"}[fam] for fam in L.JSON_EXTRA}
 _KEY_VALUE = {"group_id": r'[^",\s}]+', "member_id": r'[^",\s}]*', "generation": r"-?\d+", "reason": r".*?"}
 
 

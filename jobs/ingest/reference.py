@@ -138,9 +138,12 @@ def read_bytes(
     f = _decode(data, settings)
     audit["total_lines"] = len(f.raw)
     label = _unwrap(f, data)
+    line_pts: list[str | None] = []
     if (lp := LP.line_prefix(f.text[:SAMPLE])) is not None:  # (a supervisor's prefix on every line)
-        f.text = [LP.peel(t, rx(lp)) for t in f.text]
+        f.text, line_pts = (list(x) for x in zip(*(LP.peel(t, rx(lp)) for t in f.text)))
     _read_heads(f, settings, label)
+    for r, h in f.heads.items() if line_pts else ():  # (its time: the envelope time of a head without one)
+        h.pts = h.pts or line_pts[r]
     _messages_and_continuations(f)
     _timestamps(f, settings, audit, DD.file_dates(source_file, settings.default_date, mtime_ms, settings.default_timezone))
     events = RE.read_events(f, settings, source_file, cluster, run_id, audit["content_sha256"])

@@ -47,6 +47,7 @@ from jobs.ingest import dialect_model as DM
 from jobs.ingest import dialects as D
 from jobs.ingest import general as G
 from jobs.ingest import layouts as L
+from jobs.ingest import partition_reprs as PR
 from jobs.ingest import records as REC
 from jobs.ingest import redaction as RD
 from jobs.ingest.model import EVENTS_ARROW
@@ -144,9 +145,8 @@ def split_list(raw: str | None, strip: str) -> list[str] | None:
 
 
 def partitions(raw: str | None) -> list[str] | None:
-    if raw is not None and "TopicPartition(" in raw:  # kafka-python
-        raw = rx(r"TopicPartition\(topic=u?'([^']*)', partition=(\d+)\)").sub(r"\1-\2", raw)
-    return split_list(raw, r"^\s*(?:Set|List|HashSet|frozenset|set)?[\[({]+|[\])}]+\s*$|[\[\]{}]")
+    """A captured partition list in any client's printed form (:func:`partition_reprs.parse`)."""
+    return PR.parse(raw)
 
 
 _MEMBER_STRIP = r"^\s*(?:Set|List|HashSet|frozenset|set)?[\[({]+|[\])}]+\s*\.?$"
@@ -297,14 +297,11 @@ def read_events(
     evs = [e for e in evs if e["kind"]]  # recognised lines that carry no group fact: unrelated
     for e in evs:
         j = e["_head"].json
-        if j:
-            e["group_id"] = _first(e["group_id"], j.get("j_group") or None)
-            e["member_id"] = _first(e["member_id"], j.get("j_member") or None)
-            gen = j.get("j_gen")  # (a whole number, as JSON_KEYS reads it)
-            e["generation"] = _first(
-                e["generation"], int(gen) if gen and rx(r"^-?\d+$").search(gen) else None
-            )
-            e["client_id"] = _first(e["client_id"], j.get("j_client") or None)
+        for fam, col in REC.RECORD_FACTS.items() if j else ():
+            v = j.get(fam) or None
+            if col == "generation":  # (a whole number, as JSON_KEYS reads it)
+                v = int(v) if v and rx(r"^-?\d{1,9}$").search(v) else None
+            e[col] = _first(e[col], v)
     _attribute(evs)
     _file_group(evs, sha)
     for e in evs:

@@ -39,6 +39,9 @@ def test_a_java_stack_trace_behind_a_per_line_prefix_continues_its_entry(reader,
     ev, q, audit = reader(data, "app.log", "c", IngestSettings(default_year=2024), "r")
     assert [(r["line_no"], r["kind"], r["generation"]) for r in ev.to_pylist()] == [(1, "offset_commit_failed", None), (4, "joined", 8)]
     assert ev.column("ts_ms").to_pylist() == [1714568400123, 1714568401456]  # (the application's times)
+    # the prefix's time is kept as the envelope's (syslog's has no fraction)
+    env = T.replace(microsecond=0) if prefix == "syslog" else T
+    assert [e.astimezone(UTC) for e in ev.column("envelope_ts").to_pylist()] == [env, env]
     assert (audit["events"], audit["continuations"], q.num_rows) == (2, 2, 0)
 
 
@@ -52,8 +55,9 @@ def test_the_prefix_stays_when_the_application_prints_no_time() -> None:
 
 
 def test_the_applications_indentation_is_kept() -> None:
+    """The text behind the prefix keeps its indentation; the prefix's time is the peeled ``pts``."""
     rx = LP.line_prefix([PREFIXES["s6-log"] + "2024-05-01 13:00:00,123 INFO x", PREFIXES["s6-log"] + "    {retries,3}"])
     assert rx is not None
     import re
 
-    assert LP.peel(PREFIXES["s6-log"] + "    {retries,3}", re.compile(rx)) == "    {retries,3}"
+    assert LP.peel(PREFIXES["s6-log"] + "    {retries,3}", re.compile(rx)) == ("    {retries,3}", PREFIXES["s6-log"].strip())

@@ -178,6 +178,25 @@ def test_facts_from_key_roles_whatever_the_syntax(line: str) -> None:
     ]
 
 
+_REJOIN = "[Consumer clientId=c, groupId=g] (Re-)joining group"
+
+
+@pytest.mark.parametrize("line", [
+    # pino's serialised Error, ECS's error object, a flat key, structlog's exception text, logfmt's err
+    json.dumps({"time": 1714557600123, "level": 40, "msg": _REJOIN, "err": {"type": "Error", "message": "boom"}}),
+    json.dumps({"@timestamp": "2024-05-01T10:00:00.123Z", "message": _REJOIN, "error": {"message": "boom", "type": "E"}}),
+    json.dumps({"@timestamp": "2024-05-01T10:00:00.123Z", "message": _REJOIN, "error.message": "boom"}),
+    json.dumps({"timestamp": "2024-05-01T10:00:00.123Z", "event": _REJOIN, "exception": "boom"}),
+    f'ts=2024-05-01T10:00:00.123Z level=warn msg="{_REJOIN}" err=boom',
+])  # fmt: skip
+def test_a_records_error_key_is_the_events_reason(line: str) -> None:
+    """The error a record carries beside a message that states none is the event's reason (the key
+    facts, records.RECORD_FACTS); both readers."""
+    ev, _, _ = _read(line + "\n")
+    assert [(e["kind"], e["group_id"], e["reason"], e["ts_ms"]) for e in ev] == [("join_sent", "g", "boom", 1714557600123)]
+    assert_same((line + "\n").encode())
+
+
 _KAFKAJS_JOINED = (
     '{"level":"INFO","timestamp":"2024-05-01T12:00:01.123Z","logger":"kafkajs","message":"[ConsumerGroup] '
     'Consumer has joined the group","groupId":"g1","memberId":"m-1","leaderId":"m-1","isLeader":true}'

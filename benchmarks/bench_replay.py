@@ -4,7 +4,7 @@
 
 The events folder is a run's ``events/run_id=...`` partition written by the bucketed ingestion
 (``part-<task>-b<bucket>.parquet``, see :mod:`jobs.buckets`). Each bucket is replayed with
-:func:`jobs.replay_udf.replay_bucket` (fresh state, a fixed run id) and timed with
+:func:`jobs.bucket_replay.replay_bucket` (fresh state, a fixed run id) and timed with
 ``time.process_time()``: the figures do not depend on other processes' load. ``--groups N`` prints
 the N groups of the largest CPU time (each group replayed alone from the bucket's sorted input);
 ``--save`` pickles the union tables, ``--compare`` checks them ``.equals()`` to a saved pickle.
@@ -22,8 +22,9 @@ import time
 import pyarrow.compute as pc
 
 from coordinator_core.replay.settings import ReplaySettings
+from jobs.bucket_replay import bucket_input, read_bucket_events, replay_bucket
 from jobs.buckets import bucket_files
-from jobs.replay_udf import bucket_input, plain_strings, read_bucket_events, replay_bucket, replay_parts
+from jobs.replay_udf import plain_strings, replay_parts
 
 RUN_ID = "bench-replay"
 

@@ -22,7 +22,7 @@ import pyarrow.parquet as pq
 
 from coordinator_core.events.row import EVENT_FIELDS
 from coordinator_core.replay.settings import ReplaySettings
-from jobs.event_order import group_order, side_ranks
+from jobs.event_order import group_order, group_order_codes, side_ranks
 from jobs.replay_udf import heartbeat_keep, paused_gc, plain_strings, replay_parts, resume_envelope
 from jobs.replay_union import union_table
 
@@ -53,6 +53,14 @@ def read_bucket_events(event_files: list[str], dictionary: bool = True):
     return events.unify_dictionaries() if dictionary else events
 
 
+def _input_columns(events) -> dict[str, Any]:
+    """``events`` columns in the UDF input layout, in the rows' own order (no group-less rows)."""
+    cols = {"cluster": events["cluster"], "_side_rank": side_ranks(events["side"])}
+    for name in EVENT_FIELDS:
+        cols[name] = events["ts_ms"] if name == "ts" else events[name]
+    return cols
+
+
 def bucket_input(events):
     """An Arrow table of ``events`` columns (as the ingestion workers wrote them) in the UDF input
     layout (:data:`jobs.replay_udf.INPUT_COLUMNS`: ``ts`` in epoch ms, the side's rank, nested
@@ -61,12 +69,8 @@ def bucket_input(events):
     string keys)."""
     if events["group_id"].null_count:
         events = events.filter(pc.is_valid(events["group_id"]))
-    rank = side_ranks(events["side"])
-    order = group_order(events, rank)
-    cols = {"cluster": events["cluster"], "_side_rank": rank}
-    for name in EVENT_FIELDS:
-        cols[name] = events["ts_ms"] if name == "ts" else events[name]
-    return pa.table(cols).take(order)
+    cols = _input_columns(events)
+    return pa.table(cols).take(group_order(events, cols["_side_rank"]))
 
 
 def group_bounds(table) -> list[tuple[int, int]]:
@@ -86,22 +90,53 @@ def group_bounds(table) -> list[tuple[int, int]]:
     return [(s, e - s) for s, e in zip(starts, [*starts[1:], n], strict=True)]
 
 
-def compact_bucket(table, bounds: list[tuple[int, int]], compact: list[bool]):
-    """(``table`` without the heartbeats :func:`jobs.replay_udf.compact_heartbeats` leaves out of each
-    group whose ``compact`` flag is set, the new bounds, per group the rows left out or None for a
-    group not compacted). One :func:`jobs.replay_udf.heartbeat_keep` over the whole sorted bucket:
-    the heartbeat key holds ``cluster`` and ``group_id``, so the kept rows of a group are the ones
-    its own compaction keeps."""
-    keep = heartbeat_keep(table)
+def _sorted_groups(events) -> tuple[Any, np.ndarray, list[tuple[int, int]], list[tuple[str, str]]]:
+    """(input columns in the rows' own order, the indices that sort them like :func:`bucket_input`,
+    :func:`group_bounds` of the sorted rows, each group's (cluster, group id)). The bounds come from
+    the sorted key codes (equal codes: equal values); a null cluster takes :func:`group_bounds`."""
+    if events["group_id"].null_count:
+        events = events.filter(pc.is_valid(events["group_id"]))
+    table = pa.table(_input_columns(events))
+    order, codes = group_order_codes(events, table["_side_rank"])
+    n = table.num_rows
+    if n == 0:
+        return table, np.zeros(0, np.int64), [], []
+    if codes[0].null_count:
+        bounds = group_bounds(table.select(["cluster", "group_id"]).take(order))
+    else:
+        new = np.zeros(n, dtype=bool)
+        new[0] = True
+        for c in codes:
+            s = np.asarray(c.take(order).to_numpy(zero_copy_only=False))
+            new[1:] |= s[1:] != s[:-1]
+        starts = np.flatnonzero(new).tolist()
+        bounds = [(a, b - a) for a, b in zip(starts, [*starts[1:], n], strict=True)]
+    order_np = np.asarray(order.to_numpy(zero_copy_only=False), dtype=np.int64)
+    first = pa.array(order_np[[o for o, _ in bounds]])
+    heads = plain_strings(table.select(["cluster", "group_id"]).take(first))
+    return table, order_np, bounds, list(zip(heads["cluster"].to_pylist(), heads["group_id"].to_pylist(), strict=True))
+
+
+def compact_bucket(table, bounds: list[tuple[int, int]], compact: list[bool], order: np.ndarray | None = None):
+    """(the bucket's rows in order without the heartbeats :func:`jobs.replay_udf.compact_heartbeats`
+    leaves out of each group whose ``compact`` flag is set, the new bounds, per group the rows left
+    out or None for a group not compacted). ``table``: the bucket input, sorted by group and total
+    order, or in any order with ``order`` the indices that sort it (``bounds`` are in the sorted
+    rows). One :func:`jobs.replay_udf.heartbeat_keep` over the whole bucket (the heartbeat key holds
+    ``cluster`` and ``group_id``, so the kept rows of a group are the ones its own compaction keeps),
+    on the rows as they are; the kept rows are then taken in the sorted order."""
+    keep = heartbeat_keep(table, order)
     if keep is None:
-        return table, bounds, [0 if c else None for c in compact]
+        keep = np.ones(table.num_rows, dtype=bool)
     for (offset, length), c in zip(bounds, compact, strict=True):
         if not c:
             keep[offset : offset + length] = True
-    kept = np.add.reduceat(keep.astype(np.int64), np.array([o for o, _ in bounds], dtype=np.int64)).tolist()
-    offsets = np.concatenate([[0], np.cumsum(kept)[:-1]]).tolist()
+    kept = np.add.reduceat(keep.astype(np.int64), np.array([o for o, _ in bounds], dtype=np.int64)).tolist() if bounds else []
+    offsets = np.concatenate([[0], np.cumsum(kept)[:-1]]).astype(np.int64).tolist() if bounds else []
     skipped = [n - k if c else None for (_, n), k, c in zip(bounds, kept, compact, strict=True)]
-    return table.filter(pa.array(keep)), list(zip(offsets, kept, strict=True)), skipped
+    rows = np.flatnonzero(keep) if order is None else order[keep]
+    out = table.take(pa.array(rows, pa.int64()))
+    return out, list(zip(offsets, kept, strict=True)), skipped
 
 
 def _read_states(state_files: list[str]) -> dict[tuple[str, str], str | None]:
@@ -134,15 +169,17 @@ def replay_bucket(
     if exclude:
         events = events.filter(pc.invert(pc.is_in(events["source_file"], pa.array(sorted(exclude)))))
     states = _read_states(state_files)
-    table = bucket_input(events)
-    bounds = group_bounds(table)
-    clusters, groups = table["cluster"], table["group_id"]
-    keys = [(clusters[offset].as_py(), groups[offset].as_py()) for offset, _ in bounds]
+    if compact == "bucket":
+        table, order, bounds, keys = _sorted_groups(events)
+    else:
+        table = bucket_input(events)
+        bounds = group_bounds(table)
+        keys = [(table["cluster"][o].as_py(), table["group_id"][o].as_py()) for o, _ in bounds]
     resumed = [resume_envelope(c, g, states.get((c, g)), committed_runs) for c, g in keys]
     skipped: list[int | None] = [None] * len(bounds)
     if compact == "bucket":
         fresh = [not (env and env.get("last_key")) for env, _ in resumed]
-        table, bounds, skipped = compact_bucket(table, bounds, fresh)
+        table, bounds, skipped = compact_bucket(table, bounds, fresh, order)
     parts: list[dict[str, list[Any]]] = []
     with paused_gc():
         for (offset, length), (cluster, group_id), (env, bad), left_out in zip(

@@ -238,10 +238,12 @@ def _replayed_mask(batch, last_key: tuple):
                   pc.and_(pc.equal(ts, lit(k_ts or 0, ts.type)), rank_part))  # fmt: skip
 
 
-def heartbeat_keep(batch):
+def heartbeat_keep(batch, order: np.ndarray | None = None):
     """:func:`coordinator_core.row_rules.heartbeat_keep_mask` of a group's events (in the total order)
     as one vectorised Arrow computation: a numpy bool mask, or None when every row is kept
-    (``tests/job/test_replay_udf_rules.py`` checks it equal to the core's rule on generated rows)."""
+    (``tests/job/test_replay_udf_rules.py`` checks it equal to the core's rule on generated rows).
+    ``order``: the rows are in any order and these indices sort them; the mask is then of the sorted
+    rows (nothing is taken: the rule's grouping does not depend on the rows' order)."""
     n = batch.num_rows
     if n < 3:
         return None
@@ -254,17 +256,24 @@ def heartbeat_keep(batch):
     for name in names:
         if name in NESTED_FIELDS:
             candidate = pc.and_(candidate, pc.is_null(batch.column(name)))
-    # the run a row belongs to: how many non-heartbeat rows come before it
-    run = pc.cumulative_sum(pc.cast(pc.invert(is_hb), pa.int64()))
-    idx = pa.array(np.arange(n, dtype=np.int64))
-    keys = batch.select(key).append_column("_run", run).append_column("_i", idx).filter(candidate)
+    hb = np.asarray(is_hb.to_numpy(zero_copy_only=False), dtype=bool)
+    cand = np.asarray(candidate.to_numpy(zero_copy_only=False), dtype=bool)
+    if order is None:
+        pos = np.arange(n, dtype=np.int64)
+    else:  # the sorted position of each row
+        hb, cand = hb[order], cand[order]
+        pos = np.empty(n, dtype=np.int64)
+        pos[order] = np.arange(n, dtype=np.int64)
+    # the run a row belongs to: how many non-heartbeat rows come before it in the sorted rows
+    run = np.cumsum(~hb)[pos]
+    keys = batch.select(key).append_column("_run", pa.array(run)).append_column("_i", pa.array(pos))
+    keys = keys.filter(candidate)
     if keys.num_rows < 3:
         return None
     # a column null on every candidate row cannot tell two of them apart
     key = [c for c in key if keys.column(c).null_count < keys.num_rows]
     ends = keys.group_by([*key, "_run"], use_threads=False).aggregate([("_i", "min"), ("_i", "max")])
-    keep = np.zeros(n, dtype=bool)
-    keep[~candidate.to_numpy(zero_copy_only=False)] = True
+    keep = ~cand
     keep[ends.column("_i_min").to_numpy()] = True
     keep[ends.column("_i_max").to_numpy()] = True
     return None if keep.all() else keep

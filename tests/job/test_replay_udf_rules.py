@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pyarrow as pa
 
 from coordinator_core.events.row import EVENT_FIELDS, ORDER_FIELDS, row_order_key, side_rank
@@ -76,7 +77,8 @@ def test_heartbeat_compaction_and_routing_equal_the_core_rules() -> None:
 def test_bucket_compaction_keeps_what_each_groups_own_compaction_keeps() -> None:
     """``jobs.bucket_replay.compact_bucket`` (one heartbeat mask over a bucket sorted by group) keeps
     of each group it compacts the rows ``heartbeat_keep`` keeps of the group alone, counts the rest
-    as left out, and leaves the other groups whole."""
+    as left out, and leaves the other groups whole; the same from the rows in any order with the
+    indices that sort them."""
     from jobs.bucket_replay import compact_bucket, group_bounds
 
     rng = random.Random(6)
@@ -95,6 +97,9 @@ def test_bucket_compaction_keeps_what_each_groups_own_compaction_keeps() -> None
             want = t if not f or keep is None else t.filter(pa.array(keep))
             assert out.slice(o, n).equals(want) and left == (t.num_rows - n if f else None)
         assert sum(s or 0 for s in skipped) == table.num_rows - out.num_rows
+        perm = np.array(rng.sample(range(table.num_rows), table.num_rows), dtype=np.int64)
+        unsorted = compact_bucket(table.take(pa.array(perm)), bounds, fresh, order=np.argsort(perm))
+        assert unsorted[0].equals(out) and unsorted[1:] == (new_bounds, skipped)
 
 
 def test_heartbeat_keep_mask_values() -> None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 from dataclasses import asdict, fields, is_dataclass
 from typing import Any
 
-import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 from pyspark.sql import functions as F
@@ -125,52 +124,20 @@ def record_columns(table: str, cluster: str, group_id: str, records: list[Any]) 
     return out
 
 
-def union_table_plain(parts: list[dict[str, list[Any]]]):
-    """One Arrow table of the union schema from column dicts (columns a part lacks are null), one
-    Arrow table per part: the reference :func:`union_table` is tested equal to."""
+def union_table(parts: list[dict[str, list[Any]]]):
+    """One Arrow table of the union schema from column dicts (columns a part lacks are null)."""
     schema = union_arrow_schema()
     if not parts:
         return schema.empty_table()
-    tables = [_part_table(schema, part) for part in parts]
-    return tables[0] if len(tables) == 1 else pa.concat_tables(tables)
-
-
-def union_table(parts: list[dict[str, list[Any]]]):
-    """:func:`union_table_plain` with the parts of the same columns (one table's records, from every
-    group of a bucket) joined into one column dict first, so that Arrow converts a few long lists
-    instead of every group's short ones, then the rows put back in the parts' order with one
-    ``take`` (``tests/job/test_replay_udf_rules.py`` checks the two equal)."""
-    if len(parts) < 3:
-        return union_table_plain(parts)
-    schema = union_arrow_schema()
-    joined: dict[tuple[str, ...], dict[str, list[Any]]] = {}
-    places: dict[tuple[str, ...], list[range]] = {}
-    row = 0
+    tables = []
     for part in parts:
         n = len(part[TABLE_COL])
-        key = tuple(part)
-        into = joined.get(key)
-        if into is None:
-            joined[key] = {k: list(v) for k, v in part.items()}
-            places[key] = []
-        else:
-            for k, v in part.items():
-                into[k].extend(v)
-        places[key].append(range(row, row + n))
-        row += n
-    tables = [_part_table(schema, part) for part in joined.values()]
-    table = tables[0] if len(tables) == 1 else pa.concat_tables(tables)
-    # position of each joined row in the parts' order
-    where = np.fromiter((i for key in joined for r in places[key] for i in r), dtype=np.int64, count=row)
-    back = np.empty(row, dtype=np.int64)
-    back[where] = np.arange(row, dtype=np.int64)
-    return table.take(pa.array(back))
-
-
-def _part_table(schema, part: dict[str, list[Any]]):
-    n = len(part[TABLE_COL])
-    arrays = [pa.array(part[f.name], type=f.type) if f.name in part else pa.nulls(n, type=f.type) for f in schema]
-    return pa.Table.from_arrays(arrays, schema=schema)
+        arrays = [
+            pa.array(part[f.name], type=f.type) if f.name in part else pa.nulls(n, type=f.type)
+            for f in schema
+        ]
+        tables.append(pa.Table.from_arrays(arrays, schema=schema))
+    return tables[0] if len(tables) == 1 else pa.concat_tables(tables)
 
 
 def anomaly_columns(

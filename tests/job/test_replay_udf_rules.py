@@ -239,29 +239,3 @@ def test_merge_dedupe_keeps_the_last_row_of_each_key_like_the_plain_way() -> Non
             assert got.equals(want), (n, keys)
     assert _dedupe_arrow(pa.table({"g": ["a", "a", "b"], "v": [1, 2, 3]}), ["g"])["v"].to_pylist() == [2, 3]
 
-
-def test_union_table_equals_the_plain_one_part_per_table() -> None:
-    """``jobs.replay_union.union_table`` (the parts of the same columns joined, then the rows put back
-    in the parts' order) equals ``union_table_plain`` (one Arrow table per part): records of several
-    tables from several groups interleaved, dict parts, empty and short lists."""
-    from coordinator_core.records import Anomaly, Transition
-    from jobs.replay_union import anomaly_columns, record_columns, union_table, union_table_plain
-
-    rng = random.Random(8)
-    for n in (0, 1, 2, 3, 12, 60):
-        parts = []
-        for i in range(n):
-            g = f"g{i % 4}"
-            pick = rng.random()
-            if pick < 0.4:
-                recs = [Transition(g, 10 * j, "Stable", "PreparingRebalance", j, "joined", bool(j % 2), "f", j, "classic")
-                        for j in range(rng.randint(1, 5))]  # fmt: skip
-                parts.append(record_columns("group_transitions", "c", g, recs))
-            elif pick < 0.7:
-                recs = [Anomaly(g, j, "duplicate_line", f"d{j}", event_kind="joined", source_file="f", line_no=j)
-                        for j in range(rng.randint(1, 3))]  # fmt: skip
-                parts.append(record_columns("anomalies", "c", g, recs))
-            else:
-                parts.append(anomaly_columns("c", g, None if i % 3 else i, "replay_error", "x"))
-        got, want = union_table(parts), union_table_plain(parts)
-        assert got.equals(want) and got.num_rows == sum(len(p["_table"]) for p in parts)

@@ -103,13 +103,21 @@ def skew_rows(
     if previous is not None:
         moved_set = _moved(_owners(previous), cur_owners)
 
-    topics = sorted({t for t, _ in cur_owners}, key=java_key)
+    # one pass over the partitions: per topic, each member's count, the partitions and the moved ones
+    n_parts: dict[str, int] = {}
+    for t, _ in cur_owners:
+        n_parts[t] = n_parts.get(t, 0) + 1
+    counts: dict[str, list[int]] = {t: [0] * len(per_member_lists) for t in n_parts}
+    for i, tps in enumerate(per_member_lists.values()):
+        for t, _ in tps:
+            counts[t][i] += 1
+    moved_by_topic: dict[str, int] = {}
+    for t, _ in moved_set or ():
+        moved_by_topic[t] = moved_by_topic.get(t, 0) + 1
     rows: list[dict[str, Any]] = []
-    for topic in topics:
-        per_member = [sum(1 for t, _ in tps if t == topic) for tps in per_member_lists.values()]
-        n_parts = sum(1 for t, _ in cur_owners if t == topic)
-        moved = None if moved_set is None else sum(1 for t, _ in moved_set if t == topic)
-        rows.append(_row(group_id, generation, topic, per_member, n_parts, moved, assignor, ts))
+    for topic in sorted(n_parts, key=java_key):
+        moved = None if moved_set is None else moved_by_topic.get(topic, 0)
+        rows.append(_row(group_id, generation, topic, counts[topic], n_parts[topic], moved, assignor, ts))
     per_member_all = [len(tps) for tps in per_member_lists.values()]
     moved_all = None if moved_set is None else len(moved_set)
     rows.append(

@@ -42,7 +42,16 @@ def order_codes(col: pa.ChunkedArray | pa.Array) -> pa.Array:
 def group_order(events: pa.Table, rank: pa.Array, keys: tuple[str, ...] = ("cluster", "group_id")) -> pa.Array:
     """The indices that sort ``events`` by ``keys`` and then by the total order (``rank``: the rows'
     :func:`side_ranks`); nulls last."""
-    cols = {f"k{i}": order_codes(events[k]) for i, k in enumerate(keys)}
+    return group_order_codes(events, rank, keys)[0]
+
+
+def group_order_codes(
+    events: pa.Table, rank: pa.Array, keys: tuple[str, ...] = ("cluster", "group_id")
+) -> tuple[pa.Array, list[pa.Array]]:
+    """(:func:`group_order`, the :func:`order_codes` of each key column in the rows' own order): equal
+    codes are equal values, so the groups' bounds in the sorted rows come from the codes."""
+    codes = [order_codes(events[k]) for k in keys]
+    cols = {f"k{i}": c for i, c in enumerate(codes)}
     cols.update(ts=events["ts_ms"], r=rank, f=order_codes(events["source_file"]), l=events["line_no"])
     table = pa.table(cols)
-    return pc.sort_indices(table, sort_keys=[(k, "ascending") for k in table.column_names])
+    return pc.sort_indices(table, sort_keys=[(k, "ascending") for k in table.column_names]), codes

@@ -15,8 +15,9 @@ import shutil
 from pyspark.sql import functions as F
 from pyspark.sql.streaming.state import GroupStateTimeout
 
+from jobs.bucket_replay import bucket_udf
 from jobs.buckets import bucket_expr, bucket_files
-from jobs.replay_udf import SEED_COLUMN, batch_udf, bucket_udf, streaming_udf, union_schema
+from jobs.replay_udf import SEED_COLUMN, batch_udf, streaming_udf, union_schema
 from jobs.run_context import RunContext
 from jobs.sink import PARTITION_COL, Sink
 

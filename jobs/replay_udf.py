@@ -31,7 +31,6 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 from pyspark.sql import functions as F
 
 from coordinator_core.events.row import (
@@ -47,7 +46,7 @@ from coordinator_core.events.row import (
 from coordinator_core.history import GroupHistory
 from coordinator_core.replay.settings import ReplaySettings
 from coordinator_core.row_rules import HEARTBEAT, NESTED_FIELDS, ROUTE_KINDS
-from jobs.event_order import EVENT_ORDER, group_order, side_ranks
+from jobs.event_order import EVENT_ORDER
 from jobs.replay_union import (  # re-exported: the job imports the union layout from here
     MERGE_KEYS,
     REPLAY_TABLES,
@@ -68,9 +67,7 @@ __all__ = [
     "union_arrow_schema", "union_schema", "union_table", "INPUT_COLUMNS", "JSON_COLUMNS", "EVENT_ORDER",
     "SEED_COLUMN", "replay_input", "envelope_json", "load_envelope", "column_values", "replay_group",
     "replay_group_table", "heartbeat_keep", "compact_heartbeats", "route_rows", "replay_parts", "plain_strings",
-    "read_bucket_events",
-    "resume_envelope", "batch_udf", "newer_envelope", "streaming_udf", "bucket_input", "replay_bucket",
-    "bucket_udf", "paused_gc",
+    "resume_envelope", "batch_udf", "newer_envelope", "streaming_udf", "paused_gc",
 ]  # fmt: skip
 
 #: columns fed to the UDF: the group key, the side rank for ordering, then EVENT_FIELDS (ts = ts_ms)
@@ -144,11 +141,14 @@ def column_values(col, name: str | None = None) -> list[Any]:
     all-null column is ``[None] * n`` and a null-free integer/boolean column goes through numpy
     (``tolist`` gives Python ints/bools). Strings and nested values use ``to_pylist``; a
     :data:`JSON_COLUMNS` column given as text is decoded to the values ``to_pylist`` gives for the
-    nested type (lists; a map as a list of ``(key, value)`` tuples)."""
+    nested type (lists; a map as a list of ``(key, value)`` tuples); a dictionary column gives its
+    values (:func:`dictionary_values`)."""
     n = len(col)
     if col.null_count == n:
         return [None] * n
     t = col.type
+    if pa.types.is_dictionary(t):
+        return dictionary_values(col)
     if name in JSON_COLUMNS and (pa.types.is_string(t) or pa.types.is_large_string(t)):
         loads, is_map = json.loads, JSON_COLUMNS[name]
         vals = col.to_pylist()
@@ -160,6 +160,29 @@ def column_values(col, name: str | None = None) -> list[Any]:
             col = col.combine_chunks()
         return col.to_numpy(zero_copy_only=False).tolist()
     return col.to_pylist()
+
+
+def plain_strings(table):
+    """``table`` with its dictionary columns decoded to their values' type."""
+    for i, field in enumerate(table.schema):
+        if pa.types.is_dictionary(field.type):
+            table = table.set_column(i, field.name, table.column(i).cast(field.type.value_type))
+    return table
+
+
+def dictionary_values(col) -> list[Any]:
+    """A dictionary column's values as a Python list: each chunk's dictionary converted once, then
+    indexed by the codes, the speed trick beside the plain decoding ``col.cast(value type).to_pylist()``
+    (:func:`plain_strings`), tested equal in ``tests/job/test_replay_udf_rules.py``."""
+    out: list[Any] = []
+    for chunk in col.chunks if isinstance(col, pa.ChunkedArray) else [col]:
+        values = chunk.dictionary.to_pylist()
+        codes = chunk.indices
+        if codes.null_count:
+            values.append(None)
+            codes = codes.fill_null(len(values) - 1)
+        out.extend(map(values.__getitem__, codes.to_numpy(zero_copy_only=False).tolist()))
+    return out
 
 
 def replay_group(
@@ -215,10 +238,12 @@ def _replayed_mask(batch, last_key: tuple):
                   pc.and_(pc.equal(ts, lit(k_ts or 0, ts.type)), rank_part))  # fmt: skip
 
 
-def heartbeat_keep(batch):
+def heartbeat_keep(batch, order: np.ndarray | None = None):
     """:func:`coordinator_core.row_rules.heartbeat_keep_mask` of a group's events (in the total order)
     as one vectorised Arrow computation: a numpy bool mask, or None when every row is kept
-    (``tests/job/test_replay_udf_rules.py`` checks it equal to the core's rule on generated rows)."""
+    (``tests/job/test_replay_udf_rules.py`` checks it equal to the core's rule on generated rows).
+    ``order``: the rows are in any order and these indices sort them; the mask is then of the sorted
+    rows (nothing is taken: the rule's grouping does not depend on the rows' order)."""
     n = batch.num_rows
     if n < 3:
         return None
@@ -231,17 +256,24 @@ def heartbeat_keep(batch):
     for name in names:
         if name in NESTED_FIELDS:
             candidate = pc.and_(candidate, pc.is_null(batch.column(name)))
-    # the run a row belongs to: how many non-heartbeat rows come before it
-    run = pc.cumulative_sum(pc.cast(pc.invert(is_hb), pa.int64()))
-    idx = pa.array(np.arange(n, dtype=np.int64))
-    keys = batch.select(key).append_column("_run", run).append_column("_i", idx).filter(candidate)
+    hb = np.asarray(is_hb.to_numpy(zero_copy_only=False), dtype=bool)
+    cand = np.asarray(candidate.to_numpy(zero_copy_only=False), dtype=bool)
+    if order is None:
+        pos = np.arange(n, dtype=np.int64)
+    else:  # the sorted position of each row
+        hb, cand = hb[order], cand[order]
+        pos = np.empty(n, dtype=np.int64)
+        pos[order] = np.arange(n, dtype=np.int64)
+    # the run a row belongs to: how many non-heartbeat rows come before it in the sorted rows
+    run = np.cumsum(~hb)[pos]
+    keys = batch.select(key).append_column("_run", pa.array(run)).append_column("_i", pa.array(pos))
+    keys = keys.filter(candidate)
     if keys.num_rows < 3:
         return None
     # a column null on every candidate row cannot tell two of them apart
     key = [c for c in key if keys.column(c).null_count < keys.num_rows]
     ends = keys.group_by([*key, "_run"], use_threads=False).aggregate([("_i", "min"), ("_i", "max")])
-    keep = np.zeros(n, dtype=bool)
-    keep[~candidate.to_numpy(zero_copy_only=False)] = True
+    keep = ~cand
     keep[ends.column("_i_min").to_numpy()] = True
     keep[ends.column("_i_max").to_numpy()] = True
     return None if keep.all() else keep
@@ -259,9 +291,8 @@ def compact_heartbeats(batch):
 def route_rows(batch) -> list[int]:
     """:func:`coordinator_core.row_rules.route_positions` (the rows whose kind may switch the group's
     protocol) as one vectorised call (tested equal)."""
-    hit = pc.fill_null(
-        pc.is_in(batch.column("kind"), value_set=pa.array(sorted(ROUTE_KINDS), pa.string())), False
-    )
+    kind = plain_strings(batch.select(["kind"])).column(0)
+    hit = pc.fill_null(pc.is_in(kind, value_set=pa.array(sorted(ROUTE_KINDS), pa.string())), False)
     return np.flatnonzero(hit.to_numpy(zero_copy_only=False)).tolist()
 
 
@@ -289,16 +320,20 @@ def replay_parts(
     run_id: str,
     files: list[str] | None = None,
     presorted: bool = False,
+    compacted: int | None = None,
 ) -> tuple[list[dict[str, list[Any]]], dict[str, Any] | None]:
     """The work of :func:`replay_group`: union column dicts (one per output table) and envelope.
-    ``presorted``: the rows are already in :data:`EVENT_ORDER`."""
+    ``presorted``: the rows are already in :data:`EVENT_ORDER`; ``compacted``: the caller has left
+    out this many heartbeats already (:func:`compact_heartbeats` of the group's rows: only for a
+    group without a replayed position, whose rows :func:`_without_replayed` keeps); None: compact here."""
     if batch.num_rows == 0:
         return [], None
     batch = _in_event_order(batch, files, presorted)
     out: list[dict[str, list[Any]]] = []
     batch = _without_replayed(cluster, group_id, batch, envelope, out)
-    fed = batch.num_rows
-    batch = plain_strings(compact_heartbeats(batch))
+    fed = batch.num_rows + (compacted or 0)
+    if compacted is None:
+        batch = compact_heartbeats(batch)
     rows = list(zip(*[column_values(batch.column(name), name) for name in EVENT_FIELDS]))
     if not rows:
         return out, None
@@ -476,124 +511,5 @@ def streaming_udf(settings: ReplaySettings, run_id: str, committed_runs: frozens
             state.update((envelope_json(new_env),))
         out = table.to_pandas()
         yield out if len(out) else pd.DataFrame(columns=[n for n, _ in UNION_COLUMNS])
-
-    return run
-
-
-# ------------------------------------------------------------------------------- per bucket
-
-#: events table columns a bucket replay reads (``ts_ms`` becomes the input's ``ts``)
-_BUCKET_READ: tuple[str, ...] = ("cluster", "ts_ms", *(f for f in EVENT_FIELDS if f != "ts"))
-
-
-#: string columns a bucket replay reads dictionary-encoded: few distinct values on many rows, and
-#: decoding them was most of the read; the rows the replay keeps are decoded after the heartbeat
-#: compaction (:func:`plain_strings`). Same replay either way (``tests/job/test_replay_udf_rules.py``).
-DICTIONARY_READ: tuple[str, ...] = ("cluster", "group_id", "kind", "side", "source_file", "member_id",
-                                    "group_instance_id", "client_id", "host")  # fmt: skip
-
-
-def read_bucket_events(event_files: list[str], dictionary: bool = True):
-    """The events of a bucket's files (:data:`_BUCKET_READ` columns); ``dictionary``: the columns of
-    :data:`DICTIONARY_READ` as dictionary columns, one dictionary per column (the plain read, with
-    ``False``, gives the same values)."""
-    cols = list(_BUCKET_READ)
-    read_dict = list(DICTIONARY_READ) if dictionary else None
-    events = pa.concat_tables([pq.read_table(f, columns=cols, read_dictionary=read_dict) for f in event_files])
-    return events.unify_dictionaries() if dictionary else events
-
-
-def plain_strings(table):
-    """``table`` with its dictionary columns decoded to their values' type."""
-    for i, field in enumerate(table.schema):
-        if pa.types.is_dictionary(field.type):
-            table = table.set_column(i, field.name, table.column(i).cast(field.type.value_type))
-    return table
-
-
-def bucket_input(events):
-    """An Arrow table of ``events`` columns (as the ingestion workers wrote them) in the UDF input
-    layout (:data:`INPUT_COLUMNS`: ``ts`` in epoch ms, the side's rank, nested columns as they are),
-    rows without a group id left out, sorted by group and then by the events' total order (the
-    strings sort as integer codes of the same order: several times faster than string keys)."""
-    if events["group_id"].null_count:
-        events = events.filter(pc.is_valid(events["group_id"]))
-    rank = side_ranks(events["side"])
-    order = group_order(events, rank)
-    cols = {"cluster": events["cluster"], "_side_rank": rank}
-    for name in EVENT_FIELDS:
-        cols[name] = events["ts_ms"] if name == "ts" else events[name]
-    return pa.table(cols).take(order)
-
-
-def _group_bounds(table) -> list[tuple[int, int]]:
-    """(offset, length) of each run of equal (cluster, group_id) in a table sorted by them."""
-    n = table.num_rows
-    if n == 0:
-        return []
-    if n == 1:
-        return [(0, 1)]
-    starts = [0]
-    keys = plain_strings(table.select(["cluster", "group_id"]))
-    for name in ("cluster", "group_id"):
-        col = keys[name].combine_chunks()
-        diff = pc.fill_null(pc.not_equal(col.slice(1), col.slice(0, n - 1)), True)
-        starts.extend((pc.indices_nonzero(diff).to_numpy() + 1).tolist())
-    starts = sorted(set(starts))
-    return [(s, e - s) for s, e in zip(starts, [*starts[1:], n], strict=True)]
-
-
-def replay_bucket(
-    event_files: list[str],
-    state_files: list[str],
-    settings: ReplaySettings,
-    run_id: str,
-    committed_runs: frozenset[str] | None,
-    exclude: frozenset[str] = frozenset(),
-    dictionary: bool = True,
-):
-    """Replay every group of one bucket (:mod:`jobs.buckets`): read its event files (one per
-    ingestion task) and stored states with pyarrow, resume each group, replay it, and return one
-    Arrow table of the union schema. ``exclude``: source files whose events are not part of this
-    run (already ingested, or duplicates of another file); ``dictionary``: see
-    :func:`read_bucket_events`."""
-    if not event_files:
-        return union_table([])
-    events = read_bucket_events(event_files, dictionary)
-    if exclude:
-        events = events.filter(pc.invert(pc.is_in(events["source_file"], pa.array(sorted(exclude)))))
-    states: dict[tuple[str, str], str | None] = {}
-    for f in state_files:
-        st = pq.read_table(f, columns=["cluster", "group_id", "state_json"]).to_pydict()
-        states.update(zip(zip(st["cluster"], st["group_id"], strict=True), st["state_json"], strict=True))
-    table = bucket_input(events)
-    parts: list[dict[str, list[Any]]] = []
-    clusters, groups = table["cluster"], table["group_id"]
-    with paused_gc():
-        for offset, length in _group_bounds(table):
-            cluster, group_id = clusters[offset].as_py(), groups[offset].as_py()
-            env, bad = resume_envelope(cluster, group_id, states.get((cluster, group_id)), committed_runs)
-            group, _ = replay_parts(cluster, group_id, table.slice(offset, length), env, settings, run_id,
-                                    presorted=True)  # fmt: skip
-            parts += bad + group
-        return union_table(parts)
-
-
-def bucket_udf(
-    settings: ReplaySettings,
-    run_id: str,
-    committed_runs: frozenset[str],
-    event_files: dict[int, list[str]],
-    state_files: dict[int, list[str]],
-    exclude: frozenset[str] = frozenset(),
-):
-    """mapInArrow function over ``spark.range(buckets)``: task ``k`` replays bucket ``k``."""
-
-    def run(batches):
-        for batch in batches:
-            for k in batch.column("id").to_pylist():
-                out = replay_bucket(event_files.get(k, []), state_files.get(k, []), settings, run_id,
-                                    committed_runs, exclude)  # fmt: skip
-                yield from out.to_batches(max_chunksize=65_536)
 
     return run

@@ -276,15 +276,14 @@ class ConsumerReplayCore(EvidenceReplay):
         if r is None:
             return
         g = self.model
-        present = g.present_members()
-        if not present:
+        if not any(m.present for m in g.members.values()):
             self._close(row, "ended_empty", row[TS])
             return
         if self.broker_lines:
             e = r.new_generation
             if all(
                 m.state == "STABLE" and m.member_epoch is not None and (e is None or m.member_epoch >= e)
-                for m in present
+                for m in g.present_members()
             ):
                 if e is not None and (g.target_assignment_epoch is None or g.target_assignment_epoch < e):
                     g.target_assignment_epoch = e
@@ -294,6 +293,7 @@ class ConsumerReplayCore(EvidenceReplay):
             # client lines only: the members that reconciled are done; the others' epochs moved
             # unseen. Kafka would show them reconciled once they heartbeat: assume it.
             e = r.new_generation
+            present = g.present_members()
             untracked = any(not m.tracked for m in present)
             for m in present:
                 if e is not None:

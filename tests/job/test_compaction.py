@@ -14,8 +14,9 @@ import pytest
 from coordinator_core.events import EVENT_FIELDS
 from coordinator_core.replay import ReplaySettings
 from jobs import replay_udf
+from jobs.bucket_replay import bucket_input, group_bounds
 from jobs.ingest.parse import parse_bytes
-from jobs.replay_udf import _group_bounds, bucket_input, compact_heartbeats, replay_parts, union_table
+from jobs.replay_udf import compact_heartbeats, replay_parts, union_table
 from jobs.simulate import SimConfig, simulate
 
 SETTINGS = ReplaySettings()
@@ -33,7 +34,7 @@ def _replay(table, env, compact: bool, monkeypatch):
 
 def _groups(events: pa.Table):
     table = bucket_input(events)
-    return [table.slice(o, n) for o, n in _group_bounds(table)]
+    return [table.slice(o, n) for o, n in group_bounds(table)]
 
 
 @pytest.fixture(scope="module")

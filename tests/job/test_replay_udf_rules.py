@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pyarrow as pa
 
 from coordinator_core.events.row import EVENT_FIELDS, ORDER_FIELDS, row_order_key, side_rank
@@ -73,6 +74,34 @@ def test_heartbeat_compaction_and_routing_equal_the_core_rules() -> None:
     assert 0.1 * total < compacted < total  # the generated groups do exercise the compaction
 
 
+def test_bucket_compaction_keeps_what_each_groups_own_compaction_keeps() -> None:
+    """``jobs.bucket_replay.compact_bucket`` (one heartbeat mask over a bucket sorted by group) keeps
+    of each group it compacts the rows ``heartbeat_keep`` keeps of the group alone, counts the rest
+    as left out, and leaves the other groups whole; the same from the rows in any order with the
+    indices that sort them."""
+    from jobs.bucket_replay import compact_bucket, group_bounds
+
+    rng = random.Random(6)
+    for _ in range(40):
+        groups = []
+        for g in range(rng.randint(1, 6)):
+            rows = [(r[0], f"g{g}", *r[2:]) for r in _group(rng, rng.randint(1, 80))]
+            groups.append(_table(rows).sort_by(EVENT_ORDER))
+        table = pa.concat_tables(groups)
+        bounds = group_bounds(table)
+        assert [n for _, n in bounds] == [t.num_rows for t in groups]
+        fresh = [rng.random() < 0.7 for _ in groups]
+        out, new_bounds, skipped = compact_bucket(table, bounds, fresh)
+        for t, f, (o, n), left in zip(groups, fresh, new_bounds, skipped, strict=True):
+            keep = heartbeat_keep(t)
+            want = t if not f or keep is None else t.filter(pa.array(keep))
+            assert out.slice(o, n).equals(want) and left == (t.num_rows - n if f else None)
+        assert sum(s or 0 for s in skipped) == table.num_rows - out.num_rows
+        perm = np.array(rng.sample(range(table.num_rows), table.num_rows), dtype=np.int64)
+        unsorted = compact_bucket(table.take(pa.array(perm)), bounds, fresh, order=np.argsort(perm))
+        assert unsorted[0].equals(out) and unsorted[1:] == (new_bounds, skipped)
+
+
 def test_heartbeat_keep_mask_values() -> None:
     hb = {"kind": "heartbeat_sent", "member_id": "m1", "generation": 1, "group_id": "g"}
 
@@ -97,50 +126,12 @@ def test_event_order_is_the_cores() -> None:
     assert got == want
 
 
-def test_bucket_replay_reads_strings_as_dictionaries_with_the_same_tables(tmp_path) -> None:
-    """A bucket replay reads its string columns as dictionaries (one per task file): its union table
-    equals the plain read's, for a first run and for a run resumed from the first's states (events
-    at or before a group's replayed position are counted, not replayed again)."""
+def _sample_event_files(tmp_path) -> list[str]:
+    """One events file per bundled sample log (a dictionary per file, as one per ingestion task)."""
     import os
 
     import pyarrow.parquet as pq
 
-    from coordinator_core.replay.settings import ReplaySettings
-    from jobs.ingest.parse import parse_bytes
-    from jobs.replay_udf import replay_bucket, split_union_arrow
-
-    logs = os.path.join(os.path.dirname(__file__), "..", "..", "jobs", "samples", "logs")
-    paths = sorted(os.path.join(r, f) for r, _, fs in os.walk(logs) for f in fs)
-    files = []
-    for i, p in enumerate(paths):  # one events file per log: a dictionary per file
-        with open(p, "rb") as fh:
-            ev = parse_bytes(fh.read(), p, "c")[0]
-        if ev.num_rows:
-            files.append(str(tmp_path / f"e{i}.parquet"))
-            pq.write_table(ev, files[-1])
-    assert len(files) > 2
-    first = [replay_bucket(files[:-1], [], ReplaySettings(), "r1", None, dictionary=d) for d in (True, False)]
-    assert first[0].num_rows > 50 and first[0].equals(first[1])
-    states = split_union_arrow(first[0], "group_state").select(["cluster", "group_id", "state_json"])
-    pq.write_table(states, str(tmp_path / "s.parquet"))
-    again = [replay_bucket(files, [str(tmp_path / "s.parquet")], ReplaySettings(), "r2", None, dictionary=d)
-             for d in (True, False)]  # fmt: skip
-    assert "out_of_order" in split_union_arrow(again[0], "anomalies")["kind"].to_pylist()
-    assert again[0].num_rows > 0 and again[0].equals(again[1])
-
-
-def test_paused_gc_replays_the_same_tables_and_restores_the_collector(tmp_path, monkeypatch) -> None:
-    """A bucket replay with the cyclic collector paused (:func:`jobs.replay_udf.paused_gc`) gives the
-    same union table as with the collector running; the collector's state is restored after it
-    (enabled stays enabled, disabled stays disabled), also when the body raises."""
-    import contextlib
-    import gc
-    import os
-
-    import pyarrow.parquet as pq
-
-    import jobs.replay_udf as ru
-    from coordinator_core.replay.settings import ReplaySettings
     from jobs.ingest.parse import parse_bytes
 
     logs = os.path.join(os.path.dirname(__file__), "..", "..", "jobs", "samples", "logs")
@@ -152,9 +143,65 @@ def test_paused_gc_replays_the_same_tables_and_restores_the_collector(tmp_path, 
         if ev.num_rows:
             files.append(str(tmp_path / f"e{i}.parquet"))
             pq.write_table(ev, files[-1])
-    paused = ru.replay_bucket(files, [], ReplaySettings(), "r1", None)
-    monkeypatch.setattr(ru, "paused_gc", contextlib.nullcontext)
-    plain = ru.replay_bucket(files, [], ReplaySettings(), "r1", None)
+    assert len(files) > 2
+    return files
+
+
+def test_bucket_replay_reads_strings_as_dictionaries_and_compacts_once_with_the_same_tables(tmp_path) -> None:
+    """A bucket replay reads its string columns as dictionaries (one per task file) and leaves the
+    heartbeats out once over the whole bucket (``jobs.bucket_replay.compact_bucket``): its union
+    table equals the plain read's with each group compacted on its own, for a first run and for a
+    run resumed from the first's states (events at or before a group's replayed position are
+    counted, not replayed again; such groups are compacted on their own)."""
+    import itertools
+
+    import pyarrow.parquet as pq
+
+    from coordinator_core.replay.settings import ReplaySettings
+    from jobs.bucket_replay import replay_bucket
+    from jobs.replay_udf import split_union_arrow
+
+    files = _sample_event_files(tmp_path)
+    ways = list(itertools.product((True, False), ("bucket", "group")))
+    first = [replay_bucket(files[:-1], [], ReplaySettings(), "r1", None, dictionary=d, compact=c) for d, c in ways]
+    assert first[0].num_rows > 50 and all(first[0].equals(t) for t in first[1:])
+    states = split_union_arrow(first[0], "group_state").select(["cluster", "group_id", "state_json"])
+    pq.write_table(states, str(tmp_path / "s.parquet"))
+    again = [replay_bucket(files, [str(tmp_path / "s.parquet")], ReplaySettings(), "r2", None, dictionary=d,
+                           compact=c) for d, c in ways]  # fmt: skip
+    assert "out_of_order" in split_union_arrow(again[0], "anomalies")["kind"].to_pylist()
+    assert again[0].num_rows > 0 and all(again[0].equals(t) for t in again[1:])
+
+
+def test_dictionary_values_equal_the_plain_decoding() -> None:
+    """``jobs.replay_udf.dictionary_values`` (each chunk's dictionary converted once, indexed by the
+    codes) gives what decoding the column and ``to_pylist`` give: chunked, with nulls, empty."""
+    from jobs.replay_udf import dictionary_values
+
+    rng = random.Random(3)
+    for n in (0, 1, 7, 200):
+        vals = [rng.choice(["a", "bb", None, "a", "c"]) for _ in range(n)]
+        halves = (vals[: n // 2], vals[n // 2 :])
+        col = pa.chunked_array([pa.array(h, pa.string()).dictionary_encode() for h in halves])
+        assert dictionary_values(col) == col.cast(pa.string()).to_pylist() == vals
+        assert dictionary_values(col.chunk(1)) == vals[n // 2 :]
+
+
+def test_paused_gc_replays_the_same_tables_and_restores_the_collector(tmp_path, monkeypatch) -> None:
+    """A bucket replay with the cyclic collector paused (:func:`jobs.replay_udf.paused_gc`) gives the
+    same union table as with the collector running; the collector's state is restored after it
+    (enabled stays enabled, disabled stays disabled), also when the body raises."""
+    import contextlib
+    import gc
+
+    import jobs.bucket_replay as br
+    import jobs.replay_udf as ru
+    from coordinator_core.replay.settings import ReplaySettings
+
+    files = _sample_event_files(tmp_path)
+    paused = br.replay_bucket(files, [], ReplaySettings(), "r1", None)
+    monkeypatch.setattr(br, "paused_gc", contextlib.nullcontext)
+    plain = br.replay_bucket(files, [], ReplaySettings(), "r1", None)
     assert paused.num_rows > 50 and paused.equals(plain)
     monkeypatch.undo()
     was = gc.isenabled()
@@ -191,3 +238,4 @@ def test_merge_dedupe_keeps_the_last_row_of_each_key_like_the_plain_way() -> Non
             got, want = _dedupe_arrow(t, keys), _dedupe_arrow_plain(t, keys)
             assert got.equals(want), (n, keys)
     assert _dedupe_arrow(pa.table({"g": ["a", "a", "b"], "v": [1, 2, 3]}), ["g"])["v"].to_pylist() == [2, 3]
+

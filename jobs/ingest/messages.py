@@ -11,6 +11,7 @@ import pyarrow.compute as pc
 
 from jobs.ingest import arrowops as ao
 from jobs.ingest import context as C
+from jobs.ingest import dialect_dispatch as DDP
 from jobs.ingest import dialect_model as DM
 from jobs.ingest import dialects as D
 from jobs.ingest import general as G
@@ -117,8 +118,27 @@ def _match_dialects(message: pa.Array, logger: pa.Array) -> tuple[pa.Table, np.n
     if has_pre.any():
         body = _strip_prefix(message, has_pre)
     unmatched = np.ones(n, dtype=bool)
-    t = _matches_table(_dialect_matches(body, logger, has_pre, unmatched, message))
+    t = _matches_table(dialect_matches(body, logger, has_pre, unmatched, message))
     return _with_prefix_fields(t, pre, body), unmatched
+
+
+#: whether :func:`dialect_matches` may use the per-body dispatcher (tests switch it off to run the
+#: column form, the reference)
+FAST_DISPATCH = True
+
+
+def dialect_matches(
+    body: pa.Array, logger: pa.Array, has_pre: np.ndarray, unmatched: np.ndarray, message: pa.Array
+) -> list[pa.Table]:
+    """The matches of the dialect table on the bodies: :func:`jobs.ingest.dialect_dispatch.
+    dispatch_matches` (one body at a time, every pattern compiled once per process), else the
+    column form :func:`dialect_matches_by_column` (the reference; same result)."""
+    td = DDP.table_dispatch() if FAST_DISPATCH else None
+    if td is not None:
+        chunks = DDP.dispatch_matches(td, body, logger, has_pre, unmatched, message)
+        if chunks is not None:
+            return chunks
+    return dialect_matches_by_column(body, logger, has_pre, unmatched, message)
 
 
 def _logger_ok(cond: str, logger: pa.Array, message: pa.Array) -> np.ndarray:
@@ -131,7 +151,7 @@ def _logger_ok(cond: str, logger: pa.Array, message: pa.Array) -> np.ndarray:
     return ok
 
 
-def _dialect_matches(
+def dialect_matches_by_column(
     body: pa.Array, logger: pa.Array, has_pre: np.ndarray, unmatched: np.ndarray, message: pa.Array
 ) -> list[pa.Table]:
     """The matches of each dialect on the bodies it can match (``unmatched`` is updated): keyed

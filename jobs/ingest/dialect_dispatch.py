@@ -1,0 +1,165 @@
+"""The dialect table on a file's distinct message bodies, one body at a time in Python: the fast
+form of :func:`jobs.ingest.messages.dialect_matches_by_column` (the reference, which runs each
+dialect over the column of bodies it can match; tested equal in
+``tests/ingest/test_dialect_dispatch.py`` and on whole corpora by ``benchmarks/bench_mixed.py``).
+
+Why: the column form runs one Arrow regex call per dialect a file's bodies can reach (about 35 per
+file, each compiling its RE2 pattern again: 0.1-0.2 ms), whatever the number of bodies. Here every
+pattern is compiled once per process (:func:`jobs.ingest.pyregex.translated`, RE2's meaning in
+Python's ``re``, checked on every dialect by ``tests/ingest/test_pyregex.py``), and a body tries
+the dialects in the order the column form gives it: the dialects keyed by its first word, then the
+keyless ones (those with :attr:`~jobs.ingest.dialect_model.Dialect.first_words` only when the word is
+one of them), each in table order, with the same conditions (context prefix, logger condition,
+literal start); the first that matches wins. A body's result depends on that body alone, so the
+order of the bodies or of the files changes nothing, and nothing is kept between files but the
+compiled table.
+
+A dialect whose pattern Python cannot read with RE2's meaning (none in the table today) makes this
+form give up (:func:`table_dispatch` is None) and the reference runs.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+
+from jobs.ingest import dialect_model as DM
+from jobs.ingest import dialects as D
+from jobs.ingest import pyregex as PR
+
+#: the first word of a body: RE2's ``^\S*`` (``\S``: anything but ``[\t\n\f\r ]``)
+_FIRST_WORD = re.compile(r"[^\t\n\f\r ]*")
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """One dialect as the dispatcher tries it."""
+
+    index: int
+    rx: re.Pattern[str]
+    names: tuple[str, ...]
+    literal: str  # tested with startswith first ("" : no test), as the column form does
+    logger_rx: re.Pattern[str] | None
+    source_prefix: str | None
+    needs_prefix: bool
+
+
+@dataclass(frozen=True, eq=False)
+class TableDispatch:
+    """The dialect table compiled for per-body dispatch."""
+
+    entries: tuple[_Entry, ...]
+    keyed: dict[str, tuple[int, ...]]
+    keyless: tuple[tuple[int, frozenset[str] | None], ...]
+    keyless_set: frozenset[int]
+
+    def order(self, word: str) -> list[int]:
+        """The entries a body starting with ``word`` tries, in order."""
+        return list(self.keyed.get(word, ())) + [i for i, fw in self.keyless if fw is None or word in fw]
+
+
+def _entry(i: int, d: D.Dialect) -> _Entry | None:
+    c = PR.translated(d.pattern)
+    if c is None or (not d.groups) != (not c[1]) or tuple(c[1]) != d.groups:
+        return None
+    lg = DM.logger_condition(d)
+    lrx = PR.translated(lg) if lg is not None else None
+    if lg is not None and lrx is None:
+        return None
+    literal = d.literal if len(d.literal) > len(d.key or "") + 1 else ""
+    return _Entry(i, c[0], tuple(c[1]), literal, lrx[0] if lrx else None,
+                  DM.SOURCE_PREFIX.get(lg) if lg is not None else None, d.needs_prefix)  # fmt: skip
+
+
+_BUILT: dict[int, tuple[object, int, TableDispatch | None]] = {}
+
+
+def table_dispatch() -> TableDispatch | None:
+    """The dispatcher of :data:`D.DIALECTS` (built once per process, again if the table is
+    replaced or grows); None when a dialect cannot be tried in Python with RE2's meaning."""
+    b = _BUILT.get(0)
+    if b is None or b[0] is not D.DIALECTS or b[1] != len(D.DIALECTS):
+        b = _BUILT[0] = (D.DIALECTS, len(D.DIALECTS), build_dispatch(tuple(D.DIALECTS)))
+    return b[2]
+
+
+def build_dispatch(dialects: tuple[D.Dialect, ...]) -> TableDispatch | None:
+    """The dispatcher of a dialect table; None when one of its dialects cannot be tried in Python
+    with RE2's meaning."""
+    entries = [_entry(i, d) for i, d in enumerate(dialects)]
+    if any(e is None for e in entries):
+        return None
+    keyed: dict[str, list[int]] = {}
+    keyless: list[tuple[int, frozenset[str] | None]] = []
+    for i, d in enumerate(dialects):
+        if d.key is not None:
+            keyed.setdefault(d.key, []).append(i)
+        else:
+            keyless.append((i, d.first_words))
+    return TableDispatch(tuple(e for e in entries if e is not None), {k: tuple(v) for k, v in keyed.items()},
+                         tuple(keyless), frozenset(i for i, _ in keyless))  # fmt: skip
+
+
+def _logger_ok(e: _Entry, logger: str | None, message: str | None) -> bool:
+    """The logger meets the dialect's condition, or the message starts with the context prefix of
+    the same source (:data:`jobs.ingest.dialect_model.SOURCE_PREFIX`)."""
+    if logger is not None and e.logger_rx is not None and e.logger_rx.search(logger) is not None:
+        return True
+    return e.source_prefix is not None and message is not None and message.startswith(e.source_prefix)
+
+
+def _first_match(
+    td: TableDispatch, body: str, logger: str | None, message: str | None, has_pre: bool, order_of: dict[str, list[int]]
+) -> tuple[int, re.Match[str]] | None:
+    """The first entry matching ``body`` (and its match), or None."""
+    word = _FIRST_WORD.match(body).group(0)  # type: ignore[union-attr]
+    order = order_of.get(word)
+    if order is None:
+        order = order_of[word] = td.order(word)
+    for i in order:
+        e = td.entries[i]
+        if e.needs_prefix and not has_pre:
+            continue
+        if e.logger_rx is not None and not _logger_ok(e, logger, message):
+            continue
+        if e.literal and not body.startswith(e.literal):
+            continue
+        m = e.rx.search(body)
+        if m is not None:
+            return i, m
+    return None
+
+
+def dispatch_matches(
+    td: TableDispatch, body: pa.Array, logger: pa.Array, has_pre: np.ndarray, unmatched: np.ndarray,
+    message: pa.Array,
+) -> list[pa.Table] | None:  # fmt: skip
+    """Same arguments and result as the column form: per matching dialect a table (``_row``,
+    ``_dialect``, its named groups, ``""`` for a group that took no text), keyed dialects then
+    keyless ones, each in table order; ``unmatched`` is cleared for the rows matched. None (and
+    ``unmatched`` untouched) when a body is null (left to the column form)."""
+    if body.null_count:
+        return None
+    bodies, loggers, messages = body.to_pylist(), logger.to_pylist(), message.to_pylist()
+    hits: dict[int, tuple[list[int], list[tuple[str | None, ...]]]] = {}
+    order_of: dict[str, list[int]] = {}
+    for r in np.nonzero(unmatched)[0].tolist():
+        found = _first_match(td, bodies[r], loggers[r], messages[r], bool(has_pre[r]), order_of)
+        if found is None:
+            continue
+        rows, groups = hits.setdefault(found[0], ([], []))
+        rows.append(r)
+        groups.append(found[1].groups())
+        unmatched[r] = False
+    chunks = []
+    for i in sorted(hits, key=lambda i: (i in td.keyless_set, i)):
+        rows, groups = hits[i]
+        cols: dict[str, pa.Array] = {"_row": pa.array(rows, pa.int64()),
+                                     "_dialect": pa.array(np.full(len(rows), i, np.int32))}  # fmt: skip
+        for k, name in enumerate(td.entries[i].names):
+            cols[name] = pa.array([g[k] or "" for g in groups], body.type)
+        chunks.append(pa.table(cols))
+    return chunks

@@ -30,6 +30,9 @@ from jobs.ingest import dialect_model as DM
 from jobs.ingest import dialects as D
 from jobs.ingest import pyregex as PR
 
+#: the context prefix fields the matches carry (``pfx_*``, :func:`jobs.ingest.messages._with_prefix_fields`)
+PREFIX_COLUMNS = ("pfx_broker", "pfx_broker2", "pfx_opart", "pfx_ctype", "pfx_iid", "pfx_cid", "pfx_gid")
+
 #: the first word of a body: RE2's ``^\S*`` (``\S``: anything but ``[\t\n\f\r ]``)
 _FIRST_WORD = re.compile(r"[^\t\n\f\r ]*")
 
@@ -51,6 +54,7 @@ class _Entry:
 class TableDispatch:
     """The dialect table compiled for per-body dispatch."""
 
+    prefix: re.Pattern[str]  # :data:`D.BODY_PREFIX`
     entries: tuple[_Entry, ...]
     keyed: dict[str, tuple[int, ...]]
     keyless: tuple[tuple[int, frozenset[str] | None], ...]
@@ -90,7 +94,8 @@ def build_dispatch(dialects: tuple[D.Dialect, ...]) -> TableDispatch | None:
     """The dispatcher of a dialect table; None when one of its dialects cannot be tried in Python
     with RE2's meaning."""
     entries = [_entry(i, d) for i, d in enumerate(dialects)]
-    if any(e is None for e in entries):
+    prefix = PR.translated(D.BODY_PREFIX)
+    if any(e is None for e in entries) or prefix is None or not set(PREFIX_COLUMNS) <= set(prefix[1]):
         return None
     keyed: dict[str, list[int]] = {}
     keyless: list[tuple[int, frozenset[str] | None]] = []
@@ -99,7 +104,7 @@ def build_dispatch(dialects: tuple[D.Dialect, ...]) -> TableDispatch | None:
             keyed.setdefault(d.key, []).append(i)
         else:
             keyless.append((i, d.first_words))
-    return TableDispatch(tuple(e for e in entries if e is not None), {k: tuple(v) for k, v in keyed.items()},
+    return TableDispatch(prefix[0], tuple(e for e in entries if e is not None), {k: tuple(v) for k, v in keyed.items()},
                          tuple(keyless), frozenset(i for i, _ in keyless))  # fmt: skip
 
 
@@ -112,7 +117,12 @@ def _logger_ok(e: _Entry, logger: str | None, message: str | None) -> bool:
 
 
 def _first_match(
-    td: TableDispatch, body: str, logger: str | None, message: str | None, has_pre: bool, order_of: dict[str, list[int]]
+    td: TableDispatch,
+    body: str,
+    logger: str | None,
+    message: str | None,
+    has_pre: bool,
+    order_of: dict[str, list[int]],
 ) -> tuple[int, re.Match[str]] | None:
     """The first entry matching ``body`` (and its match), or None."""
     word = _FIRST_WORD.match(body).group(0)  # type: ignore[union-attr]
@@ -133,33 +143,56 @@ def _first_match(
     return None
 
 
-def dispatch_matches(
-    td: TableDispatch, body: pa.Array, logger: pa.Array, has_pre: np.ndarray, unmatched: np.ndarray,
-    message: pa.Array,
-) -> list[pa.Table] | None:  # fmt: skip
-    """Same arguments and result as the column form: per matching dialect a table (``_row``,
-    ``_dialect``, its named groups, ``""`` for a group that took no text), keyed dialects then
-    keyless ones, each in table order; ``unmatched`` is cleared for the rows matched. None (and
-    ``unmatched`` untouched) when a body is null (left to the column form)."""
-    if body.null_count:
+def match_messages(
+    td: TableDispatch, message: pa.Array, logger: pa.Array
+) -> tuple[pa.Table, np.ndarray] | None:
+    """The fast form of :func:`jobs.ingest.messages.match_messages_by_column` (same result: the
+    matches table with ``_row``, ``_dialect``, the groups of the dialects matched, null for an empty
+    one but ``partitions_raw``, the context prefix's ``pfx_*`` and the ``_body``; the unmatched
+    mask): the context prefix split (:data:`D.BODY_PREFIX`, the body after it) and the dialects
+    one message at a time. None when a message or logger is null (left to the column form)."""
+    if message.null_count or logger.null_count:
         return None
-    bodies, loggers, messages = body.to_pylist(), logger.to_pylist(), message.to_pylist()
-    hits: dict[int, tuple[list[int], list[tuple[str | None, ...]]]] = {}
+    msgs, loggers = message.to_pylist(), logger.to_pylist()
+    unmatched = np.ones(len(msgs), dtype=bool)
     order_of: dict[str, list[int]] = {}
-    for r in np.nonzero(unmatched)[0].tolist():
-        found = _first_match(td, bodies[r], loggers[r], messages[r], bool(has_pre[r]), order_of)
-        if found is None:
-            continue
-        rows, groups = hits.setdefault(found[0], ([], []))
-        rows.append(r)
-        groups.append(found[1].groups())
-        unmatched[r] = False
-    chunks = []
-    for i in sorted(hits, key=lambda i: (i in td.keyless_set, i)):
-        rows, groups = hits[i]
-        cols: dict[str, pa.Array] = {"_row": pa.array(rows, pa.int64()),
-                                     "_dialect": pa.array(np.full(len(rows), i, np.int32))}  # fmt: skip
-        for k, name in enumerate(td.entries[i].names):
-            cols[name] = pa.array([g[k] or "" for g in groups], body.type)
-        chunks.append(pa.table(cols))
-    return chunks
+    rows: list[int] = []
+    found: list[tuple[int, re.Match[str], re.Match[str] | None, str]] = []
+    for r, msg in enumerate(msgs):
+        p = td.prefix.search(msg)
+        body = msg[p.end() :] if p is not None else msg
+        hit = _first_match(td, body, loggers[r], msg, p is not None, order_of)
+        if hit is not None:
+            rows.append(r)
+            found.append((hit[0], hit[1], p, body))
+            unmatched[r] = False
+    return _matches_of(td, rows, found), unmatched
+
+
+def _matches_of(
+    td: TableDispatch, rows: list[int], found: list[tuple[int, re.Match[str], re.Match[str] | None, str]]
+) -> pa.Table:
+    """The matches table of the rows ``rows`` (increasing) and their (dialect, match, prefix match,
+    body); columns in the order of the column form (dialects keyed then keyless, each in table
+    order, each adding the groups it brings first)."""
+    cols: dict[str, pa.Array] = {"_row": pa.array(rows, pa.int64()),
+                                 "_dialect": pa.array([f[0] for f in found], pa.int32())}  # fmt: skip
+    names: dict[str, None] = {}
+    for i in sorted({f[0] for f in found}, key=lambda i: (i in td.keyless_set, i)):
+        names.update(dict.fromkeys(td.entries[i].names))
+    groups = [m.groupdict() for _, m, _, _ in found]
+    for name in names:
+        if name == "partitions_raw":  # (an empty partition list is a fact: "" stays)
+            vals = [None if (v := g.get(name, _ABSENT)) is _ABSENT else (v or "") for g in groups]
+        else:
+            vals = [g.get(name) or None for g in groups]
+        cols[name] = pa.array(vals, pa.string())
+    for name in PREFIX_COLUMNS:
+        cols[name] = pa.array(
+            [(p.group(name) or None) if p is not None else None for _, _, p, _ in found], pa.string()
+        )
+    cols["_body"] = pa.array([f[3] for f in found], pa.string())
+    return pa.table(cols)
+
+
+_ABSENT = object()

@@ -30,6 +30,11 @@ from jobs.ingest import dialect_model as DM
 from jobs.ingest import dialects as D
 from jobs.ingest import pyregex as PR
 
+#: the most distinct messages dispatched here; above it the column form's RE2 calls (compiled once per
+#: dialect and call) cost less than Python's regexes per message (on the mixed benchmark corpus the
+#: two are even at about 1,000-2,000 messages; below 200 this form takes a tenth of the time)
+MAX_MESSAGES = 1000
+
 #: the context prefix fields the matches carry (``pfx_*``, :func:`jobs.ingest.messages._with_prefix_fields`)
 PREFIX_COLUMNS = ("pfx_broker", "pfx_broker2", "pfx_opart", "pfx_ctype", "pfx_iid", "pfx_cid", "pfx_gid")
 
@@ -180,19 +185,16 @@ def _matches_of(
     names: dict[str, None] = {}
     for i in sorted({f[0] for f in found}, key=lambda i: (i in td.keyless_set, i)):
         names.update(dict.fromkeys(td.entries[i].names))
-    groups = [m.groupdict() for _, m, _, _ in found]
-    for name in names:
-        if name == "partitions_raw":  # (an empty partition list is a fact: "" stays)
-            vals = [None if (v := g.get(name, _ABSENT)) is _ABSENT else (v or "") for g in groups]
-        else:
-            vals = [g.get(name) or None for g in groups]
-        cols[name] = pa.array(vals, pa.string())
-    for name in PREFIX_COLUMNS:
-        cols[name] = pa.array(
-            [(p.group(name) or None) if p is not None else None for _, _, p, _ in found], pa.string()
-        )
+    n = len(found)
+    vals: dict[str, list[str | None]] = {name: [None] * n for name in (*names, *PREFIX_COLUMNS)}
+    for j, (_, m, p, _) in enumerate(found):
+        for name, v in m.groupdict().items():
+            # (empty is no value, except an empty partition list: a fact)
+            vals[name][j] = v or ("" if name == "partitions_raw" else None)
+        if p is not None:
+            for name in PREFIX_COLUMNS:
+                vals[name][j] = p.group(name) or None
+    for name in (*names, *PREFIX_COLUMNS):
+        cols[name] = pa.array(vals[name], pa.string())
     cols["_body"] = pa.array([f[3] for f in found], pa.string())
     return pa.table(cols)
-
-
-_ABSENT = object()

@@ -110,11 +110,12 @@ def repetitive(message: pa.Array) -> bool:
 def _match_dialects(message: pa.Array, logger: pa.Array) -> tuple[pa.Table, np.ndarray]:
     """Run the dialect table on candidate messages. Returns (fields table with ``_row`` and
     ``_dialect``, unmatched-row mask): :func:`jobs.ingest.dialect_dispatch.match_messages` (one
-    message at a time, every pattern compiled once per process), else the column form
+    message at a time, every pattern compiled once per process; up to
+    :data:`~jobs.ingest.dialect_dispatch.MAX_MESSAGES` messages), else the column form
     :func:`match_messages_by_column` (the reference; same result)."""
     if message.type != pa.string():
         message = message.cast(pa.string())
-    td = DDP.table_dispatch() if FAST_DISPATCH else None
+    td = DDP.table_dispatch() if FAST_DISPATCH and len(message) <= DDP.MAX_MESSAGES else None
     if td is not None and (fast := DDP.match_messages(td, message, logger)) is not None:
         return fast
     return match_messages_by_column(message, logger)

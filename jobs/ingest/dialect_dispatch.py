@@ -14,8 +14,9 @@ literal start); the first that matches wins. A body's result depends on that bod
 order of the bodies or of the files changes nothing, and nothing is kept between files but the
 compiled table.
 
-A dialect whose pattern Python cannot read with RE2's meaning (none in the table today) makes this
-form give up (:func:`table_dispatch` is None) and the reference runs.
+A dialect's pattern is compiled when a message first tries it (a file reaches a few dozen of the
+table). One Python cannot read with RE2's meaning (none in the table today) makes this form give up
+on the messages of that call, and the column form runs.
 """
 
 from __future__ import annotations
@@ -47,8 +48,7 @@ class _Entry:
     """One dialect as the dispatcher tries it."""
 
     index: int
-    rx: re.Pattern[str]
-    names: tuple[str, ...]
+    pattern: str  # compiled on first use (:func:`_compiled`): a file tries a few dozen of the table
     literal: str  # tested with startswith first ("" : no test), as the column form does
     logger_rx: re.Pattern[str] | None
     source_prefix: str | None
@@ -70,16 +70,24 @@ class TableDispatch:
         return list(self.keyed.get(word, ())) + [i for i, fw in self.keyless if fw is None or word in fw]
 
 
+class _Untranslatable(Exception):
+    """A dialect tried has a pattern Python cannot read with RE2's meaning."""
+
+
+def _compiled(e: _Entry) -> tuple[re.Pattern[str], list[str]]:
+    c = PR.translated(e.pattern)  # (cached per process)
+    if c is None:
+        raise _Untranslatable(e.pattern)
+    return c
+
+
 def _entry(i: int, d: D.Dialect) -> _Entry | None:
-    c = PR.translated(d.pattern)
-    if c is None or (not d.groups) != (not c[1]) or tuple(c[1]) != d.groups:
-        return None
     lg = DM.logger_condition(d)
     lrx = PR.translated(lg) if lg is not None else None
     if lg is not None and lrx is None:
         return None
     literal = d.literal if len(d.literal) > len(d.key or "") + 1 else ""
-    return _Entry(i, c[0], tuple(c[1]), literal, lrx[0] if lrx else None,
+    return _Entry(i, d.pattern, literal, lrx[0] if lrx else None,
                   DM.SOURCE_PREFIX.get(lg) if lg is not None else None, d.needs_prefix)  # fmt: skip
 
 
@@ -142,7 +150,7 @@ def _first_match(
             continue
         if e.literal and not body.startswith(e.literal):
             continue
-        m = e.rx.search(body)
+        m = _compiled(e)[0].search(body)
         if m is not None:
             return i, m
     return None
@@ -155,10 +163,17 @@ def match_messages(
     matches table with ``_row``, ``_dialect``, the groups of the dialects matched, null for an empty
     one but ``partitions_raw``, the context prefix's ``pfx_*`` and the ``_body``; the unmatched
     mask): the context prefix split (:data:`D.BODY_PREFIX`, the body after it) and the dialects
-    one message at a time. None when a message or logger is null (left to the column form)."""
+    one message at a time. None when a message or logger is null or a dialect tried cannot be read
+    by Python with RE2's meaning (left to the column form)."""
     if message.null_count or logger.null_count:
         return None
-    msgs, loggers = message.to_pylist(), logger.to_pylist()
+    try:
+        return _match_all(td, message.to_pylist(), logger.to_pylist())
+    except _Untranslatable:
+        return None
+
+
+def _match_all(td: TableDispatch, msgs: list[str], loggers: list[str]) -> tuple[pa.Table, np.ndarray]:
     unmatched = np.ones(len(msgs), dtype=bool)
     order_of: dict[str, list[int]] = {}
     rows: list[int] = []
@@ -184,7 +199,7 @@ def _matches_of(
                                  "_dialect": pa.array([f[0] for f in found], pa.int32())}  # fmt: skip
     names: dict[str, None] = {}
     for i in sorted({f[0] for f in found}, key=lambda i: (i in td.keyless_set, i)):
-        names.update(dict.fromkeys(td.entries[i].names))
+        names.update(dict.fromkeys(_compiled(td.entries[i])[1]))
     n = len(found)
     vals: dict[str, list[str | None]] = {name: [None] * n for name in (*names, *PREFIX_COLUMNS)}
     for j, (_, m, p, _) in enumerate(found):

@@ -33,7 +33,7 @@ from jobs.ingest import pyregex as PR
 
 #: the most distinct messages dispatched here; above it the column form's RE2 calls (compiled once per
 #: dialect and call) cost less than Python's regexes per message (on the mixed benchmark corpus the
-#: two are even at about 1,000-2,000 messages; below 200 this form takes a tenth of the time)
+#: two are even at about 1,000-2,000 messages; below 200 this form takes a fifth to a tenth of the time)
 MAX_MESSAGES = 1000
 
 #: the context prefix fields the matches carry (``pfx_*``, :func:`jobs.ingest.messages._with_prefix_fields`)

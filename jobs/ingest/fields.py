@@ -513,11 +513,29 @@ def _block_fields(ev: pa.Table, cont: pa.Array) -> dict[str, pa.Array]:
 
 def _key_block(ev: pa.Table, cont: pa.Array, member_id: pa.Array) -> dict[str, pa.Array]:
     """``group_id``, ``member_id`` and ``generation`` filled (where still empty) from a continuation
-    block of indented ``key: value`` lines (:data:`records.KEY_BLOCK`)."""
+    block of indented ``key: value`` lines (:data:`records.KEY_BLOCK`), searched on the lines that
+    have a continuation only (:func:`key_block_plain` searches every line; tested equal)."""
     out = {"group_id": ev["group_id"].combine_chunks(), "member_id": member_id,
            "generation": ev["generation"].combine_chunks()}  # fmt: skip
     if cont.null_count == len(cont):
         return out
+    # (only the lines with a continuation: an empty text gives no value)
+    has = ao.mask(pc.is_valid(cont))
+    text = cont if has.all() else ao.take(cont, np.nonzero(has)[0])
+    pos = None if has.all() else pa.array(np.maximum(np.cumsum(has) - 1, 0), pa.int64(), mask=~has)
+    for name, rx in R.KEY_BLOCK:
+        v = ao.nullify_empty(ao.extract(text, rx).field("v"))
+        if v.null_count == len(v):
+            continue  # (coalesce with nulls only: nothing changes)
+        v = pc.cast(v, out[name].type, safe=False)
+        out[name] = pc.coalesce(out[name], v if pos is None else v.take(pos))
+    return out
+
+
+def key_block_plain(ev: pa.Table, cont: pa.Array, member_id: pa.Array) -> dict[str, pa.Array]:
+    """:func:`_key_block` with every regex over every line (a line without continuation as ``""``)."""
+    out = {"group_id": ev["group_id"].combine_chunks(), "member_id": member_id,
+           "generation": ev["generation"].combine_chunks()}  # fmt: skip
     text = pc.fill_null(cont, "")
     for name, rx in R.KEY_BLOCK:
         v = ao.nullify_empty(ao.extract(text, rx).field("v"))

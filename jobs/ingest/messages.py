@@ -11,6 +11,7 @@ import pyarrow.compute as pc
 
 from jobs.ingest import arrowops as ao
 from jobs.ingest import context as C
+from jobs.ingest import dialect_dispatch as DDP
 from jobs.ingest import dialect_model as DM
 from jobs.ingest import dialects as D
 from jobs.ingest import general as G
@@ -108,7 +109,26 @@ def repetitive(message: pa.Array) -> bool:
 
 def _match_dialects(message: pa.Array, logger: pa.Array) -> tuple[pa.Table, np.ndarray]:
     """Run the dialect table on candidate messages. Returns (fields table with ``_row`` and
-    ``_dialect``, unmatched-row mask)."""
+    ``_dialect``, unmatched-row mask): :func:`jobs.ingest.dialect_dispatch.match_messages` (one
+    message at a time, every pattern compiled once per process; up to
+    :data:`~jobs.ingest.dialect_dispatch.MAX_MESSAGES` messages), else the column form
+    :func:`match_messages_by_column` (the reference; same result)."""
+    if message.type != pa.string():
+        message = message.cast(pa.string())
+    td = DDP.table_dispatch() if FAST_DISPATCH and len(message) <= DDP.MAX_MESSAGES else None
+    if td is not None and (fast := DDP.match_messages(td, message, logger)) is not None:
+        return fast
+    return match_messages_by_column(message, logger)
+
+
+#: whether :func:`_match_dialects` may use the per-message dispatcher (tests switch it off to run
+#: the column form, the reference)
+FAST_DISPATCH = True
+
+
+def match_messages_by_column(message: pa.Array, logger: pa.Array) -> tuple[pa.Table, np.ndarray]:
+    """The dialect table on the column of messages: the context prefix split, then each dialect
+    over the bodies it can match (:func:`dialect_matches_by_column`)."""
     n = len(message)
     if message.type != pa.string():
         message = message.cast(pa.string())
@@ -117,7 +137,7 @@ def _match_dialects(message: pa.Array, logger: pa.Array) -> tuple[pa.Table, np.n
     if has_pre.any():
         body = _strip_prefix(message, has_pre)
     unmatched = np.ones(n, dtype=bool)
-    t = _matches_table(_dialect_matches(body, logger, has_pre, unmatched, message))
+    t = _matches_table(dialect_matches_by_column(body, logger, has_pre, unmatched, message))
     return _with_prefix_fields(t, pre, body), unmatched
 
 
@@ -131,7 +151,7 @@ def _logger_ok(cond: str, logger: pa.Array, message: pa.Array) -> np.ndarray:
     return ok
 
 
-def _dialect_matches(
+def dialect_matches_by_column(
     body: pa.Array, logger: pa.Array, has_pre: np.ndarray, unmatched: np.ndarray, message: pa.Array
 ) -> list[pa.Table]:
     """The matches of each dialect on the bodies it can match (``unmatched`` is updated): keyed

@@ -403,7 +403,7 @@ def test_keyless_first_word_filter_equals_every_row(bodies: list[str]) -> None:
     real = D.Dialect.first_words
     D.Dialect.first_words = property(lambda self: None)  # type: ignore[assignment]
     try:
-        want_t, want_u = MS._match_dialects(msgs, logger)
+        want_t, want_u = MS.match_messages_by_column(msgs, logger)  # (the column form reads first_words)
     finally:
         D.Dialect.first_words = real  # type: ignore[assignment]
     assert got_u.tolist() == want_u.tolist()
@@ -431,3 +431,25 @@ def test_binary_sniff_equals_the_byte_count(data: bytes, pad: int) -> None:
 
     for d in (data, b"a" * pad + data, data * 40):
         assert FI.is_binary(d) == FI.is_binary_plain(d)
+
+
+_KEY_LINES = st.sampled_from(["  groupId: g1", "\tgroup_id: 'g-2',", "  memberId: m-1", "  member_id:", "  generation: 7",
+                              '  "generationId": "-3"', "  generation: x", "at a.b.C(C.java:1)", "", "  other: 1"])  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.one_of(st.none(), st.lists(_KEY_LINES, max_size=4).map("\n".join)),
+                          st.sampled_from([None, "g0"]), st.sampled_from([None, "m0"]), st.sampled_from([None, 1])),
+                min_size=1, max_size=12))  # fmt: skip
+def test_key_block_on_continued_lines_equals_every_line(rows: list[tuple[str | None, str | None, str | None, int | None]]) -> None:
+    """The continuation's key block searched on the lines that have one gives what searching every
+    line gives (:func:`jobs.ingest.fields.key_block_plain`)."""
+    from jobs.ingest import fields as FLD
+
+    ev = pa.table({"group_id": pa.array([r[1] for r in rows], pa.string()),
+                   "generation": pa.array([r[3] for r in rows], pa.int32())})  # fmt: skip
+    cont = pa.array([r[0] for r in rows], pa.string())
+    member = pa.array([r[2] for r in rows], pa.string())
+    got, want = FLD._key_block(ev, cont, member), FLD.key_block_plain(ev, cont, member)
+    assert {k: v.to_pylist() for k, v in got.items()} == {k: v.to_pylist() for k, v in want.items()}
+    assert all(got[k].type == want[k].type for k in want)

@@ -317,6 +317,8 @@ class BrokerEvidence(ReplayCore):
         self._adopt_generation(row, g, gen if gen is not None and g is not None and g < gen else None)
         self.loaded_ts = row[TS]
         self.removed = False
+        if self.rebalance is not None:  # the loaded group's generation is the broker's own
+            self.rebalance.inferred = False
         if self.rebalance is None:
             self.stable_member_count = self._loaded_count(row)
         if to == E:

@@ -358,6 +358,7 @@ class ClientEvidence(ClientOnlyEvidence):
         ts = row[TS]
         mid = self._client_member(row)
         if not mid:
+            self._client_only_end(row, None)
             return
         m = self.members.get(mid)
         g = to_int(row[GEN])

@@ -18,6 +18,8 @@ from coordinator_core.rows import to_int
 
 #: client kinds that start another join round of a client-inferred rebalance
 _CLIENT_ROUND = frozenset({"rejoin_requested", "join_sent", "leave_sent", "poll_timeout"})
+#: client kinds that state a member got its new assignment (after its SyncGroup succeeded)
+_ASSIGNED = frozenset({"synced", "partitions_assigned", "assignment_notified"})
 
 
 class ClientOnlyEvidence(HeartbeatEvidence):
@@ -142,12 +144,17 @@ class ClientOnlyEvidence(HeartbeatEvidence):
         produced means the group reached Stable: Kafka answers SyncGroup only once the leader's
         assignment is stored."""
         r = self.rebalance
-        if self.broker_seen or r is None or not self._can("synced") or r.new_generation is None:
+        if self.broker_seen or r is None or not self._can("synced"):
             return
         g = to_int(row[GEN])
         if g is None and mid and mid in self.members:
             g = self.members[mid].client_generation
-        if g is None or g != self.generation or g != r.new_generation:
+        if r.new_generation is None:
+            if not self._assigned_without_join(row, r, g):
+                return
+            if g is not None:
+                self.generation = r.new_generation = g
+        elif g is None or g != self.generation or g != r.new_generation:
             return
         self._apply(row, "synced")
         current = self.assignment
@@ -161,6 +168,16 @@ class ClientOnlyEvidence(HeartbeatEvidence):
                 self.members
             )
         self._close_rebalance(row, "completed", after)
+
+    def _assigned_without_join(self, row: tuple, r: OpenRebalance, g: int | None) -> bool:
+        """Client-only, no join line in the whole rebalance (logs that hold only the partition
+        callbacks - an application's own, a framework's ``partitions assigned`` - or a sync line
+        without a generation, kafkajs' ``Consumer has joined the group``): a member's new assignment
+        ends it, as Kafka's consumer calls ``onPartitionsAssigned`` only after its SyncGroup
+        succeeded. An assignment of the generation the group already had is not new."""
+        if r.join_rounds or row[KIND] not in _ASSIGNED:
+            return False
+        return g is None or self.generation is None or g > self.generation
 
     def _expire_unseen(self) -> None:
         """Client-only: the last completed rebalance produced generation ``g``; a member that neither

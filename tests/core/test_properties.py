@@ -139,9 +139,21 @@ def _stable_then_older_prepare() -> list:
     ]  # fmt: skip
 
 
+def _loaded_then_older_prepare() -> list:
+    """The same with the broker's group load (generation 1) during a client-inferred rebalance."""
+    t = EVENT_TYPES
+    return [
+        t["poll_timeout"](ts=0, group_id=G, member_id="m1", generation=0, source_file="m1.log", line_no=1, client_id="c-m1"),
+        t["group_loaded"](ts=0, group_id=G, member_id="m1", generation=1, source_file="server.log", line_no=2, coordinator=1),
+        t["rebalance_prepared"](ts=0, group_id=G, member_id="m1", generation=0, source_file="server.log", line_no=3,
+                                coordinator=1, reason=None),
+    ]  # fmt: skip
+
+
 @SETTINGS
 @given(evidence())
 @example(_stable_then_older_prepare())
+@example(_loaded_then_older_prepare())
 def test_replay_invariants(events):
     out = run(events)
     assert "replay_error" not in [a.kind for a in out.anomalies], [a.detail for a in out.anomalies]

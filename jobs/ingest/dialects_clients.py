@@ -94,8 +94,12 @@ CLIENT_DIALECTS: tuple[Dialect, ...] = (
        "using 'range' balancer to assign group, g"),
     _d("kafkago.leave_failed", "other", OT, "kafka-go 0.3+", r"(?P<reason>leave group failed) for group, {G}, and member, {M}: .*",
        "leave group failed for group, g, and member, m-1: x"),
+    _d("kafkago.rebalance_failed", "other", OT, "kafka-go 0.2",
+       r"rebalance failed for consumer group, (?P<group_id>[^\s:]+): {R}",
+       "rebalance failed for consumer group, g: syncGroup failed: [27] Rebalance In Progress: the coordinator has begun rebalancing the group, "
+       "the client should rejoin the group"),
     _d("kafkago.noise", None, OT, "kafka-go 0.2+",
-       r"(?:committed offsets: |Failed to fetch offsets for group |(?:started|stopped) partition watcher for group|(?:started|stopped) commit for group ).*",
+       r"(?:committed offsets: |Failed to fetch offsets for group |(?:started|stopped) partition watcher for group|(?:started|stopped) commit for group,? ).*",
        "started commit for group g"),
     # ------------------------------------------------------------------ franz-go (kgo's Logger: a message and its arguments as keys)
     # ({KEYS}: the keys after the message in any syntax - BasicLogger's "; group: g, member_id: m", a
@@ -147,7 +151,7 @@ CLIENT_DIALECTS: tuple[Dialect, ...] = (
     _d("kafkajs.leader", "other", OT, "kafkajs", r"\[ConsumerGroup\] (?P<reason>Chosen as group leader){KEYS}", "[ConsumerGroup] Chosen as group leader"),
     _d("kafkajs.group_assignment", "leader_assigned", OT, "kafkajs", r"\[ConsumerGroup\] Group assignment{KEYS}", "[ConsumerGroup] Group assignment"),
     _d("kafkajs.received_assignment", "synced", OT, "kafkajs", r"\[ConsumerGroup\] Received assignment{KEYS}", "[ConsumerGroup] Received assignment"),
-    _d("kafkajs.joined.runner", "joined", OT, "kafkajs 1.0-1.14", r"\[Runner\] Consumer has joined the group{KEYS}", "[Runner] Consumer has joined the group"),
+    _d("kafkajs.joined.runner", "synced", OT, "kafkajs 1.0-1.14", r"\[Runner\] Consumer has joined the group{KEYS}", "[Runner] Consumer has joined the group"),
     _d("kafkajs.unknown_member", "rejoin_requested", OT, "kafkajs",
        r"\[Runner\] (?P<reason>The coordinator is not aware of this member, re-joining the group){KEYS}",
        "[Runner] The coordinator is not aware of this member, re-joining the group"),

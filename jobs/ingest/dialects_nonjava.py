@@ -241,7 +241,8 @@ NON_JAVA: tuple[Dialect, ...] = (
     # ------------------------------------------------------------------ Go, JS, Ruby, Erlang and faust clients read from the catalogue
     *CLIENT_DIALECTS,
     # ------------------------------------------------------------------ kafkajs (its JSON lines: groupId, memberId, generationId keys)
-    _d("kafkajs.joined", "joined", OT, "kafkajs", r"(?:\[ConsumerGroup\] )?Consumer has joined the group{KEYS}",
+    # (logged once SyncGroup answered: the member has its assignment; catalogue consumerGroup.s53, runner.s28)
+    _d("kafkajs.joined", "synced", OT, "kafkajs", r"(?:\[ConsumerGroup\] )?Consumer has joined the group{KEYS}",
        "[ConsumerGroup] Consumer has joined the group"),
     _d("kafkajs.rebalancing", "rejoin_requested", OT, "kafkajs", r"\[(?:Runner|ConsumerGroup)\] The group is rebalancing, re-joining{KEYS}",
        "[Runner] The group is rebalancing, re-joining", fixed={"reason": "The group is rebalancing, so a rejoin is needed"}),
@@ -256,6 +257,22 @@ NON_JAVA: tuple[Dialect, ...] = (
     _d("kafkajs.joingroup_response_error", "join_failed", OT, "kafkajs",
        r"\[Connection\] Response JoinGroup\(key: 11, version: \d+\) error: {R}",
        "[Connection] Response JoinGroup(key: 11, version: 4) error: The group member needs to have a valid member id before actually entering a consumer group"),
+    # (DEBUG: the decoded response as its "data" key: generationId, groupProtocol, leaderId, memberId, members)
+    _d("kafkajs.joingroup_response", "joined", OT, "kafkajs", r"\[Connection\] Response JoinGroup\(key: 11, version: \d+\){KEYS}",
+       "[Connection] Response JoinGroup(key: 11, version: 5)"),
+    _d("kafkajs.syncgroup_response_error", "sync_failed", OT, "kafkajs",
+       r"\[Connection\] Response SyncGroup\(key: 14, version: \d+\) error: {R}",
+       "[Connection] Response SyncGroup(key: 14, version: 3) error: The group is rebalancing, so a rejoin is needed"),
+    _d("kafkajs.leavegroup_request", "leave_sent", OT, "kafkajs", r"\[Connection\] Request LeaveGroup\(key: 13, version: \d+\){KEYS}",
+       "[Connection] Request LeaveGroup(key: 13, version: 3)"),
+    _d("kafkajs.leavegroup_response_error", "other", OT, "kafkajs",
+       r"\[Connection\] (?P<reason>Response LeaveGroup\(key: 13, version: \d+\) error: .*)",
+       "[Connection] Response LeaveGroup(key: 13, version: 3) error: The coordinator is not aware of this member"),
+    # (the other group requests and responses - after the error ones above: the lines around them carry the facts)
+    _d("kafkajs.group_protocol_quiet", None, OT, "kafkajs",
+       r"\[Connection\] (?:Request (?:SyncGroup|GroupCoordinator|FindCoordinator)\(key: 1[04], version: \d+\)"
+       r"|Response (?:SyncGroup|GroupCoordinator|FindCoordinator|Heartbeat|LeaveGroup)\(key: 1[0-4], version: \d+\)){KEYS}",
+       "[Connection] Request SyncGroup(key: 14, version: 3)"),
     _d("kafkajs.coordinator", "coordinator_discovered", OT, "kafkajs", r"\[Cluster\] Found group coordinator{KEYS}",
        "[Cluster] Found group coordinator"),
     _d("kafkajs.leaving", "leave_sent", OT, "kafkajs", r"\[ConsumerGroup\] (?P<reason>Consumer (?:has left the group|leaving group).*)",

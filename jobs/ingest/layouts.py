@@ -423,6 +423,7 @@ def epoch_pair_text(seconds: object, nanos: object) -> str | None:
 JSON_SUFFIXES: dict[str, tuple[str, ...]] = {
     "j_group": ("groupId", "group_id", "group.id", "kafka.group"),
     "j_member": ("memberId", "member_id"),
+    "j_gen": ("generationId", "generation_id"),
     "j_client": ("clientId", "client_id"),
 }
 #: the head columns the JSON-only keys fill (null in every other layout)

@@ -24,6 +24,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from tests.clients import toolchains
 from tests.clients.mock import MockCluster
 from tests.clients.truth import truth_of
 
@@ -47,14 +48,24 @@ CONFIG: dict[str, dict[str, Any]] = {
         "session_timeout_ms": SESSION_MS, "heartbeat_interval_ms": 500, "max_poll_interval_ms": MAX_POLL_MS,
         "rebalance_timeout_ms": MAX_POLL_MS,
     },
+    # the Go and Node.js consumers (tests/clients/go, tests/clients/node) read the same keys
+    "sarama": {"session_timeout_ms": SESSION_MS, "heartbeat_interval_ms": 500, "rebalance_timeout_ms": MAX_POLL_MS},
+    "kafka-go": {"session_timeout_ms": SESSION_MS, "heartbeat_interval_ms": 500, "max_wait_ms": 1000},
+    "kafkajs": {"session_timeout_ms": SESSION_MS, "heartbeat_interval_ms": 500, "rebalance_timeout_ms": MAX_POLL_MS,
+                "max_wait_ms": 250},
 }  # fmt: skip
+#: libraries whose consumer is a Go or Node.js program (tests/clients/toolchains.py)
+NATIVE = ("sarama", "kafka-go", "kafkajs")
+_ALL = ("librdkafka", "kafka-python", "aiokafka", *NATIVE)
+#: the Python clients' poll deadline (max.poll.interval.ms); kafkajs has none either (its own loop polls)
+_POLL_DEADLINE = ("librdkafka", "kafka-python", "aiokafka")
 
 
 @dataclass
 class Scenario:
     name: str
     steps: list[tuple]  # ("start", who) ("close", who) ("kill", who) ("stall", who) ("unsubscribe", who)
-    libraries: tuple[str, ...] = ("librdkafka", "kafka-python", "aiokafka")
+    libraries: tuple[str, ...] = _ALL
     config: dict[str, dict[str, Any]] = field(default_factory=dict)  # per library, over CONFIG
     spec: dict[str, Any] = field(default_factory=dict)  # extra consumer spec (log level, logger)
 
@@ -66,7 +77,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario("sigkill", [("start", "c1"), ("start", "c2"), ("start", "c3"), ("kill", "c2"), ("close", "c3"), ("close", "c1")]),
     Scenario("rolling_restart", [("start", "c1"), ("start", "c2"), ("close", "c1"), ("start", "c1b"), ("close", "c2"),
                                  ("start", "c2b"), ("close", "c1b"), ("close", "c2b")]),
-    Scenario("max_poll", [("start", "c1"), ("start", "c2"), ("stall", "c2"), *_CLOSE_ALL]),
+    Scenario("max_poll", [("start", "c1"), ("start", "c2"), ("stall", "c2"), *_CLOSE_ALL], libraries=_POLL_DEADLINE),
     Scenario("cooperative", [("start", "c1"), ("start", "c2"), ("start", "c3"), ("close", "c2"), ("close", "c3"), ("close", "c1")],
              libraries=("librdkafka",), config={"librdkafka": {"partition.assignment.strategy": "cooperative-sticky"}}),
     Scenario("consumer_protocol", [("start", "c1"), ("start", "c2"), ("start", "c3"), ("close", "c2"), ("kill", "c3"), ("close", "c1")],
@@ -88,7 +99,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario("no_debug", [("start", "c1"), ("start", "c2"), ("stall", "c2"), *_CLOSE_ALL],
              libraries=("librdkafka",), config={"librdkafka": {"debug": None}}),
     Scenario("debug", [("start", "c1"), ("start", "c2"), ("close", "c2"), ("close", "c1")],
-             libraries=("kafka-python", "aiokafka"), spec={"level": "DEBUG"}),
+             libraries=("kafka-python", "aiokafka", "kafkajs"), spec={"level": "DEBUG"}),
 )  # fmt: skip
 
 
@@ -141,9 +152,14 @@ class Run:
         self.actions.append({"t": int(time.time() * 1000), "action": what, "who": who})
         if what == "start":
             log = open(os.path.join(self.out, f"{who}.log"), "wb")  # noqa: SIM115 - the child's stderr
+            spec = json.dumps(self._spec(who))
+            cmd, env = ([sys.executable, "-m", "tests.clients.consumer", spec], None)
+            if self.lib in NATIVE:
+                cmd, env = toolchains.command(self.lib, spec)
+            # the Go and Node.js programs log where their users' programs do (stdout, stderr): both
+            out = log if self.lib in NATIVE else subprocess.DEVNULL
             self.procs[who] = subprocess.Popen(
-                [sys.executable, "-m", "tests.clients.consumer", json.dumps(self._spec(who))],
-                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=log, cwd=ROOT,
+                cmd, stdin=subprocess.PIPE, stdout=out, stderr=log, cwd=ROOT, env=env,
             )  # fmt: skip
             log.close()
             self.settle(now)

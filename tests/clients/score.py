@@ -59,6 +59,9 @@ class Score:
         self.causes_ok += other.causes_ok
         self.sessions += other.sessions
         self.sessions_ok += other.sessions_ok
+        self.replayed += other.replayed
+        self.quarantined += other.quarantined
+        self.invented += other.invented
 
 
 def scenario_dirs(root: str = CORPUS) -> list[str]:
@@ -159,23 +162,32 @@ def score_dir(d: str) -> Score:
     return sc
 
 
+def _row(s: Score) -> str:
+    return (f"{s.name:34} {s.rebalances:10} {s.found:6} {s.replayed:8} {s.causes:7} {s.causes_ok:4} {s.sessions:8} "
+            f"{s.sessions_ok:4} {s.quarantined:6} {','.join(s.invented)}")  # fmt: skip
+
+
 def main(argv: list[str]) -> None:
+    """Print one row per scenario, then one per library and the total (scenarios of NOT_SCORED left out)."""
     roots = [a for a in argv if not a.startswith("-")]
     root = roots[0] if roots else CORPUS
-    tot = Score("total")
-    print(f"{'scenario':34} {'rebalances':>10} {'found':>6} {'replayed':>8} {'causes':>7} {'ok':>4} {'sessions':>8} {'ok':>4} invented")
+    tot = Score("total (scored)")
+    libs: dict[str, Score] = {}
+    print(f"{'scenario':34} {'rebalances':>10} {'found':>6} {'replayed':>8} {'causes':>7} {'ok':>4} {'sessions':>8} {'ok':>4} "
+          f"{'quar.':>6} invented")  # fmt: skip
     for d in scenario_dirs(root):
         s = score_dir(d)
-        print(f"{s.name:34} {s.rebalances:10} {s.found:6} {s.replayed:8} {s.causes:7} {s.causes_ok:4} {s.sessions:8} "
-              f"{s.sessions_ok:4} {','.join(s.invented)}")  # fmt: skip
+        print(_row(s))
         if "-v" in argv:
             for m in s.misses:
                 print("    " + m)
         if s.name in NOT_SCORED:
             continue
         tot.add(s)
-    print(f"{'total (scored)':34} {tot.rebalances:10} {tot.found:6} {'':8} {tot.causes:7} {tot.causes_ok:4} {tot.sessions:8} "
-          f"{tot.sessions_ok:4}")
+        libs.setdefault(s.name.split("/")[0], Score(s.name.split("/")[0])).add(s)
+    for lib in sorted(libs):
+        print(_row(libs[lib]))
+    print(_row(tot))
 
 
 if __name__ == "__main__":

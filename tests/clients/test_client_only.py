@@ -1,8 +1,10 @@
 """Client-only reconstruction against real client libraries: from the logs of confluent-kafka
 (librdkafka), kafka-python and aiokafka consumers alone, every rebalance they went through (the truth:
 their own rebalance callbacks) is found with its end, member sessions end with the right reason, and
-no group is invented. The corpus is ``tests/fixtures/clients`` (``python -m tests.clients.record``);
-one short scenario is also recorded live when the client packages are installed."""
+no group is invented. The Go and Node.js clients (sarama 1.22, kafka-go 0.2, kafkajs 2.2) are held to
+what their logs can give (docs/client-logs.md). The corpus is ``tests/fixtures/clients``
+(``python -m tests.clients.record``); one short scenario is also recorded live when the client packages
+(or, for the Go and Node.js clients, their toolchains and CLIENT_DEPS) are installed."""
 
 from __future__ import annotations
 
@@ -12,9 +14,12 @@ from collections import defaultdict
 
 import pytest
 
+from tests.clients import toolchains
 from tests.clients.score import NOT_SCORED, Score, scenario_dirs, score_dir
 
 LIBRARIES = ("librdkafka", "kafka-python", "aiokafka")
+#: the Go and Node.js clients (tests/clients/go, tests/clients/node)
+NATIVE = ("sarama", "kafka-go", "kafkajs")
 
 
 @pytest.fixture(scope="module")
@@ -33,10 +38,11 @@ def _by_library(scores: dict[str, Score]) -> dict[str, Score]:
 
 def test_the_corpus_covers_every_library_and_scenario(scores):
     libs = {n.split("/")[0] for n in scores}
-    assert libs == set(LIBRARIES)
-    for lib in LIBRARIES:
-        for sc in ("scale_up", "clean_leave", "sigkill", "rolling_restart", "max_poll"):
+    assert libs == {*LIBRARIES, *NATIVE}
+    for lib in (*LIBRARIES, *NATIVE):
+        for sc in ("scale_up", "clean_leave", "sigkill", "rolling_restart", *(("max_poll",) if lib in LIBRARIES else ())):
             assert f"{lib}/{sc}" in scores
+    assert "kafkajs/debug" in scores
     assert {
         "librdkafka/cooperative", "librdkafka/consumer_protocol", "librdkafka/consumer_protocol_max_poll",
         "librdkafka/consumer_protocol_regex", "librdkafka/consumer_protocol_unsubscribe", "librdkafka/python_logger",
@@ -67,6 +73,33 @@ def test_the_consumer_protocol_from_heartbeat_lines(scores, scenario):
     assert (s.found, s.causes_ok, s.sessions_ok) == (s.rebalances, s.causes, s.sessions), s.misses
 
 
+def test_kafka_go_rebalances_are_found_from_its_reader_lines(scores):
+    """kafka-go 0.2's Reader logs each round (rebalancing, joinGroup succeeded with the generation, sync
+    group finished): every rebalance is found with its end. It logs nothing when it leaves the group on
+    Close(), so a clean leave reads as a member that stopped logging (session_timeout) - and the
+    rebalance it causes has that cause."""
+    s = _by_library(scores)["kafka-go"]
+    assert (s.rebalances, s.found, s.causes, s.causes_ok, s.sessions, s.sessions_ok) == (23, 23, 22, 14, 13, 1), s.misses
+    assert s.quarantined == 0
+
+
+def test_kafkajs_at_debug_gives_every_rebalance_and_at_info_none(scores):
+    """kafkajs logs the generation only at DEBUG (its JoinGroup response's data, 'Received assignment'):
+    there every rebalance, cause and leave is read. At INFO its lines (joined-after-sync without a
+    generation, 'The group is rebalancing, re-joining') cannot give a client-only rebalance its end."""
+    d = scores["kafkajs/debug"]
+    assert (d.rebalances, d.found, d.causes_ok, d.sessions_ok) == (3, 3, d.causes, d.sessions) and d.causes == 3, d.misses
+    s = _by_library(scores)["kafkajs"]
+    assert (s.rebalances, s.found, s.quarantined) == (25, 3, 0)
+
+
+def test_sarama_1_22_logs_no_group_membership(scores):
+    """sarama 1.22's ConsumerGroup logs no join, sync or leave (only coordinator lookups): nothing to
+    find, and nothing quarantined or invented."""
+    s = _by_library(scores)["sarama"]
+    assert (s.rebalances, s.found, s.replayed, s.quarantined, s.invented) == (22, 0, 0, 0, [])
+
+
 def test_no_group_is_invented(scores):
     assert {n: s.invented for n, s in scores.items() if s.invented} == {}
 
@@ -78,6 +111,9 @@ def test_a_log_without_debug_gives_no_rebalance_and_no_group(scores):
 
 
 _MISSING = [m for m in ("confluent_kafka",) if importlib.util.find_spec(m) is None]
+#: the Go and Node.js clients recorded live only where their toolchain is installed and CLIENT_DEPS names
+#: the folder for their builds and node_modules (tests/clients/toolchains.py; a Go build takes a while)
+_NATIVE_LIVE = [lib for lib in NATIVE if "CLIENT_DEPS" in os.environ and not _MISSING and toolchains.available(lib)]
 
 
 @pytest.mark.skipif(bool(_MISSING), reason=f"client packages not installed: {', '.join(_MISSING)}")
@@ -91,3 +127,17 @@ def test_live_recording_of_real_clients_reads_back(tmp_path):
     assert len(truth["rebalances"]) >= 3 and {s["end"] for s in truth["sessions"]} == {"leave"}
     s = score_dir(os.path.join(str(tmp_path), "librdkafka", "live"))
     assert (s.found, s.sessions_ok, s.invented) == (s.rebalances, s.sessions, []), s.misses
+
+
+@pytest.mark.skipif(not _NATIVE_LIVE, reason="no Go / Node.js client toolchain with CLIENT_DEPS here")
+@pytest.mark.parametrize("library", _NATIVE_LIVE or ["none"])
+def test_live_recording_of_go_and_node_clients(tmp_path, library):
+    """A Go or Node.js consumer pair recorded now against the mock cluster: the truth has the joins and
+    the clean leaves, and nothing read from the logs invents a group."""
+    from tests.clients.record import Scenario, record
+
+    sc = Scenario("live", [("start", "c1"), ("start", "c2"), ("close", "c2"), ("close", "c1")], libraries=(library,))
+    truth = record(library, sc, str(tmp_path), gz=False)
+    assert len(truth["rebalances"]) >= 3 and {s["end"] for s in truth["sessions"]} == {"leave"}
+    s = score_dir(os.path.join(str(tmp_path), library, "live"))
+    assert s.invented == [] and s.rebalances == len(truth["rebalances"])

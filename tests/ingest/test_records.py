@@ -156,9 +156,9 @@ def test_json_nested_in_json_takes_the_innermost_time_and_keeps_the_envelopes() 
     ]
     ev, _, _ = _read("\n".join(lines) + "\n")
     assert [(e["kind"], e["group_id"], e["member_id"], e["ts_ms"], e["envelope_ts"].timestamp(), e["layout"]) for e in ev] == [
-        ("joined", "g", "m", 1714557600123, 1714557605.5, "fluentd+docker+json"),
-        ("joined", "g", "m", 1714557600123, 1714557607.0, "json+json"),
-        ("joined", "g", "m", 1714557600123, 1714557608.0, "docker+inspect+json"),
+        ("synced", "g", "m", 1714557600123, 1714557605.5, "fluentd+docker+json"),
+        ("synced", "g", "m", 1714557600123, 1714557607.0, "json+json"),
+        ("synced", "g", "m", 1714557600123, 1714557608.0, "docker+inspect+json"),
     ]
 
 
@@ -215,7 +215,7 @@ def test_a_json_record_behind_a_text_head_is_the_line(prefix: str) -> None:
     data = f"{prefix}{_KAFKAJS_JOINED}\n".encode()
     ev, q, _ = parse_bytes(data, "f.log")
     row = ev.select(["kind", "group_id", "member_id", "ts"]).to_pylist()
-    assert [(r["kind"], r["group_id"], r["member_id"]) for r in row] == [("joined", "g1", "m-1")]
+    assert [(r["kind"], r["group_id"], r["member_id"]) for r in row] == [("synced", "g1", "m-1")]
     assert row[0]["ts"].isoformat(timespec="milliseconds") == "2024-05-01T12:00:01.123+00:00"
     assert q.num_rows == 0
     assert_same(data)

@@ -1,0 +1,73 @@
+"""The Go and Node.js consumers of the recorded corpus (``tests/clients/go``, ``tests/clients/node``):
+how each is started, and whether its toolchain is installed here.
+
+* sarama and segmentio/kafka-go are the Debian packages ``golang-github-shopify-sarama-dev`` and
+  ``golang-github-segmentio-kafka-go-dev`` (sources under ``/usr/share/gocode``), built with Debian's
+  ``golang-go`` in GOPATH mode into :data:`DEPS` (never into the repository).
+* kafkajs comes from npm, installed into :data:`DEPS` (``npm install --prefix $DEPS kafkajs@2.2.4``);
+  the consumer finds it through ``NODE_PATH``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+GOPATH = "/usr/share/gocode"
+#: where the Go builds and node_modules live (outside the repository)
+DEPS = os.environ.get("CLIENT_DEPS", os.path.join(tempfile.gettempdir(), "rebalance-lens-client-deps"))
+
+GO_PROGRAMS = {"sarama": "sarama_consumer.go", "kafka-go": "kafkago_consumer.go"}
+GO_SOURCES = {"sarama": "github.com/Shopify/sarama", "kafka-go": "github.com/segmentio/kafka-go"}
+NODE_PROGRAMS = {"kafkajs": "kafkajs_consumer.js"}
+
+
+def available(lib: str) -> bool:
+    """The toolchain and the library's sources are installed here."""
+    if lib in GO_PROGRAMS:
+        return shutil.which("go") is not None and os.path.isdir(os.path.join(GOPATH, "src", GO_SOURCES[lib]))
+    if lib in NODE_PROGRAMS:
+        return shutil.which("node") is not None and os.path.isdir(os.path.join(DEPS, "node_modules", lib))
+    return False
+
+
+def _go_env() -> dict[str, str]:
+    return {**os.environ, "GO111MODULE": "off", "GOPATH": GOPATH, "GOCACHE": os.path.join(DEPS, "gocache")}
+
+
+def build(lib: str) -> str:
+    """Build the Go consumer of ``lib`` into DEPS (once a process) and return the binary's path."""
+    out = os.path.join(DEPS, "gobin", lib.replace("-", "") + "_consumer")
+    src = os.path.join(HERE, "go", GO_PROGRAMS[lib])
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    if not os.path.exists(out) or os.path.getmtime(out) < os.path.getmtime(src):
+        subprocess.run(["go", "build", *_overlay(lib), "-o", out, src], check=True, env=_go_env(),
+                       cwd=os.path.dirname(src), stderr=subprocess.DEVNULL)  # fmt: skip
+    return out
+
+
+def _overlay(lib: str) -> list[str]:
+    """kafka-go's consumer reads the Reader's group state through a file added to the package at build
+    time (``go build -overlay``; the installed sources stay as they are)."""
+    if lib != "kafka-go":
+        return []
+    hook = os.path.join(HERE, "go", "kafkago_hook", "truth_hook.go.in")
+    target = os.path.join(GOPATH, "src", GO_SOURCES[lib], "zz_rebalance_lens_truth_hook.go")
+    path = os.path.join(DEPS, "kafkago_overlay.json")
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump({"Replace": {target: hook}}, fh)
+    return ["-overlay", path]
+
+
+def command(lib: str, spec_json: str) -> tuple[list[str], dict[str, str] | None]:
+    """The command line (and environment) of one consumer process of ``lib``."""
+    if lib in GO_PROGRAMS:
+        return [build(lib), spec_json], None
+    if lib in NODE_PROGRAMS:
+        env = {**os.environ, "NODE_PATH": os.path.join(DEPS, "node_modules")}
+        return ["node", os.path.join(HERE, "node", NODE_PROGRAMS[lib]), spec_json], env
+    raise KeyError(lib)

@@ -22,6 +22,8 @@ GOPATH = "/usr/share/gocode"
 DEPS = os.environ.get("CLIENT_DEPS", os.path.join(tempfile.gettempdir(), "rebalance-lens-client-deps"))
 
 GO_PROGRAMS = {"sarama": "sarama_consumer.go", "kafka-go": "kafkago_consumer.go"}
+#: what every Go consumer shares (spec, truth file, the wait for "close"), built with each program
+GO_SHARED = "scenario.go"
 GO_SOURCES = {"sarama": "github.com/Shopify/sarama", "kafka-go": "github.com/segmentio/kafka-go"}
 NODE_PROGRAMS = {"kafkajs": "kafkajs_consumer.js"}
 
@@ -42,10 +44,11 @@ def _go_env() -> dict[str, str]:
 def build(lib: str) -> str:
     """Build the Go consumer of ``lib`` into DEPS (once a process) and return the binary's path."""
     out = os.path.join(DEPS, "gobin", lib.replace("-", "") + "_consumer")
-    src = os.path.join(HERE, "go", GO_PROGRAMS[lib])
+    srcs = [os.path.join(HERE, "go", GO_PROGRAMS[lib]), os.path.join(HERE, "go", GO_SHARED)]
+    src = srcs[0]
     os.makedirs(os.path.dirname(out), exist_ok=True)
-    if not os.path.exists(out) or os.path.getmtime(out) < os.path.getmtime(src):
-        subprocess.run(["go", "build", *_overlay(lib), "-o", out, src], check=True, env=_go_env(),
+    if not os.path.exists(out) or os.path.getmtime(out) < max(map(os.path.getmtime, srcs)):
+        subprocess.run(["go", "build", *_overlay(lib), "-o", out, *srcs], check=True, env=_go_env(),
                        cwd=os.path.dirname(src), stderr=subprocess.DEVNULL)  # fmt: skip
     return out
 

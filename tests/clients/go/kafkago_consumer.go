@@ -9,51 +9,14 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"log"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
 	kafka "github.com/segmentio/kafka-go"
 )
-
-type spec struct {
-	Who       string         `json:"who"`
-	Bootstrap string         `json:"bootstrap"`
-	Group     string         `json:"group"`
-	Topic     string         `json:"topic"`
-	Truth     string         `json:"truth"`
-	Config    map[string]any `json:"config"`
-}
-
-type truth struct {
-	mu  sync.Mutex
-	fh  *os.File
-	who string
-}
-
-func (t *truth) write(what string, kw map[string]any) {
-	row := map[string]any{"t": time.Now().UnixMilli(), "who": t.who, "what": what}
-	for k, v := range kw {
-		row[k] = v
-	}
-	b, _ := json.Marshal(row)
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.fh.Write(append(b, '\n'))
-	t.fh.Sync()
-}
-
-func ms(conf map[string]any, key string, def int) time.Duration {
-	if v, ok := conf[key].(float64); ok {
-		return time.Duration(v) * time.Millisecond
-	}
-	return time.Duration(def) * time.Millisecond
-}
 
 // watch writes "assigned" each time the Reader subscribed to a new assignment.
 func watch(ctx context.Context, r *kafka.Reader, t *truth) {
@@ -68,15 +31,7 @@ func watch(ctx context.Context, r *kafka.Reader, t *truth) {
 }
 
 func main() {
-	var sp spec
-	if err := json.Unmarshal([]byte(os.Args[1]), &sp); err != nil {
-		panic(err)
-	}
-	fh, err := os.OpenFile(sp.Truth, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		panic(err)
-	}
-	t := &truth{fh: fh, who: sp.Who}
+	sp, t := openScenario()
 	logger := log.New(os.Stderr, "", log.LstdFlags|log.Lmicroseconds)
 	r := kafka.NewReader(kafka.ReaderConfig{
 		Brokers:           strings.Split(sp.Bootstrap, ","),
@@ -97,13 +52,7 @@ func main() {
 			}
 		}
 	}()
-	t.write("started", nil)
-	in := bufio.NewScanner(os.Stdin)
-	for in.Scan() {
-		if strings.TrimSpace(in.Text()) == "close" {
-			break
-		}
-	}
+	waitClose(t)
 	_, _, mid := r.GroupState()
 	cancel()
 	r.Close()

@@ -8,46 +8,16 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"log"
 	"os"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/Shopify/sarama"
 )
-
-type spec struct {
-	Who       string         `json:"who"`
-	Bootstrap string         `json:"bootstrap"`
-	Group     string         `json:"group"`
-	Topic     string         `json:"topic"`
-	Truth     string         `json:"truth"`
-	Config    map[string]any `json:"config"`
-}
-
-type truth struct {
-	mu  sync.Mutex
-	fh  *os.File
-	who string
-}
-
-func (t *truth) write(what string, kw map[string]any) {
-	row := map[string]any{"t": time.Now().UnixMilli(), "who": t.who, "what": what}
-	for k, v := range kw {
-		row[k] = v
-	}
-	b, _ := json.Marshal(row)
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.fh.Write(append(b, '\n'))
-	t.fh.Sync()
-}
 
 func parts(claims map[string][]int32) []string {
 	out := []string{}
@@ -91,23 +61,8 @@ func (p patientRange) Plan(members map[string]sarama.ConsumerGroupMemberMetadata
 	return p.BalanceStrategy.Plan(members, topics)
 }
 
-func ms(conf map[string]any, key string, def int) time.Duration {
-	if v, ok := conf[key].(float64); ok {
-		return time.Duration(v) * time.Millisecond
-	}
-	return time.Duration(def) * time.Millisecond
-}
-
 func main() {
-	var sp spec
-	if err := json.Unmarshal([]byte(os.Args[1]), &sp); err != nil {
-		panic(err)
-	}
-	fh, err := os.OpenFile(sp.Truth, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		panic(err)
-	}
-	t := &truth{fh: fh, who: sp.Who}
+	sp, t := openScenario()
 	sarama.Logger = log.New(os.Stdout, "[sarama] ", log.LstdFlags)
 
 	conf := sarama.NewConfig()
@@ -132,13 +87,7 @@ func main() {
 			}
 		}
 	}()
-	t.write("started", nil)
-	in := bufio.NewScanner(os.Stdin)
-	for in.Scan() {
-		if strings.TrimSpace(in.Text()) == "close" {
-			break
-		}
-	}
+	waitClose(t)
 	cancel()
 	<-done
 	group.Close()

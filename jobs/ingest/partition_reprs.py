@@ -58,6 +58,9 @@ _JS_TPS = rf"\{{\s*{_JS_TOPIC}\s*,\s*{_Q}?partitions{_Q}?\s*:\s*{_JS_INTS}{_JS_M
 _JS_MAP_ENTRY = rf"{_JS_KEY}\s*:\s*{_JS_INTS}"
 _RB_PART = r"<Partition \d+(?: [a-z_]+=[^<>]*)?>"
 _RB_ENTRY = rf"\"{T}\" ?=> ?\[(?:{_RB_PART}(?:, {_RB_PART})*)?\]"
+_ARROYO = rf"Partition\(topic=Topic\(name='{T}'\), index=\d+\)"
+_ARROYO_LIST = _seq(_ARROYO, ", ", r"\[", r"\]", empty=False)
+_ARROYO_MAP = _seq(rf"{_ARROYO}: -?\d+", ", ", r"\{", r"\}", empty=False)
 _PY_SET = _seq(_KPY, ", ", r"\{", r"\}", empty=False)
 _KPY_LIST = _seq(_KPY, ", ", r"\[", r"\]")
 _CKPY_LIST = _seq(_CKPY, ", ", r"\[", r"\]", empty=False)
@@ -100,6 +103,11 @@ FORMS: tuple[Form, ...] = (
     Form("node-map", "kafkajs memberAssignment {topic: [partitions]} through util.inspect or JSON.stringify",
          _seq(_JS_MAP_ENTRY, r"\s*,\s*", r"\{\s*", r"\s*\}", empty=False),
          rf"['\"]?(?P<t>{T})['\"]?\s*:\s*(?P<ps>\[[^\]]*\])", "{ orders: [ 0, 1 ] }", ("orders-0", "orders-1")),
+    Form("arroyo", "Sentry's arroyo: its Partition / Topic dataclass reprs, revoked as a list, assigned as a mapping to offsets",
+         f"(?:{_ARROYO_LIST}|{_ARROYO_MAP})",
+         rf"Partition\(topic=Topic\(name='(?P<t>{T})'\), index=(?P<p>\d+)\)",
+         "{Partition(topic=Topic(name='orders'), index=0): 1834400, Partition(topic=Topic(name='orders'), index=1): 7}",
+         ("orders-0", "orders-1")),
     Form("rdkafka-ruby", "rdkafka-ruby TopicPartitionList#to_s (<TopicPartitionList: {topic=>[<Partition p>]}>)",
          rf"<TopicPartitionList: \{{(?:{_RB_ENTRY}(?:, {_RB_ENTRY})*)?\}}>", rf"\"(?P<t>{T})\" ?=> ?\[(?P<ps>[^\]]*)\]",
          '<TopicPartitionList: {"orders"=>[<Partition 0>, <Partition 1 offset=5>]}>', ("orders-0", "orders-1"),

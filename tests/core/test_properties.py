@@ -127,24 +127,14 @@ def _incarnations(transitions):
     yield cur
 
 
-def _stable_then_older_prepare() -> list:
-    """A broker 'Stabilized group' line ends a client-inferred rebalance; a later broker line with an
-    older generation must not re-open it as clock skew (generations 1 then 0)."""
+def _broker_then_older_prepare(signal: str, broker: str) -> list:
+    """A client ``signal`` begins a client-inferred rebalance and a ``broker`` line (``Stabilized group``,
+    the group's load) states generation 1; a later broker line with the older generation 0 must not
+    re-open the rebalance as clock skew and set the generation back."""
     t = EVENT_TYPES
     return [
-        t["join_sent"](ts=0, group_id=G, member_id="m1", generation=0, source_file="m1.log", line_no=1, client_id="c-m1"),
-        t["group_stable"](ts=0, group_id=G, member_id="m1", generation=1, source_file="server.log", line_no=2, coordinator=1),
-        t["rebalance_prepared"](ts=0, group_id=G, member_id="m1", generation=0, source_file="server.log", line_no=3,
-                                coordinator=1, reason=None),
-    ]  # fmt: skip
-
-
-def _loaded_then_older_prepare() -> list:
-    """The same with the broker's group load (generation 1) during a client-inferred rebalance."""
-    t = EVENT_TYPES
-    return [
-        t["poll_timeout"](ts=0, group_id=G, member_id="m1", generation=0, source_file="m1.log", line_no=1, client_id="c-m1"),
-        t["group_loaded"](ts=0, group_id=G, member_id="m1", generation=1, source_file="server.log", line_no=2, coordinator=1),
+        t[signal](ts=0, group_id=G, member_id="m1", generation=0, source_file="m1.log", line_no=1, client_id="c-m1"),
+        t[broker](ts=0, group_id=G, member_id="m1", generation=1, source_file="server.log", line_no=2, coordinator=1),
         t["rebalance_prepared"](ts=0, group_id=G, member_id="m1", generation=0, source_file="server.log", line_no=3,
                                 coordinator=1, reason=None),
     ]  # fmt: skip
@@ -152,8 +142,8 @@ def _loaded_then_older_prepare() -> list:
 
 @SETTINGS
 @given(evidence())
-@example(_stable_then_older_prepare())
-@example(_loaded_then_older_prepare())
+@example(_broker_then_older_prepare("join_sent", "group_stable"))
+@example(_broker_then_older_prepare("poll_timeout", "group_loaded"))
 def test_replay_invariants(events):
     out = run(events)
     assert "replay_error" not in [a.kind for a in out.anomalies], [a.detail for a in out.anomalies]

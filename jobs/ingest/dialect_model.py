@@ -243,6 +243,11 @@ def is_catchall(d: Dialect) -> bool:
     return d.regex.startswith(("(?P<reason>.*", ".*"))
 
 
+#: blanks a logger or a paste leaves at the end of a message (faust's ``… lockup-demo ``): not part of the
+#: message a dialect matches whole
+TRAILING_BLANKS = " \t"
+
+
 def logger_condition(d: Dialect) -> str | None:
     """The dialect's ``logger`` regex when the readers test it (None: it has none, or its wording is
     distinctive enough to be read under any logger)."""

@@ -309,8 +309,9 @@ def _distinct_triples(ccodes: np.ndarray, logger: pa.Array, layout: pa.Array) ->
 def _match_distinct(umsg: pa.Array, ulog: pa.Array) -> tuple[pa.Table, np.ndarray]:
     """The dialect table on the distinct messages, then message-first on those it left unmatched or
     matched only with a catch-all (provisional: a specific dialect found message-first is
-    preferred)."""
+    preferred). Blanks at a message's end are not part of it (:data:`jobs.ingest.dialect_model.TRAILING_BLANKS`)."""
     ulog = pc.fill_null(ulog, "")
+    umsg = pc.utf8_rtrim(umsg, characters=DM.TRAILING_BLANKS)
     mt, unmatched_u = _match_dialects(umsg, ulog)
     provisional = np.zeros(len(unmatched_u), dtype=bool)
     if len(mt):

@@ -125,7 +125,9 @@ def message_first(message: str, logger: str) -> Match | None:
 
 def understand(message: str, logger: str | None) -> Match | None:
     """The dialect of a message where the layout found it; else (or when that is a catch-all) the
-    message-first match, a catch-all only when no specific dialect matches any candidate."""
+    message-first match, a catch-all only when no specific dialect matches any candidate. Blanks at
+    the message's end are not part of it (``DM.TRAILING_BLANKS``)."""
+    message = message.rstrip(DM.TRAILING_BLANKS)
     m = match_dialect(message, logger or "")
     if m is not None and not _CATCHALL[m.dialect]:
         return m

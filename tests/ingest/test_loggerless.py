@@ -139,6 +139,22 @@ def test_librdkafka_thread_prefix_names_its_source(reader) -> None:
     assert [(r["line_no"], r["reason"]) for r in q.to_pylist()] == [(3, "group_line_not_understood")]
 
 
+@pytest.mark.parametrize("reader", [parse_bytes, read_bytes])
+def test_blanks_after_a_message_are_not_part_of_it(reader) -> None:
+    """faust 1.10's lines (``[ts] [pid] [LEVEL] message ``, no logger) end with a blank: the dialects
+    match the message without it (``DM.TRAILING_BLANKS``), in both readers."""
+    lines = [
+        "[2020-10-29 16:15:07,492] [644661] [INFO] (Re-)joining group lockup-demo ",
+        "[2020-10-29 16:15:07,496] [644661] [INFO] Joined group 'lockup-demo' (generation 25) with member_id faust-1 ",
+        "[2020-10-29 16:15:07,502] [644661] [INFO] Successfully synced group lockup-demo with generation 25 \t",
+    ]
+    ev, q, _ = reader(("\n".join(lines) + "\n").encode(), "f.log", "c", None, "r")
+    got = [(e["line_no"], e["kind"], e["group_id"], e["generation"], e["member_id"]) for e in ev.to_pylist()]
+    assert got == [(1, "join_sent", "lockup-demo", None, None), (2, "joined", "lockup-demo", 25, "faust-1"),
+                   (3, "synced", "lockup-demo", 25, None)]  # fmt: skip
+    assert q.num_rows == 0
+
+
 def test_a_catchall_stays_gated() -> None:
     """A source's catch-all (any line naming a group) is never distinctive: without its logger it
     would read other programs' lines."""

@@ -36,9 +36,6 @@ from jobs.ingest import pyregex as PR
 #: two are even at about 1,000-2,000 messages; below 200 this form takes a fifth to a tenth of the time)
 MAX_MESSAGES = 1000
 
-#: the context prefix fields the matches carry (``pfx_*``, :func:`jobs.ingest.messages._with_prefix_fields`)
-PREFIX_COLUMNS = ("pfx_broker", "pfx_broker2", "pfx_opart", "pfx_ctype", "pfx_iid", "pfx_cid", "pfx_gid")
-
 #: the first word of a body: RE2's ``^\S*`` (``\S``: anything but ``[\t\n\f\r ]``)
 _FIRST_WORD = re.compile(r"[^\t\n\f\r ]*")
 
@@ -108,7 +105,7 @@ def build_dispatch(dialects: tuple[D.Dialect, ...]) -> TableDispatch | None:
     with RE2's meaning."""
     entries = [_entry(i, d) for i, d in enumerate(dialects)]
     prefix = PR.translated(D.BODY_PREFIX)
-    if any(e is None for e in entries) or prefix is None or not set(PREFIX_COLUMNS) <= set(prefix[1]):
+    if any(e is None for e in entries) or prefix is None or not set(D.PREFIX_FIELDS) <= set(prefix[1]):
         return None
     keyed: dict[str, list[int]] = {}
     keyless: list[tuple[int, frozenset[str] | None]] = []
@@ -201,15 +198,15 @@ def _matches_of(
     for i in sorted({f[0] for f in found}, key=lambda i: (i in td.keyless_set, i)):
         names.update(dict.fromkeys(_compiled(td.entries[i])[1]))
     n = len(found)
-    vals: dict[str, list[str | None]] = {name: [None] * n for name in (*names, *PREFIX_COLUMNS)}
+    vals: dict[str, list[str | None]] = {name: [None] * n for name in (*names, *D.PREFIX_FIELDS)}
     for j, (_, m, p, _) in enumerate(found):
         for name, v in m.groupdict().items():
             # (empty is no value, except an empty partition list: a fact)
             vals[name][j] = v or ("" if name == "partitions_raw" else None)
         if p is not None:
-            for name in PREFIX_COLUMNS:
+            for name in D.PREFIX_FIELDS:
                 vals[name][j] = p.group(name) or None
-    for name in (*names, *PREFIX_COLUMNS):
+    for name in (*names, *D.PREFIX_FIELDS):
         cols[name] = pa.array(vals[name], pa.string())
     cols["_body"] = pa.array([f[3] for f in found], pa.string())
     return pa.table(cols)

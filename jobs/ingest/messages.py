@@ -252,7 +252,7 @@ def _matches_table(chunks: list[pa.Table]) -> pa.Table:
 def _with_prefix_fields(t: pa.Table, pre: dict[str, pa.Array], body: pa.Array) -> pa.Table:
     """``t`` with the context prefix fields (``pfx_*``) and the ``_body`` of its rows."""
     rows = pa.array(ao.numpy_of(t["_row"]) if len(t) else np.zeros(0, np.int64))
-    for name in ("pfx_broker", "pfx_broker2", "pfx_opart", "pfx_ctype", "pfx_iid", "pfx_cid", "pfx_gid"):
+    for name in D.PREFIX_FIELDS:
         t = t.append_column(name, ao.nullify_empty(pc.fill_null(pre[name], "").take(rows)).cast(pa.string()))
     return t.append_column("_body", body.take(rows).cast(pa.string()))
 

@@ -43,6 +43,9 @@ PRINTED: list[tuple[str, str, list[str]]] = [
     ("node-rdkafka", "[ { topic: 'orders', partition: 0 }, { topic: 'orders', partition: 1 } ]", ["orders-0", "orders-1"]),
     ("kafkajs memberAssignment", "{ orders: [ 0, 1 ], 'pay-ments': [ 2 ] }", ["orders-0", "orders-1", "pay-ments-2"]),
     ("rdkafka-ruby", '<TopicPartitionList: {"orders"=>[<Partition 0>, <Partition 1 offset=5>]}>', ["orders-0", "orders-1"]),
+    ("arroyo revoked", "[Partition(topic=Topic(name='orders'), index=0), Partition(topic=Topic(name='orders'), index=1)]",
+     ["orders-0", "orders-1"]),
+    ("arroyo assigned", "{Partition(topic=Topic(name='orders'), index=1): 1834400}", ["orders-1"]),
 ]  # fmt: skip
 
 #: an application's wordings of its callback ({L}: the printed list) -> the event kind
@@ -61,6 +64,8 @@ WORDINGS: list[tuple[str, str]] = [
     ("Rebalance: revoked {L}", "partitions_revoked"),
     ("Cleanup: claims={L}", "partitions_revoked"),
     ("Revoking {L}", "partitions_revoked"),
+    ("New partitions assigned: {L}", "partitions_assigned"),
+    ("Partitions to revoke: {L}", "partitions_revoked"),
     ("Partitions lost: {L}", "partitions_lost"),
     ("onPartitionsLost {L}", "partitions_lost"),
 ]

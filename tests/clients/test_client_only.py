@@ -20,6 +20,9 @@ from tests.clients.score import NOT_SCORED, Score, scenario_dirs, score_dir
 LIBRARIES = ("librdkafka", "kafka-python", "aiokafka")
 #: the Go and Node.js clients (tests/clients/go, tests/clients/node)
 NATIVE = ("sarama", "kafka-go", "kafkajs")
+#: the older Python client releases and the applications built on clients, each from its own virtualenv
+#: (tests/clients/toolchains.py VENV_PROGRAMS, tests/clients/apps)
+VENV = ("kafka-python-2.0", "aiokafka-0.8", "faust", "arroyo")
 
 
 @pytest.fixture(scope="module")
@@ -38,9 +41,12 @@ def _by_library(scores: dict[str, Score]) -> dict[str, Score]:
 
 def test_the_corpus_covers_every_library_and_scenario(scores):
     libs = {n.split("/")[0] for n in scores}
-    assert libs == {*LIBRARIES, *NATIVE}
-    for lib in (*LIBRARIES, *NATIVE):
-        for sc in ("scale_up", "clean_leave", "sigkill", "rolling_restart", *(("max_poll",) if lib in LIBRARIES else ())):
+    assert libs == {*LIBRARIES, *NATIVE, *VENV}
+    for lib in (*LIBRARIES, *NATIVE, *VENV):
+        python = lib in ("kafka-python", "aiokafka", "kafka-python-2.0", "aiokafka-0.8")
+        deadline = python or lib == "librdkafka"
+        for sc in ("scale_up", "clean_leave", "sigkill", "rolling_restart", *(("max_poll",) if deadline else ()),
+                   *(("debug",) if python else ())):
             assert f"{lib}/{sc}" in scores
     assert "kafkajs/debug" in scores
     assert {

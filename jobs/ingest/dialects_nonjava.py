@@ -13,6 +13,10 @@ from jobs.ingest.dialects_clients import CLIENT_DIALECTS
 #: aiokafka (``aiokafka.consumer.group_coordinator``): a condition for their generic wordings
 PY_LOGGERS = r"^(?:kafka\.coordinator(?:\.(?:base|consumer|heartbeat|assignors.*))?|aiokafka\.consumer\.group_coordinator)$"
 
+#: kafka-python's and aiokafka's connection (``repr`` of the connection, then the request or response)
+_PY_CONN = r"<(?:BrokerConnection|AIOKafkaConnection) .*?> "
+_PY_CONN_LOGGERS = r"^(?:kafka|aiokafka)\.conn$"
+
 NON_JAVA: tuple[Dialect, ...] = (
     # ------------------------------------------------------------------ kafka-python and aiokafka (jobs/ingest/catalogue/data)
     # (their "Successfully joined group g with generation N" (kafka-python 1.4-2.0) and "(Re-)joining
@@ -290,9 +294,45 @@ NON_JAVA: tuple[Dialect, ...] = (
     _d("python.skipping_heartbeat", "other", OT, "kafka-python",
        r"(?P<reason>Skipping heartbeat: no auto-assignment or waiting on rebalance)(?:, [\w-]+)?",
        "Skipping heartbeat: no auto-assignment or waiting on rebalance"),
+    # (kafka-python 2.0 names the coordinator node 'coordinator-<id>', quoted)
     _d("python.coordinator_for_group", "coordinator_discovered", OT, "kafka-python",
-       r"Group coordinator for {G} is BrokerMetadata\(nodeId=(?P<coordinator>\d+), host='(?P<host>[^']*)'.*",
+       r"Group coordinator for {G} is BrokerMetadata\(nodeId='?(?:coordinator-)?(?P<coordinator>\d+)'?, host='(?P<host>[^']*)'.*",
        "Group coordinator for g is BrokerMetadata(nodeId=0, host='kafka-1', port=9092, rack=None)"),
+    # the subscription state's lines (kafka/consumer/subscription_state.py): the coordinator's "Setting newly
+    # assigned partitions ... for group g" beside them carries the group fact
+    # (faust's layout names no logger, and prints the topics as a table on the next lines)
+    _d("python.subscription_state", None, OT, "kafka-python, aiokafka",
+       r"(?:Updated partition assignment|Updating subscribed topics to|Subscribed to topic\(s\)): ?.*",
+       "Updated partition assignment: [TopicPartition(topic='t', partition=0)]"),
+    # DEBUG lines of their protocol parser, cluster metadata, fetcher and metrics that name a group or a
+    # group request (kafka/protocol/parser.py, kafka/cluster.py, aiokafka/cluster.py, the fetchers): no group fact
+    _d("python.client_debug_quiet", None, OT, "kafka-python, aiokafka",
+       r"(?:(?:Sending request|Processing response) (?:Heartbeat|JoinGroup|SyncGroup|LeaveGroup|OffsetCommit|OffsetFetch"
+       r"|GroupCoordinator|FindCoordinator)(?:Request|Response)_v\d+.*|(?:Updated cluster metadata to|Received cluster metadata:) ClusterMetadata\(.*"
+       r"|Updating coordinator for \S+: (?:GroupCoordinator|FindCoordinator)Response_v\d+\(.*|No committed offset found for TopicPartition\(.*"
+       r"|Added sensor with name heartbeat-latency)",
+       "Processing response HeartbeatResponse_v1", logger=r"^(?:kafka|aiokafka)(?:\.[\w.]+)?$"),
+    # the connection's DEBUG request and response lines (kafka/conn.py, aiokafka/conn.py: '%s Request %d: %s',
+    # '%s Response %d (%s ms): %s' with the protocol struct's repr): a heartbeat request names the group, the
+    # generation and the member, a LeaveGroup request the leaving member; the rest carry no fact of their own
+    _d("python.conn_heartbeat_request", "heartbeat_sent", OT, "kafka-python, aiokafka",
+       _PY_CONN + r"Request \d+: HeartbeatRequest_v\d+\(group='(?P<group_id>[^']+)', generation_id={N}, member_id='(?P<member_id>[^']+)'.*\)",
+       "<BrokerConnection node_id=coordinator-1 host=h:9092 <connected> [IPv4 ('h', 9092)]> Request 4: "
+       "HeartbeatRequest_v1(group='g', generation_id=3, member_id='m1')", logger=_PY_CONN_LOGGERS),
+    _d("python.conn_leave_request", "leave_sent", OT, "kafka-python, aiokafka",
+       _PY_CONN + r"Request \d+: LeaveGroupRequest_v\d+\(group='(?P<group_id>[^']+)', member_id='(?P<member_id>[^']+)'.*\)",
+       "<AIOKafkaConnection host=h port=9092> Request 9: LeaveGroupRequest_v1(group='g', member_id='m1')",
+       logger=_PY_CONN_LOGGERS),
+    _d("python.conn_joingroup_response", "joined", OT, "kafka-python, aiokafka",
+       _PY_CONN + r"Response \d+(?: \([\d.]+ ms\))?: JoinGroupResponse_v\d+\((?:throttle_time_ms=\d+, )?error_code=0, generation_id={N}, "
+       r"group_protocol='(?P<protocol>[^']*)', leader_id='[^']*', member_id='(?P<member_id>[^']+)'.*\)",
+       "<AIOKafkaConnection host=h port=9092> Response 3: JoinGroupResponse_v2(throttle_time_ms=0, error_code=0, generation_id=3, "
+       "group_protocol='range', leader_id='m1', member_id='m1', members=[])", logger=_PY_CONN_LOGGERS),
+    _d("python.conn_group_protocol", None, OT, "kafka-python, aiokafka",
+       _PY_CONN + r"(?:Request \d+|Response \d+(?: \([\d.]+ ms\))?): (?:Heartbeat|JoinGroup|SyncGroup|LeaveGroup|OffsetCommit|OffsetFetch"
+       r"|GroupCoordinator|FindCoordinator)(?:Request|Response)_v\d+\(.*",
+       "<AIOKafkaConnection host=h port=9092> Response 4: HeartbeatResponse_v1(throttle_time_ms=0, error_code=0)",
+       logger=_PY_CONN_LOGGERS),
     # ------------------------------------------------------------------ sarama (Go)
     # (also sarama 2015's "Coordinator for consumergoup g is #1 (h:9092).": capitalised, typo, final '.')
     _d("sarama.coordinator", "coordinator_discovered", OT, "sarama",

@@ -233,7 +233,7 @@ def run_aiokafka(spec: dict[str, Any], truth: Truth, cmds: queue.Queue[str]) -> 
 RUNNERS = {
     "librdkafka": run_confluent, "kafka-python": run_kafka_python, "aiokafka": run_aiokafka,
     # the release lines most deployments run, each with its own virtualenv (tests/clients/toolchains.py)
-    "kafka-python-2.0": run_kafka_python, "aiokafka-0.8": run_aiokafka,
+    "kafka-python-2.0": run_kafka_python, "aiokafka-0.8": run_aiokafka, "librdkafka-2.0": run_confluent,
 }  # fmt: skip
 
 

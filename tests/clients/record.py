@@ -61,6 +61,10 @@ CONFIG: dict[str, dict[str, Any]] = {
         "session_timeout_ms": SESSION_MS, "heartbeat_interval_ms": 500, "max_poll_interval_ms": MAX_POLL_MS,
         "rebalance_timeout_ms": MAX_POLL_MS,
     },
+    "librdkafka-2.0": {
+        "session.timeout.ms": SESSION_MS, "heartbeat.interval.ms": 500, "max.poll.interval.ms": MAX_POLL_MS,
+        "debug": "cgrp",
+    },
     # (faust keeps its own max.poll.interval: with 4 s its consumer leaves silently while its tables recover)
     "faust": {"session_timeout_ms": SESSION_MS, "heartbeat_interval_ms": 500},
     "arroyo": {"session.timeout.ms": SESSION_MS, "heartbeat.interval.ms": 500, "max.poll.interval.ms": MAX_POLL_MS},
@@ -68,10 +72,10 @@ CONFIG: dict[str, dict[str, Any]] = {
 #: libraries whose consumer is a Go or Node.js program (tests/clients/toolchains.py)
 NATIVE = ("sarama", "kafka-go", "kafkajs")
 #: libraries run with the Python of their own virtualenv (tests/clients/toolchains.py)
-VENV = ("kafka-python-2.0", "aiokafka-0.8", "faust", "arroyo")
+VENV = ("kafka-python-2.0", "aiokafka-0.8", "librdkafka-2.0", "faust", "arroyo")
 _ALL = ("librdkafka", "kafka-python", "aiokafka", *NATIVE, *VENV)
 #: the Python clients' poll deadline (max.poll.interval.ms); kafkajs has none either (its own loop polls)
-_POLL_DEADLINE = ("librdkafka", "kafka-python", "aiokafka", "kafka-python-2.0", "aiokafka-0.8")
+_POLL_DEADLINE = ("librdkafka", "kafka-python", "aiokafka", "kafka-python-2.0", "aiokafka-0.8", "librdkafka-2.0")
 
 
 #: topics an application needs besides TOPIC, created on the mock cluster first: (name of group, partitions)
@@ -98,7 +102,8 @@ SCENARIOS: tuple[Scenario, ...] = (
                                  ("start", "c2b"), ("close", "c1b"), ("close", "c2b")]),
     Scenario("max_poll", [("start", "c1"), ("start", "c2"), ("stall", "c2"), *_CLOSE_ALL], libraries=_POLL_DEADLINE),
     Scenario("cooperative", [("start", "c1"), ("start", "c2"), ("start", "c3"), ("close", "c2"), ("close", "c3"), ("close", "c1")],
-             libraries=("librdkafka",), config={"librdkafka": {"partition.assignment.strategy": "cooperative-sticky"}}),
+             libraries=("librdkafka", "librdkafka-2.0"),
+             config={lib: {"partition.assignment.strategy": "cooperative-sticky"} for lib in ("librdkafka", "librdkafka-2.0")}),
     Scenario("consumer_protocol", [("start", "c1"), ("start", "c2"), ("start", "c3"), ("close", "c2"), ("kill", "c3"), ("close", "c1")],
              libraries=("librdkafka",), config={"librdkafka": {"group.protocol": "consumer", "session.timeout.ms": None,
                                                                "heartbeat.interval.ms": None}}),

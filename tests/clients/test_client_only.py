@@ -23,7 +23,7 @@ LIBRARIES = ("librdkafka", "kafka-python", "aiokafka")
 NATIVE = ("sarama", "kafka-go", "kafkajs")
 #: the older Python client releases and the applications built on clients, each from its own virtualenv
 #: (tests/clients/toolchains.py VENV_PROGRAMS, tests/clients/apps)
-VENV = ("kafka-python-2.0", "aiokafka-0.8", "faust", "arroyo")
+VENV = ("kafka-python-2.0", "aiokafka-0.8", "librdkafka-2.0", "faust", "arroyo")
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +45,7 @@ def test_the_corpus_covers_every_library_and_scenario(scores):
     assert libs == {*LIBRARIES, *NATIVE, *VENV}
     for lib in (*LIBRARIES, *NATIVE, *VENV):
         python = lib in ("kafka-python", "aiokafka", "kafka-python-2.0", "aiokafka-0.8")
-        deadline = python or lib == "librdkafka"
+        deadline = python or lib in ("librdkafka", "librdkafka-2.0")
         for sc in ("scale_up", "clean_leave", "sigkill", "rolling_restart", *(("max_poll",) if deadline else ()),
                    *(("debug",) if python else ())):
             assert f"{lib}/{sc}" in scores
@@ -127,6 +127,14 @@ def test_faust_and_aiokafka_0_8_are_read_like_aiokafka(scores):
     ]
 
 
+def test_librdkafka_2_0_is_read_like_2_16(scores):
+    """confluent-kafka 2.0.2 with its librdkafka 2.0.2 (debug=cgrp), eager and cooperative: every
+    rebalance, cause and session end; its committed-offset lines are recognised, not quarantined."""
+    s = _by_library(scores)["librdkafka-2.0"]
+    assert (s.rebalances, s.found, s.causes, s.causes_ok, s.sessions, s.sessions_ok, s.quarantined) == (35, 35, 32, 32, 19, 19, 0)
+    assert "librdkafka-2.0/cooperative" in scores
+
+
 def test_kafka_python_2_0_is_read_where_it_names_its_member(scores):
     """kafka-python 2.0.2 at INFO names no member id on any line (``Successfully joined group g with
     generation N``, ``Leaving consumer group (g).``): the replay has no member to follow, so no rebalance
@@ -195,7 +203,7 @@ def test_live_recording_of_go_and_node_clients(tmp_path, library):
 @pytest.mark.skipif(not _VENV_LIVE, reason="no client virtualenvs (CLIENT_VENVS) here")
 @pytest.mark.parametrize("library", _VENV_LIVE or ["none"])
 def test_live_recording_of_applications_and_older_releases(tmp_path, library):
-    """A consumer pair of faust, arroyo, kafka-python 2.0 or aiokafka 0.8 recorded now from its own
+    """A consumer pair of faust, arroyo, kafka-python 2.0, aiokafka 0.8 or librdkafka 2.0 recorded now from its own
     virtualenv: the truth has the joins and the clean leaves, and no group is invented."""
     from tests.clients.record import Scenario, record
 

@@ -7,7 +7,7 @@ how each is started, and whether its toolchain is installed here.
 * kafkajs comes from npm, installed into :data:`DEPS` (``npm install --prefix $DEPS kafkajs@2.2.4``);
   the consumer finds it through ``NODE_PATH``.
 * The applications built on clients (faust, arroyo) and the older Python client releases
-  (kafka-python 2.0, aiokafka 0.8) run with the Python of their own virtualenv under :data:`VENVS`
+  (kafka-python 2.0, aiokafka 0.8, confluent-kafka 2.0.2 with its librdkafka 2.0.2) run with the Python of their own virtualenv under :data:`VENVS`
   (``python3.11 -m venv $CLIENT_VENVS/faust && $CLIENT_VENVS/faust/bin/pip install faust-streaming``),
   so that the shared virtualenv's clients stay as they are.
 """
@@ -38,6 +38,7 @@ VENV_PROGRAMS = {
     "arroyo": ("arroyo", "tests.clients.apps.arroyo_app", "arroyo"),
     "kafka-python-2.0": ("kp202", "tests.clients.consumer", "kafka"),
     "aiokafka-0.8": ("aio08", "tests.clients.consumer", "aiokafka"),
+    "librdkafka-2.0": ("rdk20", "tests.clients.consumer", "confluent_kafka"),
 }
 ROOT = os.path.dirname(os.path.dirname(HERE))
 #: the applications built on clients (their consumer programs are tests/clients/apps/*)

@@ -238,6 +238,14 @@ NON_JAVA: tuple[Dialect, ...] = (
        r"|Sending new subscription .*|Metadata (?:available for|not found for the assigned) .*|No metadata to request, continuing"
        r"|Expediting next heartbeat.*|Revoking assignment as lost an rejoining .*|\S+: ConsumerGroupHeartbeat of member id .*)",
        "Assignment dump (started_cnt=0, wait_stop_cnt=0)", logger=RDKAFKA_FACILITY),
+    # its committed-offset handling around an assignment (OFFSET, REMOVEASSIGN; rdkafka_request.c,
+    # rdkafka_partition.c, rdkafka_assignment.c 1.9 - 2.x): no group fact
+    _d("librdkafka.offsets_quiet", None, OT, "librdkafka 1.9+",
+       r"(?:\S+: )?(?:Fetch committed offsets (?:for \d+/\d+ partition\(s\)|all the partitions)"
+       r"|Group \S+ OffsetFetchRequest\(v\d+\) for (?:\d+/\d+ partition\(s\)|all partitions)"
+       r"|Topic \S+ \[\d+\]: .*not including in commit"
+       r"|Removed \d+ partition\(s\) \(\d+ with outstanding offset queries\) from assignment of \d+ partition\(s\))",
+       "GroupCoordinator/1: Fetch committed offsets for 4/4 partition(s)", logger=RDKAFKA_FACILITY),
     _d("librdkafka.any_group", "other", OT, "librdkafka", r"(?P<reason>.*?\b[Gg]roup \"(?P<group_id>[^\"]+)\".*)",
        'Group "g": new assignment of 2 partition(s) in join-state wait-assign-call'),
     _d("librdkafka.any_cgrp", "other", OT, "librdkafka", r"(?P<reason>.*\b(?:[Gg]eneration(?:Id| id)?|MemberId|member id)\b.*)",

@@ -13,9 +13,15 @@ from jobs.ingest.dialects_clients import CLIENT_DIALECTS
 #: aiokafka (``aiokafka.consumer.group_coordinator``): a condition for their generic wordings
 PY_LOGGERS = r"^(?:kafka\.coordinator(?:\.(?:base|consumer|heartbeat|assignors.*))?|aiokafka\.consumer\.group_coordinator)$"
 
-#: kafka-python's and aiokafka's connection (``repr`` of the connection, then the request or response)
-_PY_CONN = r"<(?:BrokerConnection|AIOKafkaConnection) .*?> "
-_PY_CONN_LOGGERS = r"^(?:kafka|aiokafka)\.conn$"
+#: the head of kafka-python's and aiokafka's DEBUG request and response lines: the connection's
+#: (kafka-python 2.0 ``<BrokerConnection …> Request 4: ``, ``… Response 1 (1.2 ms): ``; 3.0
+#: ``<KafkaConnection …> Request 4: ``, ``…>: Response 2 (8.4 ms): ``; aiokafka 0.8 ``<AIOKafkaConnection …>
+#: Request 4: ``, 0.14 ``Request to h:9092 4: ``, ``Response from h:9092 2: ``)
+_PY_CONN = (r"(?:<(?:BrokerConnection|AIOKafkaConnection|KafkaConnection) .*?>:? (?:Request|Response) \d+(?: \([\d.]+ ms\))?: "
+            r"|(?:Request to|Response from) \S+ \d+: )")
+#: a protocol struct's repr: ``HeartbeatRequest_v1(`` (kafka-python 2.0, aiokafka) or ``HeartbeatRequest(version=3, `` (3.0)
+_PY_STRUCT = r"(?:_v\d+\(|\(version=\d+, )"
+_PY_CONN_LOGGERS = r"^(?:kafka\.conn|kafka\.net\.connection|aiokafka\.conn)$"
 
 NON_JAVA: tuple[Dialect, ...] = (
     # ------------------------------------------------------------------ kafka-python and aiokafka (jobs/ingest/catalogue/data)
@@ -315,30 +321,27 @@ NON_JAVA: tuple[Dialect, ...] = (
     # DEBUG lines of their protocol parser, cluster metadata, fetcher and metrics that name a group or a
     # group request (kafka/protocol/parser.py, kafka/cluster.py, aiokafka/cluster.py, the fetchers): no group fact
     _d("python.client_debug_quiet", None, OT, "kafka-python, aiokafka",
-       r"(?:(?:Sending request|Processing response) (?:Heartbeat|JoinGroup|SyncGroup|LeaveGroup|OffsetCommit|OffsetFetch"
-       r"|GroupCoordinator|FindCoordinator)(?:Request|Response)_v\d+.*|(?:Updated cluster metadata to|Received cluster metadata:) ClusterMetadata\(.*"
+       r"(?:(?:node=\S+ )?(?:Sending request|Processing response|Received response)(?: \d+)? (?:Heartbeat|JoinGroup|SyncGroup|LeaveGroup|OffsetCommit|OffsetFetch"
+       r"|GroupCoordinator|FindCoordinator)(?:Request|Response)(?:_v\d+|\(version=\d+, ).*|(?:Updated cluster metadata to|Received cluster metadata:) ClusterMetadata\(.*"
        r"|Updating coordinator for \S+: (?:GroupCoordinator|FindCoordinator)Response_v\d+\(.*|No committed offset found for TopicPartition\(.*"
        r"|Added sensor with name heartbeat-latency)",
        "Processing response HeartbeatResponse_v1", logger=r"^(?:kafka|aiokafka)(?:\.[\w.]+)?$"),
-    # the connection's DEBUG request and response lines (kafka/conn.py, aiokafka/conn.py: '%s Request %d: %s',
-    # '%s Response %d (%s ms): %s' with the protocol struct's repr): a heartbeat request names the group, the
-    # generation and the member, a LeaveGroup request the leaving member; the rest carry no fact of their own
+    # the connection's DEBUG request and response lines (kafka/conn.py, kafka/net/connection.py, aiokafka/conn.py:
+    # '%s Request %d: %s', '%s Response %d (%s ms): %s' with the protocol struct's repr): a heartbeat request
+    # names the group, the generation and the member, a JoinGroup response the member's generation and id; the
+    # rest carry no fact of their own (a LeaveGroup request follows the coordinator's own leave line)
     _d("python.conn_heartbeat_request", "heartbeat_sent", OT, "kafka-python, aiokafka",
-       _PY_CONN + r"Request \d+: HeartbeatRequest_v\d+\(group='(?P<group_id>[^']+)', generation_id={N}, member_id='(?P<member_id>[^']+)'.*\)",
+       _PY_CONN + r"HeartbeatRequest" + _PY_STRUCT + r"group(?:_id)?='(?P<group_id>[^']+)', generation_id={N}, member_id='(?P<member_id>[^']+)'.*\)",
        "<BrokerConnection node_id=coordinator-1 host=h:9092 <connected> [IPv4 ('h', 9092)]> Request 4: "
        "HeartbeatRequest_v1(group='g', generation_id=3, member_id='m1')", logger=_PY_CONN_LOGGERS),
-    _d("python.conn_leave_request", "leave_sent", OT, "kafka-python, aiokafka",
-       _PY_CONN + r"Request \d+: LeaveGroupRequest_v\d+\(group='(?P<group_id>[^']+)', member_id='(?P<member_id>[^']+)'.*\)",
-       "<AIOKafkaConnection host=h port=9092> Request 9: LeaveGroupRequest_v1(group='g', member_id='m1')",
-       logger=_PY_CONN_LOGGERS),
     _d("python.conn_joingroup_response", "joined", OT, "kafka-python, aiokafka",
-       _PY_CONN + r"Response \d+(?: \([\d.]+ ms\))?: JoinGroupResponse_v\d+\((?:throttle_time_ms=\d+, )?error_code=0, generation_id={N}, "
-       r"group_protocol='(?P<protocol>[^']*)', leader_id='[^']*', member_id='(?P<member_id>[^']+)'.*\)",
+       _PY_CONN + r"JoinGroupResponse" + _PY_STRUCT + r"(?:throttle_time_ms=\d+, )?error_code=0, generation_id={N}, "
+       r"(?:group_protocol|protocol_name)='(?P<protocol>[^']*)', leader(?:_id)?='[^']*', member_id='(?P<member_id>[^']+)'.*\)",
        "<AIOKafkaConnection host=h port=9092> Response 3: JoinGroupResponse_v2(throttle_time_ms=0, error_code=0, generation_id=3, "
        "group_protocol='range', leader_id='m1', member_id='m1', members=[])", logger=_PY_CONN_LOGGERS),
     _d("python.conn_group_protocol", None, OT, "kafka-python, aiokafka",
-       _PY_CONN + r"(?:Request \d+|Response \d+(?: \([\d.]+ ms\))?): (?:Heartbeat|JoinGroup|SyncGroup|LeaveGroup|OffsetCommit|OffsetFetch"
-       r"|GroupCoordinator|FindCoordinator)(?:Request|Response)_v\d+\(.*",
+       _PY_CONN + r"(?:Heartbeat|JoinGroup|SyncGroup|LeaveGroup|OffsetCommit|OffsetFetch|GroupCoordinator|FindCoordinator)"
+       r"(?:Request|Response)" + _PY_STRUCT + r".*",
        "<AIOKafkaConnection host=h port=9092> Response 4: HeartbeatResponse_v1(throttle_time_ms=0, error_code=0)",
        logger=_PY_CONN_LOGGERS),
     # ------------------------------------------------------------------ sarama (Go)

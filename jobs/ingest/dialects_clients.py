@@ -1,5 +1,5 @@
 """Dialects of the non-Java clients read from the message catalogue (``jobs/ingest/catalogue/data``):
-sarama and sarama-cluster, segmentio/kafka-go, franz-go, kafkajs, ruby-kafka, brod and faust. Each
+sarama and sarama-cluster, segmentio/kafka-go, franz-go, kafkajs, ruby-kafka, brod, faust and arroyo. Each
 entry is checked against the catalogue (``tests/ingest/test_catalogue.py`` renders every statement;
 ``tests/ingest/test_catalogue_nonjava.py`` checks that every dialect here is the reading of a catalogued
 statement). Part of :data:`jobs.ingest.dialects_nonjava.NON_JAVA`, before the older entries of the
@@ -227,4 +227,11 @@ CLIENT_DIALECTS: tuple[Dialect, ...] = (
        _FAUST + r"(?:New assignments (?:found|handled)|Seek stream partitions to committed offsets\.|Resuming streams with empty assignment"
        r"|Recovery rebalancing again(?: app id .*)?|rebalance again generation id .*|generation id -?\d+ app consumers id .*)",
        "[^---Recovery]: Resuming streams with empty assignment"),
+    # ------------------------------------------------------------------ arroyo (Sentry's stream processor; its rebalance lines are the
+    # callback dialects' "New partitions assigned: {...}" / "Partitions to revoke: [...]"): its processing strategy's
+    # lifecycle and its consumer's paused set around a rebalance carry no group fact
+    _d("arroyo.rebalance_quiet", None, OT, "arroyo",
+       r"(?:Partition assignment while processing strategy active|.* exited successfully, releasing assignment\."
+       r"|skipping empty assignment|Paused partitions after (?:assignment|revocation): .*)",
+       "Paused partitions after assignment: set()", logger=r"^arroyo\."),
 )  # fmt: skip

@@ -13,6 +13,16 @@ from jobs.ingest.dialects_clients import CLIENT_DIALECTS
 #: aiokafka (``aiokafka.consumer.group_coordinator``): a condition for their generic wordings
 PY_LOGGERS = r"^(?:kafka\.coordinator(?:\.(?:base|consumer|heartbeat|assignors.*))?|aiokafka\.consumer\.group_coordinator)$"
 
+#: the head of kafka-python's and aiokafka's DEBUG request and response lines: the connection's
+#: (kafka-python 2.0 ``<BrokerConnection …> Request 4: ``, ``… Response 1 (1.2 ms): ``; 3.0
+#: ``<KafkaConnection …> Request 4: ``, ``…>: Response 2 (8.4 ms): ``; aiokafka 0.8 ``<AIOKafkaConnection …>
+#: Request 4: ``, 0.14 ``Request to h:9092 4: ``, ``Response from h:9092 2: ``)
+_PY_CONN = (r"(?:<(?:BrokerConnection|AIOKafkaConnection|KafkaConnection) .*?>:? (?:Request|Response) \d+(?: \([\d.]+ ms\))?: "
+            r"|(?:Request to|Response from) \S+ \d+: )")
+#: a protocol struct's repr: ``HeartbeatRequest_v1(`` (kafka-python 2.0, aiokafka) or ``HeartbeatRequest(version=3, `` (3.0)
+_PY_STRUCT = r"(?:_v\d+\(|\(version=\d+, )"
+_PY_CONN_LOGGERS = r"^(?:kafka\.conn|kafka\.net\.connection|aiokafka\.conn)$"
+
 NON_JAVA: tuple[Dialect, ...] = (
     # ------------------------------------------------------------------ kafka-python and aiokafka (jobs/ingest/catalogue/data)
     # (their "Successfully joined group g with generation N" (kafka-python 1.4-2.0) and "(Re-)joining
@@ -234,6 +244,14 @@ NON_JAVA: tuple[Dialect, ...] = (
        r"|Sending new subscription .*|Metadata (?:available for|not found for the assigned) .*|No metadata to request, continuing"
        r"|Expediting next heartbeat.*|Revoking assignment as lost an rejoining .*|\S+: ConsumerGroupHeartbeat of member id .*)",
        "Assignment dump (started_cnt=0, wait_stop_cnt=0)", logger=RDKAFKA_FACILITY),
+    # its committed-offset handling around an assignment (OFFSET, REMOVEASSIGN; rdkafka_request.c,
+    # rdkafka_partition.c, rdkafka_assignment.c 1.9 - 2.x): no group fact
+    _d("librdkafka.offsets_quiet", None, OT, "librdkafka 1.9+",
+       r"(?:\S+: )?(?:Fetch committed offsets (?:for \d+/\d+ partition\(s\)|all the partitions)"
+       r"|Group \S+ OffsetFetchRequest\(v\d+\) for (?:\d+/\d+ partition\(s\)|all partitions)"
+       r"|Topic \S+ \[\d+\]: .*not including in commit"
+       r"|Removed \d+ partition\(s\) \(\d+ with outstanding offset queries\) from assignment of \d+ partition\(s\))",
+       "GroupCoordinator/1: Fetch committed offsets for 4/4 partition(s)", logger=RDKAFKA_FACILITY),
     _d("librdkafka.any_group", "other", OT, "librdkafka", r"(?P<reason>.*?\b[Gg]roup \"(?P<group_id>[^\"]+)\".*)",
        'Group "g": new assignment of 2 partition(s) in join-state wait-assign-call'),
     _d("librdkafka.any_cgrp", "other", OT, "librdkafka", r"(?P<reason>.*\b(?:[Gg]eneration(?:Id| id)?|MemberId|member id)\b.*)",
@@ -290,9 +308,42 @@ NON_JAVA: tuple[Dialect, ...] = (
     _d("python.skipping_heartbeat", "other", OT, "kafka-python",
        r"(?P<reason>Skipping heartbeat: no auto-assignment or waiting on rebalance)(?:, [\w-]+)?",
        "Skipping heartbeat: no auto-assignment or waiting on rebalance"),
+    # (kafka-python 2.0 names the coordinator node 'coordinator-<id>', quoted)
     _d("python.coordinator_for_group", "coordinator_discovered", OT, "kafka-python",
-       r"Group coordinator for {G} is BrokerMetadata\(nodeId=(?P<coordinator>\d+), host='(?P<host>[^']*)'.*",
+       r"Group coordinator for {G} is BrokerMetadata\(nodeId='?(?:coordinator-)?(?P<coordinator>\d+)'?, host='(?P<host>[^']*)'.*",
        "Group coordinator for g is BrokerMetadata(nodeId=0, host='kafka-1', port=9092, rack=None)"),
+    # the subscription state's lines (kafka/consumer/subscription_state.py): the coordinator's "Setting newly
+    # assigned partitions ... for group g" beside them carries the group fact
+    # (faust's layout names no logger, and prints the topics as a table on the next lines)
+    _d("python.subscription_state", None, OT, "kafka-python, aiokafka",
+       r"(?:Updated partition assignment|Updating subscribed topics to|Subscribed to topic\(s\)): ?.*",
+       "Updated partition assignment: [TopicPartition(topic='t', partition=0)]"),
+    # DEBUG lines of their protocol parser, cluster metadata, fetcher and metrics that name a group or a
+    # group request (kafka/protocol/parser.py, kafka/cluster.py, aiokafka/cluster.py, the fetchers): no group fact
+    _d("python.client_debug_quiet", None, OT, "kafka-python, aiokafka",
+       r"(?:(?:node=\S+ )?(?:Sending request|Processing response|Received response)(?: \d+)? (?:Heartbeat|JoinGroup|SyncGroup|LeaveGroup|OffsetCommit|OffsetFetch"
+       r"|GroupCoordinator|FindCoordinator)(?:Request|Response)(?:_v\d+|\(version=\d+, ).*|(?:Updated cluster metadata to|Received cluster metadata:) ClusterMetadata\(.*"
+       r"|Updating coordinator for \S+: (?:GroupCoordinator|FindCoordinator)Response_v\d+\(.*|No committed offset found for TopicPartition\(.*"
+       r"|Added sensor with name heartbeat-latency)",
+       "Processing response HeartbeatResponse_v1", logger=r"^(?:kafka|aiokafka)(?:\.[\w.]+)?$"),
+    # the connection's DEBUG request and response lines (kafka/conn.py, kafka/net/connection.py, aiokafka/conn.py:
+    # '%s Request %d: %s', '%s Response %d (%s ms): %s' with the protocol struct's repr): a heartbeat request
+    # names the group, the generation and the member, a JoinGroup response the member's generation and id; the
+    # rest carry no fact of their own (a LeaveGroup request follows the coordinator's own leave line)
+    _d("python.conn_heartbeat_request", "heartbeat_sent", OT, "kafka-python, aiokafka",
+       _PY_CONN + r"HeartbeatRequest" + _PY_STRUCT + r"group(?:_id)?='(?P<group_id>[^']+)', generation_id={N}, member_id='(?P<member_id>[^']+)'.*\)",
+       "<BrokerConnection node_id=coordinator-1 host=h:9092 <connected> [IPv4 ('h', 9092)]> Request 4: "
+       "HeartbeatRequest_v1(group='g', generation_id=3, member_id='m1')", logger=_PY_CONN_LOGGERS),
+    _d("python.conn_joingroup_response", "joined", OT, "kafka-python, aiokafka",
+       _PY_CONN + r"JoinGroupResponse" + _PY_STRUCT + r"(?:throttle_time_ms=\d+, )?error_code=0, generation_id={N}, "
+       r"(?:group_protocol|protocol_name)='(?P<protocol>[^']*)', leader(?:_id)?='[^']*', member_id='(?P<member_id>[^']+)'.*\)",
+       "<AIOKafkaConnection host=h port=9092> Response 3: JoinGroupResponse_v2(throttle_time_ms=0, error_code=0, generation_id=3, "
+       "group_protocol='range', leader_id='m1', member_id='m1', members=[])", logger=_PY_CONN_LOGGERS),
+    _d("python.conn_group_protocol", None, OT, "kafka-python, aiokafka",
+       _PY_CONN + r"(?:Heartbeat|JoinGroup|SyncGroup|LeaveGroup|OffsetCommit|OffsetFetch|GroupCoordinator|FindCoordinator)"
+       r"(?:Request|Response)" + _PY_STRUCT + r".*",
+       "<AIOKafkaConnection host=h port=9092> Response 4: HeartbeatResponse_v1(throttle_time_ms=0, error_code=0)",
+       logger=_PY_CONN_LOGGERS),
     # ------------------------------------------------------------------ sarama (Go)
     # (also sarama 2015's "Coordinator for consumergoup g is #1 (h:9092).": capitalised, typo, final '.')
     _d("sarama.coordinator", "coordinator_discovered", OT, "sarama",

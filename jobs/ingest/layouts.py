@@ -321,7 +321,11 @@ CONTINUATION = (
     r"^(?:\s|Caused by:|Suppressed:|\.\.\. \d+ (?:more|common frames omitted)"
     r"|[\w$]+(?:\.[\w$]+)+(?:Exception|Error|Throwable)(?::|$)"
     r"|(?:now assigned|compare with previously owned|newly added|revoked|assigned|current owned|added|revoked)"
-    r" partitions(?: \([^)]*\))?:)"
+    r" partitions(?: \([^)]*\))?:"
+    # Python logging's exc_info (``Traceback (most recent call last):``), and the terminal tables faust and
+    # mode log after a message's first line (``+Topic Partition Set---+---+``, ``| orders | {0-3} |``,
+    # ``+---+---+ for group g``)
+    r"|Traceback \(most recent call last\):$|\+[-+A-Za-z ]*-\+(?: .*)?$|\| .* \|\s*$)"
 )
 
 #: an indented continuation that can be the rest of a message printed over several lines (an Erlang

@@ -185,7 +185,11 @@ def run_aiokafka(spec: dict[str, Any], truth: Truth, cmds: queue.Queue[str]) -> 
     _python_logging({**spec, "loggers": ["aiokafka"]})
     from aiokafka import AIOKafkaConsumer
     from aiokafka.abc import ConsumerRebalanceListener
-    from aiokafka.coordinator.assignors.range import RangePartitionAssignor
+
+    try:
+        from aiokafka.coordinator.assignors.range import RangePartitionAssignor
+    except ImportError:  # aiokafka before 0.9 uses kafka-python's assignors
+        from kafka.coordinator.assignors.range import RangePartitionAssignor
 
     async def main() -> None:
         c = AIOKafkaConsumer(
@@ -226,7 +230,11 @@ def run_aiokafka(spec: dict[str, Any], truth: Truth, cmds: queue.Queue[str]) -> 
     asyncio.run(main())
 
 
-RUNNERS = {"librdkafka": run_confluent, "kafka-python": run_kafka_python, "aiokafka": run_aiokafka}
+RUNNERS = {
+    "librdkafka": run_confluent, "kafka-python": run_kafka_python, "aiokafka": run_aiokafka,
+    # the release lines most deployments run, each with its own virtualenv (tests/clients/toolchains.py)
+    "kafka-python-2.0": run_kafka_python, "aiokafka-0.8": run_aiokafka, "librdkafka-2.0": run_confluent,
+}  # fmt: skip
 
 
 def main(argv: list[str]) -> None:

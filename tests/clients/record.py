@@ -53,12 +53,35 @@ CONFIG: dict[str, dict[str, Any]] = {
     "kafka-go": {"session_timeout_ms": SESSION_MS, "heartbeat_interval_ms": 500, "max_wait_ms": 1000},
     "kafkajs": {"session_timeout_ms": SESSION_MS, "heartbeat_interval_ms": 500, "rebalance_timeout_ms": MAX_POLL_MS,
                 "max_wait_ms": 250},
+    # the older Python client releases and the applications built on clients, each in its own virtualenv
+    "kafka-python-2.0": {
+        "session_timeout_ms": SESSION_MS, "heartbeat_interval_ms": 500, "max_poll_interval_ms": MAX_POLL_MS,
+    },
+    "aiokafka-0.8": {
+        "session_timeout_ms": SESSION_MS, "heartbeat_interval_ms": 500, "max_poll_interval_ms": MAX_POLL_MS,
+        "rebalance_timeout_ms": MAX_POLL_MS,
+    },
+    "librdkafka-2.0": {
+        "session.timeout.ms": SESSION_MS, "heartbeat.interval.ms": 500, "max.poll.interval.ms": MAX_POLL_MS,
+        "debug": "cgrp",
+    },
+    # (faust keeps its own max.poll.interval: with 4 s its consumer leaves silently while its tables recover)
+    "faust": {"session_timeout_ms": SESSION_MS, "heartbeat_interval_ms": 500},
+    "arroyo": {"session.timeout.ms": SESSION_MS, "heartbeat.interval.ms": 500, "max.poll.interval.ms": MAX_POLL_MS},
 }  # fmt: skip
 #: libraries whose consumer is a Go or Node.js program (tests/clients/toolchains.py)
 NATIVE = ("sarama", "kafka-go", "kafkajs")
-_ALL = ("librdkafka", "kafka-python", "aiokafka", *NATIVE)
+#: libraries run with the Python of their own virtualenv (tests/clients/toolchains.py)
+VENV = ("kafka-python-2.0", "aiokafka-0.8", "librdkafka-2.0", "faust", "arroyo")
+_ALL = ("librdkafka", "kafka-python", "aiokafka", *NATIVE, *VENV)
 #: the Python clients' poll deadline (max.poll.interval.ms); kafkajs has none either (its own loop polls)
-_POLL_DEADLINE = ("librdkafka", "kafka-python", "aiokafka")
+_POLL_DEADLINE = ("librdkafka", "kafka-python", "aiokafka", "kafka-python-2.0", "aiokafka-0.8", "librdkafka-2.0")
+
+
+#: topics an application needs besides TOPIC, created on the mock cluster first: (name of group, partitions)
+EXTRA_TOPICS: dict[str, tuple[tuple[str, int], ...]] = {
+    "faust": (("{group}-__assignor-__leader", 1), ("{group}-counts-changelog", 4)),
+}
 
 
 @dataclass
@@ -79,7 +102,8 @@ SCENARIOS: tuple[Scenario, ...] = (
                                  ("start", "c2b"), ("close", "c1b"), ("close", "c2b")]),
     Scenario("max_poll", [("start", "c1"), ("start", "c2"), ("stall", "c2"), *_CLOSE_ALL], libraries=_POLL_DEADLINE),
     Scenario("cooperative", [("start", "c1"), ("start", "c2"), ("start", "c3"), ("close", "c2"), ("close", "c3"), ("close", "c1")],
-             libraries=("librdkafka",), config={"librdkafka": {"partition.assignment.strategy": "cooperative-sticky"}}),
+             libraries=("librdkafka", "librdkafka-2.0"),
+             config={lib: {"partition.assignment.strategy": "cooperative-sticky"} for lib in ("librdkafka", "librdkafka-2.0")}),
     Scenario("consumer_protocol", [("start", "c1"), ("start", "c2"), ("start", "c3"), ("close", "c2"), ("kill", "c3"), ("close", "c1")],
              libraries=("librdkafka",), config={"librdkafka": {"group.protocol": "consumer", "session.timeout.ms": None,
                                                                "heartbeat.interval.ms": None}}),
@@ -99,7 +123,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario("no_debug", [("start", "c1"), ("start", "c2"), ("stall", "c2"), *_CLOSE_ALL],
              libraries=("librdkafka",), config={"librdkafka": {"debug": None}}),
     Scenario("debug", [("start", "c1"), ("start", "c2"), ("close", "c2"), ("close", "c1")],
-             libraries=("kafka-python", "aiokafka", "kafkajs"), spec={"level": "DEBUG"}),
+             libraries=("kafka-python", "aiokafka", "kafkajs", "kafka-python-2.0", "aiokafka-0.8"), spec={"level": "DEBUG"}),
 )  # fmt: skip
 
 
@@ -154,10 +178,11 @@ class Run:
             log = open(os.path.join(self.out, f"{who}.log"), "wb")  # noqa: SIM115 - the child's stderr
             spec = json.dumps(self._spec(who))
             cmd, env = ([sys.executable, "-m", "tests.clients.consumer", spec], None)
-            if self.lib in NATIVE:
+            if self.lib in NATIVE or self.lib in VENV:
                 cmd, env = toolchains.command(self.lib, spec)
-            # the Go and Node.js programs log where their users' programs do (stdout, stderr): both
-            out = log if self.lib in NATIVE else subprocess.DEVNULL
+            # the Go and Node.js programs and the applications log where their users' programs do
+            # (stdout, stderr): both
+            out = log if self.lib in NATIVE or self.lib in toolchains.APPS else subprocess.DEVNULL
             self.procs[who] = subprocess.Popen(
                 cmd, stdin=subprocess.PIPE, stdout=out, stderr=log, cwd=ROOT, env=env,
             )  # fmt: skip
@@ -221,6 +246,8 @@ def record(lib: str, sc: Scenario, out_root: str, gz: bool = True) -> dict[str, 
     group = f"{sc.name.replace('_', '-')}-{lib.replace('-', '')}"
     with MockCluster() as mc:
         mc.topic(TOPIC, 4)
+        for name, partitions in EXTRA_TOPICS.get(lib, ()):
+            mc.topic(name.format(group=group), partitions)
         mc.initial_rebalance_delay(0)
         mc.consumer_protocol_timeouts(SESSION_MS, 500)
         truth = Run(lib, sc, out, mc.bootstraps, group).run()

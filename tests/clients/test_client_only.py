@@ -1,8 +1,9 @@
 """Client-only reconstruction against real client libraries: from the logs of confluent-kafka
 (librdkafka), kafka-python and aiokafka consumers alone, every rebalance they went through (the truth:
 their own rebalance callbacks) is found with its end, member sessions end with the right reason, and
-no group is invented. The Go and Node.js clients (sarama 1.22, kafka-go 0.2, kafkajs 2.2) are held to
-what their logs can give (docs/client-logs.md). The corpus is ``tests/fixtures/clients``
+no group is invented. The Go and Node.js clients (sarama 1.22, kafka-go 0.2, kafkajs 2.2), the
+applications built on clients (faust, arroyo) and the older releases (kafka-python 2.0, aiokafka 0.8)
+are held to what their logs can give (docs/client-logs.md). The corpus is ``tests/fixtures/clients``
 (``python -m tests.clients.record``); one short scenario is also recorded live when the client packages
 (or, for the Go and Node.js clients, their toolchains and CLIENT_DEPS) are installed."""
 
@@ -20,6 +21,9 @@ from tests.clients.score import NOT_SCORED, Score, scenario_dirs, score_dir
 LIBRARIES = ("librdkafka", "kafka-python", "aiokafka")
 #: the Go and Node.js clients (tests/clients/go, tests/clients/node)
 NATIVE = ("sarama", "kafka-go", "kafkajs")
+#: the older Python client releases and the applications built on clients, each from its own virtualenv
+#: (tests/clients/toolchains.py VENV_PROGRAMS, tests/clients/apps)
+VENV = ("kafka-python-2.0", "aiokafka-0.8", "librdkafka-2.0", "faust", "arroyo")
 
 
 @pytest.fixture(scope="module")
@@ -38,9 +42,12 @@ def _by_library(scores: dict[str, Score]) -> dict[str, Score]:
 
 def test_the_corpus_covers_every_library_and_scenario(scores):
     libs = {n.split("/")[0] for n in scores}
-    assert libs == {*LIBRARIES, *NATIVE}
-    for lib in (*LIBRARIES, *NATIVE):
-        for sc in ("scale_up", "clean_leave", "sigkill", "rolling_restart", *(("max_poll",) if lib in LIBRARIES else ())):
+    assert libs == {*LIBRARIES, *NATIVE, *VENV}
+    for lib in (*LIBRARIES, *NATIVE, *VENV):
+        python = lib in ("kafka-python", "aiokafka", "kafka-python-2.0", "aiokafka-0.8")
+        deadline = python or lib in ("librdkafka", "librdkafka-2.0")
+        for sc in ("scale_up", "clean_leave", "sigkill", "rolling_restart", *(("max_poll",) if deadline else ()),
+                   *(("debug",) if python else ())):
             assert f"{lib}/{sc}" in scores
     assert "kafkajs/debug" in scores
     assert {
@@ -106,6 +113,48 @@ def test_sarama_1_22_logs_no_group_membership(scores):
     assert (s.rebalances, s.found, s.replayed, s.quarantined, s.invented) == (22, 0, 0, 0, [])
 
 
+def test_faust_and_aiokafka_0_8_are_read_like_aiokafka(scores):
+    """faust's worker log carries its aiokafka consumer's coordinator lines (aiokafka 0.14 under faust
+    0.15), and aiokafka 0.8 has the wordings of 0.14: every rebalance, cause and session end is read,
+    except aiokafka's poll-timeout leave, which it does not log (it reads as a plain leave). faust's
+    terminal tables and Python tracebacks are continuation lines: nothing is quarantined."""
+    by_lib = _by_library(scores)
+    f, a = by_lib["faust"], by_lib["aiokafka-0.8"]
+    assert (f.rebalances, f.found, f.causes, f.causes_ok, f.sessions, f.sessions_ok, f.quarantined) == (22, 22, 22, 22, 13, 13, 0)
+    assert (a.rebalances, a.found, a.causes, a.causes_ok, a.sessions, a.sessions_ok, a.quarantined) == (30, 30, 30, 29, 18, 17, 0)
+    assert scores["aiokafka-0.8/max_poll"].misses == [
+        m for m in scores["aiokafka-0.8/max_poll"].misses if "poll_timeout_leave" in m
+    ]
+
+
+def test_librdkafka_2_0_is_read_like_2_16(scores):
+    """confluent-kafka 2.0.2 with its librdkafka 2.0.2 (debug=cgrp), eager and cooperative: every
+    rebalance, cause and session end; its committed-offset lines are recognised, not quarantined."""
+    s = _by_library(scores)["librdkafka-2.0"]
+    assert (s.rebalances, s.found, s.causes, s.causes_ok, s.sessions, s.sessions_ok, s.quarantined) == (35, 35, 32, 32, 19, 19, 0)
+    assert "librdkafka-2.0/cooperative" in scores
+
+
+def test_kafka_python_2_0_is_read_where_it_names_its_member(scores):
+    """kafka-python 2.0.2 at INFO names no member id on any line (``Successfully joined group g with
+    generation N``, ``Leaving consumer group (g).``): the replay has no member to follow, so no rebalance
+    is found from INFO logs. At DEBUG its connection prints the JoinGroup response (generation, member
+    id) and the heartbeat and LeaveGroup requests: every rebalance, cause and session end is read."""
+    d = scores["kafka-python-2.0/debug"]
+    assert (d.rebalances, d.found, d.causes, d.causes_ok, d.sessions, d.sessions_ok) == (3, 3, 3, 3, 2, 2), d.misses
+    s = _by_library(scores)["kafka-python-2.0"]
+    assert (s.rebalances, s.found, s.sessions, s.quarantined) == (29, 3, 18, 0)
+
+
+def test_arroyo_lines_name_no_group(scores):
+    """arroyo logs its rebalances (``New partitions assigned: {...}``, ``Partitions to revoke: [...]``)
+    without the group, and confluent-kafka without ``debug`` logs no group line: its files stay
+    unattributed - read, nothing quarantined, no group invented, no rebalance."""
+    s = _by_library(scores)["arroyo"]
+    assert (s.rebalances, s.found, s.replayed, s.quarantined, s.invented) == (25, 0, 0, 0, [])
+    assert all(scores[f"arroyo/{sc}"].unattributed >= 1 for sc in ("scale_up", "clean_leave", "sigkill", "rolling_restart"))
+
+
 def test_no_group_is_invented(scores):
     assert {n: s.invented for n, s in scores.items() if s.invented} == {}
 
@@ -120,6 +169,8 @@ _MISSING = [m for m in ("confluent_kafka",) if importlib.util.find_spec(m) is No
 #: the Go and Node.js clients recorded live only where their toolchain is installed and CLIENT_DEPS names
 #: the folder for their builds and node_modules (tests/clients/toolchains.py; a Go build takes a while)
 _NATIVE_LIVE = [lib for lib in NATIVE if "CLIENT_DEPS" in os.environ and not _MISSING and toolchains.available(lib)]
+#: the virtualenv libraries recorded live only where CLIENT_VENVS names their virtualenvs (tests/clients/toolchains.py)
+_VENV_LIVE = [lib for lib in VENV if "CLIENT_VENVS" in os.environ and not _MISSING and toolchains.available(lib)]
 
 
 @pytest.mark.skipif(bool(_MISSING), reason=f"client packages not installed: {', '.join(_MISSING)}")
@@ -147,3 +198,17 @@ def test_live_recording_of_go_and_node_clients(tmp_path, library):
     assert len(truth["rebalances"]) >= 3 and {s["end"] for s in truth["sessions"]} == {"leave"}
     s = score_dir(os.path.join(str(tmp_path), library, "live"))
     assert s.invented == [] and s.rebalances == len(truth["rebalances"])
+
+
+@pytest.mark.skipif(not _VENV_LIVE, reason="no client virtualenvs (CLIENT_VENVS) here")
+@pytest.mark.parametrize("library", _VENV_LIVE or ["none"])
+def test_live_recording_of_applications_and_older_releases(tmp_path, library):
+    """A consumer pair of faust, arroyo, kafka-python 2.0, aiokafka 0.8 or librdkafka 2.0 recorded now from its own
+    virtualenv: the truth has the joins and the clean leaves, and no group is invented."""
+    from tests.clients.record import Scenario, record
+
+    sc = Scenario("live", [("start", "c1"), ("start", "c2"), ("close", "c2"), ("close", "c1")], libraries=(library,))
+    truth = record(library, sc, str(tmp_path), gz=False)
+    assert len(truth["rebalances"]) >= 3 and {s["end"] for s in truth["sessions"]} <= {"leave", "rejoined_as_new_member"}
+    s = score_dir(os.path.join(str(tmp_path), library, "live"))
+    assert s.invented == [] and s.rebalances == len(truth["rebalances"]) and s.quarantined == 0

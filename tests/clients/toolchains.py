@@ -6,6 +6,10 @@ how each is started, and whether its toolchain is installed here.
   ``golang-go`` in GOPATH mode into :data:`DEPS` (never into the repository).
 * kafkajs comes from npm, installed into :data:`DEPS` (``npm install --prefix $DEPS kafkajs@2.2.4``);
   the consumer finds it through ``NODE_PATH``.
+* The applications built on clients (faust, arroyo) and the older Python client releases
+  (kafka-python 2.0, aiokafka 0.8, confluent-kafka 2.0.2 with its librdkafka 2.0.2) run with the Python of their own virtualenv under :data:`VENVS`
+  (``python3.11 -m venv $CLIENT_VENVS/faust && $CLIENT_VENVS/faust/bin/pip install faust-streaming``),
+  so that the shared virtualenv's clients stay as they are.
 """
 
 from __future__ import annotations
@@ -26,6 +30,23 @@ GO_PROGRAMS = {"sarama": "sarama_consumer.go", "kafka-go": "kafkago_consumer.go"
 GO_SHARED = "scenario.go"
 GO_SOURCES = {"sarama": "github.com/Shopify/sarama", "kafka-go": "github.com/segmentio/kafka-go"}
 NODE_PROGRAMS = {"kafkajs": "kafkajs_consumer.js"}
+#: where the separate virtualenvs live (outside the repository)
+VENVS = os.environ.get("CLIENT_VENVS", os.path.join(DEPS, "venvs"))
+#: library -> (its virtualenv under VENVS, the consumer module it runs, the package that must import)
+VENV_PROGRAMS = {
+    "faust": ("faust", "tests.clients.apps.faust_app", "faust"),
+    "arroyo": ("arroyo", "tests.clients.apps.arroyo_app", "arroyo"),
+    "kafka-python-2.0": ("kp202", "tests.clients.consumer", "kafka"),
+    "aiokafka-0.8": ("aio08", "tests.clients.consumer", "aiokafka"),
+    "librdkafka-2.0": ("rdk20", "tests.clients.consumer", "confluent_kafka"),
+}
+ROOT = os.path.dirname(os.path.dirname(HERE))
+#: the applications built on clients (their consumer programs are tests/clients/apps/*)
+APPS = ("faust", "arroyo")
+
+
+def _venv_python(lib: str) -> str:
+    return os.path.join(VENVS, VENV_PROGRAMS[lib][0], "bin", "python")
 
 
 def available(lib: str) -> bool:
@@ -34,6 +55,11 @@ def available(lib: str) -> bool:
         return shutil.which("go") is not None and os.path.isdir(os.path.join(GOPATH, "src", GO_SOURCES[lib]))
     if lib in NODE_PROGRAMS:
         return shutil.which("node") is not None and os.path.isdir(os.path.join(DEPS, "node_modules", lib))
+    if lib in VENV_PROGRAMS:
+        py = _venv_python(lib)
+        return os.path.exists(py) and subprocess.run(
+            [py, "-c", f"import {VENV_PROGRAMS[lib][2]}"], capture_output=True, check=False
+        ).returncode == 0
     return False
 
 
@@ -73,4 +99,7 @@ def command(lib: str, spec_json: str) -> tuple[list[str], dict[str, str] | None]
     if lib in NODE_PROGRAMS:
         env = {**os.environ, "NODE_PATH": os.path.join(DEPS, "node_modules")}
         return ["node", os.path.join(HERE, "node", NODE_PROGRAMS[lib]), spec_json], env
+    if lib in VENV_PROGRAMS:
+        env = {**os.environ, "PYTHONPATH": ROOT}
+        return [_venv_python(lib), "-m", VENV_PROGRAMS[lib][1], spec_json], env
     raise KeyError(lib)

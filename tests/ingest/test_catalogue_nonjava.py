@@ -20,7 +20,7 @@ from jobs.ingest.parse import parse_bytes
 SOURCES = ("sarama", "sarama-cluster", "kafka-go", "franz-go", "kafkajs", "ruby-kafka", "brod", "faust", "faust-robinhood", "kaffe",
            "streamiz", "karafka", "smallrye-kafka",
            "spring-cloud-stream-kafka", "kafka-node", "kafkaflow", "alpakka-kafka",
-           "rust-rdkafka")
+           "rust-rdkafka", "arroyo")
 #: dialects of these clients whose wording is not in the files the catalogue mines (their lines come from
 #: other files of the client, or from an application printing the client's objects): seen in real excerpts
 SEEN_ONLY_IN_EXCERPTS = {

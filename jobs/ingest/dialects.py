@@ -55,6 +55,7 @@ from __future__ import annotations
 import re
 
 from coordinator_core.events import EVENT_KINDS
+from jobs.ingest import dialect_model as DM
 from jobs.ingest.dialect_errors import ERROR_MESSAGES, ERROR_NAME  # noqa: F401 - read as D.ERROR_*
 from jobs.ingest.dialect_model import (  # noqa: F401 - re-exported: the parser reads them as D.*
     CN,
@@ -85,6 +86,7 @@ from jobs.ingest.dialects_nonjava import NON_JAVA
 from jobs.ingest.dialects_quiet import QUIET
 from jobs.ingest.dialects_ruby import RUBY
 from jobs.ingest.dialects_streams import STREAMS_CONNECT
+from jobs.ingest.open_wordings_table import OPEN as _OPEN
 
 #: cheap RE2 prefilter on whole messages: a line that does not match is about something else and
 #: is only counted (``groupId=`` of the client prefix and the ``[GroupMetadataManager brokerId=1]``
@@ -566,6 +568,16 @@ DIALECTS: tuple[Dialect, ...] = (
 )  # fmt: skip
 
 DIALECT_BY_ID = {d.id: d for d in DIALECTS}
+
+#: every logger condition of the table: a logger none of them meets is *unknown* (none too)
+LOGGER_CONDITIONS: tuple[str, ...] = tuple(sorted({d.logger for d in DIALECTS if d.logger}))
+
+
+def open_wording(d: Dialect) -> str | None:
+    """What of a gated dialect reads a message whose logger is unknown although it does not meet the
+    condition (:mod:`jobs.ingest.open_wordings`, decided from the catalogue): ``""`` its whole
+    pattern, a regex the body must match too (its open wordings), None nothing."""
+    return _OPEN.get(d.id) if DM.logger_condition(d) is not None else None
 
 
 def validate_table() -> None:

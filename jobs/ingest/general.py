@@ -40,7 +40,11 @@ LEADING_MAX = 48
 SECOND_MAX = 48
 
 _LEVEL = rf"^.{{0,60}}?(?:^|[^\w])(?P<level>{LEVELS})(?:[^\w]|$)"
-_LOGGER_TAIL = r"\((?P<lg>[A-Za-z_$][\w$-]*(?:\.[\w$-]+)+)(?::\d+)?\)\W{0,3}$"  # (not a host:port)
+#: a logger at the end of the line: log4j's ``(logger)`` / ``(logger:66)`` (not a host:port), or a
+#: ``logger=name`` key written after the message (structlog's console and key-value renderers)
+_LOGGER_TAIL = (
+    r"(?:\((?P<lg>[A-Za-z_$][\w$-]*(?:\.[\w$-]+)+)(?::\d+)?\)\W{0,3}|\blogger=(?P<lg2>[A-Za-z_$][\w$.-]*)\s*)$"
+)
 #: what leads a message in a line of unknown layout: a level word, a lower-case dotted logger name
 #: (Python's ``%(name)s``: ``kafka.coordinator``), a level after it (``name - LEVEL - msg``)
 _LEVEL_LEAD = rf"\[?(?:{LEVELS})\]?(?:[\s|:>-]+|$)"
@@ -99,7 +103,8 @@ def read_heads(
     level = pc.if_else(pa.array(lvv), lv.field("level"), pa.scalar(None, pa.string()))
     lg = _extract(region, _LOGGER_TAIL)
     lgv = _valid(lg)
-    logger = pc.if_else(pa.array(lgv), lg.field("lg"), pa.scalar(None, pa.string()))
+    named = pc.if_else(pc.equal(lg.field("lg"), ""), lg.field("lg2"), lg.field("lg"))
+    logger = pc.if_else(pa.array(lgv), named, pa.scalar(None, pa.string()))
     if lgv.any():
         # (a "(logger)" tail is the layout's, not the message's)
         region = pc.replace_substring_regex(region, r"\s*" + _LOGGER_TAIL, "", max_replacements=1)

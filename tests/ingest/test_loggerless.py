@@ -111,9 +111,10 @@ def test_catalogue_without_logger_names() -> None:
             else:
                 right += 1
     assert wrong == []
-    assert right >= 895, (right, missed)
-    # (what is missed is read by kafka-python's and aiokafka's catch-all or a short wording ("Heartbeat:
-    # g[3] m", kafka-node's "SyncGroup Response"), which need their logger)
+    assert right >= 1100, (right, missed)
+    # (what is missed needs its logger: a wording of kafka-python's and aiokafka's catch-all that another source
+    # reads differently (the Java 0.10 client's unrelated "Group g fetching committed offsets ...") or a short
+    # one ("Heartbeat: g[3] m", kafka-node's "SyncGroup Response"): no open wording)
     assert {m.split(":")[0] for m in missed} <= {"aiokafka", "kafka-python", "kafka-broker-scala", "librdkafka", "kafka-node"}, missed
 
 

@@ -125,6 +125,9 @@ _TAIL_PUNCT = re.compile(r"\s+[/\\]\s*$|\s*[,;|]\s*$|\"\s*$")
 _TAIL_THREAD = re.compile(r"\s+\[[^\],]*\]\s*$")
 #: ``key=value`` pairs after a message (logfmt fields, MDC written after ``%m``)
 _TAIL_PAIRS = re.compile(r'(?:\s+[\w.@-]+=(?:"(?:[^"\\]|\\.)*"|[^\s"]*))+\s*$')
+#: one ``key=value`` pair at the end of a message whose value holds no bracket (so that a printed
+#: ``TopicPartition(topic='t', partition=0)}`` is not taken for pairs): cut one after another
+_TAIL_PAIR = re.compile(r'\s+[\w.@-]+=(?:"(?:[^"\\]|\\.)*"|[^\s"()\[\]{}<>]*)\s*$')
 #: a dash after a separator (``[k=v] - msg``, ``%c  - msg``): the message starts after it
 _DASH = re.compile(r"-[ \t]+")
 #: a map after a message (log4j2's ``%X``/``%MDC``: ``{traceId=…, spanId=…}``)
@@ -152,7 +155,8 @@ def cut_logger_tail(msg: str) -> str:
 def _tails(msg: str) -> list[str]:
     """``msg`` without its end junk, then as it is, then without a trailing ``[thread]`` too (the
     order in which they are tried: a partition list ``[t-0]`` must not be taken for a thread), then
-    without trailing ``key=value`` pairs, then without a trailing ``{key=value, …}`` map."""
+    without trailing ``key=value`` pairs, then without those of them whose values hold no bracket,
+    then without a trailing ``{key=value, …}`` map."""
     cut = msg
     for rx in (_TAIL_CSV, _TAIL_PUNCT, _TAIL_LOGGER, _TAIL_PUNCT):
         cut = rx.sub("", cut)
@@ -167,6 +171,11 @@ def _tails(msg: str) -> list[str]:
     pairs = _TAIL_PAIRS.sub("", msg)
     if pairs != msg:
         out.append(pairs)
+    clean = msg
+    while (cut_pair := _TAIL_PAIR.sub("", clean)) != clean:
+        clean = cut_pair
+    if clean not in (msg, pairs):
+        out.append(clean)
     mdc = _TAIL_MAP.sub("", msg)
     if mdc != msg:
         out.append(mdc)

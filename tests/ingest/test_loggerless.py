@@ -242,3 +242,27 @@ def test_a_known_logger_keeps_the_condition(reader) -> None:
              enumerate(["org.apache.kafka.connect.runtime.distributed.WorkerCoordinator", "app.worker", "kafka.coordinator.consumer"])]  # fmt: skip
     ev, _, _ = reader(("\n".join(lines) + "\n").encode(), "k.log", "c", None, "r")
     assert [(e["line_no"], e["kind"], e["group_id"]) for e in ev.to_pylist()] == [(2, "other", "g"), (3, "other", "g")]
+
+
+@pytest.mark.parametrize("reader", [parse_bytes, read_bytes])
+def test_a_clients_own_statement_wins_over_a_callback(reader) -> None:
+    """structlog's console renderer writes its keys after the message (``logger=`` among them): the logger
+    is read, the keys are no part of the message, and a client's own statement with a printed partition
+    list wins over the callback dialects (which read any verb before a list)."""
+    lines = [
+        "2024-05-01T13:01:27.210000Z [info     ] Group g lost membership; forcibly revoking "
+        "{TopicPartition(topic='orders', partition=0)} logger=kafka.coordinator.consumer",
+        "2024-05-01T13:01:28.210000Z [info     ] Group g lost membership; forcibly revoking "
+        "{TopicPartition(topic='orders', partition=1)} count=1 pid=4",
+        '2024-05-01T13:01:29.210000Z [debug    ] GRPSYNC [rdkafka#consumer-1] [thrd:main]: Group "g": '
+        "synchronization failed: Broker: Group rebalance in progress: rejoining logger=confluent_kafka",
+        "2024-05-01T13:01:30.210000Z [debug    ] SYNCGROUP [rdkafka#consumer-1] [thrd:main]: SyncGroup response: "
+        "Success (38 bytes of MemberState data) logger=confluent_kafka",
+    ]
+    ev, q, _ = reader(("\n".join(lines) + "\n").encode(), "s.log", "c", None, "r")
+    got = [(e["line_no"], e["kind"], e["group_id"], e["partitions"], e["logger"]) for e in ev.to_pylist()]
+    assert got == [(1, "partitions_lost", "g", ["orders-0"], "kafka.coordinator.consumer"),
+                   (2, "partitions_lost", "g", ["orders-1"], None),
+                   (3, "rejoin_requested", "g", None, "confluent_kafka"),
+                   (4, "synced", "g", None, "confluent_kafka")]  # fmt: skip
+    assert q.num_rows == 0

@@ -50,6 +50,10 @@ class _Entry:
     logger_rx: re.Pattern[str] | None
     source_prefix: str | None
     needs_prefix: bool
+    #: whether a body whose logger is unknown reads it (:func:`D.open_wording`), and the regex of its
+    #: open wordings such a body must match (None: any)
+    is_open: bool
+    open_rx: re.Pattern[str] | None
 
 
 @dataclass(frozen=True, eq=False)
@@ -61,6 +65,7 @@ class TableDispatch:
     keyed: dict[str, tuple[int, ...]]
     keyless: tuple[tuple[int, frozenset[str] | None], ...]
     keyless_set: frozenset[int]
+    conditions: tuple[re.Pattern[str], ...]  # :data:`D.LOGGER_CONDITIONS`
 
     def order(self, word: str) -> list[int]:
         """The entries a body starting with ``word`` tries, in order."""
@@ -84,8 +89,12 @@ def _entry(i: int, d: D.Dialect) -> _Entry | None:
     if lg is not None and lrx is None:
         return None
     literal = d.literal if len(d.literal) > len(d.key or "") + 1 else ""
-    return _Entry(i, d.pattern, literal, lrx[0] if lrx else None,
-                  DM.SOURCE_PREFIX.get(lg) if lg is not None else None, d.needs_prefix)  # fmt: skip
+    ow = D.open_wording(d)
+    orx = PR.translated(ow) if ow else None
+    if ow and orx is None:
+        return None
+    return _Entry(i, d.pattern, literal, lrx[0] if lrx else None, DM.SOURCE_PREFIX.get(lg) if lg is not None else None,
+                  d.needs_prefix, ow is not None, orx[0] if orx else None)  # fmt: skip
 
 
 _BUILT: dict[int, tuple[object, int, TableDispatch | None]] = {}
@@ -105,7 +114,10 @@ def build_dispatch(dialects: tuple[D.Dialect, ...]) -> TableDispatch | None:
     with RE2's meaning."""
     entries = [_entry(i, d) for i, d in enumerate(dialects)]
     prefix = PR.translated(D.BODY_PREFIX)
+    conds = [PR.translated(c) for c in D.LOGGER_CONDITIONS]
     if any(e is None for e in entries) or prefix is None or not set(D.PREFIX_FIELDS) <= set(prefix[1]):
+        return None
+    if any(c is None for c in conds):
         return None
     keyed: dict[str, list[int]] = {}
     keyless: list[tuple[int, frozenset[str] | None]] = []
@@ -115,7 +127,8 @@ def build_dispatch(dialects: tuple[D.Dialect, ...]) -> TableDispatch | None:
         else:
             keyless.append((i, d.first_words))
     return TableDispatch(prefix[0], tuple(e for e in entries if e is not None), {k: tuple(v) for k, v in keyed.items()},
-                         tuple(keyless), frozenset(i for i, _ in keyless))  # fmt: skip
+                         tuple(keyless), frozenset(i for i, _ in keyless),
+                         tuple(c[0] for c in conds if c is not None))  # fmt: skip
 
 
 def _logger_ok(e: _Entry, logger: str | None, message: str | None) -> bool:
@@ -126,6 +139,18 @@ def _logger_ok(e: _Entry, logger: str | None, message: str | None) -> bool:
     return e.source_prefix is not None and message is not None and message.startswith(e.source_prefix)
 
 
+def _open(td: TableDispatch, e: _Entry, logger: str | None, body: str, unknown: dict[str | None, bool]) -> bool:
+    """A body of an open wording of the entry, whose logger no condition of the table names."""
+    if not e.is_open:
+        return False
+    u = unknown.get(logger)
+    if u is None:
+        u = unknown[logger] = not any(c.search(logger or "") for c in td.conditions)
+    if not u:
+        return False
+    return e.open_rx is None or e.open_rx.search(body) is not None
+
+
 def _first_match(
     td: TableDispatch,
     body: str,
@@ -133,8 +158,10 @@ def _first_match(
     message: str | None,
     has_pre: bool,
     order_of: dict[str, list[int]],
+    unknown: dict[str | None, bool],
 ) -> tuple[int, re.Match[str]] | None:
-    """The first entry matching ``body`` (and its match), or None."""
+    """The first entry matching ``body`` (and its match), or None (``unknown``: per logger, whether
+    it is unknown, filled as needed)."""
     word = _FIRST_WORD.match(body).group(0)  # type: ignore[union-attr]
     order = order_of.get(word)
     if order is None:
@@ -143,7 +170,7 @@ def _first_match(
         e = td.entries[i]
         if e.needs_prefix and not has_pre:
             continue
-        if e.logger_rx is not None and not _logger_ok(e, logger, message):
+        if e.logger_rx is not None and not _logger_ok(e, logger, message) and not _open(td, e, logger, body, unknown):
             continue
         if e.literal and not body.startswith(e.literal):
             continue
@@ -173,12 +200,13 @@ def match_messages(
 def _match_all(td: TableDispatch, msgs: list[str], loggers: list[str]) -> tuple[pa.Table, np.ndarray]:
     unmatched = np.ones(len(msgs), dtype=bool)
     order_of: dict[str, list[int]] = {}
+    unknown: dict[str | None, bool] = {}
     rows: list[int] = []
     found: list[tuple[int, re.Match[str], re.Match[str] | None, str]] = []
     for r, msg in enumerate(msgs):
         p = td.prefix.search(msg)
         body = msg[p.end() :] if p is not None else msg
-        hit = _first_match(td, body, loggers[r], msg, p is not None, order_of)
+        hit = _first_match(td, body, loggers[r], msg, p is not None, order_of, unknown)
         if hit is not None:
             rows.append(r)
             found.append((hit[0], hit[1], p, body))

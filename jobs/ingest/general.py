@@ -40,7 +40,11 @@ LEADING_MAX = 48
 SECOND_MAX = 48
 
 _LEVEL = rf"^.{{0,60}}?(?:^|[^\w])(?P<level>{LEVELS})(?:[^\w]|$)"
-_LOGGER_TAIL = r"\((?P<lg>[A-Za-z_$][\w$-]*(?:\.[\w$-]+)+)(?::\d+)?\)\W{0,3}$"  # (not a host:port)
+#: a logger at the end of the line: log4j's ``(logger)`` / ``(logger:66)`` (not a host:port), or a
+#: ``logger=name`` key written after the message (structlog's console and key-value renderers)
+_LOGGER_TAIL = (
+    r"(?:\((?P<lg>[A-Za-z_$][\w$-]*(?:\.[\w$-]+)+)(?::\d+)?\)\W{0,3}|\blogger=(?P<lg2>[A-Za-z_$][\w$.-]*)\s*)$"
+)
 #: what leads a message in a line of unknown layout: a level word, a lower-case dotted logger name
 #: (Python's ``%(name)s``: ``kafka.coordinator``), a level after it (``name - LEVEL - msg``)
 _LEVEL_LEAD = rf"\[?(?:{LEVELS})\]?(?:[\s|:>-]+|$)"
@@ -99,7 +103,8 @@ def read_heads(
     level = pc.if_else(pa.array(lvv), lv.field("level"), pa.scalar(None, pa.string()))
     lg = _extract(region, _LOGGER_TAIL)
     lgv = _valid(lg)
-    logger = pc.if_else(pa.array(lgv), lg.field("lg"), pa.scalar(None, pa.string()))
+    named = pc.if_else(pc.equal(lg.field("lg"), ""), lg.field("lg2"), lg.field("lg"))
+    logger = pc.if_else(pa.array(lgv), named, pa.scalar(None, pa.string()))
     if lgv.any():
         # (a "(logger)" tail is the layout's, not the message's)
         region = pc.replace_substring_regex(region, r"\s*" + _LOGGER_TAIL, "", max_replacements=1)
@@ -120,6 +125,9 @@ _TAIL_PUNCT = re.compile(r"\s+[/\\]\s*$|\s*[,;|]\s*$|\"\s*$")
 _TAIL_THREAD = re.compile(r"\s+\[[^\],]*\]\s*$")
 #: ``key=value`` pairs after a message (logfmt fields, MDC written after ``%m``)
 _TAIL_PAIRS = re.compile(r'(?:\s+[\w.@-]+=(?:"(?:[^"\\]|\\.)*"|[^\s"]*))+\s*$')
+#: one ``key=value`` pair at the end of a message whose value holds no bracket (so that a printed
+#: ``TopicPartition(topic='t', partition=0)}`` is not taken for pairs): cut one after another
+_TAIL_PAIR = re.compile(r'\s+[\w.@-]+=(?:"(?:[^"\\]|\\.)*"|[^\s"()\[\]{}<>]*)\s*$')
 #: a dash after a separator (``[k=v] - msg``, ``%c  - msg``): the message starts after it
 _DASH = re.compile(r"-[ \t]+")
 #: a map after a message (log4j2's ``%X``/``%MDC``: ``{traceId=…, spanId=…}``)
@@ -147,7 +155,8 @@ def cut_logger_tail(msg: str) -> str:
 def _tails(msg: str) -> list[str]:
     """``msg`` without its end junk, then as it is, then without a trailing ``[thread]`` too (the
     order in which they are tried: a partition list ``[t-0]`` must not be taken for a thread), then
-    without trailing ``key=value`` pairs, then without a trailing ``{key=value, …}`` map."""
+    without trailing ``key=value`` pairs, then without those of them whose values hold no bracket,
+    then without a trailing ``{key=value, …}`` map."""
     cut = msg
     for rx in (_TAIL_CSV, _TAIL_PUNCT, _TAIL_LOGGER, _TAIL_PUNCT):
         cut = rx.sub("", cut)
@@ -162,6 +171,11 @@ def _tails(msg: str) -> list[str]:
     pairs = _TAIL_PAIRS.sub("", msg)
     if pairs != msg:
         out.append(pairs)
+    clean = msg
+    while (cut_pair := _TAIL_PAIR.sub("", clean)) != clean:
+        clean = cut_pair
+    if clean not in (msg, pairs):
+        out.append(clean)
     mdc = _TAIL_MAP.sub("", msg)
     if mdc != msg:
         out.append(mdc)

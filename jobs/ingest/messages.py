@@ -151,6 +151,23 @@ def _logger_ok(cond: str, logger: pa.Array, message: pa.Array) -> np.ndarray:
     return ok
 
 
+def _unknown_loggers(logger: pa.Array) -> np.ndarray:
+    """The rows whose logger no logger condition of the table names (:data:`D.LOGGER_CONDITIONS`), or
+    that have none: a gated dialect reads them when their body is of one of its open wordings."""
+    known = np.zeros(len(logger), dtype=bool)
+    for cond in D.LOGGER_CONDITIONS:
+        known |= ao.mask(ao.dict_apply(logger, lambda u, c=cond: PR.match(u, c)))
+    return ~known
+
+
+def _open_rows(ow: str, body: pa.Array, rows: np.ndarray, unknown: np.ndarray) -> np.ndarray:
+    """Of ``rows``, those with an unknown logger whose body is of the open wording ``ow`` (``""``: any)."""
+    ok = unknown[rows]
+    if ow and ok.any():
+        ok = ok & ao.mask(PR.match(ao.take(body, rows), ow))
+    return ok
+
+
 def dialect_matches_by_column(
     body: pa.Array, logger: pa.Array, has_pre: np.ndarray, unmatched: np.ndarray, message: pa.Array
 ) -> list[pa.Table]:
@@ -163,6 +180,7 @@ def dialect_matches_by_column(
     word_code = {w: i for i, w in enumerate(enc.dictionary.to_pylist())}
     chunks: list[tuple[bool, int, pa.Table]] = []
     logger_ok: dict[str, np.ndarray] = {}
+    unknown: np.ndarray | None = None
     work = [(code, di, d) for w, code in word_code.items() for di, d in _DIALECTS_BY_KEY.get(w, ())] + [
         (None, di, d) for di, d in _KEYLESS
     ]
@@ -173,7 +191,12 @@ def dialect_matches_by_column(
         if (lg := DM.logger_condition(d)) is not None and len(rows):
             if lg not in logger_ok:
                 logger_ok[lg] = _logger_ok(lg, logger, message)
-            rows = rows[logger_ok[lg][rows]]
+            ok = logger_ok[lg][rows]
+            if (ow := D.open_wording(d)) is not None and not ok.all():
+                if unknown is None:
+                    unknown = _unknown_loggers(logger)
+                ok |= _open_rows(ow, body, rows, unknown)
+            rows = rows[ok]
         if d.needs_prefix and len(rows):
             rows = rows[has_pre[rows]]
         if not len(rows):

@@ -445,7 +445,7 @@ def _general_head(row: int, text: str, label: str, enveloped: bool = False) -> H
         region = loc.group("pre") + " " + loc.group("rest") if loc else text
     lv = rx(G._LEVEL).search(region)
     lg = rx(G._LOGGER_TAIL).search(region)
-    logger = lg.group("lg") if lg else None
+    logger = (lg.group("lg") or lg.group("lg2")) if lg else None
     if lg:
         region = rx(r"\s*" + G._LOGGER_TAIL).sub("", region, count=1)
     else:

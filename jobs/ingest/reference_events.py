@@ -8,7 +8,9 @@ a. **Context prefix** (:func:`split_prefix`): ``BODY_PREFIX`` (``[GroupCoordinat
 b. **Dialects** (:func:`match_dialect`): first the dialects keyed by the body's first word
    (``Dialect.key``), then the keyless ones, each group in table order; a dialect with a ``logger``
    condition needs the head's logger to match it or the message's context prefix to name the same
-   source (``SOURCE_PREFIX``), unless it is ``distinctive``; one with ``needs_prefix`` a client
+   source (``SOURCE_PREFIX``), unless it is ``distinctive`` or the logger is unknown (empty, or
+   met by no dialect's condition: ``unknown_logger``) and the body is of an open wording of the
+   dialect (``D.open_wording``, decided from the catalogue); one with ``needs_prefix`` a client
    prefix. The first whose pattern matches the whole body wins.
 c. **Message-first** (:func:`message_first`): when none matches, every candidate start × tail of
    :func:`jobs.ingest.general.message_candidates` is tried; the lowest rank wins, a catch-all
@@ -98,7 +100,7 @@ def match_dialect(message: str, logger: str) -> Match | None:
             continue
         if (lg := DM.logger_condition(d)) is not None and not rx(lg).search(logger):
             pre = DM.SOURCE_PREFIX.get(lg)
-            if pre is None or not message.startswith(pre):
+            if (pre is None or not message.startswith(pre)) and not _open(d, logger, body):
                 continue
         m = rx(d.pattern).search(body)
         if m:
@@ -106,6 +108,18 @@ def match_dialect(message: str, logger: str) -> Match | None:
             groups = {k: v or ("" if k == "partitions_raw" else None) for k, v in m.groupdict().items()}
             return Match(di, groups, prefix, body)
     return None
+
+
+def unknown_logger(logger: str) -> bool:
+    """No logger condition of the table (:data:`D.LOGGER_CONDITIONS`) names ``logger`` (or it is empty)."""
+    return not any(rx(c).search(logger) for c in D.LOGGER_CONDITIONS)
+
+
+def _open(d: D.Dialect, logger: str, body: str) -> bool:
+    """A message whose logger is unknown, of an open wording of the gated dialect ``d``
+    (:func:`D.open_wording`)."""
+    ow = D.open_wording(d)
+    return ow is not None and unknown_logger(logger) and (ow == "" or rx(ow).search(body) is not None)
 
 
 def message_first(message: str, logger: str) -> Match | None:

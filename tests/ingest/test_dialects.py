@@ -86,3 +86,16 @@ def test_markdown_table_lists_every_dialect() -> None:
     table = D.markdown_table()
     assert table.count("\n") == len(D.DIALECTS) + 2
     assert "| `broker.prepare_restabilize.v0_10` | rebalance_prepared | broker | 0.9-0.10 |" in table
+
+
+def test_the_table_is_its_families_in_order() -> None:
+    """``DIALECTS`` is the families' tables one after the other: the classic broker's, KIP-848's, the
+    classic Java client's, then the other clients' (an application's callbacks last)."""
+    from jobs.ingest import dialects_broker, dialects_java_client, dialects_kip848
+
+    n_b, n_k, n_c = len(dialects_broker.BROKER), len(dialects_kip848.KIP848), len(dialects_java_client.JAVA_CLIENT)
+    assert D.DIALECTS[:n_b] == dialects_broker.BROKER
+    assert D.DIALECTS[n_b : n_b + n_k] == dialects_kip848.KIP848
+    assert D.DIALECTS[n_b + n_k : n_b + n_k + n_c] == dialects_java_client.JAVA_CLIENT
+    assert (D.DIALECTS[0].id, D.DIALECTS[n_b + n_k].id) == ("broker.prepare_rebalance", "client.discovered")
+    assert D.DIALECTS[-1].id == "callback.assigned"

@@ -325,7 +325,7 @@ NON_JAVA: tuple[Dialect, ...] = (
        r"|GroupCoordinator|FindCoordinator)(?:Request|Response)(?:_v\d+|\(version=\d+, ).*|(?:Updated cluster metadata to|Received cluster metadata:) ClusterMetadata\(.*"
        r"|Updating coordinator for \S+: (?:GroupCoordinator|FindCoordinator)Response_v\d+\(.*|No committed offset found for TopicPartition\(.*"
        r"|Added sensor with name heartbeat-latency)",
-       "Processing response HeartbeatResponse_v1", logger=r"^(?:kafka|aiokafka)(?:\.[\w.]+)?$"),
+       "Processing response HeartbeatResponse_v1", logger=r"^(?:kafka|aiokafka)\.[\w.]+$"),
     # the connection's DEBUG request and response lines (kafka/conn.py, kafka/net/connection.py, aiokafka/conn.py:
     # '%s Request %d: %s', '%s Response %d (%s ms): %s' with the protocol struct's repr): a heartbeat request
     # names the group, the generation and the member, a JoinGroup response the member's generation and id; the

@@ -4,7 +4,8 @@
 dialect id -> "" (its whole pattern reads a loggerless message) or the RE2 alternation of the
 wordings (whole bodies) that do."""
 
-OPEN: dict[str, str] = {'kafkanode.join_response': '',
+OPEN: dict[str, str] = {'arroyo.rebalance_quiet': '',
+ 'kafkanode.join_response': '',
  'kafkanode.quiet': '',
  'kafkanode.sync_request': '',
  'librdkafka.noise': '(?:^.*?: ConsumerGroupHeartbeat of member id ".*?", group id ".*?", generation id .*?, '
@@ -30,6 +31,7 @@ OPEN: dict[str, str] = {'kafkanode.join_response': '',
                      'postponing next one$)|(?:^Revoking assignment as lost an rejoining in join state '
                      '.*?$)|(?:^Sending new subscription ".*?"$)|(?:^SyncGroup response: discarding outdated '
                      'request \\(now in join-state .*?\\)$)',
+ 'librdkafka.offsets_quiet': '',
  'python.any_group': '(?:^Cannot auto-commit offsets for group .*? because the coordinator is '
                      'unknown$)|(?:^Cooperative pre-rebalance for group .*?: revoking .*? \\(no longer in '
                      'subscription\\)$)|(?:^Cooperative rebalance complete for group .*?: owned=.*?, '
@@ -59,6 +61,17 @@ OPEN: dict[str, str] = {'kafkanode.join_response': '',
                      'close$)|(?:^User provided subscription rebalance listener .*? for group .*? failed '
                      'on_partitions_lost$)|(?:^User provided subscription rebalance listener .*? for group '
                      '.*? failed on_partitions_revoked$)',
+ 'python.client_debug_quiet': '',
+ 'python.conn_group_protocol': "(?:^.*? Request .*?: LeaveGroupRequest_v1\\(group='.*?', "
+                               "member_id='.*?'\\)$)|(?:^.*? Response .*? \\(.*? ms\\): "
+                               'HeartbeatResponse_v1\\(throttle_time_ms=0, error_code=0\\)$)|(?:^.*? '
+                               'Response .*?: SyncGroupResponse_v1\\(throttle_time_ms=0, error_code=0, '
+                               "member_assignment=b''\\)$)|(?:^.*?: Response .*? \\(.*? ms\\): "
+                               'HeartbeatResponse\\(version=3, throttle_time_ms=0, '
+                               'error_code=0\\)$)|(?:^Response from .*?:.*? .*?: '
+                               'HeartbeatResponse_v1\\(throttle_time_ms=0, error_code=0\\)$)',
+ 'python.conn_heartbeat_request': '',
+ 'python.conn_joingroup_response': '',
  'python.coordinator_lookup': '(?:^Group Coordinator lookup for group .*? failed: .*?$)',
  'python.noise': '(?:^Disabling heartbeat during join-group$)|(?:^Disabling heartbeat thread during '
                  'join-group$)|(?:^Disabling heartbeat thread$)|(?:^Enabling heartbeat thread$)|(?:^Fetching '

@@ -46,11 +46,13 @@ from jobs.replay_modes import bucket_folder, replay_batch, replay_buckets, repla
 from jobs.replay_udf import (
     MERGE_KEYS,
     REPLAY_TABLES,
+    TABLE_COL,
     replay_input,
     split_union,
     split_union_arrow,
     union_arrow_schema,
 )
+from jobs.replay_union import count_summary, union_count_rows
 from jobs.run_context import RunContext
 from jobs.run_lost import quarantine_examples as _quarantine_examples
 from jobs.run_lost import what_was_lost as _what_was_lost
@@ -202,20 +204,24 @@ def _replay(r: RunContext, step: _Ingested, committed_runs: frozenset[str], summ
     if folder:
         # each bucket's event files are read and replayed by one Python worker (no shuffle)
         dropped = step.skip_set | {a["source_file"] for a in step.audit_rows if a.get("duplicate_of")}
-        union, union_dir = replay_buckets(r, folder, step.res.buckets, committed_runs, frozenset(dropped))
+        union, union_dir, counted = replay_buckets(r, folder, step.res.buckets, committed_runs, frozenset(dropped))
     elif r.mode == "batch":
         # file names cross the shuffle as indexes into the run's sorted file list
         files = sorted({a["source_file"] for a in step.new_audit})
         events_now = replay_input(sink.read_partition("events", r.run_id), files)
         union, union_dir = replay_batch(r, events_now, committed_runs, files)
+        counted = None
     else:
         events_now = replay_input(sink.read_partition("events", r.run_id))
         union, union_dir = replay_stream(r, events_now, committed_runs)
+        counted = None
     # the replay's output is small (rows per rebalance / generation / member / group, not per
     # event): a sink that commits on the driver (delta-rs) reads it once with pyarrow instead of
     # running one Spark job per table
     local = _driver_union(sink, union_dir)
-    counts, summary.replay_errors, summary.untimed_events, summary.unattributed_events = _union_counts(union, local)
+    counts, summary.replay_errors, summary.untimed_events, summary.unattributed_events = (
+        counted or _union_counts(union, local)
+    )
     summary.groups_replayed = int(counts.get("group_state", 0))
     r.progress.stage("replayed", groups=summary.groups_replayed, replay_errors=summary.replay_errors,
                      **{t: int(counts.get(t, 0)) for t in ("rebalances", "group_transitions")})  # fmt: skip
@@ -270,30 +276,13 @@ def _driver_union(sink: Sink, union_dir: str | None):
 
 
 def _union_counts(union, local) -> tuple[dict[str, int], int, int, int]:
-    """Rows per replay table, and this run's ``replay_error``, ``no_timestamp`` and ``unattributed``
-    anomalies (one per event without any time / naming no group: kept, not replayed)."""
+    """Rows per replay table, and this run's counted anomalies (:func:`count_summary`): from the
+    Arrow union on the driver, else one small Spark aggregate."""
     if local is not None:
-        tables = local.column("_table").to_pylist()
-        kinds = local.column("kind").to_pylist()
-        counts: dict[str, int] = {}
-        for t in tables:
-            counts[t] = counts.get(t, 0) + 1
-        anomalies = [k for t, k in zip(tables, kinds, strict=True) if t == "anomalies"]
-        return counts, anomalies.count("replay_error"), anomalies.count("no_timestamp"), anomalies.count("unattributed")
-    is_anomaly = F.col("_table") == "anomalies"
-    agg = union.groupBy("_table").agg(
-        F.count(F.lit(1)).alias("n"),
-        F.sum((is_anomaly & (F.col("kind") == "replay_error")).cast("long")).alias("e"),
-        F.sum((is_anomaly & (F.col("kind") == "no_timestamp")).cast("long")).alias("u"),
-        F.sum((is_anomaly & (F.col("kind") == "unattributed")).cast("long")).alias("a"),
-    )
-    counts, errors, untimed, unattributed = {}, 0, 0, 0
-    for row in agg.collect():
-        counts[row["_table"]] = row["n"]
-        errors += int(row["e"] or 0)
-        untimed += int(row["u"] or 0)
-        unattributed += int(row["a"] or 0)
-    return counts, errors, untimed, unattributed
+        return count_summary(zip(*union_count_rows(local).to_pydict().values(), strict=True))
+    kind = F.when(F.col(TABLE_COL) == "anomalies", F.col("kind"))
+    rows = union.groupBy(TABLE_COL, kind.alias("kind")).agg(F.count(F.lit(1)).alias("n")).collect()
+    return count_summary((row[0], row[1], row[2]) for row in rows)
 
 
 def _merge_replay_table(sink: Sink, table: str, target: str, union, local) -> None:

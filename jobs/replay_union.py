@@ -144,3 +144,36 @@ def anomaly_columns(
     cluster: str, group_id: str, ts: int | None, kind: str, detail: str
 ) -> dict[str, list[Any]]:
     return record_columns("anomalies", cluster, group_id, [{"ts": ts, "kind": kind, "detail": detail}])
+
+
+#: the columns of :func:`union_count_rows` (what a replay task reports of its own output)
+COUNT_SCHEMA = pa.schema([(TABLE_COL, pa.string()), ("kind", pa.string()), ("n", pa.int64())])
+
+#: the anomaly kinds the run summary counts: ``replay_error``; ``no_timestamp`` and
+#: ``unattributed`` (one per event without any time / naming no group: kept, not replayed)
+COUNTED_KINDS = ("replay_error", "no_timestamp", "unattributed")
+
+
+def union_count_rows(union):
+    """Rows per (table, anomaly kind) of an Arrow union table (``kind`` null outside
+    ``anomalies``): a few rows, folded by :func:`count_summary`."""
+    if union.num_rows == 0:
+        return COUNT_SCHEMA.empty_table()
+    is_anomaly = pc.equal(union[TABLE_COL], "anomalies")
+    kinds = pc.if_else(is_anomaly, union["kind"], pa.scalar(None, pa.string()))
+    keyed = pa.table({TABLE_COL: union[TABLE_COL], "kind": kinds})
+    out = keyed.group_by([TABLE_COL, "kind"], use_threads=False).aggregate([([], "count_all")])
+    return pa.table({TABLE_COL: out[TABLE_COL], "kind": out["kind"], "n": out["count_all"].cast(pa.int64())})
+
+
+def count_summary(rows) -> tuple[dict[str, int], int, int, int]:
+    """Rows per replay table and the run's ``replay_error``, ``no_timestamp`` and ``unattributed``
+    anomalies from ``(table, kind, n)`` rows (:func:`union_count_rows`, of one or several tasks)."""
+    counts: dict[str, int] = {}
+    kinds: dict[str, int] = {}
+    for table, kind, n in rows:
+        counts[table] = counts.get(table, 0) + int(n)
+        if table == "anomalies" and kind is not None:
+            kinds[kind] = kinds.get(kind, 0) + int(n)
+    errors, untimed, unattributed = (kinds.get(k, 0) for k in COUNTED_KINDS)
+    return counts, errors, untimed, unattributed

@@ -140,6 +140,15 @@ class DeltaRsSink(Sink):
         reader = self.spark.read.option("basePath", self.path(name)).schema(table_schema(name))
         return self._select_schema(name, reader.parquet(*uris))
 
+    def partition_files(self, name: str, value: str) -> list[str] | None:
+        if "://" in self.root:
+            return None
+        if not self.exists(name):
+            return []
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return DeltaTable(self.path(name)).file_uris(partition_filters=[(PARTITION_COL, "=", value)])
+
     def write_partition(self, name: str, df, value: str) -> None:
         dt = self._table(name)
         sub = f"{PARTITION_COL}={value}"

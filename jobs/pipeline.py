@@ -49,7 +49,7 @@ from jobs.replay_udf import (
     TABLE_COL,
     replay_input,
     split_union,
-    split_union_arrow,
+    split_union_arrow_all,
     union_arrow_schema,
 )
 from jobs.replay_union import count_summary, union_count_rows
@@ -114,12 +114,12 @@ def run_job(
         if step.new_audit:
             _write_events(r, step, summary)
             _replace_lines(r, step.new_audit)
-            union, local = _replay(r, step, committed_runs, summary, small)
+            union, tables = _replay(r, step, committed_runs, summary, small)
         else:
             small.set(_small_rows(sink.row_count("rebalances")))
         _write_rollups(r)
         if step.new_audit:
-            _merge_replay_table(sink, "group_state", r.table_name("group_state"), union, local)
+            _merge_replay_table(sink, "group_state", r.table_name("group_state"), union, tables)
             r.committed("group_state")
             # the commit marker
             sink.write_partition_arrow("ingest_audit", audit_table(step.new_audit, r.run_id), r.run_id)
@@ -198,7 +198,8 @@ def _write_events(r: RunContext, step: _Ingested, summary: RunSummary) -> None:
 def _replay(r: RunContext, step: _Ingested, committed_runs: frozenset[str], summary: RunSummary,
             small: _ShuffleSetting):  # fmt: skip
     """Replay every group with new events and merge the replay's tables (``group_state`` is merged
-    after the roll-ups). Returns the staged union and, when the sink merges on the driver, it as Arrow."""
+    after the roll-ups). Returns the staged union and, when the sink merges on the driver, its
+    tables as Arrow."""
     sink = r.sink
     folder = bucket_folder(sink, step.res, r.run_id, step.adopted) if r.mode == "batch" else None
     if folder:
@@ -222,16 +223,17 @@ def _replay(r: RunContext, step: _Ingested, committed_runs: frozenset[str], summ
     counts, summary.replay_errors, summary.untimed_events, summary.unattributed_events = (
         counted or _union_counts(union, local)
     )
+    tables = split_union_arrow_all(local) if local is not None else None  # one pass over the union
     summary.groups_replayed = int(counts.get("group_state", 0))
     r.progress.stage("replayed", groups=summary.groups_replayed, replay_errors=summary.replay_errors,
                      **{t: int(counts.get(t, 0)) for t in ("rebalances", "group_transitions")})  # fmt: skip
     small.set(_small_rows(sum(int(n) for n in counts.values())))
     for name in REPLAY_TABLES:
         if name != "group_state":
-            _merge_replay_table(sink, name, name, union, local)
+            _merge_replay_table(sink, name, name, union, tables)
             r.committed(name)
     r.progress.stage("replay tables merged")
-    return union, local
+    return union, tables
 
 
 def _replace_lines(r: RunContext, audits: Sequence[dict[str, Any]]) -> None:
@@ -285,10 +287,11 @@ def _union_counts(union, local) -> tuple[dict[str, int], int, int, int]:
     return count_summary((row[0], row[1], row[2]) for row in rows)
 
 
-def _merge_replay_table(sink: Sink, table: str, target: str, union, local) -> None:
-    """Upsert the rows of replay table ``table`` into the sink's table ``target``."""
-    if local is not None:
-        sink.merge_arrow(target, split_union_arrow(local, table), MERGE_KEYS[table])
+def _merge_replay_table(sink: Sink, table: str, target: str, union, tables) -> None:
+    """Upsert the rows of replay table ``table`` into the sink's table ``target``: from ``tables``
+    (the union split on the driver) when given, else with Spark."""
+    if tables is not None:
+        sink.merge_arrow(target, tables[table], MERGE_KEYS[table])
     else:
         sink.merge(target, split_union(union, table), MERGE_KEYS[table])
 

@@ -97,6 +97,21 @@ def split_union_arrow(union, table: str):
     return pa.Table.from_arrays(arrays, schema=schema)
 
 
+def split_union_arrow_all(union) -> dict[str, Any]:
+    """:func:`split_union_arrow` of every replay table in one pass: the union's rows ordered by
+    table once (a stable sort: each table's rows keep their order), then one slice per table (the
+    same tables, tests/job/test_replay_buckets.py)."""
+    ordered = union.take(pc.sort_indices(union, sort_keys=[(TABLE_COL, "ascending")]))
+    runs = pc.value_counts(union[TABLE_COL]).to_pylist()
+    sizes = {r["values"]: r["counts"] for r in runs if r["values"] is not None}
+    out, start = {}, 0
+    for name in sorted(sizes):  # the sort's order (UTF-8 bytes; the table names are ASCII)
+        if name in REPLAY_TABLES:
+            out[name] = split_union_arrow(ordered.slice(start, sizes[name]), name)
+        start += sizes[name]
+    return {t: out[t] if t in out else split_union_arrow(union.slice(0, 0), t) for t in REPLAY_TABLES}
+
+
 def record_columns(table: str, cluster: str, group_id: str, records: list[Any]) -> dict[str, list[Any]]:
     """The union columns of ``records`` (dataclasses or dicts) of one table, built column-wise:
     tuples become lists, ``group_id`` comes from the record, ``cluster`` is given, fields without a

@@ -1,6 +1,7 @@
 """The bucket replay's hand-over of its output (jobs/replay_modes.py ``replay_buckets``): the tasks
 writing their union rows themselves and returning only their counts give the union (same rows in
-the same order) and the counts of the plain way, where Spark writes the rows the tasks return."""
+the same order) and the counts of the plain way, where Spark writes the rows the tasks return; the
+driver's one-pass split of the union gives the tables of the per-table split."""
 
 from __future__ import annotations
 
@@ -15,7 +16,14 @@ import pytest
 from jobs import buckets as bk
 from jobs.pipeline import _union_counts
 from jobs.replay_modes import replay_buckets
-from jobs.replay_union import count_summary, union_arrow_schema, union_count_rows
+from jobs.replay_union import (
+    REPLAY_TABLES,
+    count_summary,
+    split_union_arrow,
+    split_union_arrow_all,
+    union_arrow_schema,
+    union_count_rows,
+)
 from jobs.run_context import RunContext
 from tests.job.helpers import job_config
 
@@ -54,6 +62,14 @@ def test_workers_written_union_equals_the_spark_written_one(spark, sample_job, t
     counts, errors, untimed, unattributed = counted
     assert sum(counts.values()) == plain.num_rows and counts["group_state"] > 0
     assert counts["rebalances"] > 0 and errors == 0
+    # the one-pass split on the driver gives every table of the per-table split (rows in order)
+    tables = split_union_arrow_all(plain)
+    assert list(tables) == list(REPLAY_TABLES)
+    for name in REPLAY_TABLES:
+        assert tables[name].equals(split_union_arrow(plain, name)), name
+        assert tables[name].num_rows == counts.get(name, 0)
+    empty = split_union_arrow_all(union_arrow_schema().empty_table())
+    assert all(empty[t].equals(split_union_arrow(union_arrow_schema().empty_table(), t)) for t in REPLAY_TABLES)
 
 
 def test_count_rows_of_a_union() -> None:

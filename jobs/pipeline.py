@@ -15,9 +15,11 @@
    folder is local/FUSE, else ``cogroup(events, group_state).applyInArrow`` (one Spark job); ``incremental`` = a
    streaming query (``applyInPandasWithState``, ``GroupStateTimeout.NoTimeout``,
    ``trigger(availableNow=True)``, checkpoint under the output dir) over the run's new events;
-   the UDF output (one union frame) is staged to Parquet once and split into the tables;
-5. **merge** the replay tables on their keys, recompute the roll-ups (storms, rebalance_frequency)
-   from the whole rebalances table, merge ``group_state``;
+   the UDF output (one union frame) is staged to Parquet once (through the buckets the replay
+   tasks write it themselves and return only its row counts) and split into the tables;
+5. **merge** the replay tables on their keys (a sink that commits on the driver reads the staged
+   union once with pyarrow and splits it in one pass), recompute the roll-ups (storms,
+   rebalance_frequency) from the whole rebalances table, merge ``group_state``;
 6. commit ``ingest_audit`` LAST: it is the run's commit marker.
 
 A run killed anywhere and run again leaves exactly the tables of one clean run.

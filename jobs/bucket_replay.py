@@ -13,6 +13,7 @@ the two give equal tables.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
@@ -24,11 +25,11 @@ from coordinator_core.events.row import EVENT_FIELDS
 from coordinator_core.replay.settings import ReplaySettings
 from jobs.event_order import group_order, group_order_codes, side_ranks
 from jobs.replay_udf import heartbeat_keep, paused_gc, plain_strings, replay_parts, resume_envelope
-from jobs.replay_union import union_table
+from jobs.replay_union import union_count_rows, union_table
 
 __all__ = [
     "DICTIONARY_READ", "read_bucket_events", "bucket_input", "group_bounds", "compact_bucket", "replay_bucket",
-    "bucket_udf",
+    "bucket_udf", "union_part_path", "write_union_part",
 ]  # fmt: skip
 
 #: events table columns a bucket replay reads (``ts_ms`` becomes the input's ``ts``)
@@ -191,6 +192,23 @@ def replay_bucket(
         return union_table(parts)
 
 
+def union_part_path(out_dir: str, task: int) -> str:
+    """The union file task ``task`` writes in ``out_dir`` (names sort in task order)."""
+    return os.path.join(out_dir, f"part-{task:05d}.parquet")
+
+
+def write_union_part(union, out_dir: str, task: int):
+    """Write one task's union table to :func:`union_part_path` (nothing for no rows; a retried
+    task replaces its file whole: written aside, then renamed) and return its
+    :func:`jobs.replay_union.union_count_rows`."""
+    if union.num_rows:
+        path = union_part_path(out_dir, task)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        pq.write_table(union, tmp, compression="snappy")
+        os.replace(tmp, path)
+    return union_count_rows(union)
+
+
 def bucket_udf(
     settings: ReplaySettings,
     run_id: str,
@@ -198,14 +216,20 @@ def bucket_udf(
     event_files: dict[int, list[str]],
     state_files: dict[int, list[str]],
     exclude: frozenset[str] = frozenset(),
+    out_dir: str | None = None,
 ):
-    """mapInArrow function over ``spark.range(buckets)``: task ``k`` replays bucket ``k``."""
+    """mapInArrow function over ``spark.range(buckets)``: task ``k`` replays bucket ``k``. It
+    returns the union rows (schema :func:`jobs.replay_union.union_schema`), or with ``out_dir``
+    writes them there itself (:func:`write_union_part`) and returns only their counts
+    (:data:`jobs.replay_union.COUNT_SCHEMA`)."""
 
     def run(batches):
         for batch in batches:
             for k in batch.column("id").to_pylist():
                 out = replay_bucket(event_files.get(k, []), state_files.get(k, []), settings, run_id,
                                     committed_runs, exclude)  # fmt: skip
+                if out_dir is not None:
+                    out = write_union_part(out, out_dir, k)
                 yield from out.to_batches(max_chunksize=65_536)
 
     return run

@@ -15,9 +15,11 @@
    folder is local/FUSE, else ``cogroup(events, group_state).applyInArrow`` (one Spark job); ``incremental`` = a
    streaming query (``applyInPandasWithState``, ``GroupStateTimeout.NoTimeout``,
    ``trigger(availableNow=True)``, checkpoint under the output dir) over the run's new events;
-   the UDF output (one union frame) is staged to Parquet once and split into the tables;
-5. **merge** the replay tables on their keys, recompute the roll-ups (storms, rebalance_frequency)
-   from the whole rebalances table, merge ``group_state``;
+   the UDF output (one union frame) is staged to Parquet once (through the buckets the replay
+   tasks write it themselves and return only its row counts) and split into the tables;
+5. **merge** the replay tables on their keys (a sink that commits on the driver reads the staged
+   union once with pyarrow and splits it in one pass), recompute the roll-ups (storms,
+   rebalance_frequency) from the whole rebalances table, merge ``group_state``;
 6. commit ``ingest_audit`` LAST: it is the run's commit marker.
 
 A run killed anywhere and run again leaves exactly the tables of one clean run.
@@ -46,11 +48,13 @@ from jobs.replay_modes import bucket_folder, replay_batch, replay_buckets, repla
 from jobs.replay_udf import (
     MERGE_KEYS,
     REPLAY_TABLES,
+    TABLE_COL,
     replay_input,
     split_union,
-    split_union_arrow,
+    split_union_arrow_all,
     union_arrow_schema,
 )
+from jobs.replay_union import count_summary, union_count_rows
 from jobs.run_context import RunContext
 from jobs.run_lost import quarantine_examples as _quarantine_examples
 from jobs.run_lost import what_was_lost as _what_was_lost
@@ -112,12 +116,12 @@ def run_job(
         if step.new_audit:
             _write_events(r, step, summary)
             _replace_lines(r, step.new_audit)
-            union, local = _replay(r, step, committed_runs, summary, small)
+            union, tables = _replay(r, step, committed_runs, summary, small)
         else:
             small.set(_small_rows(sink.row_count("rebalances")))
         _write_rollups(r)
         if step.new_audit:
-            _merge_replay_table(sink, "group_state", r.table_name("group_state"), union, local)
+            _merge_replay_table(sink, "group_state", r.table_name("group_state"), union, tables)
             r.committed("group_state")
             # the commit marker
             sink.write_partition_arrow("ingest_audit", audit_table(step.new_audit, r.run_id), r.run_id)
@@ -196,36 +200,42 @@ def _write_events(r: RunContext, step: _Ingested, summary: RunSummary) -> None:
 def _replay(r: RunContext, step: _Ingested, committed_runs: frozenset[str], summary: RunSummary,
             small: _ShuffleSetting):  # fmt: skip
     """Replay every group with new events and merge the replay's tables (``group_state`` is merged
-    after the roll-ups). Returns the staged union and, when the sink merges on the driver, it as Arrow."""
+    after the roll-ups). Returns the staged union and, when the sink merges on the driver, its
+    tables as Arrow."""
     sink = r.sink
     folder = bucket_folder(sink, step.res, r.run_id, step.adopted) if r.mode == "batch" else None
     if folder:
         # each bucket's event files are read and replayed by one Python worker (no shuffle)
         dropped = step.skip_set | {a["source_file"] for a in step.audit_rows if a.get("duplicate_of")}
-        union, union_dir = replay_buckets(r, folder, step.res.buckets, committed_runs, frozenset(dropped))
+        union, union_dir, counted = replay_buckets(r, folder, step.res.buckets, committed_runs, frozenset(dropped))
     elif r.mode == "batch":
         # file names cross the shuffle as indexes into the run's sorted file list
         files = sorted({a["source_file"] for a in step.new_audit})
         events_now = replay_input(sink.read_partition("events", r.run_id), files)
         union, union_dir = replay_batch(r, events_now, committed_runs, files)
+        counted = None
     else:
         events_now = replay_input(sink.read_partition("events", r.run_id))
         union, union_dir = replay_stream(r, events_now, committed_runs)
+        counted = None
     # the replay's output is small (rows per rebalance / generation / member / group, not per
     # event): a sink that commits on the driver (delta-rs) reads it once with pyarrow instead of
     # running one Spark job per table
     local = _driver_union(sink, union_dir)
-    counts, summary.replay_errors, summary.untimed_events, summary.unattributed_events = _union_counts(union, local)
+    counts, summary.replay_errors, summary.untimed_events, summary.unattributed_events = (
+        counted or _union_counts(union, local)
+    )
+    tables = split_union_arrow_all(local) if local is not None else None  # one pass over the union
     summary.groups_replayed = int(counts.get("group_state", 0))
     r.progress.stage("replayed", groups=summary.groups_replayed, replay_errors=summary.replay_errors,
                      **{t: int(counts.get(t, 0)) for t in ("rebalances", "group_transitions")})  # fmt: skip
     small.set(_small_rows(sum(int(n) for n in counts.values())))
     for name in REPLAY_TABLES:
         if name != "group_state":
-            _merge_replay_table(sink, name, name, union, local)
+            _merge_replay_table(sink, name, name, union, tables)
             r.committed(name)
     r.progress.stage("replay tables merged")
-    return union, local
+    return union, tables
 
 
 def _replace_lines(r: RunContext, audits: Sequence[dict[str, Any]]) -> None:
@@ -270,36 +280,20 @@ def _driver_union(sink: Sink, union_dir: str | None):
 
 
 def _union_counts(union, local) -> tuple[dict[str, int], int, int, int]:
-    """Rows per replay table, and this run's ``replay_error``, ``no_timestamp`` and ``unattributed``
-    anomalies (one per event without any time / naming no group: kept, not replayed)."""
+    """Rows per replay table, and this run's counted anomalies (:func:`count_summary`): from the
+    Arrow union on the driver, else one small Spark aggregate."""
     if local is not None:
-        tables = local.column("_table").to_pylist()
-        kinds = local.column("kind").to_pylist()
-        counts: dict[str, int] = {}
-        for t in tables:
-            counts[t] = counts.get(t, 0) + 1
-        anomalies = [k for t, k in zip(tables, kinds, strict=True) if t == "anomalies"]
-        return counts, anomalies.count("replay_error"), anomalies.count("no_timestamp"), anomalies.count("unattributed")
-    is_anomaly = F.col("_table") == "anomalies"
-    agg = union.groupBy("_table").agg(
-        F.count(F.lit(1)).alias("n"),
-        F.sum((is_anomaly & (F.col("kind") == "replay_error")).cast("long")).alias("e"),
-        F.sum((is_anomaly & (F.col("kind") == "no_timestamp")).cast("long")).alias("u"),
-        F.sum((is_anomaly & (F.col("kind") == "unattributed")).cast("long")).alias("a"),
-    )
-    counts, errors, untimed, unattributed = {}, 0, 0, 0
-    for row in agg.collect():
-        counts[row["_table"]] = row["n"]
-        errors += int(row["e"] or 0)
-        untimed += int(row["u"] or 0)
-        unattributed += int(row["a"] or 0)
-    return counts, errors, untimed, unattributed
+        return count_summary(zip(*union_count_rows(local).to_pydict().values(), strict=True))
+    kind = F.when(F.col(TABLE_COL) == "anomalies", F.col("kind"))
+    rows = union.groupBy(TABLE_COL, kind.alias("kind")).agg(F.count(F.lit(1)).alias("n")).collect()
+    return count_summary((row[0], row[1], row[2]) for row in rows)
 
 
-def _merge_replay_table(sink: Sink, table: str, target: str, union, local) -> None:
-    """Upsert the rows of replay table ``table`` into the sink's table ``target``."""
-    if local is not None:
-        sink.merge_arrow(target, split_union_arrow(local, table), MERGE_KEYS[table])
+def _merge_replay_table(sink: Sink, table: str, target: str, union, tables) -> None:
+    """Upsert the rows of replay table ``table`` into the sink's table ``target``: from ``tables``
+    (the union split on the driver) when given, else with Spark."""
+    if tables is not None:
+        sink.merge_arrow(target, tables[table], MERGE_KEYS[table])
     else:
         sink.merge(target, split_union(union, table), MERGE_KEYS[table])
 

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import os
 import shutil
+from functools import partial
 
 from pyspark.sql import functions as F
+from pyspark.sql.pandas.types import from_arrow_schema
 from pyspark.sql.streaming.state import GroupStateTimeout
 
 from jobs.bucket_replay import bucket_udf
 from jobs.buckets import bucket_expr, bucket_files
 from jobs.replay_udf import SEED_COLUMN, batch_udf, streaming_udf, union_schema
+from jobs.replay_union import COUNT_SCHEMA, count_summary
 from jobs.run_context import RunContext
 from jobs.sink import PARTITION_COL, Sink
 
@@ -51,13 +54,37 @@ def bucket_folder(sink: Sink, res, run_id: str, adopted: bool) -> str | None:
 
 
 def replay_buckets(
-    r: RunContext, folder: str, buckets: int, committed_runs: frozenset[str], exclude: frozenset[str]
+    r: RunContext, folder: str, buckets: int, committed_runs: frozenset[str], exclude: frozenset[str],
+    workers_write: bool | None = None,
 ):
     """Replay through the group buckets: the stored states are split into the same buckets by one
     small Spark write, then each task of a ``spark.range`` (one per bucket with events, the largest
-    first) reads one bucket's event and state files with pyarrow and replays its groups; the union
-    frame is staged like
-    :func:`replay_batch`'s."""
+    first) reads one bucket's event and state files with pyarrow and replays its groups.
+
+    Returns (the union frame, its staged folder, the rows per table and counted anomalies as
+    :func:`jobs.replay_union.count_summary` gives them, or None). ``workers_write`` (default: when
+    the staging folder is local, like the buckets): each task writes its union rows to the folder
+    itself and returns only their counts, so the union never crosses into the JVM; otherwise (the
+    plain way, tested equal) Spark writes the tasks' union rows like :func:`replay_batch`."""
+    tasks, udf = _bucket_tasks(r, folder, buckets, committed_runs, exclude)
+    schema = union_schema()
+    stage = r.sink.staging("union")
+    if workers_write is None:
+        workers_write = "://" not in stage
+    ids = r.spark.range(0, tasks, 1, tasks)
+    if not workers_write:
+        ids.mapInArrow(udf(), schema).write.mode("overwrite").parquet(stage)
+        return r.spark.read.schema(schema).parquet(stage), stage, None
+    shutil.rmtree(stage, ignore_errors=True)
+    os.makedirs(stage)
+    rows = ids.mapInArrow(udf(out_dir=stage), from_arrow_schema(COUNT_SCHEMA)).collect()
+    counted = count_summary((row[0], row[1], row[2]) for row in rows)
+    return r.spark.read.schema(schema).parquet(stage), stage, counted
+
+
+def _bucket_tasks(r: RunContext, folder: str, buckets: int, committed_runs: frozenset[str], exclude: frozenset[str]):
+    """(tasks, :func:`jobs.bucket_replay.bucket_udf` given all but ``out_dir``): the stored
+    states split into the buckets, and task ``t`` given the ``t``-th largest bucket."""
     # the events that name no group (bucket NO_GROUP) are not replayed
     event_files = {k: v for k, v in bucket_files(folder).items() if isinstance(k, int)}
     state_files: dict[int, list[str]] = {}
@@ -77,16 +104,10 @@ def replay_buckets(
     # task k replays the k-th largest bucket (bytes of its event files): the long tasks start first,
     # the short ones fill in at the end (Spark starts the tasks in index order)
     order = sorted(event_files, key=lambda k: (-sum(os.path.getsize(f) for f in event_files[k]), k))
-    tasks = max(len(order), 1)
-    schema = union_schema()
-    out = r.spark.range(0, tasks, 1, tasks).mapInArrow(
-        bucket_udf(r.config.replay, r.run_id, committed_runs, {t: event_files[k] for t, k in enumerate(order)},
-                   {t: state_files.get(k, []) for t, k in enumerate(order)}, exclude),  # fmt: skip
-        schema,
-    )
-    stage = r.sink.staging("union")
-    out.write.mode("overwrite").parquet(stage)
-    return r.spark.read.schema(schema).parquet(stage), stage
+    udf = partial(bucket_udf, r.config.replay, r.run_id, committed_runs,
+                  {t: event_files[k] for t, k in enumerate(order)}, {t: state_files.get(k, []) for t, k in enumerate(order)},
+                  exclude)  # fmt: skip
+    return max(len(order), 1), udf
 
 
 def stream_inbox(r: RunContext, run_events):

@@ -57,13 +57,14 @@ from jobs.replay_union import (  # re-exported: the job imports the union layout
     record_columns,
     split_union,
     split_union_arrow,
+    split_union_arrow_all,
     union_arrow_schema,
     union_schema,
     union_table,
 )  # fmt: skip
 
 __all__ = [
-    "MERGE_KEYS", "REPLAY_TABLES", "TABLE_COL", "UNION_COLUMNS", "UNION_MAP", "split_union", "split_union_arrow",
+    "MERGE_KEYS", "REPLAY_TABLES", "TABLE_COL", "UNION_COLUMNS", "UNION_MAP", "split_union", "split_union_arrow", "split_union_arrow_all",
     "union_arrow_schema", "union_schema", "union_table", "INPUT_COLUMNS", "JSON_COLUMNS", "EVENT_ORDER",
     "SEED_COLUMN", "replay_input", "envelope_json", "load_envelope", "column_values", "replay_group",
     "replay_group_table", "heartbeat_keep", "compact_heartbeats", "route_rows", "replay_parts", "plain_strings",

@@ -97,6 +97,21 @@ def split_union_arrow(union, table: str):
     return pa.Table.from_arrays(arrays, schema=schema)
 
 
+def split_union_arrow_all(union) -> dict[str, Any]:
+    """:func:`split_union_arrow` of every replay table in one pass: the union's rows ordered by
+    table once (a stable sort: each table's rows keep their order), then one slice per table (the
+    same tables, tests/job/test_replay_buckets.py)."""
+    ordered = union.take(pc.sort_indices(union, sort_keys=[(TABLE_COL, "ascending")]))
+    runs = pc.value_counts(union[TABLE_COL]).to_pylist()
+    sizes = {r["values"]: r["counts"] for r in runs if r["values"] is not None}
+    out, start = {}, 0
+    for name in sorted(sizes):  # the sort's order (UTF-8 bytes; the table names are ASCII)
+        if name in REPLAY_TABLES:
+            out[name] = split_union_arrow(ordered.slice(start, sizes[name]), name)
+        start += sizes[name]
+    return {t: out[t] if t in out else split_union_arrow(union.slice(0, 0), t) for t in REPLAY_TABLES}
+
+
 def record_columns(table: str, cluster: str, group_id: str, records: list[Any]) -> dict[str, list[Any]]:
     """The union columns of ``records`` (dataclasses or dicts) of one table, built column-wise:
     tuples become lists, ``group_id`` comes from the record, ``cluster`` is given, fields without a
@@ -144,3 +159,36 @@ def anomaly_columns(
     cluster: str, group_id: str, ts: int | None, kind: str, detail: str
 ) -> dict[str, list[Any]]:
     return record_columns("anomalies", cluster, group_id, [{"ts": ts, "kind": kind, "detail": detail}])
+
+
+#: the columns of :func:`union_count_rows` (what a replay task reports of its own output)
+COUNT_SCHEMA = pa.schema([(TABLE_COL, pa.string()), ("kind", pa.string()), ("n", pa.int64())])
+
+#: the anomaly kinds the run summary counts: ``replay_error``; ``no_timestamp`` and
+#: ``unattributed`` (one per event without any time / naming no group: kept, not replayed)
+COUNTED_KINDS = ("replay_error", "no_timestamp", "unattributed")
+
+
+def union_count_rows(union):
+    """Rows per (table, anomaly kind) of an Arrow union table (``kind`` null outside
+    ``anomalies``): a few rows, folded by :func:`count_summary`."""
+    if union.num_rows == 0:
+        return COUNT_SCHEMA.empty_table()
+    is_anomaly = pc.equal(union[TABLE_COL], "anomalies")
+    kinds = pc.if_else(is_anomaly, union["kind"], pa.scalar(None, pa.string()))
+    keyed = pa.table({TABLE_COL: union[TABLE_COL], "kind": kinds})
+    out = keyed.group_by([TABLE_COL, "kind"], use_threads=False).aggregate([([], "count_all")])
+    return pa.table({TABLE_COL: out[TABLE_COL], "kind": out["kind"], "n": out["count_all"].cast(pa.int64())})
+
+
+def count_summary(rows) -> tuple[dict[str, int], int, int, int]:
+    """Rows per replay table and the run's ``replay_error``, ``no_timestamp`` and ``unattributed``
+    anomalies from ``(table, kind, n)`` rows (:func:`union_count_rows`, of one or several tasks)."""
+    counts: dict[str, int] = {}
+    kinds: dict[str, int] = {}
+    for table, kind, n in rows:
+        counts[table] = counts.get(table, 0) + int(n)
+        if table == "anomalies" and kind is not None:
+            kinds[kind] = kinds.get(kind, 0) + int(n)
+    errors, untimed, unattributed = (kinds.get(k, 0) for k in COUNTED_KINDS)
+    return counts, errors, untimed, unattributed

@@ -7,6 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.dataset as ds
 from pyspark.sql import functions as F
 
 from jobs.report import console
@@ -37,8 +40,49 @@ def what_was_lost(summary: Any, audits: Sequence[dict[str, Any]]) -> None:
 
 
 def quarantine_examples(sink: Any, run_id: str) -> dict[str, tuple[str, int | None, str | None]]:
-    """One quarantined line of the run per reason (the first by file and line): one small aggregate."""
+    """One quarantined line of the run per reason (the first by file and line): read with pyarrow
+    on the driver where the sink lists the partition's files (:func:`quarantine_examples_arrow`),
+    else one small Spark aggregate (:func:`quarantine_examples_spark`, the plain way)."""
+    files = sink.partition_files("quarantine", run_id)
+    if files is None:
+        return quarantine_examples_spark(sink, run_id)
+    return quarantine_examples_arrow(files)
+
+
+def quarantine_examples_spark(sink: Any, run_id: str) -> dict[str, tuple[str, int | None, str | None]]:
+    """:func:`quarantine_examples` as one small Spark aggregate of the run's quarantine partition."""
     q = sink.read_partition("quarantine", run_id)
     first = F.min_by(F.struct("source_file", "line_no", "raw"), F.struct("source_file", "line_no"))
     rows = q.groupBy("reason").agg(first.alias("x")).collect()
     return {row.reason: (row.x.source_file, row.x.line_no, row.x.raw) for row in rows}
+
+
+_EXAMPLE_COLUMNS = ["reason", "source_file", "line_no", "raw"]
+
+
+def quarantine_examples_arrow(files: Sequence[str]) -> dict[str, tuple[str, int | None, str | None]]:
+    """:func:`quarantine_examples_spark` over Parquet files with pyarrow, one batch at a time (the
+    run's quarantine can be large): each batch's first row per reason by (file, line), nulls
+    first like Spark's ordering, kept when it comes before the one kept so far."""
+    best: dict[Any, tuple[Any, ...]] = {}
+    if not files:
+        return {}
+    for batch in ds.dataset(list(files), format="parquet").to_batches(columns=_EXAMPLE_COLUMNS):
+        if not batch.num_rows:
+            continue
+        table = pa.Table.from_batches([batch])
+        keys = []  # nulls first: each column after whether it is set
+        for name in ("reason", "source_file", "line_no"):
+            table = table.append_column(f"_{name}_set", pc.is_valid(table[name]))
+            keys += [(f"_{name}_set", "ascending"), (name, "ascending")]
+        table = table.take(pc.sort_indices(table, sort_keys=keys)).select(_EXAMPLE_COLUMNS)
+        reasons = table["reason"].combine_chunks()
+        n = table.num_rows
+        new = pc.fill_null(pc.not_equal(reasons.slice(1), reasons.slice(0, n - 1)), False)
+        new = pc.or_(new, pc.xor(pc.is_null(reasons.slice(1)), pc.is_null(reasons.slice(0, n - 1))))
+        firsts = [0, *(pc.indices_nonzero(new).to_numpy() + 1).tolist()]
+        for reason, source_file, line_no, raw in zip(*table.take(firsts).to_pydict().values(), strict=True):
+            order = (source_file is not None, source_file, line_no is not None, line_no)
+            if reason not in best or order < best[reason][0]:
+                best[reason] = (order, source_file, line_no, raw)
+    return {reason: (sf, ln, raw) for reason, (_, sf, ln, raw) in best.items()}

@@ -152,6 +152,11 @@ class Sink:
     def merge_arrow(self, name: str, source, keys: list[str]) -> None:
         raise NotImplementedError
 
+    def partition_files(self, name: str, value: str) -> list[str] | None:
+        """The local Parquet files of the ``run_id=value`` partition of ``name``, for a small read
+        with pyarrow on the driver; None when the sink cannot list them (then read with Spark)."""
+        return None
+
     # helpers ---------------------------------------------------------------------------------
     def _empty(self, name: str):
         return self.spark.createDataFrame([], table_schema(name))

@@ -140,6 +140,15 @@ class DeltaRsSink(Sink):
         reader = self.spark.read.option("basePath", self.path(name)).schema(table_schema(name))
         return self._select_schema(name, reader.parquet(*uris))
 
+    def partition_files(self, name: str, value: str) -> list[str] | None:
+        if "://" in self.root:
+            return None
+        if not self.exists(name):
+            return []
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return DeltaTable(self.path(name)).file_uris(partition_filters=[(PARTITION_COL, "=", value)])
+
     def write_partition(self, name: str, df, value: str) -> None:
         dt = self._table(name)
         sub = f"{PARTITION_COL}={value}"
@@ -217,14 +226,20 @@ class DeltaRsSink(Sink):
         write_deltalake(self.path(name), table.cast(table_arrow_schema(name)), mode="overwrite",
                         partition_by=[PARTITION_COL], predicate=f"{PARTITION_COL} = '{quoted}'")  # fmt: skip
 
-    def merge_arrow(self, name: str, source, keys: list[str]) -> None:
+    def merge_arrow(self, name: str, source, keys: list[str], plain: bool = False) -> None:
         """:meth:`merge` of an Arrow table already on the driver (small: the replay's output read
-        from its staged Parquet), without a Spark job. Duplicate keys keep their last row."""
+        from its staged Parquet), without a Spark job. Duplicate keys keep their last row.
+
+        A table without rows (a first run) gets the rows appended: what the MERGE would insert,
+        without its join (:meth:`_append_to_empty`); ``plain=True``: always the MERGE (the
+        reference it is tested equal to)."""
         source = _dedupe_arrow(source.cast(table_arrow_schema(name)), keys)
         if source.num_rows == 0:
             self._table(name)
             return
         dt = self._table(name)
+        if not plain and self._append_to_empty(dt, name, source):
+            return
         predicate = " AND ".join(f"(t.{k} IS NOT DISTINCT FROM s.{k})" for k in keys)
         (
             dt.merge(source, predicate=predicate, source_alias="s", target_alias="t")
@@ -232,6 +247,17 @@ class DeltaRsSink(Sink):
             .when_not_matched_insert_all()
             .execute()
         )
+
+    def _append_to_empty(self, dt, name: str, source) -> bool:
+        """Append ``source`` (keys distinct) when the table has no rows and the same columns in the
+        same order; returns whether it did."""
+        if [f.name for f in dt.schema().fields] != source.schema.names:
+            return False
+        counts = pa.table(dt.get_add_actions(flatten=True)).column("num_records")
+        if counts.null_count or (pa.compute.sum(counts).as_py() or 0) != 0:
+            return False
+        write_deltalake(self.path(name), source, mode="append")
+        return True
 
 
 # ----------------------------------------------------------------------------------- Spark Delta

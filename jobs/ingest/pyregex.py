@@ -159,7 +159,10 @@ class PyForm:
 #: a column this small goes to Python before anything is measured (the first Python call measures it)
 PROBE = 8
 #: a column of more bytes keeps RE2 (linear time on any text; Python's backtracking is not)
-MAX_BYTES = 1 << 16
+MAX_BYTES = 1 << 14
+#: Python answers when its estimate is below this share of RE2's fixed cost (the estimate comes from
+#: other columns: their values may be cheaper)
+MARGIN = 0.5
 #: seconds of a Python call whatever its size (the column to Python strings and back)
 PY_FIXED_S = 15e-6
 #: Python's estimate below this goes to Python without timing RE2
@@ -220,7 +223,7 @@ def _choose(pattern: str, n: int, nbytes: int, arr: pa.Array | None = None) -> P
         t = time.perf_counter()
         pc.match_substring_regex(pa.array([""]), pattern)
         form.re2_s = time.perf_counter() - t
-    return form if estimate < form.re2_s else None
+    return form if estimate < MARGIN * form.re2_s else None
 
 
 def any_match(values: list[str], pattern: str, arr: Callable[[], pa.Array]) -> bool:
@@ -238,7 +241,7 @@ def _measured(form: PyForm | None, arr: pa.Array, t0: float) -> None:
     if form is None or not len(arr):
         return
     per = max(0.0, time.perf_counter() - t0 - PY_FIXED_S) / _units(arr, form)
-    form.py_s = per if form.py_s is None else min(form.py_s, per)  # (the least: pauses only add)
+    form.py_s = per if form.py_s is None else 0.75 * form.py_s + 0.25 * min(per, 4 * form.py_s)  # (damped)
     form.calls[0] += 1
 
 

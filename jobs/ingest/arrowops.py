@@ -53,8 +53,8 @@ def extract(a: pa.Array, regex: str) -> pa.StructArray:
 
 def split_list(raw: pa.Array, strip: str) -> pa.Array:
     """``"[a, b]"``/``"Set(a, b)"``/``"a, b"`` → list<string> (null stays null, ``[]`` → empty)."""
-    s = pc.replace_substring_regex(raw, strip, "")
-    parts = pc.split_pattern_regex(s, r",\s*")
+    s = PR.replace(raw, strip, "")
+    parts = PR.split(s, r",\s*")
     flat = pc.utf8_trim_whitespace(pc.list_flatten(parts))
     parents = numpy_of(pc.list_parent_indices(parts))
     keep = mask(pc.not_equal(flat, ""))

@@ -109,7 +109,7 @@ def _slow_timestamps(ts: pa.Array, default_tz: str = "UTC") -> pa.Array:
     n = len(ts)
     out = np.zeros(n, dtype=np.int64)
     ok = np.zeros(n, dtype=bool)
-    iso = pc.extract_regex(ts, _ISO_PARTS)
+    iso = PR.extract(ts, _ISO_PARTS)
     valid = pc.fill_null(iso.is_valid(), False).to_numpy(zero_copy_only=False)
     if valid.any():
         y, mo, d = _ints(iso, "y"), _ints(iso, "mo", 1), _ints(iso, "d", 1)
@@ -135,7 +135,7 @@ def _slow_timestamps(ts: pa.Array, default_tz: str = "UTC") -> pa.Array:
     if rest.any():
         idx = np.nonzero(rest)[0]
         sub = ts.take(pa.array(idx))
-        jul = pc.extract_regex(sub, _JUL_PARTS)
+        jul = PR.extract(sub, _JUL_PARTS)
         jv = pc.fill_null(jul.is_valid(), False).to_numpy(zero_copy_only=False)
         if jv.any():
             mon = np.array([_MONTHS.get(m or "", 1) for m in jul.field("mon").to_pylist()], dtype=np.int64)
@@ -149,7 +149,7 @@ def _slow_timestamps(ts: pa.Array, default_tz: str = "UTC") -> pa.Array:
             ms = apply_zone(ms, jv, default_tz)
             out[idx[jv]] = ms[jv]
             ok[idx[jv]] = True
-        ep = pc.extract_regex(sub, _EPOCH)
+        ep = PR.extract(sub, _EPOCH)
         ev = pc.fill_null(ep.is_valid(), False).to_numpy(zero_copy_only=False) & ~jv
         if ev.any():
             sec = _ints(ep, "sec")

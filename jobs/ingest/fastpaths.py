@@ -95,7 +95,7 @@ def fast_springboot_kernels(sub: pa.Array, iso_t: bool) -> tuple[np.ndarray, dic
     app = mask(PR.match(right, r"^\[[^\]]*\] \["))
     if app.any():
         right = pc.if_else(
-            pa.array(app), pc.replace_substring_regex(right, r"^\[[^\]]*\] ", "", max_replacements=1), right
+            pa.array(app), PR.replace(right, r"^\[[^\]]*\] ", "", max_replacements=1), right
         )
     th = pc.split_pattern(right, "] ", max_splits=1)
     thread = pc.utf8_trim_whitespace(pc.utf8_slice_codeunits(elem(th, 0), 1, 1 << 30))

@@ -123,7 +123,7 @@ def _assignment(raw: pa.Array) -> pa.Array:
 
 def _instance_id(a: pa.Array) -> pa.Array:
     """Scala ``Some(i)``/``None``, Java ``null``/``Optional[i]``/``Optional.empty`` → i or null."""
-    a = pc.replace_substring_regex(a, r"^(?:Some\((.*)\)|Optional\[(.*)\])$", r"\1\2")
+    a = PR.replace(a, r"^(?:Some\((.*)\)|Optional\[(.*)\])$", r"\1\2")
     bad = pc.is_in(a, pa.array(["None", "null", "Optional.empty", ""]))
     return pc.if_else(pc.fill_null(bad, False), pa.scalar(None, pa.string()), a)
 
@@ -358,7 +358,7 @@ def json_event_fields(ev: pa.Table, head_t: pa.Table, evh: np.ndarray) -> pa.Tab
         i = ev.column_names.index(col)
         if pa.types.is_integer(typ):
             # (a key of the family that holds no whole number gives nothing)
-            extra = pc.if_else(pc.match_substring_regex(extra, r"^-?\d{1,9}$"), extra, pa.scalar(None, extra.type))
+            extra = pc.if_else(PR.match(extra, r"^-?\d{1,9}$"), extra, pa.scalar(None, extra.type))
         extra = pc.cast(extra, typ, safe=False)
         ev = ev.set_column(i, col, pc.coalesce(ev[col].combine_chunks(), extra.cast(ev.schema.field(col).type)))
     return ev

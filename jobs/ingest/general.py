@@ -31,6 +31,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from jobs.ingest import pyregex as PR
 from jobs.ingest import timestamps as T
 from jobs.ingest.layouts import LEVELS, MEL_LEVELS, PY_LOGGER, SHORT_LEVELS
 
@@ -54,7 +55,7 @@ _LOGGER_WORD = r"(?:^|[\s\[(]|\blogger=)(?P<lg>[A-Za-z][\w$]*(?:\.[\w$]+){1,}|sa
 
 
 def _extract(a: pa.Array, rx: str) -> pa.StructArray:
-    return pc.extract_regex(a, rx)
+    return PR.extract(a, rx)
 
 
 def _valid(s: pa.StructArray) -> np.ndarray:
@@ -107,11 +108,11 @@ def read_heads(
     logger = pc.if_else(pa.array(lgv), named, pa.scalar(None, pa.string()))
     if lgv.any():
         # (a "(logger)" tail is the layout's, not the message's)
-        region = pc.replace_substring_regex(region, r"\s*" + _LOGGER_TAIL, "", max_replacements=1)
+        region = PR.replace(region, r"\s*" + _LOGGER_TAIL, "", max_replacements=1)
     if (~lgv).any():
         w = _extract(pc.fill_null(pc.utf8_slice_codeunits(text, 0, 160), ""), _LOGGER_WORD)
         logger = pc.coalesce(logger, pc.if_else(pa.array(_valid(w)), w.field("lg"), pa.scalar(None, pa.string())))
-    message = pc.replace_substring_regex(region, LEAD, "", max_replacements=1)
+    message = PR.replace(region, LEAD, "", max_replacements=1)
     message = pc.utf8_ltrim(message, characters=" \t-:|>#")
     head = (has & ~cont) | (leading & cont) | ((lvv | group_hint) & ~cont)
     return head, {"ts": ts, "level": level, "logger": logger, "message": message, "pts": pts}

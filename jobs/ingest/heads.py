@@ -66,16 +66,21 @@ def layout_order(text: pa.Array, fb: FirstBytes | None = None) -> list[L.Layout]
     sample = text.slice(0, _COMPILED_ORDER_SAMPLE)
     sfb = (fb or FirstBytes(sample)).take(slice(0, _COMPILED_ORDER_SAMPLE))
 
+    values: list[str] | None = None
+
     def hits(lay: L.Layout) -> bool:
+        nonlocal values
         possible = np.nonzero(sfb.possible(L.FIRST_CHARS.get(lay.id, L.ALL_CHARS)))[0]
         if not len(possible):
             return False
-        # a hit among the first possible lines (Python's re, no RE2 compile) settles it
-        if ao.mask(PR.match(ao.take(sample, possible[:_FIRST_LOOK]), lay.regex)).any():
+        if values is None:
+            values = [v or "" for v in sample.to_pylist()]
+        # a hit among the first possible lines settles it; only lines starting with one of the
+        # layout's first characters can hit
+        first, rest = possible[:_FIRST_LOOK], possible[_FIRST_LOOK:]
+        if PR.any_match([values[i] for i in first], lay.regex, lambda: ao.take(sample, first)):
             return True
-        return len(possible) > _FIRST_LOOK and bool(
-            pc.any(pc.match_substring_regex(sample, lay.regex)).as_py()
-        )
+        return len(rest) > 0 and PR.any_match([values[i] for i in rest], lay.regex, lambda: ao.take(sample, rest))
 
     hit = [hits(lay) for lay in L.LAYOUTS]
     return [lay for lay, h in zip(L.LAYOUTS, hit) if h] + [lay for lay, h in zip(L.LAYOUTS, hit) if not h]
@@ -140,12 +145,12 @@ class Heads:
 def _cut_map_tail(t: pa.Table) -> pa.Table:
     """The heads without the map their layout writes after every message (:func:`G.layout_map_tail`)."""
     sample = t["message"].slice(0, G.MAP_SAMPLE)
-    if (pc.sum(pc.match_substring_regex(sample, r"\}\s*$")).as_py() or 0) < 2:  # (cheap: most files have none)
+    if (pc.sum(PR.match(sample, r"\}\s*$")).as_py() or 0) < 2:  # (cheap: most files have none)
         return t
     regex = G.layout_map_tail(sample.to_pylist())
     if regex is None:
         return t
-    cut = pc.replace_substring_regex(t["message"], regex, "", max_replacements=1)
+    cut = PR.replace(t["message"], regex, "", max_replacements=1)
     return t.set_column(t.schema.get_field_index("message"), "message", cut)
 
 
@@ -195,7 +200,7 @@ def _match_one_regex(sub: pa.Array, lay: L.Layout) -> tuple[np.ndarray, dict[str
     okp = pa.array(ok)
     mf = m.filter(okp)
     st = {f.name: mf.field(f.name) for f in m.type}
-    rest = pc.replace_substring_regex(sub.filter(okp), lay.head, "", max_replacements=1)
+    rest = PR.replace(sub.filter(okp), lay.head, "", max_replacements=1)
     if lay.tail is not None:
         t = ao.extract(rest, lay.tail)
         tok = ao.mask(t.is_valid())
@@ -205,7 +210,7 @@ def _match_one_regex(sub: pa.Array, lay: L.Layout) -> tuple[np.ndarray, dict[str
         st = {k: v.filter(tp) for k, v in st.items()}
         tf = t.filter(tp)
         st.update({f.name: tf.field(f.name) for f in t.type})
-        rest = pc.replace_substring_regex(rest.filter(tp), lay.tail, "", max_replacements=1)
+        rest = PR.replace(rest.filter(tp), lay.tail, "", max_replacements=1)
     st["message"] = rest
     return ok, st
 
@@ -285,7 +290,7 @@ def _unwrap_envelope(st: dict[str, pa.Array | None]) -> None:
     """A message that is a text line with a JSON object of its own (:data:`L.ENVELOPE`): the text
     becomes the message and the object's keys fill the fields the outer object lacks."""
     msg = st["message"]
-    if msg is None or not pc.any(pc.fill_null(pc.match_substring_regex(msg, L.ENVELOPE), False)).as_py():
+    if msg is None or not pc.any(pc.fill_null(PR.match(msg, L.ENVELOPE), False)).as_py():
         return
     m = ao.extract(msg, L.ENVELOPE)
     ok = pc.fill_null(m.is_valid(), False)
@@ -371,15 +376,15 @@ def unwrap_paste(text: pa.Array, data: bytes) -> pa.Array:
     every non-blank line (an indented code block). Cheap tests first: most files have none."""
     sniff = data[:65536]  # (a capture has its borders on every line: the start tells)
     if any(c.encode() in sniff for c in _BOX):
-        text = pc.replace_substring_regex(text, f"^[{_BOX}]+ ?|\\s*[{_BOX}]+\\s*$", "")
+        text = PR.replace(text, f"^[{_BOX}]+ ?|\\s*[{_BOX}]+\\s*$", "")
     head = text.slice(0, 400)
     nonblank = pc.filter(head, pc.greater(pc.utf8_length(pc.utf8_trim_whitespace(head)), 0))
     if not len(nonblank):
         return text
     quoted = pc.sum(pc.starts_with(nonblank, ">")).as_py() or 0
     if quoted * 2 > len(nonblank):
-        text = pc.replace_substring_regex(text, r"^>+ ?", "", max_replacements=1)
-        nonblank = pc.replace_substring_regex(nonblank, r"^>+ ?", "", max_replacements=1)
+        text = PR.replace(text, r"^>+ ?", "", max_replacements=1)
+        nonblank = PR.replace(nonblank, r"^>+ ?", "", max_replacements=1)
     first = nonblank[0].as_py() or ""
     if first[:1] in (" ", "\t"):
         lead = pc.subtract(pc.utf8_length(nonblank), pc.utf8_length(pc.utf8_ltrim_whitespace(nonblank)))

@@ -7,7 +7,7 @@ assignment maps and invalid-UTF-8 files are looked at line by line.
 
 This is the fast reader. What a line becomes is specified, line by line with Python's ``re``, by
 :mod:`jobs.ingest.reference` (tested equal). The steps of :func:`_parse_text` live in modules by
-purpose: :mod:`~jobs.ingest.heads` (layouts, declared layouts, JSON, the general reader of unknown
+purpose: :mod:`~jobs.ingest.lines` (bytes to text lines), :mod:`~jobs.ingest.heads` (layouts, declared layouts, JSON, the general reader of unknown
 layouts, pasted-text unwrapping, head timestamps), :mod:`~jobs.ingest.fastpaths` (the byte-position
 paths of Kafka's log4j and Spring Boot heads), :mod:`~jobs.ingest.messages` (context prefix, the
 dialect table, message-first candidates, hard-wrapped lines), :mod:`~jobs.ingest.fields` (typed event
@@ -109,6 +109,7 @@ from jobs.ingest.heads import (
     peel_line_prefix,
     unwrap_paste,
 )
+from jobs.ingest.lines import decoded_lines
 from jobs.ingest.messages import candidate_events, repetitive, wrapped_lines
 from jobs.ingest.model import (
     AUDIT_ARROW,
@@ -186,17 +187,6 @@ def parse_opened(
     return _parse_text(data, source_file, cluster, settings, run_id, audit, fd)
 
 
-def _split_lines(data: bytes) -> pa.Array:
-    buf = pa.py_buffer(data)
-    whole = pa.LargeBinaryArray.from_buffers(
-        pa.large_binary(), 1, [None, pa.array([0, len(data)], pa.int64()).buffers()[1], buf]
-    )
-    lines = pc.list_flatten(pc.split_pattern(whole, b"\n"))
-    if data.endswith(b"\n"):
-        lines = lines.slice(0, len(lines) - 1)
-    return lines
-
-
 @dataclass
 class _HeadColumns:
     """The heads of a file as columns (one value per head; ``rows``: their line index)."""
@@ -231,7 +221,7 @@ def _parse_text(
     fd: FileDates = NO_DATES,
 ) -> tuple[pa.Table, pa.Table, dict[str, Any]]:
     """The steps of one file, in order (see the module docstring)."""
-    f = _decoded_lines(data, settings)
+    f = decoded_lines(data, settings)
     audit["total_lines"] = f.n
     f.text = unwrap_paste(f.text, data)
     f.text, wrap_label = _wrapping_prefix(f.text)
@@ -251,62 +241,6 @@ def _parse_text(
         audit["dated_from"] = dated
     quarantine = quarantine_rows(f, h.rows, h.layout, settings, source_file, cluster, run_id, audit)
     return (events if events is not None else empty_events()), quarantine, audit
-
-
-def _decoded_lines(data: bytes, settings: IngestSettings) -> FileLines:
-    """Lines as text; too long, NUL-byte, invalid UTF-8 lines quarantined (their text empty);
-    ``\\r`` and ANSI colours removed."""
-    lines = _split_lines(data)
-    n = len(lines)
-    f = FileLines(data, lines, lines, np.zeros(n, dtype=bool), np.zeros(n, dtype=np.int8),
-              np.full(n, None, dtype=object), np.full(n, None, dtype=object))  # fmt: skip
-    lengths = numpy_of(pc.binary_length(lines))
-    too_long = lengths > settings.max_line_bytes
-    if too_long.any():
-        f.bad |= too_long
-        f.qreason[too_long] = "line_too_long"
-        for i in np.nonzero(too_long)[0]:
-            f.qdetail[i] = f"{int(lengths[i])} bytes > {settings.max_line_bytes}"
-    if b"\x00" in data:
-        nul = mask(pc.match_substring(lines, b"\x00")) & ~f.bad
-        f.bad |= nul
-        f.qreason[nul] = "binary"
-        f.qdetail[nul] = "NUL bytes"
-    try:
-        text = pc.cast(
-            lines if not f.bad.any() else pc.if_else(pa.array(f.bad), pa.scalar(b"", pa.large_binary()), lines),
-            pa.large_string(),
-        )
-    except pa.ArrowInvalid:
-        _invalid_utf8(f)
-        text = pc.cast(pc.if_else(pa.array(f.bad), pa.scalar(b"", pa.large_binary()), lines), pa.large_string())
-    f.cls[f.bad] = 3
-    if b"\r" in data:
-        text = pc.utf8_rtrim(text, characters="\r")
-    if b"\x1b" in data and b"\x1b[" in data:  # (memchr first: the 2-byte search is slow)
-        text = pc.replace_substring_regex(text, L.ANSI, "")
-    if b"&" in data and b"&#" in data:  # (escaped line ends, L.ESCAPED_END)
-        text = pc.replace_substring_regex(text, L.ESCAPED_END, "")
-    f.text = text
-    return f
-
-
-def _invalid_utf8(f: FileLines) -> None:
-    """Mark the lines that are not UTF-8: ``binary`` when mostly control/non-text bytes, else
-    ``invalid_utf8`` (line by line: only files with such lines come here)."""
-    for i, v in enumerate(f.lines.to_pylist()):
-        if f.bad[i]:
-            continue
-        try:
-            v.decode("utf-8")
-        except UnicodeDecodeError:
-            f.bad[i] = True
-            ctrl = sum(1 for ch in v if ch < 9 or 13 < ch < 32 or ch == 127)
-            nontext = ctrl + sum(1 for ch in v if ch >= 128)
-            if ctrl >= 2 or nontext > 0.3 * max(1, len(v)):
-                f.qreason[i], f.qdetail[i] = "binary", "non-text bytes"
-            else:
-                f.qreason[i], f.qdetail[i] = "invalid_utf8", "invalid UTF-8 byte sequence"
 
 
 def _wrapping_prefix(text: pa.Array) -> tuple[pa.Array, str]:
@@ -598,5 +532,3 @@ def _inherited_times(times: _Times, evh: np.ndarray) -> tuple[pa.Array | None, n
     src = last[evh]
     fill = np.where(src >= 0, times.ts_np[np.maximum(src, 0)], 0)
     return pa.array(np.where(times.has_ts[evh], times.ts_np[evh], fill), pa.int64(), mask=src < 0), inferred
-
-

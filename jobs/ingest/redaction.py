@@ -15,6 +15,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from jobs.ingest import pyregex as PR
+
 #: a whole value that is a redaction mark, or a value with one inside (``consumer-1-***``)
 REDACTED = (
     r"(?i)\*{3,}|^x{3,}$|^<[^<>]+>$|\[redacted\]|^redacted$|^\.{3}$|^…$|^#{3,}$|^\?{3,}$|<redacted>|^masked$"
@@ -35,7 +37,7 @@ def placeholders(
     for name, col in columns.items():
         # (per distinct value: a file names a few groups and members many times)
         enc = pc.dictionary_encode(col)
-        dm = pc.fill_null(pc.match_substring_regex(enc.dictionary, REDACTED), False).to_numpy(zero_copy_only=False)
+        dm = pc.fill_null(PR.match(enc.dictionary, REDACTED), False).to_numpy(zero_copy_only=False)
         if not dm.any():
             continue
         idx = pc.fill_null(enc.indices, -1).to_numpy(zero_copy_only=False)

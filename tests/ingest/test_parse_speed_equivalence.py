@@ -23,8 +23,8 @@ from jobs.ingest import epoch_ms as EM
 from jobs.ingest import fields as FL
 from jobs.ingest import heads as HD
 from jobs.ingest import layouts as L
+from jobs.ingest import lines as LN
 from jobs.ingest import messages as MS
-from jobs.ingest import parse as P
 from tests.ingest.helpers import parse_text
 
 _CHARS = string.printable + "\x00\x7f\u00e9\u4e2d"
@@ -97,7 +97,7 @@ LINES = [
 @given(st.lists(st.tuples(st.integers(0, len(LINES) - 1), st.integers(0, 2), st.integers(0, 2)), min_size=1))
 def test_dedup_dialects_equal_every_line(picks: list[tuple[int, int, int]]) -> None:
     text = "".join(LINES[i].format(ms=k % 1000, c=c, g=g) + "\n" for k, (i, c, g) in enumerate(picks))
-    lines = P._split_lines(text.encode())
+    lines = LN.split_lines(text.encode())
     text_a = lines.cast(pa.large_string())
     heads = HD.Heads()
     rows = np.arange(len(text_a))

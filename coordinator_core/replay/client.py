@@ -38,6 +38,19 @@ from coordinator_core.replay.model import E, GenerationAssignment, S
 from coordinator_core.rows import assignment_map, split_partition, to_int
 
 
+#: the kinds of a non-Java client line that name the file's own consumer as a member of the group
+#: (it joined, or was given partitions): such a line with no member id in a file that never named one
+#: is about :func:`file_member`
+_STANDS_IN_FOR_MEMBER = frozenset({"joined", "synced", "partitions_assigned"})
+
+
+def file_member(source_file: str) -> str:
+    """The stand-in ``member_id`` of the one consumer of a non-Java client's log file whose lines name
+    no member id (kafka-python 2.0 and aiokafka at INFO log ``Successfully joined group G with
+    generation N``)."""
+    return f"<consumer of {source_file}>"
+
+
 def _one_consumer_file(row: tuple) -> bool:
     """A line of a non-Java client (no client id): its log file is one consumer."""
     return bool(row[SF]) and row[SIDE] == "other"
@@ -89,7 +102,13 @@ class ClientEvidence(ClientOnlyEvidence):
             if cand is not None and sum(1 for m in self.members.values() if m.client_id == cid) <= 1:
                 return cand
         elif sf and row[SIDE] == "other":
-            return self.member_by_client.get(f"{sf}\x1f")
+            key = f"{sf}\x1f"
+            mid = self.member_by_client.get(key)
+            if mid is None and row[KIND] in _STANDS_IN_FOR_MEMBER:
+                # kafka-python before 2.1 and its kin name no member at INFO: the file's one
+                # consumer stands for itself until a line names its member id
+                mid = self.member_by_client[key] = file_member(sf)
+            return mid
         return None
 
     def _client_evidence(self, mid: str | None, giid: str | None, cid: str) -> None:

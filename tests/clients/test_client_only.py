@@ -135,15 +135,19 @@ def test_librdkafka_2_0_is_read_like_2_16(scores):
     assert "librdkafka-2.0/cooperative" in scores
 
 
-def test_kafka_python_2_0_is_read_where_it_names_its_member(scores):
+def test_kafka_python_2_0_is_read_with_or_without_its_member_id(scores):
     """kafka-python 2.0.2 at INFO names no member id on any line (``Successfully joined group g with
-    generation N``, ``Leaving consumer group (g).``): the replay has no member to follow, so no rebalance
-    is found from INFO logs. At DEBUG its connection prints the JoinGroup response (generation, member
-    id) and the heartbeat and LeaveGroup requests: every rebalance, cause and session end is read."""
+    generation N``, ``Leaving consumer group (g).``): the file's one consumer stands for its member
+    (``<consumer of FILE>``), so every rebalance is found with its end and generation; the session ends
+    cannot be matched to the coordinator's member ids. At DEBUG its connection prints the JoinGroup
+    response (generation, member id) and the heartbeat and LeaveGroup requests: every rebalance, cause
+    and session end is read."""
     d = scores["kafka-python-2.0/debug"]
     assert (d.rebalances, d.found, d.causes, d.causes_ok, d.sessions, d.sessions_ok) == (3, 3, 3, 3, 2, 2), d.misses
     s = _by_library(scores)["kafka-python-2.0"]
-    assert (s.rebalances, s.found, s.sessions, s.quarantined) == (29, 3, 18, 0)
+    assert (s.rebalances, s.found, s.causes, s.causes_ok, s.sessions, s.sessions_ok, s.quarantined) == (
+        29, 29, 29, 19, 18, 2, 0)
+    assert s.replayed == 35
 
 
 def test_arroyo_lines_name_no_group(scores):

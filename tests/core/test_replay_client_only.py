@@ -115,3 +115,30 @@ def test_leader_map_without_any_generation_is_no_replay_error():
     assert out.anomalies == []
     assert [(s.member_id, s.end_reason) for s in out.sessions] == [("A", "open"), ("B", "open")]
     assert out.rebalances == []
+
+
+def test_a_non_java_file_that_names_no_member_stands_for_its_one_consumer():
+    """kafka-python 2.0 at INFO: ``Successfully joined group g with generation N`` and the assigned
+    partitions, with no member id and no client id on any line: each file's one consumer is a member
+    (``<consumer of FILE>``), so the rebalance ends at the last member's new assignment."""
+    from coordinator_core.replay.client import file_member
+
+    def py(kind, ts, f, **kw):
+        return client(kind, ts, file=f, origin="other", **kw)
+
+    evs = [
+        py("join_sent", 100, "c1.log"),
+        py("joined", 150, "c1.log", generation=1),
+        py("partitions_assigned", 151, "c1.log", partitions=("t-0", "t-1")),
+        py("join_sent", 1000, "c2.log"),
+        py("partitions_revoked", 1100, "c1.log", partitions=("t-0", "t-1")),
+        py("join_sent", 1101, "c1.log"),
+        py("joined", 1300, "c1.log", generation=2),
+        py("joined", 1300, "c2.log", generation=2),
+        py("partitions_assigned", 1301, "c1.log", partitions=("t-0",)),
+        py("partitions_assigned", 1302, "c2.log", partitions=("t-1",)),
+    ]
+    out = replay(number(evs))
+    last = out.rebalances[-1]
+    assert (last.new_generation, last.outcome, last.end_ts) == (2, "completed", 1301)
+    assert {s.member_id for s in out.sessions} == {file_member("c1.log"), file_member("c2.log")}

@@ -37,7 +37,6 @@ from coordinator_core.replay.core import DEPARTED_MAX
 from coordinator_core.replay.model import E, GenerationAssignment, S
 from coordinator_core.rows import assignment_map, split_partition, to_int
 
-
 #: the kinds of a non-Java client line that name the file's own consumer as a member of the group
 #: (it joined, or was given partitions): such a line with no member id in a file that never named one
 #: is about :func:`file_member`

@@ -91,7 +91,7 @@ def _agrees(di: int, src: Source, st: Statement, message: str) -> bool | None:
     return got["kind"] == want["kind"] and all(got[f] == want[f] for f in FACTS if f in want)
 
 
-def _loggers(sources: tuple[Source, ...]) -> dict[str, frozenset[str]]:
+def source_loggers(sources: tuple[Source, ...]) -> dict[str, frozenset[str]]:
     """Per source: the logger names the reader finds in its golden lines."""
     from jobs.ingest.catalogue import golden_lines
     from jobs.ingest.parse import parse_bytes
@@ -109,7 +109,7 @@ def compute() -> dict[str, str]:
     pattern) or the alternation of its open wordings' regexes."""
     sources = load()
     sts = [(src, st, render_message(src, st).rstrip(DM.TRAILING_BLANKS)) for src in sources for st in src.statements]
-    loggers = _loggers(sources)
+    loggers = source_loggers(sources)
     out: dict[str, str] = {}
     for di, d in enumerate(D.DIALECTS):
         cond = DM.logger_condition(d)

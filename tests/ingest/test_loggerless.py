@@ -39,12 +39,7 @@ _KEYED_SOURCES = {"kafkajs"}
 @cache
 def _loggers() -> dict[str, frozenset[str]]:
     """Per source: the logger names its golden lines' events carry (as the reader finds them)."""
-    out = {}
-    for src in SOURCES:
-        data = "\n".join(line for _, _, line in golden_lines((src,))).encode() + b"\n"
-        ev, _, _ = parse_bytes(data, f"{src.name}.log")
-        out[src.name] = frozenset(e["logger"] for e in ev.to_pylist() if e["logger"])
-    return out
+    return OW.source_loggers(tuple(SOURCES))
 
 
 def _own(d: DM.Dialect, source: str) -> bool:

@@ -110,13 +110,14 @@ from jobs.ingest.heads import (
     unwrap_paste,
 )
 from jobs.ingest.lines import decoded_lines
-from jobs.ingest.messages import candidate_events, repetitive, wrapped_lines
+from jobs.ingest.messages import candidate_events, repetitive
 from jobs.ingest.model import (
     AUDIT_ARROW,
     EVENTS_ARROW,
     IngestSettings,
 )
 from jobs.ingest.rawbytes import may_contain
+from jobs.ingest.wrapped import wrapped_lines
 
 
 # ------------------------------------------------------------------------------------ main

@@ -14,6 +14,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from jobs.ingest import context as C
+from jobs.ingest import pyregex as PR
 from jobs.ingest.arrowops import extract, mask, numpy_of, take, whole
 
 # ------------------------------------------------------------------------------------ attribution
@@ -127,7 +128,7 @@ def _id_mentions(
     alts = ["|".join(re.escape(i) for i in all_ids[c : c + 256]) for c in range(0, len(all_ids), 256)]
     for alt in alts:
         rx = rf"(?:^|{_ID_BOUNDARY})(?:{alt})(?:$|{_ID_BOUNDARY})"
-        hit |= mask(pc.match_substring_regex(msg, rx))
+        hit |= mask(PR.match(msg, rx))
     hit &= ~nog
     if not hit.any():
         return where

@@ -30,6 +30,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from jobs.ingest import pyregex as PR
 from jobs.ingest import timestamps as TS
 
 LEVELS = r"TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|SEVERE|CONFIG|FINE|FINER|FINEST|NOTICE|CRITICAL"
@@ -457,7 +458,7 @@ def with_response_error(message: pa.Array, error: pa.Array | None) -> pa.Array:
     if error is None or error.null_count == len(error):
         return message
     error = error.cast(message.type)
-    sel = pc.and_(pc.fill_null(pc.match_substring_regex(message, RESPONSE_MESSAGE), False),
+    sel = pc.and_(pc.fill_null(PR.match(message, RESPONSE_MESSAGE), False),
                   pc.fill_null(pc.not_equal(error, ""), False))  # fmt: skip
     if not pc.any(sel).as_py():
         return message

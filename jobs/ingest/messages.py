@@ -80,13 +80,13 @@ def _strip_prefix(message: pa.Array, has_pre: np.ndarray) -> pa.Array:
     """``message`` without its context prefix (rows ``has_pre``). Every :data:`D.BODY_PREFIX`
     alternative ends at its first ``"] "`` / ``"]: "``, so a split finds the body (much cheaper than
     a regex replacement); only a client prefix behind an MDC block ``[a|b] `` needs the regex."""
-    parts = pc.split_pattern_regex(message, r"\]:? ", max_splits=1)
+    parts = PR.split(message, r"\]:? ", max_splits=1)
     mdc = has_pre & ao.mask(PR.match(message, r"^\[[^\]|]*\|"))
     simple = has_pre & ~mdc
     body = pc.if_else(pa.array(simple), ao.elem(parts, 1), message)
     if mdc.any():
         rows = np.nonzero(mdc)[0]
-        stripped = pc.replace_substring_regex(ao.take(message, rows), D.BODY_PREFIX, "", max_replacements=1)
+        stripped = PR.replace(ao.take(message, rows), D.BODY_PREFIX, "", max_replacements=1)
         body = pc.replace_with_mask(body, pa.array(mdc), stripped.cast(body.type))
     return body
 

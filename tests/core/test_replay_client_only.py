@@ -142,3 +142,27 @@ def test_a_non_java_file_that_names_no_member_stands_for_its_one_consumer():
     last = out.rebalances[-1]
     assert (last.new_generation, last.outcome, last.end_ts) == (2, "completed", 1301)
     assert {s.member_id for s in out.sessions} == {file_member("c1.log"), file_member("c2.log")}
+
+
+def test_a_file_stand_in_gives_way_to_the_member_id_and_needs_a_join():
+    """A revoke before any join makes no stand-in member; once a line of the file names its member id,
+    the file's later lines are about that member, not the stand-in."""
+    from coordinator_core.replay.client import file_member
+
+    def py(kind, ts, **kw):
+        return client(kind, ts, file="c1.log", origin="other", **kw)
+
+    only_revoke = replay(number([py("partitions_revoked", 50, partitions=("t-0",))]))
+    # (a revoke starts a rebalance, as any client's does, but names no member)
+    assert only_revoke.sessions == []
+    assert [r.culprit_member_id for r in only_revoke.rebalances] == [None]
+    evs = [
+        py("join_sent", 100),
+        py("joined", 150, generation=1),
+        py("partitions_assigned", 151, partitions=("t-0",)),
+        py("joined", 900, member_id="m-1", generation=2),
+        py("partitions_assigned", 901, partitions=("t-0",)),
+    ]
+    out = replay(number(evs))
+    assert {s.member_id for s in out.sessions} >= {file_member("c1.log"), "m-1"}
+    assert out.rebalances[-1].new_generation == 2 and out.rebalances[-1].end_ts == 901

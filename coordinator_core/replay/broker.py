@@ -169,7 +169,9 @@ class BrokerEvidence(ReplayCore):
         ended (their clocks run behind the broker's, within ``clock_skew_tolerance_ms``: the line
         names an older generation than the clients reached; a rebalance a broker line ended is no
         longer ``inferred``): that rebalance, re-opened for the broker to time and number (its id
-        stays; a report of it not flushed yet is dropped)."""
+        stays; a report of it not flushed yet is dropped, and so are the transitions its inferred
+        end made at a newer generation that are not flushed yet: the group's state goes back to
+        where the broker's line finds it)."""
         lr = self.last_rebalance
         if (
             lr is None or not lr.inferred or g is None or self.generation is None or g >= self.generation
@@ -178,6 +180,8 @@ class BrokerEvidence(ReplayCore):
         ):  # fmt: skip
             return
         self._rb = [x for x in self._rb if x.rebalance_id != lr.rebalance_id]
+        while self._tr and self._tr[-1].inferred and self._tr[-1].generation > g:
+            self.state = self._tr.pop().from_state
         lr.outcome, lr.end_ts, lr.members_after, lr.new_generation, lr.join_rounds = None, None, None, None, 0
         self.generation = g
         self.rebalance = lr

@@ -130,7 +130,9 @@ def _incarnations(transitions):
 def _broker_then_older_prepare(signal: str, broker: str) -> list:
     """A client ``signal`` begins a client-inferred rebalance and a ``broker`` line (``Stabilized group``,
     the group's load) states generation 1; a later broker line with the older generation 0 must not
-    re-open the rebalance as clock skew and set the generation back."""
+    re-open the rebalance as clock skew and set the generation back. When the second line is the
+    client's own sync at generation 1 (the rebalance still inferred), the broker's older line re-opens
+    it, and the group's transitions must not go from generation 1 back to 0."""
     t = EVENT_TYPES
     return [
         t[signal](ts=0, group_id=G, member_id="m1", generation=0, source_file="m1.log", line_no=1, client_id="c-m1"),
@@ -144,6 +146,7 @@ def _broker_then_older_prepare(signal: str, broker: str) -> list:
 @given(evidence())
 @example(_broker_then_older_prepare("join_sent", "group_stable"))
 @example(_broker_then_older_prepare("poll_timeout", "group_loaded"))
+@example(_broker_then_older_prepare("join_sent", "synced"))
 def test_replay_invariants(events):
     out = run(events)
     assert "replay_error" not in [a.kind for a in out.anomalies], [a.detail for a in out.anomalies]

@@ -316,7 +316,44 @@ class ClientEvidence(ClientOnlyEvidence):
             g = to_int(row[GEN])
             if g is not None:
                 self.members[mid].client_generation = g
+        self._assigned_new_member(row, mid)
         self._client_only_end(row, mid)
+
+    def _assigned_new_member(self, row: tuple, mid: str | None) -> None:
+        """Client-only: the first sync or assignment of a one-consumer file's member that the group has
+        not seen (its join was not logged: kafkajs at INFO, sarama before 1.31, an application's own
+        assignment callback): the member joined. Kafka's consumers are given partitions only after a
+        join round that admitted them, so an open rebalance whose cause is unknown was the member's
+        arrival (``new_member``), and with none open this line ends the rebalance that admitted it,
+        whose start was not logged."""
+        if self.broker_seen or not mid or mid in self.members or not _one_consumer_file(row):
+            return
+        self._add_member(mid, row[TS], cid=row[CID], giid=row[GIID], inferred=True)
+        r = self.rebalance
+        lr = self.last_rebalance
+        if (
+            r is None
+            and lr is not None
+            and lr.outcome == "completed"
+            and lr.end_ts is not None
+            and 0 <= row[TS] - lr.end_ts <= self.settings.clock_skew_tolerance_ms
+        ):
+            # the round that just completed admitted it too (its other members' lines came first)
+            if lr.cause == "unknown" or lr.weak_cause:
+                self._set_cause(lr, "new_member", mid, cid=row[CID])
+                lr.weak_cause = False
+                self._reemit_rebalance(lr)
+            return
+        if r is None:
+            if not self._can("rebalance_signal"):
+                return
+            self._expire_unseen()
+            r = self._start_rebalance(None, self.generation, start_unknown=True, inferred=True)
+            self._apply(row, "rebalance_signal")
+        if r.cause == "unknown" or r.weak_cause:
+            self._set_cause(r, "new_member", mid, cid=row[CID])
+            r.weak_cause = False
+            r.culprit_file = row[SF]
 
     def _on_leader_assigned(self, row: tuple) -> None:
         ts = row[TS]
@@ -378,6 +415,7 @@ class ClientEvidence(ClientOnlyEvidence):
         if not mid:
             self._client_only_end(row, None)
             return
+        self._assigned_new_member(row, mid)
         m = self.members.get(mid)
         g = to_int(row[GEN])
         if g is None and m is not None:

@@ -45,6 +45,18 @@ CLIENT_DIALECTS: tuple[Dialect, ...] = (
        r"consumergroup/session/(?P<member_id>[^/\s]*)/{N} (?P<reason>heartbeat loop stopped)", "consumergroup/session/m-1/3 heartbeat loop stopped"),
     _d("sarama.coordinator_unavailable", "coordinator_lost", OT, "sarama 1.37+",
        r"client/coordinator (?P<reason>coordinator for {G} is not available)", "client/coordinator coordinator for g is not available"),
+    # its partition consumers (consumer.go, every release): in a consumer group, a session's claims are consumed
+    # by partition consumers started after SyncGroup and Setup (each claim "added subscription"), and stopped when
+    # the session ends (each "closed dead subscription", before Cleanup): the member's new assignment and its
+    # revocation; the group is the file's context (its coordinator lookups), a file without one (a plain
+    # partition consumer) stays unattributed. An abandoned subscription is re-added on another broker: no fact.
+    _d("sarama.subscription_added", "partitions_assigned", OT, "sarama",
+       r"consumer/broker/\d+ added subscription to (?P<partitions_raw>\S+/\d+)", "consumer/broker/1 added subscription to t/0"),
+    _d("sarama.subscription_closed", "partitions_revoked", OT, "sarama",
+       r"consumer/broker/\d+ closed dead subscription to (?P<partitions_raw>\S+/\d+)", "consumer/broker/1 closed dead subscription to t/0"),
+    # (consumerGroup.Close() sends LeaveGroup, then closes its client: "Closing Client" is the file's member leaving;
+    # in a file that names no group it stays unattributed)
+    _d("sarama.closing_client", "leave_sent", OT, "sarama", r"(?P<reason>Closing Client)", "Closing Client"),
     # (sarama's own wordings: read whatever logger, or none, the application gives sarama.Logger)
     _d("sarama.coordinator_unavailable.v1_36", "other", OT, "sarama 1.24-1.36",
        r"(?P<reason>client/coordinator coordinator for consumer group {G} is not available)",

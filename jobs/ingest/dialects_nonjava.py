@@ -355,7 +355,7 @@ NON_JAVA: tuple[Dialect, ...] = (
     _d("sarama_cluster.rebalance", "other", OT, "sarama-cluster",
        r"(?P<reason>cluster/consumer\s+rebalance|rebalance, metadata (?:done|coordinator for consumer group refreshed))",
        "cluster/consumer  rebalance"),
-    _d("sarama.consumer_broker", None, OT, "sarama", r"consumer/broker/\d+ .*", "consumer/broker/1 added subscription to t/0"),
+    _d("sarama.consumer_broker", None, OT, "sarama", r"consumer/broker/\d+ .*", "consumer/broker/1 abandoned subscription to t/0 because consuming was taking too long"),
     _d("sarama.any_group", "other", OT, "sarama", r"(?P<reason>.*?\b(?:consumergroup|group) (?P<group_id>[^\s,:]+).*)",
        "consumergroup g rebalance", logger=r"^sarama$"),
     # ------------------------------------------------------------------ ruby-kafka (its tagged logger: "[[group] {assignment}:] ")

@@ -174,6 +174,8 @@ class ClientEvidence(ClientOnlyEvidence):
         ts = row[TS]
         mid = self._client_member(row)
         cid = row[CID]
+        if kind == "leave_sent" and self._no_member_leaves(row, mid):
+            return
         info = self._trigger_cause(row, kind, mid, cid)
         if info is None:
             return
@@ -193,6 +195,18 @@ class ClientEvidence(ClientOnlyEvidence):
                 self._late_poll_timeout(ts, mid, cid)
             return
         self._client_only_trigger(row, info, mid, weak, leaving)
+
+    def _no_member_leaves(self, row: tuple, mid: str | None) -> bool:
+        """Client-only: a leave line of a one-consumer file that names no member (kafkajs' ``Stopped``,
+        sarama's ``Closing Client``) while the file's consumer is no member - it never joined, or
+        left already (a second stop) - is no leave of the group."""
+        return (
+            not self.broker_seen
+            and _one_consumer_file(row)
+            and not row[MID]
+            and not row[CID]
+            and (mid is None or mid not in self.members)
+        )
 
     def _late_poll_timeout(self, ts: int, mid: str | None, cid: str | None) -> None:
         """A client's poll-timeout line logged (by its clock) just after the broker removed the member

@@ -169,6 +169,8 @@ CLIENT_DIALECTS: tuple[Dialect, ...] = (
        "[Runner] The coordinator is not aware of this member, re-joining the group"),
     _d("kafkajs.resync", "rejoin_requested", OT, "kafkajs 1.4+", r"\[ConsumerGroup\] (?P<reason>.*), resync group{KEYS}",
        "[ConsumerGroup] Topic has been updated, resync group"),
+    # (consumer.stop() and disconnect() log it after runner.stop() sent LeaveGroup; kafkajs 1.x's disconnect() too)
+    _d("kafkajs.stopped", "leave_sent", OT, "kafkajs", r"\[Consumer\] (?P<reason>Stopped){KEYS}", "[Consumer] Stopped"),
     _d("kafkajs.noise", None, OT, "kafkajs",
        r"\[(?:ConsumerGroup|Runner)\] (?:Pausing fetching|Resuming fetching|Seek offset|No active topic|Fetching from|Stale cluster metadata"
        r"|Offset out of range|Preferred read replica|Consumer group received unsubscribed topics|Consumer is not aware of all assigned partitions"

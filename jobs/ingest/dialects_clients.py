@@ -113,6 +113,9 @@ CLIENT_DIALECTS: tuple[Dialect, ...] = (
        r"rebalance failed for consumer group, (?P<group_id>[^\s:]+): {R}",
        "rebalance failed for consumer group, g: syncGroup failed: [27] Rebalance In Progress: the coordinator has begun rebalancing the group, "
        "the client should rejoin the group"),
+    # (its partition watcher returns on the error, which ends the Generation: the group joins its next one)
+    _d("kafkago.watcher_failed", "rejoin_requested", OT, "kafka-go 0.3+", r"(?P<reason>Problem getting partitions during startup), .*",
+       "Problem getting partitions during startup, [3] Unknown Topic Or Partition"),
     _d("kafkago.noise", None, OT, "kafka-go 0.2+",
        r"(?:committed offsets: |Failed to fetch offsets for group |(?:started|stopped) partition watcher for group|(?:started|stopped) commit for group,? ).*",
        "started commit for group g"),

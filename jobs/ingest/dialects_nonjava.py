@@ -145,6 +145,13 @@ NON_JAVA: tuple[Dialect, ...] = (
     _d("librdkafka.join_state", "other", OT, "librdkafka",
        r"Group \"{G}\" changed join state (?P<reason>\S+ -> \S+)(?: \(state {ST}\))?",
        'Group "g" changed join state init -> wait-join (state up)'),
+    # (the same statement with the response's error: rdkafka_cgrp.c logs it before handling the error;
+    # the error is rd_kafka_err2str's text, "Broker: Group member needs a valid member ID" ...)
+    _d("librdkafka.joingroup_error", "join_failed", OT, "librdkafka",
+       r"JoinGroup response: GenerationId -1, Protocol \S*, LeaderId \S*(?: \(me\))?, my MemberId (?P<member_id>\S*), "
+       r"(?:member metadata count \d+|\d+ members in group): (?P<reason>(?:Broker|Local): .+)",
+       "JoinGroup response: GenerationId -1, Protocol , LeaderId , my MemberId rdkafka-1, member metadata count 0: "
+       "Broker: Group member needs a valid member ID"),
     _d("librdkafka.joingroup_response", "joined", OT, "librdkafka",
        r"JoinGroup response: GenerationId {N}, Protocol (?P<protocol>\S+), LeaderId (?P<old_member_id>\S+?)(?: \(me\))?, my MemberId {M}, .*",
        "JoinGroup response: GenerationId 3, Protocol range, LeaderId rdkafka-l1 (me), my MemberId rdkafka-l1, member metadata count 2: (no error)"),

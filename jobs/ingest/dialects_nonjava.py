@@ -359,6 +359,20 @@ NON_JAVA: tuple[Dialect, ...] = (
     _d("sarama.requesting_coordinator", "other", OT, "sarama",
        r"(?P<reason>client/coordinator [Rr]equesting coordinator for (?:consumerg(?:r)?oup )?(?P<group_id>\S+) from .*)",
        "client/coordinator requesting coordinator for consumergroup g from kafka-1:9092"),
+    # (its Consumer.handleError without Return.Errors: "<ctx> error: <err>", ctx heartbeat, topics, commit or rebalance)
+    _d("sarama_cluster.rebalance_error", "join_failed", OT, "sarama-cluster 2.0+", r"(?P<reason>rebalance error: .+)", "rebalance error: EOF"),
+    # its Notification as an application prints it with %+v (the README's `log.Printf("Rebalanced: %+v\n", ntf)`;
+    # balancer.go: NotificationType.String()): "rebalance start" is issued after the consumer released its
+    # partitions and before it joins, "rebalance OK" with the claims of the new generation
+    _d("scluster_ntf.start", "partitions_revoked", OT, "sarama-cluster (printed Notification)",
+       r"(?:.*?: )?&\{Type:(?P<reason>rebalance start) Claimed:map\[.*\] Released:map\[.*\] Current:map\[.*\]\}",
+       "Rebalanced: &{Type:rebalance start Claimed:map[] Released:map[] Current:map[t:[0 1]]}"),
+    _d("scluster_ntf.ok", "partitions_assigned", OT, "sarama-cluster (printed Notification)",
+       r"(?:.*?: )?&\{Type:(?P<reason>rebalance OK) Claimed:map\[.*\] Released:map\[.*\] Current:map\[.*\]\}",
+       "Rebalanced: &{Type:rebalance OK Claimed:map[t:[0 1]] Released:map[] Current:map[t:[0 1]]}"),
+    _d("scluster_ntf.error", "other", OT, "sarama-cluster (printed Notification)",
+       r"(?:.*?: )?&\{Type:(?P<reason>rebalance error) Claimed:map\[.*\] Released:map\[.*\] Current:map\[.*\]\}",
+       "Rebalanced: &{Type:rebalance error Claimed:map[] Released:map[] Current:map[]}"),
     _d("sarama_cluster.rebalance", "other", OT, "sarama-cluster",
        r"(?P<reason>cluster/consumer\s+rebalance|rebalance, metadata (?:done|coordinator for consumer group refreshed))",
        "cluster/consumer  rebalance"),

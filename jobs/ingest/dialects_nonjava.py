@@ -152,6 +152,16 @@ NON_JAVA: tuple[Dialect, ...] = (
        r"(?:member metadata count \d+|\d+ members in group): (?P<reason>(?:Broker|Local): .+)",
        "JoinGroup response: GenerationId -1, Protocol , LeaderId , my MemberId rdkafka-1, member metadata count 0: "
        "Broker: Group member needs a valid member ID"),
+    # (REQERR, rd_kafka_err_action(): "<broker>: <ApiKey>Request failed: <rd_kafka_err2str>: [explicit ]actions <a>")
+    _d("librdkafka.reqerr_heartbeat", "heartbeat_failed", OT, "librdkafka",
+       r"(?:\S+: )?HeartbeatRequest failed: (?P<reason>.+?): (?:explicit )?actions .*",
+       "localhost:9093/0: HeartbeatRequest failed: Broker: Group rebalance in progress: explicit actions 0x0"),
+    _d("librdkafka.reqerr_join", "join_failed", OT, "librdkafka", r"(?:\S+: )?JoinGroupRequest failed: (?P<reason>.+?): (?:explicit )?actions .*",
+       "GroupCoordinator/1: JoinGroupRequest failed: Broker: Group member needs a valid member ID: explicit actions Ignore"),
+    _d("librdkafka.reqerr_sync", "sync_failed", OT, "librdkafka", r"(?:\S+: )?SyncGroupRequest failed: (?P<reason>.+?): (?:explicit )?actions .*",
+       "GroupCoordinator/1: SyncGroupRequest failed: Broker: Group rebalance in progress: explicit actions Ignore"),
+    _d("librdkafka.reqerr_quiet", None, OT, "librdkafka", r"(?:\S+: )?\w+Request failed: .+?: (?:explicit )?actions .*",
+       "GroupCoordinator/1: LeaveGroupRequest failed: Broker: Unknown member: explicit actions Ignore"),
     _d("librdkafka.joingroup_response", "joined", OT, "librdkafka",
        r"JoinGroup response: GenerationId {N}, Protocol (?P<protocol>\S+), LeaderId (?P<old_member_id>\S+?)(?: \(me\))?, my MemberId {M}, .*",
        "JoinGroup response: GenerationId 3, Protocol range, LeaderId rdkafka-l1 (me), my MemberId rdkafka-l1, member metadata count 2: (no error)"),

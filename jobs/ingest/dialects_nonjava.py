@@ -416,6 +416,7 @@ NON_JAVA: tuple[Dialect, ...] = (
        "kafka-node-client owns topics:  { wym: [ 0 ] } +0ms", logger=r"^kafka-node:"),
     _d("kafkanode.generation", "other", OT, "kafka-node", r"generationId {N}(?: \+\d+m?s)?", "generationId 10359 +0ms",
        logger=r"^kafka-node:"),
-    _d("kafkanode.heartbeat_error", "heartbeat_failed", OT, "kafka-node", r"\S+ Heartbeat error: \{? ?{R}",
+    # (logger.warn('%s Heartbeat error:', clientId, err): a structured logger keeps the error out of the message)
+    _d("kafkanode.heartbeat_error", "heartbeat_failed", OT, "kafka-node", r"\S+ Heartbeat error:(?: \{? ?{R})?",
        "kafka-node-client Heartbeat error: { RebalanceInProgress: Kafka Error Code: 27", logger=r"^kafka-node:"),
 )  # fmt: skip

@@ -60,3 +60,16 @@ def test_kafka_go_member_ids_hold_its_default_client_id():
     ]
     assert _read(lines) == [("joined", "history", mid, None), ("joined", "history", mid, None),
                             ("leave_sent", "history", mid, None)]  # fmt: skip
+
+
+def test_sarama_subscriptions_without_a_consumer_group_stay_unattributed():
+    """A plain partition consumer (sarama.NewConsumer) logs the same subscription lines as a consumer
+    group's sessions, but no consumer-group lookup: its file names no group, and its lines stay in the
+    file's unattributed group (kept, never replayed as a group)."""
+    ev, q, _ = parse_bytes(b"[sarama] 2024/05/01 10:00:00 consumer/broker/1 added subscription to t/0\n"
+                           b"[sarama] 2024/05/01 10:00:05 consumer/broker/1 closed dead subscription to t/0\n"
+                           b"[sarama] 2024/05/01 10:00:05 Closing Client\n", "plain.log")  # fmt: skip
+    rows = ev.to_pylist()
+    assert [r["kind"] for r in rows] == ["partitions_assigned", "partitions_revoked", "leave_sent"]
+    assert len({r["group_id"] for r in rows}) == 1 and rows[0]["group_id"].startswith("unnamed-")
+    assert q.num_rows == 0

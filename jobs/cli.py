@@ -80,6 +80,12 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
         help="Kafka cluster name of the --input paths (default: 'default')",
     )
     p.add_argument(
+        "--input-group",
+        metavar="GROUP",
+        default=None,
+        help="consumer group of the --input paths' lines that name none (a client whose logs never name their group)",
+    )
+    p.add_argument(
         "--output", metavar="DIR",
         help="lakehouse directory (overrides output.path; with --input and no --output: a new ./lakehouse-<run> folder)",
     )  # fmt: skip
@@ -329,9 +335,11 @@ def resolve_config(args: argparse.Namespace) -> tuple[JobConfig, list[InputSpec]
             raise ConfigError(f"the bundled sample logs are missing: {SAMPLES_DIR}")
         inputs = [InputSpec(path=os.path.join(SAMPLES_DIR, d), cluster=d) for d in sorted(os.listdir(SAMPLES_DIR))
                   if os.path.isdir(os.path.join(SAMPLES_DIR, d))]  # fmt: skip
-    inputs += [InputSpec(path=p, cluster=args.cluster or "default") for p in args.input]
+    inputs += [InputSpec(path=p, cluster=args.cluster or "default", group=args.input_group) for p in args.input]
     if args.cluster and not args.input:
         raise ConfigError("--cluster names the cluster of --input paths; give at least one --input")
+    if args.input_group and not args.input:
+        raise ConfigError("--input-group names the consumer group of --input paths; give at least one --input")
     if not inputs:
         raise ConfigError("no inputs: give --input PATH (repeatable), inputs: in --config, or --sample")
     return cfg, inputs

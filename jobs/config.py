@@ -280,6 +280,7 @@ def _inputs(raw: Any) -> tuple[InputSpec, ...]:
             InputSpec(
                 path=_str(f"{key}.path", item["path"]),
                 cluster=_str(f"{key}.cluster", item.get("cluster", InputSpec.cluster)),
+                group=_str(f"{key}.group", item["group"]) if item.get("group") is not None else None,
             )
         )
     return tuple(inputs)

@@ -174,6 +174,8 @@ class ClientEvidence(ClientOnlyEvidence):
         ts = row[TS]
         mid = self._client_member(row)
         cid = row[CID]
+        if kind == "leave_sent" and self._no_member_leaves(row, mid):
+            return
         info = self._trigger_cause(row, kind, mid, cid)
         if info is None:
             return
@@ -193,6 +195,18 @@ class ClientEvidence(ClientOnlyEvidence):
                 self._late_poll_timeout(ts, mid, cid)
             return
         self._client_only_trigger(row, info, mid, weak, leaving)
+
+    def _no_member_leaves(self, row: tuple, mid: str | None) -> bool:
+        """Client-only: a leave line of a one-consumer file that names no member (kafkajs' ``Stopped``,
+        sarama's ``Closing Client``) while the file's consumer is no member - it never joined, or
+        left already (a second stop) - is no leave of the group."""
+        return (
+            not self.broker_seen
+            and _one_consumer_file(row)
+            and not row[MID]
+            and not row[CID]
+            and (mid is None or mid not in self.members)
+        )
 
     def _late_poll_timeout(self, ts: int, mid: str | None, cid: str | None) -> None:
         """A client's poll-timeout line logged (by its clock) just after the broker removed the member
@@ -316,7 +330,44 @@ class ClientEvidence(ClientOnlyEvidence):
             g = to_int(row[GEN])
             if g is not None:
                 self.members[mid].client_generation = g
+        self._assigned_new_member(row, mid)
         self._client_only_end(row, mid)
+
+    def _assigned_new_member(self, row: tuple, mid: str | None) -> None:
+        """Client-only: the first sync or assignment of a one-consumer file's member that the group has
+        not seen (its join was not logged: kafkajs at INFO, sarama before 1.31, an application's own
+        assignment callback): the member joined. Kafka's consumers are given partitions only after a
+        join round that admitted them, so an open rebalance whose cause is unknown was the member's
+        arrival (``new_member``), and with none open this line ends the rebalance that admitted it,
+        whose start was not logged."""
+        if self.broker_seen or not mid or mid in self.members or not _one_consumer_file(row):
+            return
+        self._add_member(mid, row[TS], cid=row[CID], giid=row[GIID], inferred=True)
+        r = self.rebalance
+        lr = self.last_rebalance
+        if (
+            r is None
+            and lr is not None
+            and lr.outcome == "completed"
+            and lr.end_ts is not None
+            and 0 <= row[TS] - lr.end_ts <= self.settings.clock_skew_tolerance_ms
+        ):
+            # the round that just completed admitted it too (its other members' lines came first)
+            if lr.cause == "unknown" or lr.weak_cause:
+                self._set_cause(lr, "new_member", mid, cid=row[CID])
+                lr.weak_cause = False
+                self._reemit_rebalance(lr)
+            return
+        if r is None:
+            if not self._can("rebalance_signal"):
+                return
+            self._expire_unseen()
+            r = self._start_rebalance(None, self.generation, start_unknown=True, inferred=True)
+            self._apply(row, "rebalance_signal")
+        if r.cause == "unknown" or r.weak_cause:
+            self._set_cause(r, "new_member", mid, cid=row[CID])
+            r.weak_cause = False
+            r.culprit_file = row[SF]
 
     def _on_leader_assigned(self, row: tuple) -> None:
         ts = row[TS]
@@ -378,6 +429,7 @@ class ClientEvidence(ClientOnlyEvidence):
         if not mid:
             self._client_only_end(row, None)
             return
+        self._assigned_new_member(row, mid)
         m = self.members.get(mid)
         g = to_int(row[GEN])
         if g is None and m is not None:

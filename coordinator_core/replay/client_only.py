@@ -186,17 +186,19 @@ class ClientOnlyEvidence(HeartbeatEvidence):
         rebalance's start, and it is the cause of that rebalance if it has none. Decided when the
         next rebalance begins or the logs end - not at the end itself, where a member whose clock
         lags may still log its join. (Members in a leader's map are judged by the map:
-        :meth:`_on_leader_assigned`.)"""
+        :meth:`_on_leader_assigned`.) A rebalance whose lines name no generation (the members' new
+        assignments alone) judges by what the members logged since it began."""
         r = self.last_rebalance
-        if self.broker_seen or r is None or r.outcome != "completed" or r.new_generation is None:
+        if self.broker_seen or r is None or r.outcome != "completed":
             return
         start = r.start_ts if r.start_ts is not None else r.end_ts
         if start is None:
             return
+        gen = r.new_generation
         gone = [
             mid
             for mid, m in self.members.items()
-            if (m.client_generation if m.client_generation is not None else -1) < r.new_generation
+            if (gen is None or (m.client_generation if m.client_generation is not None else -1) < gen)
             and (m.last_seen if m.last_seen is not None else -1) < start
         ]
         if not gone:

@@ -7,12 +7,15 @@ the same file naming its member / instance id, else of the nearest preceding gro
 from __future__ import annotations
 
 import bisect
+import fnmatch
+import os
 import re
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from coordinator_core.history import UNATTRIBUTED_PREFIX
 from jobs.ingest import context as C
 from jobs.ingest import pyregex as PR
 from jobs.ingest.arrowops import extract, mask, numpy_of, take, whole
@@ -218,6 +221,46 @@ def file_group(ev: pa.Table, sha: str | None) -> pa.Table:
     if not fill.any():
         return ev
     named = pc.unique(gid.drop_null()).to_pylist()
-    group = named[0] if len(named) == 1 else f"unnamed-{(sha or '')[:8]}"
+    group = named[0] if len(named) == 1 else f"{UNATTRIBUTED_PREFIX}{(sha or '')[:8]}"
     gid = pc.if_else(pa.array(fill), pa.scalar(group, gid.type), gid)
+    return ev.set_column(ev.column_names.index("group_id"), "group_id", gid)
+
+
+# ------------------------------------------------------------------------------------ the input's group
+_GLOB_CHARS = frozenset("*?[")
+
+
+def input_groups(specs) -> tuple[tuple[str, str], ...]:
+    """(path pattern, group) of each input that names its files' group (:attr:`InputSpec.group
+    <jobs.ingest.model.InputSpec>`): a file is the input's when its ``source_file`` is the input's
+    path, is under it (a directory) or matches it (a glob; ``*`` crosses directories). Local paths are
+    made absolute, as the job names local files."""
+    out: list[tuple[str, str]] = []
+    for spec in specs:
+        group = getattr(spec, "group", None)
+        if not group:
+            continue
+        path = spec.path[len("file://") :] if spec.path.startswith("file://") else spec.path
+        if "://" not in path:
+            path = os.path.abspath(path)
+        out.append((path, group))
+        if not _GLOB_CHARS & set(path):
+            out.append((path.rstrip("/") + "/*", group))
+    return tuple(out)
+
+
+def input_group(ev: pa.Table, source_file: str, groups: tuple[tuple[str, str], ...]) -> pa.Table:
+    """The events of one file with the group its input names (:func:`input_groups`) in place of the
+    file's unattributed group (:func:`file_group`'s ``unnamed-<sha8>``): only events whose line names
+    no group and whose file's context gives none; a line that names a group keeps it."""
+    if not groups or not ev.num_rows:
+        return ev
+    group = next((g for pattern, g in groups if fnmatch.fnmatchcase(source_file, pattern)), None)
+    if group is None:
+        return ev
+    gid = whole(ev["group_id"])
+    unnamed = pc.fill_null(pc.starts_with(gid, UNATTRIBUTED_PREFIX), False)
+    if not mask(unnamed).any():
+        return ev
+    gid = pc.if_else(unnamed, pa.scalar(group, gid.type), gid)
     return ev.set_column(ev.column_names.index("group_id"), "group_id", gid)

@@ -28,7 +28,16 @@ ERROR_MESSAGES: tuple[tuple[str, str], ...] = (
     ("The session timeout is not within the range", "INVALID_SESSION_TIMEOUT"),
     ("needs to have a valid member id", "MEMBER_ID_REQUIRED"),
     ("Not authorized to access group", "GROUP_AUTHORIZATION_FAILED"),
-    ("Group rebalance in progress", "REBALANCE_IN_PROGRESS"),  # (librdkafka's Broker: ... texts)
+    ("Group rebalance in progress", "REBALANCE_IN_PROGRESS"),  # (librdkafka's Broker: ... texts, rdkafka.c)
+    ("Broker: Group member needs a valid member ID", "MEMBER_ID_REQUIRED"),
+    ("Broker: Not coordinator", "NOT_COORDINATOR"),
+    ("Broker: Coordinator not available", "COORDINATOR_NOT_AVAILABLE"),
+    ("Broker: Coordinator load in progress", "COORDINATOR_LOAD_IN_PROGRESS"),
+    ("Broker: Inconsistent group protocol", "INCONSISTENT_GROUP_PROTOCOL"),
+    ("Broker: Invalid session timeout", "INVALID_SESSION_TIMEOUT"),
+    ("Broker: Group authorization failed", "GROUP_AUTHORIZATION_FAILED"),
+    ("Broker: Consumer group has reached maximum size", "GROUP_MAX_SIZE_REACHED"),
+    ("Broker: Static consumer fenced by other consumer", "FENCED_INSTANCE_ID"),
     ("group is rebalancing", "REBALANCE_IN_PROGRESS"),
     ("Broker: Unknown member", "UNKNOWN_MEMBER_ID"),
     ("Broker: Specified group generation id is not valid", "ILLEGAL_GENERATION"),

@@ -101,7 +101,7 @@ GROUP_PREFILTER = (
     r"|SyncGroup|CGRP|transitioned (?:from|to (?:FATAL|fatal) state)|poll timeout|[Cc]oordinator for consumerg(?:r)?oup|MemberIDRequired"
     r"|[Ss]tatic member|fenced|assigning partitions|revoking prior"
     r"|Subscribed to (?:topic|pattern)|Unsubscribed all topics|committed offset|consumer join: metadata|owns topics:|commit failed on partition|(?:Revoked|Assigned)Partitions: \["
-    r"|client/coordinator (?:requesting )?coordinator for|calling onRevoke|join (?:and sync loop|returned)|sync(?:ed(?: successfully)?|ing| failed); |(?:^|[\t ])(?:sync(?:ed(?: successfully)?|ing| failed)|joined)(?:[;\t]|$| [\w.]+=)"
+    r"|client/coordinator (?:requesting )?coordinator for|consumer/broker/\d+ (?:added|closed dead) subscription to |^Closing Client$|^\[Consumer\] Stopped\b|Problem getting partitions during startup, |calling onRevoke|join (?:and sync loop|returned)|sync(?:ed(?: successfully)?|ing| failed); |(?:^|[\t ])(?:sync(?:ed(?: successfully)?|ing| failed)|joined)(?:[;\t]|$| [\w.]+=)"
     r"|Partitions assigned for `|Partitions (?:assigned|revoked)(?:: \[| \| Data: )|\. All partitions: |Assigning new partitions: |SubSources for revoked|Error committing offsets|Coordinator broker still loading|ON PARTITIONS REVOKED"
     r"|Discovered coordinator|Marking the coordinator|auto-commit of offsets|OffsetCommit failed|Offset commit (?:with offsets .* )?failed|Auto-commit of offsets .* failed|stream-(?:thread|client|application) ?\[[^\]]*\] State transition"
     r"|" + CALLBACK_PREFILTER  # a callback's verb and a client's printed partition list (dialects_callbacks)

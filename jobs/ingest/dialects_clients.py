@@ -16,6 +16,9 @@ _RTAGX = r"(?:\[\[[^\]]+\] \{[^}]*\}:\] )?"
 #: brod's group member prefix (3.3+ and before): a record header, then the message after OTP logger's
 #: single-line ``\n`` -> ``, ``, or on the next line (a multi-line formatter; joined with a space)
 _BROD = r"Group member \((?P<group_id>[^,]+),coor=(?:#PID)?<[\d.]+>,cb=(?:#PID)?<[\d.]+>,generation=(?P<generation>-?\d+)\):,? "
+#: kafka-go's member id: the coordinator's ``<client id>-<uuid>``, and kafka-go's default client id is
+#: ``<program>@<host> (github.com/segmentio/kafka-go)`` (conn.go ``DefaultClientID``), with a space
+_KGO_M = r"(?P<member_id>\S+? \(github\.com/segmentio/kafka-go\)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\S+?)"
 #: mode's service label in front of faust's messages (``[^--Consumer]: ``)
 _FAUST = r"(?:\[\^-*[\w.]+\]: )?"
 _BROD_OLD = (r"group (?:coordinator|controller) \(groupId=(?P<group_id>[^,]+),memberId=(?P<member_id>[^,]*),"
@@ -45,6 +48,18 @@ CLIENT_DIALECTS: tuple[Dialect, ...] = (
        r"consumergroup/session/(?P<member_id>[^/\s]*)/{N} (?P<reason>heartbeat loop stopped)", "consumergroup/session/m-1/3 heartbeat loop stopped"),
     _d("sarama.coordinator_unavailable", "coordinator_lost", OT, "sarama 1.37+",
        r"client/coordinator (?P<reason>coordinator for {G} is not available)", "client/coordinator coordinator for g is not available"),
+    # its partition consumers (consumer.go, every release): in a consumer group, a session's claims are consumed
+    # by partition consumers started after SyncGroup and Setup (each claim "added subscription"), and stopped when
+    # the session ends (each "closed dead subscription", before Cleanup): the member's new assignment and its
+    # revocation; the group is the file's context (its coordinator lookups), a file without one (a plain
+    # partition consumer) stays unattributed. An abandoned subscription is re-added on another broker: no fact.
+    _d("sarama.subscription_added", "partitions_assigned", OT, "sarama",
+       r"consumer/broker/\d+ added subscription to (?P<partitions_raw>\S+/\d+)", "consumer/broker/1 added subscription to t/0"),
+    _d("sarama.subscription_closed", "partitions_revoked", OT, "sarama",
+       r"consumer/broker/\d+ closed dead subscription to (?P<partitions_raw>\S+/\d+)", "consumer/broker/1 closed dead subscription to t/0"),
+    # (consumerGroup.Close() sends LeaveGroup, then closes its client: "Closing Client" is the file's member leaving;
+    # in a file that names no group it stays unattributed)
+    _d("sarama.closing_client", "leave_sent", OT, "sarama", r"(?P<reason>Closing Client)", "Closing Client"),
     # (sarama's own wordings: read whatever logger, or none, the application gives sarama.Logger)
     _d("sarama.coordinator_unavailable.v1_36", "other", OT, "sarama 1.24-1.36",
        r"(?P<reason>client/coordinator coordinator for consumer group {G} is not available)",
@@ -67,16 +82,16 @@ CLIENT_DIALECTS: tuple[Dialect, ...] = (
     _d("kafkago.membership_changed", "joined", OT, "kafka-go 0.2",
        r"response membership changed\.\s+generationID: -?\d+ => {N}, memberID: '[^']*' => '(?P<member_id>[^']*)'",
        "response membership changed.  generationID: 2 => 3, memberID: '' => 'm-1'"),
-    _d("kafkago.syncing_as_leader", "leader_assigned", OT, "kafka-go 0.2+", r"Syncing \d+ assignments for generation {N} as member {M}",
+    _d("kafkago.syncing_as_leader", "leader_assigned", OT, "kafka-go 0.2+", r"Syncing \d+ assignments for generation {N} as member " + _KGO_M,
        "Syncing 2 assignments for generation 3 as member m-1"),
     _d("kafkago.partition_changes", "rejoin_requested", OT, "kafka-go 0.2+",
        r"(?P<reason>Partition changes found), reb?a?lancing group: (?P<group_id>\S+?)\.", "Partition changes found, rebalancing group: g."),
     _d("kafkago.join_succeeded", "joined", OT, "kafka-go 0.2+",
-       r"joinGroup succeeded for response, {G}\.\s+generationID={N}, memberID={M}", "joinGroup succeeded for response, g.  generationID=3, memberID=m-1"),
-    _d("kafkago.joined", "joined", OT, "kafka-go 0.3+", r"[Jj]oined group {G} as member {M} in generation {N}",
+       r"joinGroup succeeded for response, {G}\.\s+generationID={N}, memberID=" + _KGO_M, "joinGroup succeeded for response, g.  generationID=3, memberID=m-1"),
+    _d("kafkago.joined", "joined", OT, "kafka-go 0.3+", r"[Jj]oined group {G} as member " + _KGO_M + r" in generation {N}",
        "Joined group g as member m-1 in generation 3"),
     _d("kafkago.empty_assignments", "synced", OT, "kafka-go 0.2+",
-       r"received empty assignments for group, {G} as member {M} for generation {N}", "received empty assignments for group, g as member m-1 for generation 3"),
+       r"received empty assignments for group, {G} as member " + _KGO_M + r" for generation {N}", "received empty assignments for group, g as member m-1 for generation 3"),
     _d("kafkago.sync_finished", "synced", OT, "kafka-go 0.2+", r"sync group finished for group, {G}", "sync group finished for group, g"),
     _d("kafkago.coordinator_lost", "coordinator_lost", OT, "kafka-go 0.3+",
        r"Unable to establish connection to consumer group coordinator for group {G}: {R}",
@@ -85,19 +100,22 @@ CLIENT_DIALECTS: tuple[Dialect, ...] = (
        "Failed to join group g: [27] Rebalance In Progress: the coordinator has begun rebalancing the group, the client should rejoin"),
     _d("kafkago.sync_failed", "sync_failed", OT, "kafka-go 0.3+", r"Failed to sync group {G}: {R}",
        "Failed to sync group g: [27] Rebalance In Progress: the coordinator has begun rebalancing the group, the client should rejoin"),
-    _d("kafkago.leaving", "leave_sent", OT, "kafka-go 0.3+", r"Leaving group (?P<group_id>[^\s,]+), member {M}", "Leaving group g, member m-1"),
+    _d("kafkago.leaving", "leave_sent", OT, "kafka-go 0.3+", r"Leaving group (?P<group_id>[^\s,]+), member " + _KGO_M, "Leaving group g, member m-1"),
     _d("kafkago.group_other", "other", OT, "kafka-go 0.2+",
        r"(?P<reason>(?:selected as leader for group|entering loop for consumer group"
        r"|started heartbeat for group|stopped heartbeat for group)),? {G}(?: \[.*\])?",
        "started heartbeat for group, g [3s]"),
     _d("kafkago.balancer", "other", OT, "kafka-go 0.2+", r"using '(?P<protocol>[^']*)' balancer to assign group, {G}",
        "using 'range' balancer to assign group, g"),
-    _d("kafkago.leave_failed", "other", OT, "kafka-go 0.3+", r"(?P<reason>leave group failed) for group, {G}, and member, {M}: .*",
+    _d("kafkago.leave_failed", "other", OT, "kafka-go 0.3+", r"(?P<reason>leave group failed) for group, {G}, and member, " + _KGO_M + r": .*",
        "leave group failed for group, g, and member, m-1: x"),
     _d("kafkago.rebalance_failed", "other", OT, "kafka-go 0.2",
        r"rebalance failed for consumer group, (?P<group_id>[^\s:]+): {R}",
        "rebalance failed for consumer group, g: syncGroup failed: [27] Rebalance In Progress: the coordinator has begun rebalancing the group, "
        "the client should rejoin the group"),
+    # (its partition watcher returns on the error, which ends the Generation: the group joins its next one)
+    _d("kafkago.watcher_failed", "rejoin_requested", OT, "kafka-go 0.3+", r"(?P<reason>Problem getting partitions during startup), .*",
+       "Problem getting partitions during startup, [3] Unknown Topic Or Partition"),
     _d("kafkago.noise", None, OT, "kafka-go 0.2+",
        r"(?:committed offsets: |Failed to fetch offsets for group |(?:started|stopped) partition watcher for group|(?:started|stopped) commit for group,? ).*",
        "started commit for group g"),
@@ -157,6 +175,8 @@ CLIENT_DIALECTS: tuple[Dialect, ...] = (
        "[Runner] The coordinator is not aware of this member, re-joining the group"),
     _d("kafkajs.resync", "rejoin_requested", OT, "kafkajs 1.4+", r"\[ConsumerGroup\] (?P<reason>.*), resync group{KEYS}",
        "[ConsumerGroup] Topic has been updated, resync group"),
+    # (consumer.stop() and disconnect() log it after runner.stop() sent LeaveGroup; kafkajs 1.x's disconnect() too)
+    _d("kafkajs.stopped", "leave_sent", OT, "kafkajs", r"\[Consumer\] (?P<reason>Stopped){KEYS}", "[Consumer] Stopped"),
     _d("kafkajs.noise", None, OT, "kafkajs",
        r"\[(?:ConsumerGroup|Runner)\] (?:Pausing fetching|Resuming fetching|Seek offset|No active topic|Fetching from|Stale cluster metadata"
        r"|Offset out of range|Preferred read replica|Consumer group received unsubscribed topics|Consumer is not aware of all assigned partitions"

@@ -145,6 +145,23 @@ NON_JAVA: tuple[Dialect, ...] = (
     _d("librdkafka.join_state", "other", OT, "librdkafka",
        r"Group \"{G}\" changed join state (?P<reason>\S+ -> \S+)(?: \(state {ST}\))?",
        'Group "g" changed join state init -> wait-join (state up)'),
+    # (the same statement with the response's error: rdkafka_cgrp.c logs it before handling the error;
+    # the error is rd_kafka_err2str's text, "Broker: Group member needs a valid member ID" ...)
+    _d("librdkafka.joingroup_error", "join_failed", OT, "librdkafka",
+       r"JoinGroup response: GenerationId -1, Protocol \S*, LeaderId \S*(?: \(me\))?, my MemberId (?P<member_id>\S*), "
+       r"(?:member metadata count \d+|\d+ members in group): (?P<reason>(?:Broker|Local): .+)",
+       "JoinGroup response: GenerationId -1, Protocol , LeaderId , my MemberId rdkafka-1, member metadata count 0: "
+       "Broker: Group member needs a valid member ID"),
+    # (REQERR, rd_kafka_err_action(): "<broker>: <ApiKey>Request failed: <rd_kafka_err2str>: [explicit ]actions <a>")
+    _d("librdkafka.reqerr_heartbeat", "heartbeat_failed", OT, "librdkafka",
+       r"(?:\S+: )?HeartbeatRequest failed: (?P<reason>.+?): (?:explicit )?actions .*",
+       "localhost:9093/0: HeartbeatRequest failed: Broker: Group rebalance in progress: explicit actions 0x0"),
+    _d("librdkafka.reqerr_join", "join_failed", OT, "librdkafka", r"(?:\S+: )?JoinGroupRequest failed: (?P<reason>.+?): (?:explicit )?actions .*",
+       "GroupCoordinator/1: JoinGroupRequest failed: Broker: Group member needs a valid member ID: explicit actions Ignore"),
+    _d("librdkafka.reqerr_sync", "sync_failed", OT, "librdkafka", r"(?:\S+: )?SyncGroupRequest failed: (?P<reason>.+?): (?:explicit )?actions .*",
+       "GroupCoordinator/1: SyncGroupRequest failed: Broker: Group rebalance in progress: explicit actions Ignore"),
+    _d("librdkafka.reqerr_quiet", None, OT, "librdkafka", r"(?:\S+: )?\w+Request failed: .+?: (?:explicit )?actions .*",
+       "GroupCoordinator/1: LeaveGroupRequest failed: Broker: Unknown member: explicit actions Ignore"),
     _d("librdkafka.joingroup_response", "joined", OT, "librdkafka",
        r"JoinGroup response: GenerationId {N}, Protocol (?P<protocol>\S+), LeaderId (?P<old_member_id>\S+?)(?: \(me\))?, my MemberId {M}, .*",
        "JoinGroup response: GenerationId 3, Protocol range, LeaderId rdkafka-l1 (me), my MemberId rdkafka-l1, member metadata count 2: (no error)"),
@@ -352,10 +369,24 @@ NON_JAVA: tuple[Dialect, ...] = (
     _d("sarama.requesting_coordinator", "other", OT, "sarama",
        r"(?P<reason>client/coordinator [Rr]equesting coordinator for (?:consumerg(?:r)?oup )?(?P<group_id>\S+) from .*)",
        "client/coordinator requesting coordinator for consumergroup g from kafka-1:9092"),
+    # (its Consumer.handleError without Return.Errors: "<ctx> error: <err>", ctx heartbeat, topics, commit or rebalance)
+    _d("sarama_cluster.rebalance_error", "join_failed", OT, "sarama-cluster 2.0+", r"(?P<reason>rebalance error: .+)", "rebalance error: EOF"),
+    # its Notification as an application prints it with %+v (the README's `log.Printf("Rebalanced: %+v\n", ntf)`;
+    # balancer.go: NotificationType.String()): "rebalance start" is issued after the consumer released its
+    # partitions and before it joins, "rebalance OK" with the claims of the new generation
+    _d("scluster_ntf.start", "partitions_revoked", OT, "sarama-cluster (printed Notification)",
+       r"(?:.*?: )?&\{Type:(?P<reason>rebalance start) Claimed:map\[.*\] Released:map\[.*\] Current:map\[.*\]\}",
+       "Rebalanced: &{Type:rebalance start Claimed:map[] Released:map[] Current:map[t:[0 1]]}"),
+    _d("scluster_ntf.ok", "partitions_assigned", OT, "sarama-cluster (printed Notification)",
+       r"(?:.*?: )?&\{Type:(?P<reason>rebalance OK) Claimed:map\[.*\] Released:map\[.*\] Current:map\[.*\]\}",
+       "Rebalanced: &{Type:rebalance OK Claimed:map[t:[0 1]] Released:map[] Current:map[t:[0 1]]}"),
+    _d("scluster_ntf.error", "other", OT, "sarama-cluster (printed Notification)",
+       r"(?:.*?: )?&\{Type:(?P<reason>rebalance error) Claimed:map\[.*\] Released:map\[.*\] Current:map\[.*\]\}",
+       "Rebalanced: &{Type:rebalance error Claimed:map[] Released:map[] Current:map[]}"),
     _d("sarama_cluster.rebalance", "other", OT, "sarama-cluster",
        r"(?P<reason>cluster/consumer\s+rebalance|rebalance, metadata (?:done|coordinator for consumer group refreshed))",
        "cluster/consumer  rebalance"),
-    _d("sarama.consumer_broker", None, OT, "sarama", r"consumer/broker/\d+ .*", "consumer/broker/1 added subscription to t/0"),
+    _d("sarama.consumer_broker", None, OT, "sarama", r"consumer/broker/\d+ .*", "consumer/broker/1 abandoned subscription to t/0 because consuming was taking too long"),
     _d("sarama.any_group", "other", OT, "sarama", r"(?P<reason>.*?\b(?:consumergroup|group) (?P<group_id>[^\s,:]+).*)",
        "consumergroup g rebalance", logger=r"^sarama$"),
     # ------------------------------------------------------------------ ruby-kafka (its tagged logger: "[[group] {assignment}:] ")
@@ -385,6 +416,7 @@ NON_JAVA: tuple[Dialect, ...] = (
        "kafka-node-client owns topics:  { wym: [ 0 ] } +0ms", logger=r"^kafka-node:"),
     _d("kafkanode.generation", "other", OT, "kafka-node", r"generationId {N}(?: \+\d+m?s)?", "generationId 10359 +0ms",
        logger=r"^kafka-node:"),
-    _d("kafkanode.heartbeat_error", "heartbeat_failed", OT, "kafka-node", r"\S+ Heartbeat error: \{? ?{R}",
+    # (logger.warn('%s Heartbeat error:', clientId, err): a structured logger keeps the error out of the message)
+    _d("kafkanode.heartbeat_error", "heartbeat_failed", OT, "kafka-node", r"\S+ Heartbeat error:(?: \{? ?{R})?",
        "kafka-node-client Heartbeat error: { RebalanceInProgress: Kafka Error Code: 27", logger=r"^kafka-node:"),
 )  # fmt: skip

@@ -37,10 +37,13 @@ SET_BY_JOB = {"config": False}
 @dataclass(frozen=True)
 class InputSpec:
     """A file, directory (read recursively) or glob, plain or ``.gz``, of one Kafka ``cluster``
-    (an item of the config's ``inputs`` list, :class:`jobs.config.JobConfig`)."""
+    (an item of the config's ``inputs`` list, :class:`jobs.config.JobConfig`). ``group``: the consumer
+    group its files belong to, for the events of a file that names no group and has none from its
+    context (a client whose lines never name their group: :func:`jobs.ingest.attribution.input_group`)."""
 
     path: str
     cluster: str = "default"
+    group: str | None = None
 
 
 @dataclass(frozen=True)
@@ -77,6 +80,9 @@ class IngestSettings:
     raw_keep_bytes: int = field(default=4096, metadata=SET_BY_JOB)
     staging_dir: str | None = field(default=None, metadata=SET_BY_JOB)
     group_buckets: int = field(default=0, metadata=SET_BY_JOB)
+    #: (path pattern, group) of the inputs that name their files' group (:attr:`InputSpec.group`;
+    #: :func:`jobs.ingest.attribution.input_groups`)
+    input_groups: tuple = field(default=(), metadata=SET_BY_JOB)
 
     def __post_init__(self) -> None:
         for name in ("on_missing", "on_corrupt"):

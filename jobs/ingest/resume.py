@@ -36,6 +36,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from jobs.ingest.attribution import input_group
 from jobs.ingest.files import open_file
 from jobs.ingest.model import IngestSettings
 from jobs.ingest.parse import parse_bytes, parse_opened
@@ -149,7 +150,17 @@ def parse_file(
     """:func:`~jobs.ingest.parse.parse_bytes` of a file, continuing an earlier read of it when one of
     ``candidates`` (the earlier reads of its directory) is a prefix of its text. The audit gets the
     read columns (:data:`READ_COLUMNS`) and ``replaced_lines``. ``mtime_ms``: the file's
-    modification time (dates its times of day when nothing else does: :mod:`jobs.ingest.day_dates`)."""
+    modification time (dates its times of day when nothing else does: :mod:`jobs.ingest.day_dates`).
+    Events that name no group take the group of the file's input when it names one
+    (:func:`~jobs.ingest.attribution.input_group`)."""
+    ev, q, audit = _parse_file(data, source_file, cluster, settings, run_id, candidates, mtime_ms)
+    return input_group(ev, source_file, settings.input_groups), q, audit
+
+
+def _parse_file(
+    data: bytes, source_file: str, cluster: str, settings: IngestSettings, run_id: str | None,
+    candidates: list[EarlierRead] | None, mtime_ms: int | None,
+) -> tuple[pa.Table, pa.Table, dict[str, Any]]:  # fmt: skip
     plain = data[:2] != b"\x1f\x8b" and not source_file.endswith(".gz")
     opened = open_file(data, source_file, settings.on_corrupt)  # (once: the parse gets it opened)
     text = data if plain else opened.data

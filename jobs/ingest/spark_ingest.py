@@ -40,6 +40,7 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
 from jobs import buckets as bk
+from jobs.ingest.attribution import input_groups
 from jobs.ingest.model import IngestError, IngestSettings, InputSpec, arrow_schema
 from jobs.ingest.parse import quarantine_table
 from jobs.ingest.resume import EarlierRead, candidates_for, parse_file, settle_modes
@@ -362,6 +363,7 @@ def ingest(
     settings = settings or IngestSettings()
     run_id = run_id or uuid.uuid4().hex[:12]
     specs = as_specs(inputs)
+    settings = replace(settings, input_groups=input_groups(specs))
     res = resolve(specs)
     if res.missing and settings.on_missing == "error":
         raise IngestError(f"input path does not exist: {res.missing[0][0]}")

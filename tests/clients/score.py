@@ -12,6 +12,15 @@ file), every group's events are replayed together in the total order
   the same reason (``leave``, ``session_timeout``, ``poll_timeout_leave``);
 * **invented groups**: every replayed group other than the scenario's.
 
+A consumer whose lines name no member id is followed through its file's stand-in member
+(:func:`coordinator_core.replay.client.file_member`): a truth session whose member id the replay does not
+know is compared with the session of the stand-in member of the consumer's own file (``<who>.log``).
+
+Applications whose logs never name their group (:data:`INPUT_GROUP_LIBS`: arroyo) are scored twice: from
+the logs alone, and with the group given as their input's (``--input-group``:
+:func:`jobs.ingest.attribution.input_group`), as ``<library> +input-group``. They are applications on a
+client library, not client libraries: :data:`APPLICATIONS` are left out of the client libraries' total.
+
 ``python -m tests.clients.score [DIR]`` prints the table per library and scenario.
 """
 
@@ -28,12 +37,18 @@ from typing import Any
 from coordinator_core.events import event_from_row
 from coordinator_core.history import UNATTRIBUTED_PREFIX, GroupHistory
 from coordinator_core.replay import ReplayOutput
+from coordinator_core.replay.client import file_member
+from jobs.ingest.attribution import input_group
 from jobs.ingest.parse import parse_bytes
 
 CORPUS = os.path.join(os.path.dirname(os.path.dirname(__file__)), "fixtures", "clients")
 SLACK_MS = 1500
 #: scenarios whose logs cannot show rebalances (librdkafka without debug: warnings and errors only)
 NOT_SCORED = frozenset({"librdkafka/no_debug"})
+#: libraries whose lines never name their group: also scored with their input's group
+INPUT_GROUP_LIBS = frozenset({"arroyo"})
+#: applications built on a client library (scored and reported apart from the client libraries)
+APPLICATIONS = frozenset({"arroyo"})
 
 
 @dataclass
@@ -84,12 +99,17 @@ def read_logs(d: str) -> dict[str, bytes]:
     return out
 
 
-def replay_logs(logs: dict[str, bytes]) -> tuple[dict[str, ReplayOutput], list[dict[str, Any]]]:
-    """Ingest each file, replay every group; (output per group, quarantine rows)."""
+def replay_logs(
+    logs: dict[str, bytes], group: str | None = None
+) -> tuple[dict[str, ReplayOutput], list[dict[str, Any]]]:
+    """Ingest each file, replay every group; (output per group, quarantine rows). ``group``: the
+    files' input names this group (``--input-group``)."""
     rows: dict[str, list[dict[str, Any]]] = defaultdict(list)
     quarantine: list[dict[str, Any]] = []
     for name, data in logs.items():
         events, q, _ = parse_bytes(data, name)
+        if group is not None:
+            events = input_group(events, name, (("*", group),))
         quarantine.extend(q.to_pylist())
         for r in events.to_pylist():
             r["ts"] = r.pop("ts_ms")
@@ -120,11 +140,12 @@ def _final_sessions(out: ReplayOutput) -> dict[str, str]:
     return last
 
 
-def score_dir(d: str) -> Score:
+def score_dir(d: str, with_input_group: bool = False) -> Score:
+    """The score of one scenario; ``with_input_group``: its files' input names the scenario's group."""
     with open(os.path.join(d, "truth.json"), encoding="utf-8") as fh:
         truth = json.load(fh)
-    sc = Score(f"{truth['library']}/{truth['scenario']}")
-    outs, quarantine = replay_logs(read_logs(d))
+    sc = Score(f"{truth['library']}{' +input-group' if with_input_group else ''}/{truth['scenario']}")
+    outs, quarantine = replay_logs(read_logs(d), truth["group"] if with_input_group else None)
     sc.quarantined = len(quarantine)
     # a group of the replay other than the scenario's (unattributed lines give no rebalance, no session)
     sc.invented = sorted(g for g, o in outs.items() if g != truth["group"] and (o.rebalances or o.sessions))
@@ -154,7 +175,7 @@ def score_dir(d: str) -> Score:
         if s["end"] in ("open", "rejoined_as_new_member"):
             continue
         sc.sessions += 1
-        got = ends.get(s["member_id"])
+        got = ends.get(s["member_id"], ends.get(file_member(f"{s['who']}.log")))
         if got == s["end"]:
             sc.sessions_ok += 1
         else:
@@ -172,22 +193,29 @@ def main(argv: list[str]) -> None:
     roots = [a for a in argv if not a.startswith("-")]
     root = roots[0] if roots else CORPUS
     tot = Score("total (scored)")
+    clients = Score("total (client libraries)")
     libs: dict[str, Score] = {}
     print(f"{'scenario':34} {'rebalances':>10} {'found':>6} {'replayed':>8} {'causes':>7} {'ok':>4} {'sessions':>8} {'ok':>4} "
           f"{'quar.':>6} invented")  # fmt: skip
     for d in scenario_dirs(root):
-        s = score_dir(d)
-        print(_row(s))
-        if "-v" in argv:
-            for m in s.misses:
-                print("    " + m)
-        if s.name in NOT_SCORED:
-            continue
-        tot.add(s)
-        libs.setdefault(s.name.split("/")[0], Score(s.name.split("/")[0])).add(s)
-    for lib in sorted(libs):
-        print(_row(libs[lib]))
+        lib = os.path.basename(os.path.dirname(d))
+        for with_group in (False, True) if lib in INPUT_GROUP_LIBS else (False,):
+            s = score_dir(d, with_group)
+            print(_row(s))
+            if "-v" in argv:
+                for m in s.misses:
+                    print("    " + m)
+            if s.name in NOT_SCORED:
+                continue
+            if not with_group:
+                tot.add(s)
+                if lib not in APPLICATIONS:
+                    clients.add(s)
+            libs.setdefault(s.name.split("/")[0], Score(s.name.split("/")[0])).add(s)
+    for name in sorted(libs):
+        print(_row(libs[name]))
     print(_row(tot))
+    print(_row(clients))
 
 
 if __name__ == "__main__":

@@ -169,10 +169,12 @@ def test_near_misses_stay_unrelated(reader) -> None:
 def test_callbacks_alone_in_the_replay() -> None:
     """Two consumers whose logs hold only their application's callbacks (sarama's Setup / Cleanup with
     member id, generation and group on the line), replayed as tests/clients/score.py does. What the
-    replay makes of them: the revocation starts a rebalance (cause unknown) and the first new
+    replay makes of them: a consumer's first assignment is its arrival (``new_member``; the rebalance that
+    admitted it started before its log shows anything), the revocation starts a rebalance and the first new
     assignment ends it (``ClientOnlyEvidence._assigned_without_join``: Kafka's consumer calls
-    ``onPartitionsAssigned`` only after its SyncGroup succeeded); the generation stays unknown where
-    the line does not give it, and callbacks alone open no member session."""
+    ``onPartitionsAssigned`` only after its SyncGroup succeeded), which also admitted the second consumer;
+    the generation stays unknown where the line does not give it, and each file's consumer is followed
+    through its stand-in member."""
     a = [
         "2024/05/01 10:00:00 Setup: claims=map[orders:[0 1 2 3]] memberID=m-a generationID=1 group=billing",
         "2024/05/01 10:01:00 Cleanup: claims=map[orders:[0 1 2 3]] memberID=m-a generationID=1 group=billing",
@@ -183,8 +185,10 @@ def test_callbacks_alone_in_the_replay() -> None:
     assert quarantine == [] and list(outs) == ["billing"]
     final = {r.rebalance_id: r for r in outs["billing"].rebalances}
     got = [(r.outcome, r.start_ts, r.end_ts, r.new_generation, r.cause) for r in final.values()]
-    assert got == [("completed", 1714557660000, 1714557662000, None, "unknown")]
-    assert list(outs["billing"].sessions) == []
+    assert got == [("completed", None, 1714557600000, None, "new_member"),
+                   ("completed", 1714557660000, 1714557662000, None, "new_member")]  # fmt: skip
+    assert [(s.member_id, s.end_reason) for s in outs["billing"].sessions] == [
+        ("<consumer of a.log>", "open"), ("<consumer of b.log>", "open")]  # fmt: skip
 
 
 def _text(lines: list[str]) -> bytes:

@@ -387,7 +387,7 @@ def test_the_replay_defaults_are_the_documented_and_shipped_ones():
     [
         ({"spark": {"mastr": "x"}}, "unknown key spark.mastr (known: master, conf, remote)"),
         ({"output": {"paht": "x"}}, "unknown key output.paht (known: path, format, writer)"),
-        ({"inputs": [{"path": "x", "clustr": "eu"}]}, "unknown key inputs[0].clustr (known: path, cluster)"),
+        ({"inputs": [{"path": "x", "clustr": "eu"}]}, "unknown key inputs[0].clustr (known: path, cluster, group)"),
         ({"ingest": {"on_corupt": "error"}},
          "unknown key ingest.on_corupt (known: default_timezone, on_missing, on_corrupt, max_line_bytes, "
          "default_year, default_date, layouts)"),

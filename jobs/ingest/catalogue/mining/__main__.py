@@ -29,7 +29,7 @@ class MinedSource:
     keep_in: tuple[str, ...] = ()
 
 
-_GROUPISH = r"(?i)group|member|generation|heartbeat|rebalanc|assign|revok|coordinator|leave|poll"
+_GROUPISH = r"(?i)group|member|generation|heartbeat|rebalanc|assign|revok|coordinator|leave|poll|^REQERR "
 SOURCES: dict[str, MinedSource] = {
     "librdkafka": MinedSource(
         "confluentinc/librdkafka", "c-printf",

@@ -345,8 +345,8 @@ _GROUPISH = r"(?i)group|rebalanc|generation|revok|assign|join|coordinator|heartb
 CLIENTS: dict[str, Client] = {
     c.name: c
     for c in (
-        Client("sarama", "IBM/sarama", ("consumer_group.go", "offset_manager.go", "client.go"), _sarama,
-               since=(1, 10), keep={"client.go": r"coordinator|consumergroup|consumer group"}),
+        Client("sarama", "IBM/sarama", ("consumer_group.go", "offset_manager.go", "client.go", "consumer.go"), _sarama,
+               since=(1, 10), keep={"client.go": r"coordinator|consumergroup|consumer group|^Closing Client$", "consumer.go": r"subscription"}),
         Client("sarama-cluster", "bsm/sarama-cluster", ("consumer.go",), _sarama),
         Client("franz-go", "twmb/franz-go", ("pkg/kgo/consumer_group.go", "pkg/kgo/group_balancer.go"), _franz_go),
         Client("kafka-go", "segmentio/kafka-go", ("consumergroup.go", "reader.go"), _kafka_go, since=(0, 2),

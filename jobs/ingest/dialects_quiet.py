@@ -79,9 +79,9 @@ QUIET: tuple[Dialect, ...] = (
     # ------------------------------------------------------------------ Java consumer: lookups, offsets, commits
     _q("quiet.client.coordinator_lookup", C, "0.10-4.x",
        r"(?:Coordinator discovery failed(?: for group \S+)?, refreshing metadata|Group coordinator lookup (?:for group \S+ )?failed: .*"
-       r"|No broker available to send (?:GroupCoordinator|FindCoordinator) request(?: for group \S+)?"
-       r"|Received (?:group coordinator|GroupCoordinator) response .*|Sending (?:coordinator|GroupCoordinator) request (?:for group \S+ )?to broker .*)",
-       "Sending GroupCoordinator request for group g to broker kafka-1:9092 (id: 1 rack: null)"),
+       r"|No broker available to send (?:GroupCoordinator|FindCoordinator) request(?: for group \S+)?|FindCoordinator request (?:failed due to .*|hit fatal exception)"
+       r"|Received (?:group coordinator|GroupCoordinator|FindCoordinator) response .*|Sending (?:coordinator|GroupCoordinator|FindCoordinator) request (?:for group \S+ )?to broker .*)",
+       "Coordinator discovery failed, refreshing metadata"),
     _q("quiet.client.heartbeat_thread_trouble", C, "0.10-4.x",
        r"(?:Ignoring heartbeat response with error .* during .* state|Heartbeat thread(?: for group \S+)? failed due to unexpected error"
        r"|An authentication error occurred in the heartbeat thread|Unexpected interrupt received in heartbeat thread(?: for group \S+)?"

@@ -131,7 +131,7 @@ QUIET: tuple[Dialect, ...] = (
     _q("quiet.connect.membership_classes", CN, "0.10-4.x", r".*", "Finished assignment",
        logger=r"(?:^|\.)(?:DistributedHerder|IncrementalCooperativeAssignor|EagerAssignor|WorkerCoordinator|WorkerGroupMember)(?::\d+)?$"),
     # ------------------------------------------------------------------ Kafka Streams: lines without a group fact
-    _q("quiet.streams.thread", C, "0.10-4.x", r"stream-(?:thread|client) \[[^\]]*\] .*",
+    _q("quiet.streams.thread", C, "0.10-4.x", r"stream-(?:thread|client) \[[^\]]*\] ?.*",
        "stream-thread [app-StreamThread-1] Skipping task creation in rebalance because we are already in PENDING_SHUTDOWN state."),
     # ------------------------------------------------------------------ rust-rdkafka: its rebalance callback's trace
     # and error lines (librdkafka's own lines, which it passes on, carry the facts)

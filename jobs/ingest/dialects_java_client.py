@@ -12,6 +12,11 @@ JAVA_CLIENT: tuple[Dialect, ...] = (
     _d("client.discovered", "coordinator_discovered", C, "0.10-4.x",
        r"Discovered (?:group )?coordinator {NODE}(?: for group {G})?\.?",
        "Discovered group coordinator kafka-1:9092 (id: 2147483646 rack: null)"),
+    # the 3.7+ consumer's CoordinatorRequestManager prints the FindCoordinator response's Coordinator (its
+    # generated toString): the broker id as it is
+    _d("client.discovered.coordinator_data", "coordinator_discovered", C, "3.7-4.x",
+       r"Discovered group coordinator Coordinator\(key='(?P<group_id>[^']*)', nodeId=(?P<coordinator>-?\d+), host='(?P<host>[^']*)', port=\d+, errorCode=\d+, errorMessage=.*\)",
+       "Discovered group coordinator Coordinator(key='g', nodeId=1, host='kafka-1', port=9092, errorCode=0, errorMessage='')"),
     _d("client.coordinator_unavailable", "coordinator_lost", C, "2.7-4.x",
        r"Group coordinator {NODE} is unavailable or invalid due to cause: (?P<reason>.*?)\.(?: ?isDisconnected: (?:true|false)\.)? Rediscovery will be attempted\.",
        "Group coordinator kafka-1:9092 (id: 2147483646 rack: null) is unavailable or invalid due to cause: coordinator unavailable. isDisconnected: false. Rediscovery will be attempted."),
@@ -54,6 +59,14 @@ JAVA_CLIENT: tuple[Dialect, ...] = (
        "JoinGroup failed: The coordinator is not aware of this member. Need to re-join the group. Sent generation was Generation{generationId=4, memberId='m1', protocol='range'}"),
     _d("client.join_failed.v2_0", "join_failed", C, "0.10-2.6", r"Attempt to join group(?: {G})? failed due to {R}",
        "Attempt to join group failed due to unknown member id."),
+    # the JoinGroup / SyncGroup response handlers on success (DEBUG); 2.4+ print the response data
+    _d("client.join_response", "joined", C, "0.10-4.x",
+       r"Received successful (?:JoinGroup|join group) response(?: for group {G})?: (?:JoinGroupResponseData\(.*?generationId=(?P<generation>-?\d+), "
+       r".*?protocolName='(?P<protocol>[^']*)', .*?memberId='(?P<member_id>[^']*)'.*|.*)",
+       "Received successful JoinGroup response: JoinGroupResponseData(throttleTimeMs=0, errorCode=0, generationId=4, protocolType='consumer', "
+       "protocolName='range', leader='m1', skipAssignment=false, memberId='m1', members=[])"),
+    _d("client.sync_response", "synced", C, "2.5-4.x", r"Received successful SyncGroup response: .*",
+       "Received successful SyncGroup response: SyncGroupResponseData(throttleTimeMs=0, errorCode=0, protocolType='consumer', protocolName='range', assignment=[0, 1])"),
     _d("client.finished_assignment", "leader_assigned", C, "0.10-4.x",
        r"Finished assignment for group(?: at generation {N}| {G})?: (?P<assignment_raw>\{.*\})",
        "Finished assignment for group at generation 4: {m1=Assignment(partitions=[t-0, t-1]), m2=Assignment(partitions=[t-2])}"),
@@ -155,7 +168,7 @@ JAVA_CLIENT: tuple[Dialect, ...] = (
        r"Resetting generation after encountering (?P<reason>.*)",
        "Resetting generation after encountering UNKNOWN_MEMBER_ID from HEARTBEAT response and requesting re-join"),
     _d("client.executing_on_join_prepare", "other", C, "2.8-4.x",
-       r"Executing onJoinPrepare with generation {N}(?: and memberId {M})?", "Executing onJoinPrepare with generation 4 and memberId m1"),
+       r"Executing onJoinPrepare with generation {N}(?: and memberId(?: {M})?)?", "Executing onJoinPrepare with generation 4 and memberId m1"),
     # ------------------------------------------------------------------ client: heartbeat / poll / leave / commit
     _d("client.heartbeat_sent", "heartbeat_sent", C, "2.0-4.x",
        r"Sending Heartbeat request with generation {N} and member id {M} to coordinator {NODE}",

@@ -129,6 +129,8 @@ _TAIL_PAIRS = re.compile(r'(?:\s+[\w.@-]+=(?:"(?:[^"\\]|\\.)*"|[^\s"]*))+\s*$')
 #: one ``key=value`` pair at the end of a message whose value holds no bracket (so that a printed
 #: ``TopicPartition(topic='t', partition=0)}`` is not taken for pairs): cut one after another
 _TAIL_PAIR = re.compile(r'\s+[\w.@-]+=(?:"(?:[^"\\]|\\.)*"|[^\s"()\[\]{}<>]*)\s*$')
+#: a separator a layout writes between the message's tail and the fields after it
+_TAIL_SEP = re.compile(r"\s+[-|]\s*$")
 #: a dash after a separator (``[k=v] - msg``, ``%c  - msg``): the message starts after it
 _DASH = re.compile(r"-[ \t]+")
 #: a map after a message (log4j2's ``%X``/``%MDC``: ``{traceId=…, spanId=…}``)
@@ -153,6 +155,18 @@ def cut_logger_tail(msg: str) -> str:
     return _TAIL_LOGGER.sub("", msg)
 
 
+def _behind_fields(msg: str) -> str:
+    """``msg`` (its trailing ``key=value`` fields cut) without the layout's parts that stood before those
+    fields: a separator (`` - ``, `` | ``) and a ``(logger)`` / ``(logger:line)`` tail
+    (``… msg (c.Logger:1019) - app=connect, clusterId=c``: a pattern that writes its MDC fields last)."""
+    cut = _TAIL_SEP.sub("", msg)
+    if cut == msg:
+        return msg
+    for rx in (_TAIL_LOGGER, _TAIL_PUNCT):
+        cut = rx.sub("", cut)
+    return cut
+
+
 def _tails(msg: str) -> list[str]:
     """``msg`` without its end junk, then as it is, then without a trailing ``[thread]`` too (the
     order in which they are tried: a partition list ``[t-0]`` must not be taken for a thread), then
@@ -172,6 +186,8 @@ def _tails(msg: str) -> list[str]:
     pairs = _TAIL_PAIRS.sub("", msg)
     if pairs != msg:
         out.append(pairs)
+        if (fields := _behind_fields(pairs)) != pairs:
+            out.append(fields)
     clean = msg
     while (cut_pair := _TAIL_PAIR.sub("", clean)) != clean:
         clean = cut_pair

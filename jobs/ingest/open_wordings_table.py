@@ -45,22 +45,21 @@ OPEN: dict[str, str] = {'arroyo.rebalance_quiet': '',
                      'subscriptions .*?$)|(?:^Rebalance listener .*?\\..*? for group .*? took .*?s\\. Sync '
                      'listeners block the consumer event loop \\(including heartbeats\\) -- consider '
                      'AsyncConsumerRebalanceListener or wrap blocking work in a worker '
-                     'thread\\.$)|(?:^Received heartbeat response for group .*?: .*?$)|(?:^Received '
-                     'successful JoinGroup response for group .*?: .*?$)|(?:^Sending follower SyncGroup for '
-                     'group .*? to coordinator .*?: .*?$)|(?:^Sending leader SyncGroup for group .*? to '
-                     'coordinator .*?: .*?$)|(?:^Sending offset-commit request with .*? for group .*? to '
-                     '.*?$)|(?:^Successfully auto-committed offsets for group .*?$)|(?:^SyncGroup for group '
-                     '.*? returned inconsistent protocol_name .*? \\(expected .*?\\)$)|(?:^SyncGroup for '
-                     'group .*? returned inconsistent protocol_type .*? \\(expected .*?\\)$)|(?:^Unexpected '
-                     "error in join group '.*?' response: .*?$)|(?:^User provided rebalance listener .*? for "
-                     'group .*? failed on partition assignment: .*?$)|(?:^User provided rebalance listener '
-                     '.*? for group .*? failed on_partitions_assigned: .*?$)|(?:^User provided rebalance '
-                     'listener .*? for group .*? failed on_partitions_revoked: .*?$)|(?:^User provided '
-                     'subscription listener .*? for group .*? failed on_partitions_revoked$)|(?:^User '
-                     'provided subscription rebalance listener .*? for group .*? failed .*? on '
-                     'close$)|(?:^User provided subscription rebalance listener .*? for group .*? failed '
-                     'on_partitions_lost$)|(?:^User provided subscription rebalance listener .*? for group '
-                     '.*? failed on_partitions_revoked$)',
+                     'thread\\.$)|(?:^Received heartbeat response for group .*?: .*?$)|(?:^Sending follower '
+                     'SyncGroup for group .*? to coordinator .*?: .*?$)|(?:^Sending leader SyncGroup for '
+                     'group .*? to coordinator .*?: .*?$)|(?:^Sending offset-commit request with .*? for '
+                     'group .*? to .*?$)|(?:^Successfully auto-committed offsets for group '
+                     '.*?$)|(?:^SyncGroup for group .*? returned inconsistent protocol_name .*? \\(expected '
+                     '.*?\\)$)|(?:^SyncGroup for group .*? returned inconsistent protocol_type .*? '
+                     "\\(expected .*?\\)$)|(?:^Unexpected error in join group '.*?' response: .*?$)|(?:^User "
+                     'provided rebalance listener .*? for group .*? failed on partition assignment: '
+                     '.*?$)|(?:^User provided rebalance listener .*? for group .*? failed '
+                     'on_partitions_assigned: .*?$)|(?:^User provided rebalance listener .*? for group .*? '
+                     'failed on_partitions_revoked: .*?$)|(?:^User provided subscription listener .*? for '
+                     'group .*? failed on_partitions_revoked$)|(?:^User provided subscription rebalance '
+                     'listener .*? for group .*? failed .*? on close$)|(?:^User provided subscription '
+                     'rebalance listener .*? for group .*? failed on_partitions_lost$)|(?:^User provided '
+                     'subscription rebalance listener .*? for group .*? failed on_partitions_revoked$)',
  'python.client_debug_quiet': '',
  'python.conn_group_protocol': "(?:^.*? Request .*?: LeaveGroupRequest_v1\\(group='.*?', "
                                "member_id='.*?'\\)$)|(?:^.*? Response .*? \\(.*? ms\\): "

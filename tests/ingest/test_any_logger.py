@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 import pytest
 
-from jobs.ingest.catalogue import UNRELATED, UNMAPPED, expected_of, load, render_message
+from jobs.ingest.catalogue import UNMAPPED, UNRELATED, expected_of, load, render_message
 from jobs.ingest.parse import parse_bytes
 from jobs.ingest.reference import read_bytes
 

@@ -67,7 +67,8 @@ STREAMS: tuple[Dialect, ...] = (
     _d("streams.partitions_at_rebalance", "other", C, "0.10-2.x",
        THREAD + r"(?P<reason>(?:at state [A-Z_]+: )?(?:[Nn]ew )?partitions \[?(?P<partitions_raw>.*?)\]? (?:assigned at the end|revoked at the beginning) of consumer rebalance|lost due to missed rebalance)\..*",
        _T + "at state RUNNING: partitions [t-0] revoked at the beginning of consumer rebalance. current assigned active tasks: [0_0]"),
-    _d("streams.dropped_out", "other", C, "2.x-4.x",
+    # the thread dropped out of the group (a migrated task, fencing) and rejoins it
+    _d("streams.dropped_out", "rejoin_requested", C, "2.x-4.x",
        THREAD + r"(?P<reason>Detected (?:a task|task \S+|that the thread is being fenced)\.? ?.*missed a rebalance and dropped out of the consumer group\..*)",
        _T + "Detected that the thread is being fenced. This implies that this thread missed a rebalance and dropped out of the consumer group. Will close out all assigned tasks and rejoin the consumer group."),
     # rebalances Streams causes for other reasons, and the assignor's failures (understood, not replayed)
@@ -142,14 +143,17 @@ CONNECT: tuple[Dialect, ...] = (
     _d("connect.assignment_failed", "other", CN, "0.10-4.x",
        r"(?P<reason>Join group completed, but assignment failed.*)",
        "Join group completed, but assignment failed and we are the leader. Reading to end of config and retrying."),
-    _d("connect.rebalance_requested", "other", CN, "0.10-4.x",
+    # DistributedHerder asks its WorkerGroupMember to rejoin (member.requestRejoin)
+    _d("connect.rejoin_requested", "rejoin_requested", CN, "0.10-4.x",
        r"(?P<reason>(?:Current config state offset -?\d+ does not match group assignment -?\d+\. Forcing rebalance"
-       r"|Requesting rebalance (?:because scheduled rebalance timeout has been reached|due to reconfiguration of tasks)"
-       r"|Revoking current running assignment .* because after \d+ retries the worker has not caught up"
+       r"|Requesting rebalance (?:because scheduled rebalance timeout has been reached|due to reconfiguration of tasks)).*)",
+       "Current config state offset 5 does not match group assignment 7. Forcing rebalance."),
+    _d("connect.rebalance_requested", "other", CN, "0.10-4.x",
+       r"(?P<reason>(?:Revoking current running assignment .* because after \d+ retries the worker has not caught up"
        r"|Was selected to perform assignments, but do not have latest config found in sync request"
        r"|Cooperative rebalance triggered\. Keeping assignment .* until it's explicitly revoked"
        r"|Revoking previous assignment ).*)",
-       "Current config state offset 5 does not match group assignment 7. Forcing rebalance."),
+       "Was selected to perform assignments, but do not have latest config found in sync request. Returning an empty configuration to trigger re-sync."),
     _d("connect.performing_assignment", "other", CN, "2.3-4.x",
        r"(?P<reason>Performing task assignment during generation: {N} with memberId: {M})\.?",
        "Performing task assignment during generation: 7 with memberId: connect-1-uuid"),

@@ -82,6 +82,10 @@ QUIET: tuple[Dialect, ...] = (
        r"|No broker available to send (?:GroupCoordinator|FindCoordinator) request(?: for group \S+)?|FindCoordinator request (?:failed due to .*|hit fatal exception)"
        r"|Received (?:group coordinator|GroupCoordinator|FindCoordinator) response .*|Sending (?:coordinator|GroupCoordinator|FindCoordinator) request (?:for group \S+ )?to broker .*)",
        "Coordinator discovery failed, refreshing metadata"),
+    # aiokafka's client (aiokafka/client.py, not a catalogued module) names its lookups by key: as before the
+    # Java consumer's lookup became a candidate, counted unrelated
+    _q("quiet.client.aiokafka_find_coordinator", OT, "aiokafka", r"Sending FindCoordinator request for key \S+ to broker \S+",
+       "Sending FindCoordinator request for key g to broker 1", provenance="source:aiokafka/client.py (_find_coordinator_id)"),
     _q("quiet.client.heartbeat_thread_trouble", C, "0.10-4.x",
        r"(?:Ignoring heartbeat response with error .* during .* state|Heartbeat thread(?: for group \S+)? failed due to unexpected error"
        r"|An authentication error occurred in the heartbeat thread|Unexpected interrupt received in heartbeat thread(?: for group \S+)?"

@@ -87,8 +87,7 @@ from jobs.ingest.dialects_node import NODE
 from jobs.ingest.dialects_nonjava import NON_JAVA
 from jobs.ingest.dialects_quiet import QUIET
 from jobs.ingest.dialects_ruby import RUBY
-from jobs.ingest.dialects_streams import _STATES as _STREAMS_STATES
-from jobs.ingest.dialects_streams import STREAMS_CONNECT
+from jobs.ingest.dialects_streams import STREAMS_CONNECT, STREAMS_STATES
 from jobs.ingest.open_wordings_table import OPEN as _OPEN
 
 #: cheap RE2 prefilter on whole messages: a line that does not match is about something else and
@@ -105,7 +104,7 @@ GROUP_PREFILTER = (
     r"|client/coordinator (?:requesting )?coordinator for|calling onRevoke|join (?:and sync loop|returned)|sync(?:ed(?: successfully)?|ing| failed); |(?:^|[\t ])(?:sync(?:ed(?: successfully)?|ing| failed)|joined)(?:[;\t]|$| [\w.]+=)"
     r"|Partitions assigned for `|Partitions (?:assigned|revoked)(?:: \[| \| Data: )|\. All partitions: |Assigning new partitions: |SubSources for revoked|Error committing offsets|Coordinator broker still loading|ON PARTITIONS REVOKED"
     r"|Discovered coordinator|Marking the coordinator|auto-commit of offsets|OffsetCommit failed|Offset commit (?:with offsets .* )?failed|Auto-commit of offsets .* failed|stream-(?:thread|client|application) ?\[[^\]]*\] ?State transition"
-    r"|State transition from " + _STREAMS_STATES + " to " + _STREAMS_STATES
+    r"|State transition from " + STREAMS_STATES + " to " + STREAMS_STATES
     + r"|stream-(?:thread|client) \[[^\]]*\] ?(?:Encountered the following|All stream threads have died|Assigned tasks )"
     r"|Exception in thread \"[^\"]*StreamThread-\d+\" "
     r"|" + CALLBACK_PREFILTER  # a callback's verb and a client's printed partition list (dialects_callbacks)

@@ -29,7 +29,7 @@ THREAD = r"stream-thread \[(?P<client_id>(?:(?P<group_id>[^\]\s]+?)-" + _UUID + 
 #: LogContext prefix without the blank (``String.format("stream-client [%s]", clientId)``)
 CLIENT = r"stream-client \[(?P<client_id>(?:(?P<group_id>[^\]\s]+?)-" + _UUID + r")?[^\]]*)\] ?"
 #: the states of ``StreamThread.State`` and ``KafkaStreams.State`` (1.0-4.x)
-_STATES = r"(?:CREATED|STARTING|PARTITIONS_REVOKED|PARTITIONS_ASSIGNED|RUNNING|PENDING_SHUTDOWN|DEAD|REBALANCING|PENDING_ERROR|ERROR|NOT_RUNNING)"
+STREAMS_STATES = r"(?:CREATED|STARTING|PARTITIONS_REVOKED|PARTITIONS_ASSIGNED|RUNNING|PENDING_SHUTDOWN|DEAD|REBALANCING|PENDING_ERROR|ERROR|NOT_RUNNING)"
 _T = "stream-thread [app-4e0c2b1a-7d6f-4c3e-9b8a-1f2e3d4c5b6a-StreamThread-1] "
 _TC = "stream-thread [app-4e0c2b1a-7d6f-4c3e-9b8a-1f2e3d4c5b6a-StreamThread-1-consumer] "
 _SC = "stream-client [app-4e0c2b1a-7d6f-4c3e-9b8a-1f2e3d4c5b6a] "
@@ -108,7 +108,7 @@ STREAMS: tuple[Dialect, ...] = (
     # a state transition whose context prefix a paste dropped: the bare statement, with the states of Kafka
     # Streams' StreamThread.State and KafkaStreams.State (no other group-membership code logs this wording)
     _d("streams.state_bare", "streams_state_changed", C, "1.0-4.x",
-       r"State transition from (?P<from_state>" + _STATES + r") to (?P<state>" + _STATES + r")\.?",
+       r"State transition from (?P<from_state>" + STREAMS_STATES + r") to (?P<state>" + STREAMS_STATES + r")\.?",
        "State transition from RUNNING to PARTITIONS_REVOKED",
        provenance="source:StreamThread / KafkaStreams 'State transition from {} to {}' (the catalogue's statements, without their prefix)"),
     # HighAvailabilityTaskAssignor (KIP-441): the leader's decision, warm-up tasks included (no prefix)

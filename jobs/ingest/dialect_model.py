@@ -17,7 +17,9 @@ MACROS: dict[str, str] = {
     "{N}": r"(?P<generation>-?\d+)",
     "{ST}": r"(?P<state>[A-Za-z]+)",
     "{P}": r"(?: \(__consumer_offsets-(?P<offsets_partition>\d+)\))?",
-    "{NODE}": r"(?P<host>\S+) \(id: (?P<node_id>-?\d+) rack: [^)]*\)",
+    # Node.toString: ``host:port (id: N rack: R)`` (0.10+; 4.x appends `` isFenced: B``), ``host:port (id: N)``
+    # between KAFKA-3318 and KAFKA-3306 (0.10.0 development, shipped in vendor builds)
+    "{NODE}": r"(?P<host>\S+) \(id: (?P<node_id>-?\d+)(?: rack: [^)]*)?\)",
     "{GENOBJ}": r"Generation\{generationId=(?P<generation>-?\d+), memberId='(?P<member_id>[^']*)', protocol='(?P<protocol>[^']*)'\}",
     "{IID}": r"(?P<group_instance_id>Some\([^)]*\)|None|null|Optional\[[^\]]*\]|Optional\.empty|[^\s,\]]+?)",
     "{R}": r"(?P<reason>.*)",

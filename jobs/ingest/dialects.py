@@ -87,23 +87,26 @@ from jobs.ingest.dialects_node import NODE
 from jobs.ingest.dialects_nonjava import NON_JAVA
 from jobs.ingest.dialects_quiet import QUIET
 from jobs.ingest.dialects_ruby import RUBY
-from jobs.ingest.dialects_streams import STREAMS_CONNECT
+from jobs.ingest.dialects_streams import STREAMS_CONNECT, STREAMS_STATES
 from jobs.ingest.open_wordings_table import OPEN as _OPEN
 
 #: cheap RE2 prefilter on whole messages: a line that does not match is about something else and
 #: is only counted (``groupId=`` of the client prefix and the ``[GroupMetadataManager brokerId=1]``
 #: prefix are excluded on purpose: ``[Gg]roup[^IM]``; their lines still count when they mention a group;
-#: the subscription and committed-position wordings are always candidates, so that they become
-#: ``other`` events whatever the group is called)
+#: the subscription and committed-position wordings are always candidates, so that they are recognised as
+#: unrelated whatever the group is called, and so is the Java consumer's coordinator lookup)
 GROUP_PREFILTER = (
     r"[Gg]roup[^IM]|[Gg]roup$|\[GroupId |[Gg]eneration|[Hh]eartbeat|[Rr]ebalanc|known coordinator"
     r"|assigned partitions|partitions (?:assigned|revoked|lost)|[Aa]ssignment|LeaveGroup|JoinGroup"
     r"|SyncGroup|CGRP|transitioned (?:from|to (?:FATAL|fatal) state)|poll timeout|[Cc]oordinator for consumerg(?:r)?oup|MemberIDRequired"
-    r"|[Ss]tatic member|fenced|assigning partitions|revoking prior"
+    r"|[Ss]tatic member|fenced|assigning partitions|revoking prior|FindCoordinator (?:request|response)"
     r"|Subscribed to (?:topic|pattern)|Unsubscribed all topics|committed offset|consumer join: metadata|owns topics:|commit failed on partition|(?:Revoked|Assigned)Partitions: \["
     r"|client/coordinator (?:requesting )?coordinator for|consumer/broker/\d+ (?:added|closed dead) subscription to |^Closing Client$|^\[Consumer\] Stopped\b|Problem getting partitions during startup, |calling onRevoke|join (?:and sync loop|returned)|sync(?:ed(?: successfully)?|ing| failed); |(?:^|[\t ])(?:sync(?:ed(?: successfully)?|ing| failed)|joined)(?:[;\t]|$| [\w.]+=)"
     r"|Partitions assigned for `|Partitions (?:assigned|revoked)(?:: \[| \| Data: )|\. All partitions: |Assigning new partitions: |SubSources for revoked|Error committing offsets|Coordinator broker still loading|ON PARTITIONS REVOKED"
-    r"|Discovered coordinator|Marking the coordinator|auto-commit of offsets|OffsetCommit failed|Offset commit (?:with offsets .* )?failed|Auto-commit of offsets .* failed|stream-(?:thread|client|application) ?\[[^\]]*\] State transition"
+    r"|Discovered coordinator|Marking the coordinator|auto-commit of offsets|OffsetCommit failed|Offset commit (?:with offsets .* )?failed|Auto-commit of offsets .* failed|stream-(?:thread|client|application) ?\[[^\]]*\] ?State transition"
+    r"|State transition from " + STREAMS_STATES + " to " + STREAMS_STATES
+    + r"|stream-(?:thread|client) \[[^\]]*\] ?(?:Encountered the following|All stream threads have died|Assigned tasks )"
+    r"|Exception in thread \"[^\"]*StreamThread-\d+\" "
     r"|" + CALLBACK_PREFILTER  # a callback's verb and a client's printed partition list (dialects_callbacks)
 )
 

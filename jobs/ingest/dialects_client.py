@@ -53,7 +53,7 @@ CLIENT_MORE: tuple[Dialect, ...] = (
        "Attempt to join group with generation Generation{generationId=4, memberId='m1', protocol='range'} failed because the group "
        "instance id Optional[i1] has been fenced by another instance", fixed=_FENCED),
     _d("client.join_request_sent", "join_sent", C, "2.0-4.x",
-       r"Sending JoinGroup \((?P<reason>.*)\) to coordinator {NODE}",
+       r"Sending JoinGroup \((?P<reason>JoinGroupRequestData\(.*?memberId='(?P<member_id>[^']+)'.*|.*)\) to coordinator {NODE}",
        "Sending JoinGroup (JoinGroupRequestData(groupId='g', sessionTimeoutMs=45000)) to coordinator kafka-1:9092 (id: 2147483646 rack: null)"),
     _d("client.sync_failed_rebalance", "sync_failed", C, "0.10-1.1",
        r"SyncGroup for group {G} failed due to (?P<reason>(?:coordinator|group) rebalance)",
@@ -73,9 +73,6 @@ CLIENT_MORE: tuple[Dialect, ...] = (
     _d("client.sync_request_sent", "other", C, "0.10-4.x",
        r"(?P<reason>Sending (?:leader|follower) SyncGroup) (?:for group {G} )?to coordinator {NODE}(?: at generation (?:Generation\{generationId=)?{N}[^:]*)?: .*",
        "Sending follower SyncGroup to coordinator kafka-1:9092 (id: 2147483646 rack: null) at generation 4: SyncGroupRequestData(groupId='g')"),
-    _d("client.response_received", "other", C, "0.10-4.x",
-       r"(?P<reason>Received successful (?:join group|JoinGroup|SyncGroup) response)(?: for group {G})?: .*",
-       "Received successful JoinGroup response: JoinGroupResponseData(throttleTimeMs=0, errorCode=0, generationId=4)"),
     _d("client.leave_response", "other", C, "0.10-4.x",
        r"(?P<reason>LeaveGroup (?:request|response)) (?:for group {G} |with {GENOBJ} )?(?:returned successfully|failed with error)(?::? .*)?",
        "LeaveGroup request returned successfully"),

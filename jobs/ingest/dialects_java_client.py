@@ -12,6 +12,11 @@ JAVA_CLIENT: tuple[Dialect, ...] = (
     _d("client.discovered", "coordinator_discovered", C, "0.10-4.x",
        r"Discovered (?:group )?coordinator {NODE}(?: for group {G})?\.?",
        "Discovered group coordinator kafka-1:9092 (id: 2147483646 rack: null)"),
+    # the 3.7+ consumer's CoordinatorRequestManager prints the FindCoordinator response's Coordinator (its
+    # generated toString): the broker id as it is
+    _d("client.discovered.coordinator_data", "coordinator_discovered", C, "3.7-4.x",
+       r"Discovered group coordinator Coordinator\(key='(?P<group_id>[^']*)', nodeId=(?P<coordinator>-?\d+), host='(?P<host>[^']*)', port=\d+, errorCode=\d+, errorMessage=.*\)",
+       "Discovered group coordinator Coordinator(key='g', nodeId=1, host='kafka-1', port=9092, errorCode=0, errorMessage='')"),
     _d("client.coordinator_unavailable", "coordinator_lost", C, "2.7-4.x",
        r"Group coordinator {NODE} is unavailable or invalid due to cause: (?P<reason>.*?)\.(?: ?isDisconnected: (?:true|false)\.)? Rediscovery will be attempted\.",
        "Group coordinator kafka-1:9092 (id: 2147483646 rack: null) is unavailable or invalid due to cause: coordinator unavailable. isDisconnected: false. Rediscovery will be attempted."),
@@ -25,6 +30,17 @@ JAVA_CLIENT: tuple[Dialect, ...] = (
        r"Requesting disconnect from last known coordinator {NODE}",
        "Requesting disconnect from last known coordinator kafka-1:9092 (id: 2147483646 rack: null)",
        fixed={"reason": "requesting disconnect from last known coordinator"}),
+    # the coordinator lookup's request and response (FindCoordinator; GroupCoordinator before 1.1): steps of the
+    # group protocol without a fact the replay uses ("other"; the broker asked is any node, not the coordinator)
+    _d("client.find_coordinator.v0_10", "other", C, "0.10-0.11",
+       r"(?P<reason>Sending (?:coordinator|GroupCoordinator) request for group {G} to broker .*)",
+       "Sending GroupCoordinator request for group g to broker kafka-1:9092 (id: 1 rack: null)"),
+    _d("client.find_coordinator_response.v0_10", "other", C, "0.10.2-0.11",
+       r"(?P<reason>Received GroupCoordinator response .* for group {G})",
+       "Received GroupCoordinator response ClientResponse(receivedTimeMs=1, disconnected=false) for group g"),
+    _d("client.find_coordinator", "other", C, "1.0-4.x",
+       r"(?P<reason>(?:Sending (?:GroupCoordinator|FindCoordinator) request to broker .*|Received (?:group coordinator|GroupCoordinator|FindCoordinator) response .*))",
+       "Sending FindCoordinator request to broker kafka-1:9092 (id: 1 rack: null)", needs_prefix=True),
     # ------------------------------------------------------------------ client: join / sync
     _d("client.joining", "join_sent", C, "0.10-4.x", r"\(Re-\)joining group(?: {G})?", "(Re-)joining group"),
     _d("client.joined", "joined", C, "2.7-4.x", r"Successfully joined group with generation {GENOBJ}",
@@ -43,6 +59,14 @@ JAVA_CLIENT: tuple[Dialect, ...] = (
        "JoinGroup failed: The coordinator is not aware of this member. Need to re-join the group. Sent generation was Generation{generationId=4, memberId='m1', protocol='range'}"),
     _d("client.join_failed.v2_0", "join_failed", C, "0.10-2.6", r"Attempt to join group(?: {G})? failed due to {R}",
        "Attempt to join group failed due to unknown member id."),
+    # the JoinGroup / SyncGroup response handlers on success (DEBUG); 2.4+ print the response data
+    _d("client.join_response", "joined", C, "0.10-4.x",
+       r"Received successful (?:JoinGroup|join group) response(?: for group {G})?: (?:JoinGroupResponseData\(.*?generationId=(?P<generation>-?\d+), "
+       r".*?protocolName='(?P<protocol>[^']*)', .*?memberId='(?P<member_id>[^']*)'.*|.*)",
+       "Received successful JoinGroup response: JoinGroupResponseData(throttleTimeMs=0, errorCode=0, generationId=4, protocolType='consumer', "
+       "protocolName='range', leader='m1', skipAssignment=false, memberId='m1', members=[])"),
+    _d("client.sync_response", "synced", C, "2.5-4.x", r"Received successful SyncGroup response: .*",
+       "Received successful SyncGroup response: SyncGroupResponseData(throttleTimeMs=0, errorCode=0, protocolType='consumer', protocolName='range', assignment=[0, 1])"),
     _d("client.finished_assignment", "leader_assigned", C, "0.10-4.x",
        r"Finished assignment for group(?: at generation {N}| {G})?: (?P<assignment_raw>\{.*\})",
        "Finished assignment for group at generation 4: {m1=Assignment(partitions=[t-0, t-1]), m2=Assignment(partitions=[t-2])}"),
@@ -60,26 +84,16 @@ JAVA_CLIENT: tuple[Dialect, ...] = (
        "Updating assignment with",
        provenance='source:ConsumerCoordinator 2.4+ (the head line of the multi-line statement consumer-coordinator.updating-assignment-with-assigned-partitions-current)'),
     # ------------------------------------------------------------------ client: subscription / positions
-    # (understood but not replayed: the member's subscription and its assignment being applied; the
-    # prefix-less fallbacks are keyless on purpose - ``(?:Setting)`` - so they run after the
-    # keyless prefixed variants)
-    _d("client.subscribed", "other", C, "2.x-4.x",
-       r"(?P<reason>Subscribed to (?:topic\(s\)|pattern): .*)", "Subscribed to topic(s): t1, t2"),
-    _d("client.unsubscribed", "other", C, "2.x-4.x",
-       r"(?P<reason>Unsubscribed all topics or patterns and assigned partitions)",
-       "Unsubscribed all topics or patterns and assigned partitions"),
-    _d("client.offset_committed_position", "other", C, "2.x-4.x",
-       r"(?P<reason>Setting offset for partition (?P<partitions_raw>\S+) to the committed offset .*)",
-       "Setting offset for partition t-0 to the committed offset FetchPosition{offset=5, offsetEpoch=Optional.empty, "
-       "currentLeader=LeaderAndEpoch{leader=Optional[kafka-1:9092 (id: 1 rack: null)], epoch=0}}",
-       needs_prefix=True),
-    _d("client.offset_committed_position.plain", None, C, "3.7-4.x",
+    # (the member's subscription and its fetch positions: no fact of the group protocol, declared unrelated
+    # in the catalogue whatever the logger or the prefix)
+    _d("client.subscribed", None, C, "0.10-4.x",
+       r"(?:Subscribed to (?:topic\(s\)|pattern): .*|Unsubscribed all topics or patterns and assigned partitions)",
+       "Subscribed to topic(s): t1, t2"),
+    _d("client.offset_committed_position", None, C, "1.1-4.x",
        r"(?:Setting) offset for partition \S+ to the committed offset .*",
-       "Setting offset for partition t-0 to the committed offset FetchPosition{offset=5}"),
-    _d("client.no_committed_offset", "other", C, "2.x-4.x",
-       r"(?P<reason>Found no committed offset for partition (?P<partitions_raw>\S+))",
-       "Found no committed offset for partition t-0", needs_prefix=True),
-    _d("client.no_committed_offset.plain", None, C, "2.x-4.x",
+       "Setting offset for partition t-0 to the committed offset FetchPosition{offset=5, offsetEpoch=Optional.empty, "
+       "currentLeader=LeaderAndEpoch{leader=Optional[kafka-1:9092 (id: 1 rack: null)], epoch=0}}"),
+    _d("client.no_committed_offset", None, C, "1.0-4.x",
        r"(?:Found) no committed offset for partition \S+", "Found no committed offset for partition t-0"),
     # ------------------------------------------------------------------ client: lifecycle (no group fact)
     _d("client.config_dump", None, C, "0.10-4.x",
@@ -154,7 +168,7 @@ JAVA_CLIENT: tuple[Dialect, ...] = (
        r"Resetting generation after encountering (?P<reason>.*)",
        "Resetting generation after encountering UNKNOWN_MEMBER_ID from HEARTBEAT response and requesting re-join"),
     _d("client.executing_on_join_prepare", "other", C, "2.8-4.x",
-       r"Executing onJoinPrepare with generation {N}(?: and memberId {M})?", "Executing onJoinPrepare with generation 4 and memberId m1"),
+       r"Executing onJoinPrepare with generation {N}(?: and memberId(?: {M})?)?", "Executing onJoinPrepare with generation 4 and memberId m1"),
     # ------------------------------------------------------------------ client: heartbeat / poll / leave / commit
     _d("client.heartbeat_sent", "heartbeat_sent", C, "2.0-4.x",
        r"Sending Heartbeat request with generation {N} and member id {M} to coordinator {NODE}",
@@ -182,8 +196,16 @@ JAVA_CLIENT: tuple[Dialect, ...] = (
        fixed={"error": "UNKNOWN_MEMBER_ID"}),
     _d("client.heartbeat_failed.v0_10", "heartbeat_failed", C, "0.10-1.1",
        r"Attempt to heart ?beat failed for group {G} since {R}", "Attempt to heartbeat failed for group g since generation id is not legal."),
-    _d("client.heartbeat_thread", None, C, "0.10-4.x",
-       r"(?:Heartbeat thread (?:for group \S+ )?(?:started|has closed)|(?:Enabling|Disabling) heartbeat thread(?: for group \S+)?)\.?",
+    # the heartbeat thread's lifecycle: a step of the group protocol without a fact the replay uses ("other",
+    # the group from 0.10.2's wording or the 1.0+ prefix); without either it names no group (unrelated)
+    _d("client.heartbeat_thread.v0_10", "other", C, "0.10-0.11",
+       r"(?P<reason>(?:Heartbeat thread|(?:Enabling|Disabling) heartbeat thread) for group {G}(?: started| has closed)?)\.?",
+       "Heartbeat thread for group g started"),
+    _d("client.heartbeat_thread", "other", C, "1.0-4.x",
+       r"(?P<reason>(?:Heartbeat thread (?:started|has closed)|(?:Enabling|Disabling) heartbeat thread))\.?",
+       "Heartbeat thread has closed", needs_prefix=True),
+    _d("client.heartbeat_thread.plain", None, C, "1.0-4.x",
+       r"(?:Heartbeat thread (?:started|has closed)|(?:Enabling|Disabling) heartbeat thread)\.?",
        "Heartbeat thread has closed"),
     _d("client.poll_timeout", "poll_timeout", C, "2.1-4.x",
        r"(?P<reason>(?:This member will leave the group because )?[Cc]onsumer poll timeout has expired\..*)",

@@ -17,10 +17,18 @@ _AT = r"(?:\[[\w.$]+\] \([^)]*\) )?"
 
 JVM: tuple[Dialect, ...] = (
     # ------------------------------------------------------------------ SmallRye Reactive Messaging Kafka 2.1+
+    # SRMSG18223 / 18224 are logged in the connector's ConsumerRebalanceListener.onPartitionsAssigned / Revoked,
+    # before the application's listener: evidence of the assignment / revocation (no partitions printed)
+    _d("smallrye.listener_assigned", "partitions_assigned", C, "smallrye 2.1+",
+       _AT + r"(?P<reason>(?:SRMSG18223: )?Executing consumer assigned re-balance listener) for group '(?P<group_id>[^']+)'",
+       "SRMSG18223: Executing consumer assigned re-balance listener for group 'g'"),
+    _d("smallrye.listener_revoked", "partitions_revoked", C, "smallrye 2.1+",
+       _AT + r"(?P<reason>(?:SRMSG18224: )?Executing consumer revoked re-balance listener) for group '(?P<group_id>[^']+)'",
+       "SRMSG18224: Executing consumer revoked re-balance listener for group 'g'"),
     _d("smallrye.rebalance_listener", "other", C, "smallrye 2.1+",
        _AT + r"(?P<reason>(?:SRMSG182(?:2[1-6]): )?(?:Unable to execute|Executing|Executed) consumer (?:assigned|revoked) re-balance listener)"
        r" for group '(?P<group_id>[^']+)'(?:\. .*)?",
-       "SRMSG18224: Executing consumer revoked re-balance listener for group 'g'"),
+       "SRMSG18226: Executed consumer revoked re-balance listener for group 'g'"),
     _d("smallrye.reenabling", "other", C, "smallrye 2.1+",
        _AT + r"(?P<reason>(?:SRMSG18227: )?Re-enabling consumer) for group '(?P<group_id>[^']+)'\. .*",
        "SRMSG18227: Re-enabling consumer for group 'g'. This consumer was paused because of a re-balance failure."),

@@ -79,9 +79,13 @@ QUIET: tuple[Dialect, ...] = (
     # ------------------------------------------------------------------ Java consumer: lookups, offsets, commits
     _q("quiet.client.coordinator_lookup", C, "0.10-4.x",
        r"(?:Coordinator discovery failed(?: for group \S+)?, refreshing metadata|Group coordinator lookup (?:for group \S+ )?failed: .*"
-       r"|No broker available to send (?:GroupCoordinator|FindCoordinator) request(?: for group \S+)?"
-       r"|Received (?:group coordinator|GroupCoordinator) response .*|Sending (?:coordinator|GroupCoordinator) request (?:for group \S+ )?to broker .*)",
-       "Sending GroupCoordinator request for group g to broker kafka-1:9092 (id: 1 rack: null)"),
+       r"|No broker available to send (?:GroupCoordinator|FindCoordinator) request(?: for group \S+)?|FindCoordinator request (?:failed due to .*|hit fatal exception)"
+       r"|Received (?:group coordinator|GroupCoordinator|FindCoordinator) response .*|Sending (?:coordinator|GroupCoordinator|FindCoordinator) request (?:for group \S+ )?to broker .*)",
+       "Coordinator discovery failed, refreshing metadata"),
+    # aiokafka's client (aiokafka/client.py, not a catalogued module) names its lookups by key: as before the
+    # Java consumer's lookup became a candidate, counted unrelated
+    _q("quiet.client.aiokafka_find_coordinator", OT, "aiokafka", r"Sending FindCoordinator request for key \S+ to broker \S+",
+       "Sending FindCoordinator request for key g to broker 1", provenance="source:aiokafka/client.py (_find_coordinator_id)"),
     _q("quiet.client.heartbeat_thread_trouble", C, "0.10-4.x",
        r"(?:Ignoring heartbeat response with error .* during .* state|Heartbeat thread(?: for group \S+)? failed due to unexpected error"
        r"|An authentication error occurred in the heartbeat thread|Unexpected interrupt received in heartbeat thread(?: for group \S+)?"
@@ -131,7 +135,7 @@ QUIET: tuple[Dialect, ...] = (
     _q("quiet.connect.membership_classes", CN, "0.10-4.x", r".*", "Finished assignment",
        logger=r"(?:^|\.)(?:DistributedHerder|IncrementalCooperativeAssignor|EagerAssignor|WorkerCoordinator|WorkerGroupMember)(?::\d+)?$"),
     # ------------------------------------------------------------------ Kafka Streams: lines without a group fact
-    _q("quiet.streams.thread", C, "0.10-4.x", r"stream-(?:thread|client) \[[^\]]*\] .*",
+    _q("quiet.streams.thread", C, "0.10-4.x", r"stream-(?:thread|client) \[[^\]]*\] ?.*",
        "stream-thread [app-StreamThread-1] Skipping task creation in rebalance because we are already in PENDING_SHUTDOWN state."),
     # ------------------------------------------------------------------ rust-rdkafka: its rebalance callback's trace
     # and error lines (librdkafka's own lines, which it passes on, carry the facts)

@@ -25,8 +25,11 @@ _UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 #: ``stream-thread [T] ``: the thread name as ``client_id``, the application id as ``group_id`` when the
 #: name has the default client id's process UUID
 THREAD = r"stream-thread \[(?P<client_id>(?:(?P<group_id>[^\]\s]+?)-" + _UUID + r"-)?[^\]]*)\] "
-#: ``stream-client [C] ``: the client id (``<application.id>-<UUID>`` by default)
-CLIENT = r"stream-client \[(?P<client_id>(?:(?P<group_id>[^\]\s]+?)-" + _UUID + r")?[^\]]*)\] "
+#: ``stream-client [C] ``: the client id (``<application.id>-<UUID>`` by default); 1.0's KafkaStreams wrote its
+#: LogContext prefix without the blank (``String.format("stream-client [%s]", clientId)``)
+CLIENT = r"stream-client \[(?P<client_id>(?:(?P<group_id>[^\]\s]+?)-" + _UUID + r")?[^\]]*)\] ?"
+#: the states of ``StreamThread.State`` and ``KafkaStreams.State`` (1.0-4.x)
+STREAMS_STATES = r"(?:CREATED|STARTING|PARTITIONS_REVOKED|PARTITIONS_ASSIGNED|RUNNING|PENDING_SHUTDOWN|DEAD|REBALANCING|PENDING_ERROR|ERROR|NOT_RUNNING)"
 _T = "stream-thread [app-4e0c2b1a-7d6f-4c3e-9b8a-1f2e3d4c5b6a-StreamThread-1] "
 _TC = "stream-thread [app-4e0c2b1a-7d6f-4c3e-9b8a-1f2e3d4c5b6a-StreamThread-1-consumer] "
 _SC = "stream-client [app-4e0c2b1a-7d6f-4c3e-9b8a-1f2e3d4c5b6a] "
@@ -64,7 +67,8 @@ STREAMS: tuple[Dialect, ...] = (
     _d("streams.partitions_at_rebalance", "other", C, "0.10-2.x",
        THREAD + r"(?P<reason>(?:at state [A-Z_]+: )?(?:[Nn]ew )?partitions \[?(?P<partitions_raw>.*?)\]? (?:assigned at the end|revoked at the beginning) of consumer rebalance|lost due to missed rebalance)\..*",
        _T + "at state RUNNING: partitions [t-0] revoked at the beginning of consumer rebalance. current assigned active tasks: [0_0]"),
-    _d("streams.dropped_out", "other", C, "2.x-4.x",
+    # the thread dropped out of the group (a migrated task, fencing) and rejoins it
+    _d("streams.dropped_out", "rejoin_requested", C, "2.x-4.x",
        THREAD + r"(?P<reason>Detected (?:a task|task \S+|that the thread is being fenced)\.? ?.*missed a rebalance and dropped out of the consumer group\..*)",
        _T + "Detected that the thread is being fenced. This implies that this thread missed a rebalance and dropped out of the consumer group. Will close out all assigned tasks and rejoin the consumer group."),
     # rebalances Streams causes for other reasons, and the assignor's failures (understood, not replayed)
@@ -81,6 +85,32 @@ STREAMS: tuple[Dialect, ...] = (
     _d("streams.remove_static_failed", "other", C, "2.x-4.x",
        CLIENT + r"(?P<reason>Could not remove static member (?P<group_instance_id>\S+) from consumer group \S+ due to.*)",
        _SC + "Could not remove static member i1 from consumer group app due to a timeout: boom"),
+    # the leader's assignor: StreamsPartitionAssignor.assign runs on the group leader (2.0-3.4 log its result)
+    _d("streams.leader_assigned", "leader_assigned", C, "2.0-3.4",
+       THREAD + r"(?P<reason>Assigned tasks (?:.* including stateful .* )?to clients as:?)(?: .*)?",
+       _TC + "Assigned tasks to clients as {4e0c2b1a-7d6f-4c3e-9b8a-1f2e3d4c5b6a=[activeTasks: ([0_0]) standbyTasks: ([])]}."),
+    # a stream thread dying on an error, and the client whose last thread died: their consumers leave the group
+    _d("streams.thread_died", "other", C, "1.0-4.x",
+       THREAD + r"(?P<reason>Encountered the following (?:error|unexpected Kafka exception|exception) during processing(?:,| and)? ?[^:]*:?)(?: .*)?",
+       _T + "Encountered the following error during processing:"),
+    _d("streams.client_died", "other", C, "1.0-4.x",
+       CLIENT + r"(?P<reason>All stream threads have died\. The instance will be in error state and should be closed\."
+       r"|Encountered the following exception during processing.*(?:shut down now|entire application)\.)",
+       _SC + "All stream threads have died. The instance will be in error state and should be closed."),
+    # the JVM's default uncaught-exception handler (ThreadGroup.uncaughtException) on a stream thread: the
+    # thread died (the default client id's thread name names the group)
+    _d("streams.thread_uncaught", "other", C, "0.10-4.x",
+       r'Exception in thread "(?P<client_id>(?:(?P<group_id>[^"\s]+?)-' + _UUID + r'-)?[^"]*StreamThread-\d+)" '
+       r"(?P<reason>(?:[a-z][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error)(?:: .*)?)",
+       'Exception in thread "app-4e0c2b1a-7d6f-4c3e-9b8a-1f2e3d4c5b6a-StreamThread-1" '
+       "org.apache.kafka.streams.errors.StreamsException: stream-thread [app-4e0c2b1a-7d6f-4c3e-9b8a-1f2e3d4c5b6a-StreamThread-1] Failed to rebalance.",
+       provenance="source:java.lang.ThreadGroup.uncaughtException (the JVM's default handler prints 'Exception in thread \"<name>\" ' and the exception)"),
+    # a state transition whose context prefix a paste dropped: the bare statement, with the states of Kafka
+    # Streams' StreamThread.State and KafkaStreams.State (no other group-membership code logs this wording)
+    _d("streams.state_bare", "streams_state_changed", C, "1.0-4.x",
+       r"State transition from (?P<from_state>" + STREAMS_STATES + r") to (?P<state>" + STREAMS_STATES + r")\.?",
+       "State transition from RUNNING to PARTITIONS_REVOKED",
+       provenance="source:StreamThread / KafkaStreams 'State transition from {} to {}' (the catalogue's statements, without their prefix)"),
     # HighAvailabilityTaskAssignor (KIP-441): the leader's decision, warm-up tasks included (no prefix)
     _d("streams.ha_probing", "streams_rebalance_scheduled", C, "2.6-4.x",
        r"(?P<reason>Decided on assignment: .* with followup probing rebalance\.)",
@@ -113,14 +143,17 @@ CONNECT: tuple[Dialect, ...] = (
     _d("connect.assignment_failed", "other", CN, "0.10-4.x",
        r"(?P<reason>Join group completed, but assignment failed.*)",
        "Join group completed, but assignment failed and we are the leader. Reading to end of config and retrying."),
-    _d("connect.rebalance_requested", "other", CN, "0.10-4.x",
+    # DistributedHerder asks its WorkerGroupMember to rejoin (member.requestRejoin)
+    _d("connect.rejoin_requested", "rejoin_requested", CN, "0.10-4.x",
        r"(?P<reason>(?:Current config state offset -?\d+ does not match group assignment -?\d+\. Forcing rebalance"
-       r"|Requesting rebalance (?:because scheduled rebalance timeout has been reached|due to reconfiguration of tasks)"
-       r"|Revoking current running assignment .* because after \d+ retries the worker has not caught up"
+       r"|Requesting rebalance (?:because scheduled rebalance timeout has been reached|due to reconfiguration of tasks)).*)",
+       "Current config state offset 5 does not match group assignment 7. Forcing rebalance."),
+    _d("connect.rebalance_requested", "other", CN, "0.10-4.x",
+       r"(?P<reason>(?:Revoking current running assignment .* because after \d+ retries the worker has not caught up"
        r"|Was selected to perform assignments, but do not have latest config found in sync request"
        r"|Cooperative rebalance triggered\. Keeping assignment .* until it's explicitly revoked"
        r"|Revoking previous assignment ).*)",
-       "Current config state offset 5 does not match group assignment 7. Forcing rebalance."),
+       "Was selected to perform assignments, but do not have latest config found in sync request. Returning an empty configuration to trigger re-sync."),
     _d("connect.performing_assignment", "other", CN, "2.3-4.x",
        r"(?P<reason>Performing task assignment during generation: {N} with memberId: {M})\.?",
        "Performing task assignment during generation: 7 with memberId: connect-1-uuid"),

@@ -51,6 +51,14 @@ _LOGGER_TAIL = (
 _LEVEL_LEAD = rf"\[?(?:{LEVELS})\]?(?:[\s|:>-]+|$)"
 _NAME_LEAD = rf"{PY_LOGGER}(?::\w+)*[\s|:>-]+(?:{_LEVEL_LEAD})?"
 LEAD = rf"^[\s\[\]|:>-]{{0,4}}(?:{_LEVEL_LEAD}(?:{_NAME_LEAD})?|{_NAME_LEAD})"
+#: a Java logger (``%c{1}``, ``%c{2}``, ``%c{1.}``: ``AbstractCoordinator``, ``internals.AbstractCoordinator``) and a
+#: colon before a Kafka context prefix, at the start of a message after :data:`LEAD`: a syslog program field
+#: or a ``%c{n}: %m`` pattern (Spark's log4j default ``%d{yy/MM/dd HH:mm:ss} %p %c{2}: %m``); the logger's
+#: name is no part of the message (replaced by the prefix, group 1)
+CLASS_LEAD = (
+    r"^(?:[A-Za-z_$][\w$]*\.)*[A-Z][\w$]*:[ \t]+"
+    r"(\[(?:Consumer|Worker|Producer|AdminClient|GroupCoordinator|GroupMetadataManager) |stream-(?:thread|client) \[)"
+)
 _LOGGER_WORD = r"(?:^|[\s\[(]|\blogger=)(?P<lg>[A-Za-z][\w$]*(?:\.[\w$]+){1,}|sarama|kafka-node:\w+)(?:[\s\]):]|$)"
 
 
@@ -114,6 +122,7 @@ def read_heads(
         logger = pc.coalesce(logger, pc.if_else(pa.array(_valid(w)), w.field("lg"), pa.scalar(None, pa.string())))
     message = PR.replace(region, LEAD, "", max_replacements=1)
     message = pc.utf8_ltrim(message, characters=" \t-:|>#")
+    message = PR.replace(message, CLASS_LEAD, r"\1", max_replacements=1)
     head = (has & ~cont) | (leading & cont) | ((lvv | group_hint) & ~cont)
     return head, {"ts": ts, "level": level, "logger": logger, "message": message, "pts": pts}
 
@@ -129,10 +138,13 @@ _TAIL_PAIRS = re.compile(r'(?:\s+[\w.@-]+=(?:"(?:[^"\\]|\\.)*"|[^\s"]*))+\s*$')
 #: one ``key=value`` pair at the end of a message whose value holds no bracket (so that a printed
 #: ``TopicPartition(topic='t', partition=0)}`` is not taken for pairs): cut one after another
 _TAIL_PAIR = re.compile(r'\s+[\w.@-]+=(?:"(?:[^"\\]|\\.)*"|[^\s"()\[\]{}<>]*)\s*$')
+#: a separator a layout writes between the message's tail and the fields after it
+_TAIL_SEP = re.compile(r"\s+[-|]\s*$")
 #: a dash after a separator (``[k=v] - msg``, ``%c  - msg``): the message starts after it
 _DASH = re.compile(r"-[ \t]+")
-#: a map after a message (log4j2's ``%X``/``%MDC``: ``{traceId=…, spanId=…}``)
-_TAIL_MAP = re.compile(r"\s+\{[\w.@-]+=[^{}]*\}\s*$")
+#: a map after a message (log4j2's ``%X``/``%MDC``: ``{traceId=…, spanId=…}``; logback's ``%mdc`` in braces
+#: behind a label, empty when no key is set: ``MDC: {}``)
+_TAIL_MAP = re.compile(r"\s+(?:\w+:\s*)?\{(?:[\w.@-]+=[^{}]*)?\}\s*$")
 #: a word after a blank may start the message too while every word before it is a head's part of some
 #: kind (:data:`HEAD_WORD`): ``pid=1``, ``(thread-1)``, ``<6>``, ``info``, ``I``, a logger name with no
 #: separator after it (``kafkajs``, ``StreamThread``, ``o.a.k.c.c.i.ConsumerCoordinator``); a capitalised
@@ -151,6 +163,18 @@ START_WITHIN = 400
 def cut_logger_tail(msg: str) -> str:
     """``msg`` without a log4j ``(logger)`` tail."""
     return _TAIL_LOGGER.sub("", msg)
+
+
+def _behind_fields(msg: str) -> str:
+    """``msg`` (its trailing ``key=value`` fields cut) without the layout's parts that stood before those
+    fields: a separator (`` - ``, `` | ``) and a ``(logger)`` / ``(logger:line)`` tail
+    (``… msg (c.Logger:1019) - app=connect, clusterId=c``: a pattern that writes its MDC fields last)."""
+    cut = _TAIL_SEP.sub("", msg)
+    if cut == msg:
+        return msg
+    for rx in (_TAIL_LOGGER, _TAIL_PUNCT):
+        cut = rx.sub("", cut)
+    return cut
 
 
 def _tails(msg: str) -> list[str]:
@@ -172,6 +196,8 @@ def _tails(msg: str) -> list[str]:
     pairs = _TAIL_PAIRS.sub("", msg)
     if pairs != msg:
         out.append(pairs)
+        if (fields := _behind_fields(pairs)) != pairs:
+            out.append(fields)
     clean = msg
     while (cut_pair := _TAIL_PAIR.sub("", clean)) != clean:
         clean = cut_pair

@@ -15,10 +15,11 @@
    folder is local/FUSE, else ``cogroup(events, group_state).applyInArrow`` (one Spark job); ``incremental`` = a
    streaming query (``applyInPandasWithState``, ``GroupStateTimeout.NoTimeout``,
    ``trigger(availableNow=True)``, checkpoint under the output dir) over the run's new events;
-   the UDF output (one union frame) is staged to Parquet once (through the buckets the replay
-   tasks write it themselves and return only its row counts) and split into the tables;
-5. **merge** the replay tables on their keys (a sink that commits on the driver reads the staged
-   union once with pyarrow and splits it in one pass), recompute the roll-ups (storms,
+   the UDF output (one union frame) is staged to Parquet once and split into the tables (through
+   the buckets the replay tasks write their tables themselves, a folder each, and return only
+   their row counts: :class:`jobs.replay_modes.ReplayOutput`);
+5. **merge** the replay tables on their keys (a sink that commits on the driver reads them with
+   pyarrow), recompute the roll-ups (storms,
    rebalance_frequency) from the whole rebalances table, merge ``group_state``;
 6. commit ``ingest_audit`` LAST: it is the run's commit marker.
 
@@ -28,14 +29,12 @@ A run killed anywhere and run again leaves exactly the tables of one clean run.
 from __future__ import annotations
 
 import contextlib
-import os
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-import pyarrow.dataset as ds
 from pyspark.sql import functions as F
 
 from jobs import rollups
@@ -44,17 +43,8 @@ from jobs.ingest import ingest
 from jobs.ingest.model import InputSpec
 from jobs.ingest.resume import READ_COLUMNS, earlier_reads
 from jobs.ingest.spark_ingest import audit_table
-from jobs.replay_modes import bucket_folder, replay_batch, replay_buckets, replay_stream
-from jobs.replay_udf import (
-    MERGE_KEYS,
-    REPLAY_TABLES,
-    TABLE_COL,
-    replay_input,
-    split_union,
-    split_union_arrow_all,
-    union_arrow_schema,
-)
-from jobs.replay_union import count_summary, union_count_rows
+from jobs.replay_modes import ReplayOutput, bucket_folder, replay_batch, replay_buckets, replay_stream
+from jobs.replay_udf import MERGE_KEYS, REPLAY_TABLES, replay_input
 from jobs.run_context import RunContext
 from jobs.run_lost import quarantine_examples as _quarantine_examples
 from jobs.run_lost import what_was_lost as _what_was_lost
@@ -116,12 +106,12 @@ def run_job(
         if step.new_audit:
             _write_events(r, step, summary)
             _replace_lines(r, step.new_audit)
-            union, tables = _replay(r, step, committed_runs, summary, small)
+            out, tables = _replay(r, step, committed_runs, summary, small)
         else:
             small.set(_small_rows(sink.row_count("rebalances")))
         _write_rollups(r)
         if step.new_audit:
-            _merge_replay_table(sink, "group_state", r.table_name("group_state"), union, tables)
+            _merge_replay_table(sink, "group_state", r.table_name("group_state"), out, tables)
             r.committed("group_state")
             # the commit marker
             sink.write_partition_arrow("ingest_audit", audit_table(step.new_audit, r.run_id), r.run_id)
@@ -200,42 +190,37 @@ def _write_events(r: RunContext, step: _Ingested, summary: RunSummary) -> None:
 def _replay(r: RunContext, step: _Ingested, committed_runs: frozenset[str], summary: RunSummary,
             small: _ShuffleSetting):  # fmt: skip
     """Replay every group with new events and merge the replay's tables (``group_state`` is merged
-    after the roll-ups). Returns the staged union and, when the sink merges on the driver, its
+    after the roll-ups). Returns the staged output and, when the sink merges on the driver, its
     tables as Arrow."""
     sink = r.sink
     folder = bucket_folder(sink, step.res, r.run_id, step.adopted) if r.mode == "batch" else None
     if folder:
         # each bucket's event files are read and replayed by one Python worker (no shuffle)
         dropped = step.skip_set | {a["source_file"] for a in step.audit_rows if a.get("duplicate_of")}
-        union, union_dir, counted = replay_buckets(r, folder, step.res.buckets, committed_runs, frozenset(dropped))
+        out = replay_buckets(r, folder, step.res.buckets, committed_runs, frozenset(dropped))
     elif r.mode == "batch":
         # file names cross the shuffle as indexes into the run's sorted file list
         files = sorted({a["source_file"] for a in step.new_audit})
         events_now = replay_input(sink.read_partition("events", r.run_id), files)
-        union, union_dir = replay_batch(r, events_now, committed_runs, files)
-        counted = None
+        out = replay_batch(r, events_now, committed_runs, files)
     else:
         events_now = replay_input(sink.read_partition("events", r.run_id))
-        union, union_dir = replay_stream(r, events_now, committed_runs)
-        counted = None
+        out = replay_stream(r, events_now, committed_runs)
     # the replay's output is small (rows per rebalance / generation / member / group, not per
     # event): a sink that commits on the driver (delta-rs) reads it once with pyarrow instead of
     # running one Spark job per table
-    local = _driver_union(sink, union_dir)
-    counts, summary.replay_errors, summary.untimed_events, summary.unattributed_events = (
-        counted or _union_counts(union, local)
-    )
-    tables = split_union_arrow_all(local) if local is not None else None  # one pass over the union
+    tables = out.arrow_tables() if sink.arrow_tables else None
+    counts, summary.replay_errors, summary.untimed_events, summary.unattributed_events = out.counts(tables)
     summary.groups_replayed = int(counts.get("group_state", 0))
     r.progress.stage("replayed", groups=summary.groups_replayed, replay_errors=summary.replay_errors,
                      **{t: int(counts.get(t, 0)) for t in ("rebalances", "group_transitions")})  # fmt: skip
     small.set(_small_rows(sum(int(n) for n in counts.values())))
     for name in REPLAY_TABLES:
         if name != "group_state":
-            _merge_replay_table(sink, name, name, union, tables)
+            _merge_replay_table(sink, name, name, out, tables)
             r.committed(name)
     r.progress.stage("replay tables merged")
-    return union, tables
+    return out, tables
 
 
 def _replace_lines(r: RunContext, audits: Sequence[dict[str, Any]]) -> None:
@@ -268,34 +253,13 @@ def write_run_files(sink: Sink, res, run_id: str, skip_files: Sequence[str] = ()
     return adopted
 
 
-def _driver_union(sink: Sink, union_dir: str | None):
-    """The staged union as one Arrow table when the sink merges on the driver and the folder is
-    local; None otherwise (the Spark path)."""
-    if not sink.arrow_tables or not union_dir or "://" in union_dir:
-        return None
-    schema = union_arrow_schema()
-    if not os.path.isdir(union_dir):
-        return schema.empty_table()
-    return ds.dataset(union_dir, format="parquet", schema=schema).to_table()
-
-
-def _union_counts(union, local) -> tuple[dict[str, int], int, int, int]:
-    """Rows per replay table, and this run's counted anomalies (:func:`count_summary`): from the
-    Arrow union on the driver, else one small Spark aggregate."""
-    if local is not None:
-        return count_summary(zip(*union_count_rows(local).to_pydict().values(), strict=True))
-    kind = F.when(F.col(TABLE_COL) == "anomalies", F.col("kind"))
-    rows = union.groupBy(TABLE_COL, kind.alias("kind")).agg(F.count(F.lit(1)).alias("n")).collect()
-    return count_summary((row[0], row[1], row[2]) for row in rows)
-
-
-def _merge_replay_table(sink: Sink, table: str, target: str, union, tables) -> None:
+def _merge_replay_table(sink: Sink, table: str, target: str, out: ReplayOutput, tables) -> None:
     """Upsert the rows of replay table ``table`` into the sink's table ``target``: from ``tables``
-    (the union split on the driver) when given, else with Spark."""
+    (read on the driver) when given, else with Spark."""
     if tables is not None:
         sink.merge_arrow(target, tables[table], MERGE_KEYS[table])
     else:
-        sink.merge(target, split_union(union, table), MERGE_KEYS[table])
+        sink.merge(target, out.frame(table), MERGE_KEYS[table])
 
 
 class _ShuffleSetting:

@@ -94,7 +94,10 @@ class ReplayOutput:
     def _read_table(self, table: str):
         schema = table_arrow_schema(table)
         files = self._table_files(table)
-        return ds.dataset(files, format="parquet", schema=schema).to_table() if files else schema.empty_table()
+        if not files:
+            return schema.empty_table()
+        # one chunk, like the split of a union (delta-rs writes a table of many chunks in another order)
+        return ds.dataset(files, format="parquet", schema=schema).to_table().combine_chunks()
 
 
 

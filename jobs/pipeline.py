@@ -29,12 +29,16 @@ A run killed anywhere and run again leaves exactly the tables of one clean run.
 from __future__ import annotations
 
 import contextlib
+import os
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.dataset as ds
 from pyspark.sql import functions as F
 
 from jobs import rollups
@@ -43,13 +47,14 @@ from jobs.ingest import ingest
 from jobs.ingest.model import InputSpec
 from jobs.ingest.resume import READ_COLUMNS, earlier_reads
 from jobs.ingest.spark_ingest import audit_table
+from jobs.ingest.task_files import QUARANTINE_IN_RECORD
 from jobs.replay_modes import ReplayOutput, bucket_folder, replay_batch, replay_buckets, replay_stream
 from jobs.replay_udf import MERGE_KEYS, REPLAY_TABLES, replay_input
 from jobs.run_context import RunContext
 from jobs.run_lost import quarantine_examples as _quarantine_examples
 from jobs.run_lost import what_was_lost as _what_was_lost
 from jobs.run_summary import RunSummary, on_driver, summarise
-from jobs.sink import Sink, table_arrow_schema
+from jobs.sink import PARTITION_COL, Sink, table_arrow_schema
 
 __all__ = ["JobConfig", "RunSummary", "load_config", "run_job"]
 
@@ -246,11 +251,46 @@ def write_run_files(sink: Sink, res, run_id: str, skip_files: Sequence[str] = ()
     )
     if not adopted:
         sink.write_partition("events", res.events.where(keep).withColumn("run_id", run_col), run_id)
+    staged = staged_quarantine(res, run_id, skip_files) if sink.arrow_tables else None
     if res.no_quarantine:
         sink.write_partition_arrow("quarantine", table_arrow_schema("quarantine").empty_table(), run_id)
+    elif staged is not None:
+        sink.write_partition_arrow("quarantine", staged, run_id)
     else:
         sink.write_partition("quarantine", res.quarantine.where(keep).withColumn("run_id", run_col), run_id)
     return adopted
+
+
+#: a staged quarantine of up to this many bytes is read on the driver (a sink that commits there
+#: writes it without a Spark job); a larger one, e.g. a whole file of an unknown layout, goes through Spark
+DRIVER_QUARANTINE_BYTES = 32 << 20
+
+
+def staged_quarantine(res, run_id: str, skip_files: Sequence[str] = ()):
+    """The run's ``quarantine`` partition as an Arrow table read from the ingestion's staged
+    quarantine files (:attr:`~jobs.ingest.spark_ingest.IngestResult.quarantine_dir`), files of
+    ``skip_files`` left out: the rows of ``res.quarantine`` with the ``run_id`` (the plain way, tested
+    equal in tests/job/test_quarantine_write.py). None when there is no such local folder or its
+    files are larger than :data:`DRIVER_QUARANTINE_BYTES`."""
+    folder = getattr(res, "quarantine_dir", None)
+    if not folder or "://" in folder or not os.path.isdir(folder):
+        return None
+    files = sorted(os.path.join(folder, f) for f in os.listdir(folder)
+                   if f.endswith(".parquet") and not f.startswith((".", "_")))  # fmt: skip
+    if sum(os.path.getsize(f) for f in files) > DRIVER_QUARANTINE_BYTES:
+        return None
+    schema = table_arrow_schema("quarantine")
+    if not files:
+        return schema.empty_table()
+    rows = ds.dataset(files, format="parquet").to_table()
+    cols = [pa.array([run_id] * rows.num_rows, f.type) if f.name == PARTITION_COL
+            else rows[QUARANTINE_IN_RECORD.get(f.name, f.name)].cast(f.type) for f in schema]  # fmt: skip
+    table = pa.Table.from_arrays(cols, schema=schema)
+    if skip_files:  # (as Spark's ``NOT source_file IN (...)``: a row without a file is left out too)
+        sf = table["source_file"]
+        skip = pa.array(sorted(skip_files), pa.string())
+        table = table.filter(pc.and_(pc.is_valid(sf), pc.invert(pc.is_in(sf, value_set=skip))))
+    return table.combine_chunks()
 
 
 def _merge_replay_table(sink: Sink, table: str, target: str, out: ReplayOutput, tables) -> None:

@@ -25,11 +25,11 @@ from coordinator_core.events.row import EVENT_FIELDS
 from coordinator_core.replay.settings import ReplaySettings
 from jobs.event_order import group_order, group_order_codes, side_ranks
 from jobs.replay_udf import heartbeat_keep, paused_gc, plain_strings, replay_parts, resume_envelope
-from jobs.replay_union import union_count_rows, union_table
+from jobs.replay_union import replay_tables, tables_count_rows, union_count_rows, union_table
 
 __all__ = [
     "DICTIONARY_READ", "read_bucket_events", "bucket_input", "group_bounds", "compact_bucket", "replay_bucket",
-    "bucket_udf", "union_part_path", "write_union_part",
+    "replay_bucket_parts", "bucket_udf", "union_part_path", "table_part_path", "write_union_part", "write_table_parts",
 ]  # fmt: skip
 
 #: events table columns a bucket replay reads (``ts_ms`` becomes the input's ``ts``)
@@ -164,8 +164,24 @@ def replay_bucket(
     run (already ingested, or duplicates of another file); ``dictionary``: see
     :func:`read_bucket_events`; ``compact``: ``"bucket"`` (:func:`compact_bucket`, the groups
     without a replayed position) or ``"group"`` (each group on its own, the plain version)."""
+    with paused_gc():
+        return union_table(replay_bucket_parts(event_files, state_files, settings, run_id, committed_runs, exclude,
+                                               dictionary, compact))  # fmt: skip
+
+
+def replay_bucket_parts(
+    event_files: list[str],
+    state_files: list[str],
+    settings: ReplaySettings,
+    run_id: str,
+    committed_runs: frozenset[str] | None,
+    exclude: frozenset[str] = frozenset(),
+    dictionary: bool = True,
+    compact: str = "bucket",
+) -> list[dict[str, list[Any]]]:
+    """:func:`replay_bucket` as the union column dicts of its groups, in order (one table each)."""
     if not event_files:
-        return union_table([])
+        return []
     events = read_bucket_events(event_files, dictionary)
     if exclude:
         events = events.filter(pc.invert(pc.is_in(events["source_file"], pa.array(sorted(exclude)))))
@@ -189,7 +205,7 @@ def replay_bucket(
             group, _ = replay_parts(cluster, group_id, table.slice(offset, length), env, settings, run_id,
                                     presorted=True, compacted=left_out)  # fmt: skip
             parts += bad + group
-        return union_table(parts)
+    return parts
 
 
 def union_part_path(out_dir: str, task: int) -> str:
@@ -197,16 +213,35 @@ def union_part_path(out_dir: str, task: int) -> str:
     return os.path.join(out_dir, f"part-{task:05d}.parquet")
 
 
+def table_part_path(out_dir: str, table: str, task: int) -> str:
+    """The file of replay table ``table`` task ``task`` writes: ``out_dir/<table>/part-<task>.parquet``."""
+    return union_part_path(os.path.join(out_dir, table), task)
+
+
+def _write_replace(table, path: str) -> None:
+    """Write ``table`` to ``path`` whole (written aside, then renamed: a retried task replaces it)."""
+    tmp = f"{path}.{os.getpid()}.tmp"
+    pq.write_table(table, tmp, compression="snappy")
+    os.replace(tmp, path)
+
+
 def write_union_part(union, out_dir: str, task: int):
-    """Write one task's union table to :func:`union_part_path` (nothing for no rows; a retried
-    task replaces its file whole: written aside, then renamed) and return its
+    """Write one task's union table to :func:`union_part_path` (nothing for no rows) and return its
     :func:`jobs.replay_union.union_count_rows`."""
     if union.num_rows:
-        path = union_part_path(out_dir, task)
-        tmp = f"{path}.{os.getpid()}.tmp"
-        pq.write_table(union, tmp, compression="snappy")
-        os.replace(tmp, path)
+        _write_replace(union, union_part_path(out_dir, task))
     return union_count_rows(union)
+
+
+def write_table_parts(tables: dict[str, Any], out_dir: str, task: int):
+    """Write one task's replay tables (:func:`jobs.replay_union.replay_tables`), each to its
+    :func:`table_part_path` (nothing for a table without rows), and return their counts
+    (:func:`jobs.replay_union.tables_count_rows`)."""
+    for name, table in tables.items():
+        if table.num_rows:
+            os.makedirs(os.path.join(out_dir, name), exist_ok=True)
+            _write_replace(table, table_part_path(out_dir, name, task))
+    return tables_count_rows(tables)
 
 
 def bucket_udf(
@@ -220,16 +255,19 @@ def bucket_udf(
 ):
     """mapInArrow function over ``spark.range(buckets)``: task ``k`` replays bucket ``k``. It
     returns the union rows (schema :func:`jobs.replay_union.union_schema`), or with ``out_dir``
-    writes them there itself (:func:`write_union_part`) and returns only their counts
-    (:data:`jobs.replay_union.COUNT_SCHEMA`)."""
+    writes its replay tables there itself (:func:`write_table_parts`: no union, no split on the
+    driver) and returns only their counts (:data:`jobs.replay_union.COUNT_SCHEMA`)."""
 
     def run(batches):
         for batch in batches:
             for k in batch.column("id").to_pylist():
-                out = replay_bucket(event_files.get(k, []), state_files.get(k, []), settings, run_id,
-                                    committed_runs, exclude)  # fmt: skip
-                if out_dir is not None:
-                    out = write_union_part(out, out_dir, k)
+                args = (event_files.get(k, []), state_files.get(k, []), settings, run_id, committed_runs, exclude)
+                if out_dir is None:
+                    out = replay_bucket(*args)
+                else:
+                    with paused_gc():
+                        tables = replay_tables(replay_bucket_parts(*args))
+                    out = write_table_parts(tables, out_dir, k)
                 yield from out.to_batches(max_chunksize=65_536)
 
     return run

@@ -15,10 +15,11 @@
    folder is local/FUSE, else ``cogroup(events, group_state).applyInArrow`` (one Spark job); ``incremental`` = a
    streaming query (``applyInPandasWithState``, ``GroupStateTimeout.NoTimeout``,
    ``trigger(availableNow=True)``, checkpoint under the output dir) over the run's new events;
-   the UDF output (one union frame) is staged to Parquet once (through the buckets the replay
-   tasks write it themselves and return only its row counts) and split into the tables;
-5. **merge** the replay tables on their keys (a sink that commits on the driver reads the staged
-   union once with pyarrow and splits it in one pass), recompute the roll-ups (storms,
+   the UDF output (one union frame) is staged to Parquet once and split into the tables (through
+   the buckets the replay tasks write their tables themselves, a folder each, and return only
+   their row counts: :class:`jobs.replay_modes.ReplayOutput`);
+5. **merge** the replay tables on their keys (a sink that commits on the driver reads them with
+   pyarrow), recompute the roll-ups (storms,
    rebalance_frequency) from the whole rebalances table, merge ``group_state``;
 6. commit ``ingest_audit`` LAST: it is the run's commit marker.
 
@@ -35,6 +36,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.dataset as ds
 from pyspark.sql import functions as F
 
@@ -44,22 +47,14 @@ from jobs.ingest import ingest
 from jobs.ingest.model import InputSpec
 from jobs.ingest.resume import READ_COLUMNS, earlier_reads
 from jobs.ingest.spark_ingest import audit_table
-from jobs.replay_modes import bucket_folder, replay_batch, replay_buckets, replay_stream
-from jobs.replay_udf import (
-    MERGE_KEYS,
-    REPLAY_TABLES,
-    TABLE_COL,
-    replay_input,
-    split_union,
-    split_union_arrow_all,
-    union_arrow_schema,
-)
-from jobs.replay_union import count_summary, union_count_rows
+from jobs.ingest.task_files import QUARANTINE_IN_RECORD
+from jobs.replay_modes import ReplayOutput, bucket_folder, replay_batch, replay_buckets, replay_stream
+from jobs.replay_udf import MERGE_KEYS, REPLAY_TABLES, replay_input
 from jobs.run_context import RunContext
 from jobs.run_lost import quarantine_examples as _quarantine_examples
 from jobs.run_lost import what_was_lost as _what_was_lost
 from jobs.run_summary import RunSummary, on_driver, summarise
-from jobs.sink import Sink, table_arrow_schema
+from jobs.sink import PARTITION_COL, Sink, table_arrow_schema
 
 __all__ = ["JobConfig", "RunSummary", "load_config", "run_job"]
 
@@ -116,12 +111,12 @@ def run_job(
         if step.new_audit:
             _write_events(r, step, summary)
             _replace_lines(r, step.new_audit)
-            union, tables = _replay(r, step, committed_runs, summary, small)
+            out, tables = _replay(r, step, committed_runs, summary, small)
         else:
             small.set(_small_rows(sink.row_count("rebalances")))
         _write_rollups(r)
         if step.new_audit:
-            _merge_replay_table(sink, "group_state", r.table_name("group_state"), union, tables)
+            _merge_replay_table(sink, "group_state", r.table_name("group_state"), out, tables)
             r.committed("group_state")
             # the commit marker
             sink.write_partition_arrow("ingest_audit", audit_table(step.new_audit, r.run_id), r.run_id)
@@ -200,42 +195,37 @@ def _write_events(r: RunContext, step: _Ingested, summary: RunSummary) -> None:
 def _replay(r: RunContext, step: _Ingested, committed_runs: frozenset[str], summary: RunSummary,
             small: _ShuffleSetting):  # fmt: skip
     """Replay every group with new events and merge the replay's tables (``group_state`` is merged
-    after the roll-ups). Returns the staged union and, when the sink merges on the driver, its
+    after the roll-ups). Returns the staged output and, when the sink merges on the driver, its
     tables as Arrow."""
     sink = r.sink
     folder = bucket_folder(sink, step.res, r.run_id, step.adopted) if r.mode == "batch" else None
     if folder:
         # each bucket's event files are read and replayed by one Python worker (no shuffle)
         dropped = step.skip_set | {a["source_file"] for a in step.audit_rows if a.get("duplicate_of")}
-        union, union_dir, counted = replay_buckets(r, folder, step.res.buckets, committed_runs, frozenset(dropped))
+        out = replay_buckets(r, folder, step.res.buckets, committed_runs, frozenset(dropped))
     elif r.mode == "batch":
         # file names cross the shuffle as indexes into the run's sorted file list
         files = sorted({a["source_file"] for a in step.new_audit})
         events_now = replay_input(sink.read_partition("events", r.run_id), files)
-        union, union_dir = replay_batch(r, events_now, committed_runs, files)
-        counted = None
+        out = replay_batch(r, events_now, committed_runs, files)
     else:
         events_now = replay_input(sink.read_partition("events", r.run_id))
-        union, union_dir = replay_stream(r, events_now, committed_runs)
-        counted = None
+        out = replay_stream(r, events_now, committed_runs)
     # the replay's output is small (rows per rebalance / generation / member / group, not per
     # event): a sink that commits on the driver (delta-rs) reads it once with pyarrow instead of
     # running one Spark job per table
-    local = _driver_union(sink, union_dir)
-    counts, summary.replay_errors, summary.untimed_events, summary.unattributed_events = (
-        counted or _union_counts(union, local)
-    )
-    tables = split_union_arrow_all(local) if local is not None else None  # one pass over the union
+    tables = out.arrow_tables() if sink.arrow_tables else None
+    counts, summary.replay_errors, summary.untimed_events, summary.unattributed_events = out.counts(tables)
     summary.groups_replayed = int(counts.get("group_state", 0))
     r.progress.stage("replayed", groups=summary.groups_replayed, replay_errors=summary.replay_errors,
                      **{t: int(counts.get(t, 0)) for t in ("rebalances", "group_transitions")})  # fmt: skip
     small.set(_small_rows(sum(int(n) for n in counts.values())))
     for name in REPLAY_TABLES:
         if name != "group_state":
-            _merge_replay_table(sink, name, name, union, tables)
+            _merge_replay_table(sink, name, name, out, tables)
             r.committed(name)
     r.progress.stage("replay tables merged")
-    return union, tables
+    return out, tables
 
 
 def _replace_lines(r: RunContext, audits: Sequence[dict[str, Any]]) -> None:
@@ -261,41 +251,55 @@ def write_run_files(sink: Sink, res, run_id: str, skip_files: Sequence[str] = ()
     )
     if not adopted:
         sink.write_partition("events", res.events.where(keep).withColumn("run_id", run_col), run_id)
+    staged = staged_quarantine(res, run_id, skip_files) if sink.arrow_tables else None
     if res.no_quarantine:
         sink.write_partition_arrow("quarantine", table_arrow_schema("quarantine").empty_table(), run_id)
+    elif staged is not None:
+        sink.write_partition_arrow("quarantine", staged, run_id)
     else:
         sink.write_partition("quarantine", res.quarantine.where(keep).withColumn("run_id", run_col), run_id)
     return adopted
 
 
-def _driver_union(sink: Sink, union_dir: str | None):
-    """The staged union as one Arrow table when the sink merges on the driver and the folder is
-    local; None otherwise (the Spark path)."""
-    if not sink.arrow_tables or not union_dir or "://" in union_dir:
+#: a staged quarantine of up to this many bytes is read on the driver (a sink that commits there
+#: writes it without a Spark job); a larger one, e.g. a whole file of an unknown layout, goes through Spark
+DRIVER_QUARANTINE_BYTES = 32 << 20
+
+
+def staged_quarantine(res, run_id: str, skip_files: Sequence[str] = ()):
+    """The run's ``quarantine`` partition as an Arrow table read from the ingestion's staged
+    quarantine files (:attr:`~jobs.ingest.spark_ingest.IngestResult.quarantine_dir`), files of
+    ``skip_files`` left out: the rows of ``res.quarantine`` with the ``run_id`` (the plain way, tested
+    equal in tests/job/test_quarantine_write.py). None when there is no such local folder or its
+    files are larger than :data:`DRIVER_QUARANTINE_BYTES`."""
+    folder = getattr(res, "quarantine_dir", None)
+    if not folder or "://" in folder or not os.path.isdir(folder):
         return None
-    schema = union_arrow_schema()
-    if not os.path.isdir(union_dir):
+    files = sorted(os.path.join(folder, f) for f in os.listdir(folder)
+                   if f.endswith(".parquet") and not f.startswith((".", "_")))  # fmt: skip
+    if sum(os.path.getsize(f) for f in files) > DRIVER_QUARANTINE_BYTES:
+        return None
+    schema = table_arrow_schema("quarantine")
+    if not files:
         return schema.empty_table()
-    return ds.dataset(union_dir, format="parquet", schema=schema).to_table()
+    rows = ds.dataset(files, format="parquet").to_table()
+    cols = [pa.array([run_id] * rows.num_rows, f.type) if f.name == PARTITION_COL
+            else rows[QUARANTINE_IN_RECORD.get(f.name, f.name)].cast(f.type) for f in schema]  # fmt: skip
+    table = pa.Table.from_arrays(cols, schema=schema)
+    if skip_files:  # (as Spark's ``NOT source_file IN (...)``: a row without a file is left out too)
+        sf = table["source_file"]
+        skip = pa.array(sorted(skip_files), pa.string())
+        table = table.filter(pc.and_(pc.is_valid(sf), pc.invert(pc.is_in(sf, value_set=skip))))
+    return table.combine_chunks()
 
 
-def _union_counts(union, local) -> tuple[dict[str, int], int, int, int]:
-    """Rows per replay table, and this run's counted anomalies (:func:`count_summary`): from the
-    Arrow union on the driver, else one small Spark aggregate."""
-    if local is not None:
-        return count_summary(zip(*union_count_rows(local).to_pydict().values(), strict=True))
-    kind = F.when(F.col(TABLE_COL) == "anomalies", F.col("kind"))
-    rows = union.groupBy(TABLE_COL, kind.alias("kind")).agg(F.count(F.lit(1)).alias("n")).collect()
-    return count_summary((row[0], row[1], row[2]) for row in rows)
-
-
-def _merge_replay_table(sink: Sink, table: str, target: str, union, tables) -> None:
+def _merge_replay_table(sink: Sink, table: str, target: str, out: ReplayOutput, tables) -> None:
     """Upsert the rows of replay table ``table`` into the sink's table ``target``: from ``tables``
-    (the union split on the driver) when given, else with Spark."""
+    (read on the driver) when given, else with Spark."""
     if tables is not None:
         sink.merge_arrow(target, tables[table], MERGE_KEYS[table])
     else:
-        sink.merge(target, split_union(union, table), MERGE_KEYS[table])
+        sink.merge(target, out.frame(table), MERGE_KEYS[table])
 
 
 class _ShuffleSetting:

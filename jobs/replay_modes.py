@@ -1,18 +1,23 @@
 """The three ways one run replays its groups (Spark plans around the UDFs of
-:mod:`jobs.replay_udf`); each stages the union of the replay's output tables once and returns it
-with its folder:
+:mod:`jobs.replay_udf`); each stages the replay's output once and returns it as a
+:class:`ReplayOutput`:
 
 * :func:`replay_buckets`: batch, through the group buckets the ingestion workers wrote (no shuffle);
-* :func:`replay_batch`: batch, ``cogroup(events, group_state).applyInArrow``;
-* :func:`replay_stream`: incremental, a streaming query with the state in the state store.
+  on a local staging folder each task writes its replay tables there itself, one folder per table;
+* :func:`replay_batch`: batch, ``cogroup(events, group_state).applyInArrow``, the union staged;
+* :func:`replay_stream`: incremental, a streaming query with the state in the state store, the union
+  staged.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+from dataclasses import dataclass
 from functools import partial
+from typing import Any
 
+import pyarrow.dataset as ds
 from pyspark.sql import functions as F
 from pyspark.sql.pandas.types import from_arrow_schema
 from pyspark.sql.streaming.state import GroupStateTimeout
@@ -20,9 +25,80 @@ from pyspark.sql.streaming.state import GroupStateTimeout
 from jobs.bucket_replay import bucket_udf
 from jobs.buckets import bucket_expr, bucket_files
 from jobs.replay_udf import SEED_COLUMN, batch_udf, streaming_udf, union_schema
-from jobs.replay_union import COUNT_SCHEMA, count_summary
+from jobs.replay_union import (
+    COUNT_SCHEMA,
+    REPLAY_TABLES,
+    TABLE_COL,
+    count_summary,
+    split_union,
+    split_union_arrow_all,
+    tables_count_rows,
+    union_arrow_schema,
+)
 from jobs.run_context import RunContext
+from jobs.schemas import spark_schema, table_arrow_schema
 from jobs.sink import PARTITION_COL, Sink
+
+
+@dataclass
+class ReplayOutput:
+    """The staged output of one replay: the union frame and its folder (:func:`replay_batch`,
+    :func:`replay_stream`, the plain :func:`replay_buckets`), or a folder per replay table written by
+    the bucket tasks (``per_table``); with the rows per table and counted anomalies when the tasks
+    returned them (:func:`jobs.replay_union.count_summary`)."""
+
+    spark: Any
+    folder: str | None
+    union: Any = None
+    per_table: bool = False
+    counted: tuple[dict[str, int], int, int, int] | None = None
+
+    def frame(self, table: str):
+        """The rows of replay table ``table`` as a Spark DataFrame of its schema."""
+        if not self.per_table:
+            return split_union(self.union, table)
+        files = self._table_files(table)
+        if not files:
+            return self.spark.createDataFrame([], spark_schema(table))
+        return self.spark.read.schema(spark_schema(table)).parquet(*files)
+
+    def arrow_tables(self) -> dict[str, Any] | None:
+        """Every replay table as Arrow, read on the driver (the output is small: rows per rebalance,
+        generation, member, group; not per event); None when the folder is not local."""
+        if not self.folder or "://" in self.folder:
+            return None
+        if self.per_table:
+            return {t: self._read_table(t) for t in REPLAY_TABLES}
+        schema = union_arrow_schema()
+        union = ds.dataset(self.folder, format="parquet", schema=schema).to_table() if os.path.isdir(
+            self.folder) else schema.empty_table()  # fmt: skip
+        return split_union_arrow_all(union)
+
+    def counts(self, tables: dict[str, Any] | None = None) -> tuple[dict[str, int], int, int, int]:
+        """Rows per replay table and the counted anomalies: as the tasks returned them, else from
+        the tables read on the driver, else one small Spark aggregate of the union."""
+        if self.counted is not None:
+            return self.counted
+        if tables is not None:
+            return count_summary(zip(*tables_count_rows(tables).to_pydict().values(), strict=True))
+        kind = F.when(F.col(TABLE_COL) == "anomalies", F.col("kind"))
+        rows = self.union.groupBy(TABLE_COL, kind.alias("kind")).agg(F.count(F.lit(1)).alias("n")).collect()
+        return count_summary((row[0], row[1], row[2]) for row in rows)
+
+    def _table_files(self, table: str) -> list[str]:
+        d = os.path.join(self.folder or "", table)
+        if not os.path.isdir(d):
+            return []
+        return sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".parquet") and not f.startswith("."))
+
+    def _read_table(self, table: str):
+        schema = table_arrow_schema(table)
+        files = self._table_files(table)
+        if not files:
+            return schema.empty_table()
+        # one chunk, like the split of a union (delta-rs writes a table of many chunks in another order)
+        return ds.dataset(files, format="parquet", schema=schema).to_table().combine_chunks()
+
 
 
 def state_frame(r: RunContext):
@@ -38,7 +114,7 @@ def replay_batch(r: RunContext, run_events, committed_runs: frozenset[str], file
     out = cg.applyInArrow(batch_udf(r.config.replay, r.run_id, committed_runs, files), schema=schema)
     stage = r.sink.staging("union")
     out.write.mode("overwrite").parquet(stage)
-    return r.spark.read.schema(schema).parquet(stage), stage
+    return ReplayOutput(r.spark, stage, r.spark.read.schema(schema).parquet(stage))
 
 
 def bucket_folder(sink: Sink, res, run_id: str, adopted: bool) -> str | None:
@@ -61,11 +137,10 @@ def replay_buckets(
     small Spark write, then each task of a ``spark.range`` (one per bucket with events, the largest
     first) reads one bucket's event and state files with pyarrow and replays its groups.
 
-    Returns (the union frame, its staged folder, the rows per table and counted anomalies as
-    :func:`jobs.replay_union.count_summary` gives them, or None). ``workers_write`` (default: when
-    the staging folder is local, like the buckets): each task writes its union rows to the folder
-    itself and returns only their counts, so the union never crosses into the JVM; otherwise (the
-    plain way, tested equal) Spark writes the tasks' union rows like :func:`replay_batch`."""
+    ``workers_write`` (default: when the staging folder is local, like the buckets): each task
+    writes its replay tables to the folder itself, a folder per table, and returns only their
+    counts, so nothing crosses into the JVM and the driver splits no union; otherwise (the plain
+    way, tested equal) Spark writes the tasks' union rows like :func:`replay_batch`."""
     tasks, udf = _bucket_tasks(r, folder, buckets, committed_runs, exclude)
     schema = union_schema()
     stage = r.sink.staging("union")
@@ -74,12 +149,12 @@ def replay_buckets(
     ids = r.spark.range(0, tasks, 1, tasks)
     if not workers_write:
         ids.mapInArrow(udf(), schema).write.mode("overwrite").parquet(stage)
-        return r.spark.read.schema(schema).parquet(stage), stage, None
+        return ReplayOutput(r.spark, stage, r.spark.read.schema(schema).parquet(stage))
     shutil.rmtree(stage, ignore_errors=True)
     os.makedirs(stage)
     rows = ids.mapInArrow(udf(out_dir=stage), from_arrow_schema(COUNT_SCHEMA)).collect()
     counted = count_summary((row[0], row[1], row[2]) for row in rows)
-    return r.spark.read.schema(schema).parquet(stage), stage, counted
+    return ReplayOutput(r.spark, stage, per_table=True, counted=counted)
 
 
 def _bucket_tasks(r: RunContext, folder: str, buckets: int, committed_runs: frozenset[str], exclude: frozenset[str]):
@@ -171,5 +246,5 @@ def replay_stream(r: RunContext, run_events, committed_runs: frozenset[str]):
     )
     query.awaitTermination()
     if not os.path.isdir(stage):
-        return r.spark.createDataFrame([], schema), None
-    return r.spark.read.schema(schema).option("recursiveFileLookup", "true").parquet(stage), stage
+        return ReplayOutput(r.spark, None, r.spark.createDataFrame([], schema))
+    return ReplayOutput(r.spark, stage, r.spark.read.schema(schema).option("recursiveFileLookup", "true").parquet(stage))

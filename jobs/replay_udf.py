@@ -267,17 +267,24 @@ def heartbeat_keep(batch, order: np.ndarray | None = None):
         pos[order] = np.arange(n, dtype=np.int64)
     # the run a row belongs to: how many non-heartbeat rows come before it in the sorted rows
     run = np.cumsum(~hb)[pos]
+    if int(cand.sum()) < 3:
+        return None
+    # a column null on every candidate row cannot tell two of them apart (left out before the
+    # filter), nor can the kind (every candidate is a heartbeat)
+    cand_rows = cand if order is None else cand[pos]
+    key = [c for c in key if c != "kind" and batch.column(c).null_count < n and _valid(batch.column(c))[cand_rows].any()]
     keys = batch.select(key).append_column("_run", pa.array(run)).append_column("_i", pa.array(pos))
     keys = keys.filter(candidate)
-    if keys.num_rows < 3:
-        return None
-    # a column null on every candidate row cannot tell two of them apart
-    key = [c for c in key if keys.column(c).null_count < keys.num_rows]
     ends = keys.group_by([*key, "_run"], use_threads=False).aggregate([("_i", "min"), ("_i", "max")])
     keep = ~cand
     keep[ends.column("_i_min").to_numpy()] = True
     keep[ends.column("_i_max").to_numpy()] = True
     return None if keep.all() else keep
+
+
+def _valid(col) -> np.ndarray:
+    """Which rows of an Arrow column are not null, as a numpy bool array."""
+    return np.asarray(pc.is_valid(col).to_numpy(zero_copy_only=False), dtype=bool)
 
 
 def compact_heartbeats(batch):

@@ -90,10 +90,7 @@ def split_union_arrow(union, table: str):
     rows = union.filter(pc.equal(union[TABLE_COL], table))
     arrays = []
     for f in schema:
-        col = rows[UNION_MAP[(table, f.name)]].combine_chunks()
-        if pa.types.is_timestamp(f.type):
-            col = col.cast(pa.int64()).cast(pa.timestamp("ms", tz="UTC")).cast(f.type)
-        arrays.append(col.cast(f.type))
+        arrays.append(_table_column(rows[UNION_MAP[(table, f.name)]].combine_chunks(), f.type))
     return pa.Table.from_arrays(arrays, schema=schema)
 
 
@@ -153,6 +150,55 @@ def union_table(parts: list[dict[str, list[Any]]]):
         ]
         tables.append(pa.Table.from_arrays(arrays, schema=schema))
     return tables[0] if len(tables) == 1 else pa.concat_tables(tables)
+
+
+def replay_tables(parts: list[dict[str, list[Any]]]) -> dict[str, Any]:
+    """The replay tables of column dicts (:func:`record_columns`, one table each), each with its
+    exact Arrow schema: what :func:`split_union_arrow_all` gives of :func:`union_table` of the same
+    parts (the reference, tested equal in tests/job/test_replay_buckets.py), built directly, without
+    the union's null columns of the other tables."""
+    by_table: dict[str, list[dict[str, list[Any]]]] = {}
+    for part in parts:
+        by_table.setdefault(part[TABLE_COL][0], []).append(part)
+    union = union_arrow_schema()
+    out = {}
+    for table in REPLAY_TABLES:
+        schema = arrow_schema(schemas.TABLES.get(table, schemas.GROUP_STATE))
+        mine = by_table.get(table)
+        if not mine:
+            out[table] = schema.empty_table()
+            continue
+        arrays = []
+        for f in schema:
+            name = UNION_MAP[(table, f.name)]
+            typ = union.field(name).type
+            chunks = [pa.array(p[name], type=typ) if name in p else pa.nulls(len(p[TABLE_COL]), type=typ) for p in mine]
+            col = chunks[0] if len(chunks) == 1 else pa.concat_arrays(chunks)
+            arrays.append(_table_column(col, f.type))
+        out[table] = pa.Table.from_arrays(arrays, schema=schema)
+    return out
+
+
+def _table_column(col, typ):
+    """A union column as the table column of type ``typ`` (epoch-ms longs as timestamps)."""
+    if pa.types.is_timestamp(typ):
+        col = col.cast(pa.int64()).cast(pa.timestamp("ms", tz="UTC")).cast(typ)
+    return col.cast(typ)
+
+
+def tables_count_rows(tables: dict[str, Any]):
+    """:func:`union_count_rows` of the replay tables given one by one (:func:`replay_tables`): rows
+    per table, and per anomaly kind (the same :func:`count_summary`)."""
+    rows: list[tuple[str, str | None, int]] = []
+    for table, t in tables.items():
+        if not t.num_rows:
+            continue
+        if table != "anomalies":
+            rows.append((table, None, t.num_rows))
+            continue
+        out = pa.table({"kind": t["kind"]}).group_by(["kind"], use_threads=False).aggregate([([], "count_all")])
+        rows += [(table, k, int(n)) for k, n in zip(out["kind"].to_pylist(), out["count_all"].to_pylist(), strict=True)]
+    return pa.Table.from_pylist([dict(zip(COUNT_SCHEMA.names, r, strict=True)) for r in rows], schema=COUNT_SCHEMA)
 
 
 def anomaly_columns(

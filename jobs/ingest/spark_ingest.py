@@ -81,6 +81,10 @@ class IngestResult:
     bucket_dir: str | None = None
     #: True when the workers wrote the staging folder and no quarantine row was staged at all
     no_quarantine: bool = False
+    #: the local folder of the staged quarantine files (columns of ``EVENT_DATA``, ``QUARANTINE_IN_RECORD``)
+    #: when they hold exactly :attr:`quarantine` but ``run_id``, i.e. the workers wrote them and no
+    #: duplicate file was dropped
+    quarantine_dir: str | None = None
     _cache: DataFrame | None = None
 
     def unpersist(self) -> None:
@@ -457,6 +461,7 @@ def _ingest_result(
         buckets=parsed.buckets,
         bucket_dir=staging + "/_rt=e" if parsed.buckets > 0 and staging else None,
         no_quarantine=bool(workers_write and staging and not _has_parquet(_local_path(staging) + "/_rt=q")),
+        quarantine_dir=_local_path(staging) + "/_rt=q" if workers_write and staging and not dups else None,
         _cache=parsed.cache,
     )
 

@@ -119,3 +119,15 @@ def test_parsed_partitions_equal_the_parser_and_are_remembered() -> None:
         assert list(FL._PARSED) == ["[b-1]"]
     finally:
         FL._PARSED_MAX = before
+
+
+def test_take_of_consecutive_positions_is_the_same_slice() -> None:
+    from jobs.ingest import arrowops as AO
+
+    a = pa.array([f"line {i}" if i % 7 else None for i in range(1000)], pa.large_string())
+    for idx in (np.arange(3, 3 + AO.SLICE_MIN), np.arange(0, 1000), np.arange(10, 700)[::-1],
+                np.r_[np.arange(0, 300), np.arange(301, 600)], np.arange(5, 10)):  # fmt: skip
+        got = AO.take(a, idx)
+        assert got.equals(a.take(pa.array(idx, pa.int64())))
+    with pytest.raises(IndexError):
+        AO.take(a, np.arange(800, 1001))

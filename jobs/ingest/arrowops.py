@@ -42,8 +42,23 @@ def nullify_empty(a: pa.Array) -> pa.Array:
     return pc.if_else(pc.equal(a, ""), pa.scalar(None, a.type), a)
 
 
+#: a take of at least this many consecutive positions is a slice (no copy)
+SLICE_MIN = 256
+
+
 def take(a: pa.Array, idx: np.ndarray) -> pa.Array:
+    """``a.take(idx)``; a run of at least :data:`SLICE_MIN` consecutive positions is the zero-copy
+    slice with the same values."""
+    n = len(idx)
+    if n >= SLICE_MIN and not isinstance(a, pa.ChunkedArray) and _consecutive(idx, len(a)):
+        return a.slice(int(idx[0]), n)
     return a.take(pa.array(idx, pa.int64()))
+
+
+def _consecutive(idx: np.ndarray, size: int) -> bool:
+    """Whether ``idx`` is ``k, k+1, ...`` inside ``range(size)``."""
+    n = len(idx)
+    return bool(idx[n - 1] - idx[0] == n - 1 and idx[0] >= 0 and idx[n - 1] < size and (np.diff(idx) == 1).all())
 
 
 def extract(a: pa.Array, regex: str) -> pa.StructArray:

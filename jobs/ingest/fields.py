@@ -72,8 +72,25 @@ def _partitions(raw: pa.Array) -> pa.Array:
     each distinct text (few: the lists of assignment lines), spread back to the rows."""
     raw = raw.cast(pa.string())
     uniq = pc.unique(raw.drop_null())
-    read = pa.array([PREPR.parse(v) for v in uniq.to_pylist()], pa.list_(pa.string()))
+    read = pa.array([parsed_partitions(v) for v in uniq.to_pylist()], pa.list_(pa.string()))
     return read.take(pc.index_in(raw, uniq))
+
+
+#: :func:`partition_reprs.parse` of the texts seen in this process (a pure function of the text; the
+#: members of a group print the same lists, file after file); emptied when it holds :data:`_PARSED_MAX`
+_PARSED: dict[str, tuple[str, ...] | None] = {}
+_PARSED_MAX = 1 << 16
+
+
+def parsed_partitions(text: str) -> tuple[str, ...] | None:
+    """:func:`partition_reprs.parse` of ``text`` (as a tuple), remembered per process."""
+    if text in _PARSED:
+        return _PARSED[text]
+    if len(_PARSED) >= _PARSED_MAX:
+        _PARSED.clear()
+    found = PREPR.parse(text)
+    got = _PARSED[text] = tuple(found) if found is not None else None
+    return got
 
 
 _ASSIGN_RX = re.compile(r"([^\s{},=]+)=Assignment\(partitions=\[([^\]]*)\]")

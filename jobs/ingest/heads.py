@@ -16,7 +16,6 @@ from pyarrow import json as pa_json
 
 from jobs.ingest import arrowops as ao
 from jobs.ingest import day_dates as DD
-from jobs.ingest import dialects as D
 from jobs.ingest import epoch_ms as EM
 from jobs.ingest import general as G
 from jobs.ingest import layouts as L
@@ -27,6 +26,7 @@ from jobs.ingest.fastpaths import fast_log4j, fast_log4j_both, fast_springboot, 
 from jobs.ingest.model import (
     IngestSettings,
 )
+from jobs.ingest.prefilter import group_candidates
 from jobs.ingest.rawbytes import Raw
 
 # ------------------------------------------------------------------------------------ layouts
@@ -140,6 +140,17 @@ class Heads:
         if len(self.chunks) > 1:
             t = t.take(pc.sort_indices(t["_row"]))
         return _cut_map_tail(t.combine_chunks())
+
+    def rows_of(self, suffixes: tuple[str, ...]) -> np.ndarray:
+        """The lines (``_row``) of the heads whose layout ends with one of ``suffixes``, in no
+        particular order (what :meth:`table` holds for them, without building it)."""
+        out = []
+        for c in self.chunks:
+            hit = np.zeros(len(c), dtype=bool)
+            for s in suffixes:
+                hit |= ao.mask(pc.ends_with(c["layout"], s))
+            out.append(ao.numpy_of(c["_row"])[hit])
+        return np.concatenate(out) if out else np.zeros(0, np.int64)
 
 
 def _cut_map_tail(t: pa.Table) -> pa.Table:
@@ -422,12 +433,8 @@ def general_heads(
     it is continuation-shaped."""
     sub = ao.take(text, left)
     skip = np.zeros(len(left), dtype=bool)
-    ht = heads.table()
-    if len(ht):
-        two = np.zeros(len(ht), dtype=bool)
-        for lay in L.NEXT_LINE:
-            two |= ao.mask(pc.ends_with(ht["layout"], lay))
-        skip |= np.isin(left, ao.numpy_of(ht["_row"])[two] + 1)
+    if heads.chunks:
+        skip |= np.isin(left, heads.rows_of(tuple(L.NEXT_LINE)) + 1)
     if skip.all():
         return left
     pos = np.nonzero(~skip)[0]
@@ -442,7 +449,7 @@ def general_heads(
         if not len(pos):
             return left
         cand, cont = ao.take(sub, pos), cont[maybe]
-    hint = ao.mask(PR.match(cand, D.GROUP_PREFILTER))
+    hint = group_candidates(cand)
     if enveloped is not None:
         hint |= np.isin(left[pos], enveloped)
     is_head, st = G.read_heads(cand, hint, cont)

@@ -79,7 +79,6 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from jobs.ingest import dialects as D
 from jobs.ingest import envelope_heads as EH
 from jobs.ingest import envelopes as E
 from jobs.ingest import layouts as L
@@ -116,6 +115,7 @@ from jobs.ingest.model import (
     EVENTS_ARROW,
     IngestSettings,
 )
+from jobs.ingest.prefilter import group_candidates
 from jobs.ingest.rawbytes import may_contain
 from jobs.ingest.wrapped import wrapped_lines
 
@@ -449,10 +449,10 @@ def _group_events(f: FileLines, h: _HeadColumns, times: _Times, inline_cont, sou
     if repetitive(message):
         menc = pc.dictionary_encode(message)
         mcodes = numpy_of(menc.indices)
-        cand = mask(PR.match(menc.dictionary, D.GROUP_PREFILTER))[mcodes]
+        cand = group_candidates(menc.dictionary)[mcodes]
         ccodes = mcodes[cand]
     else:
-        cand = mask(PR.match(message, D.GROUP_PREFILTER))
+        cand = group_candidates(message)
         ccodes = None
     if not cand.any():
         return None

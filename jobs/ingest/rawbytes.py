@@ -55,9 +55,24 @@ class Raw:
     def window(self, rows: np.ndarray, start: int, width: int) -> np.ndarray:
         """The ``width`` bytes from byte ``start`` of each line ``rows`` (a rows x width uint8
         matrix; bytes past a line's end are whatever follows it: check lengths first)."""
-        idx = self.starts[rows][:, None] + (start + np.arange(width))[None, :]
-        np.minimum(idx, len(self.data) - 1, out=idx)
-        return self.data[idx]
+        first = self.starts[rows] + start
+        lim = len(self.data) - width
+        if lim < 0:
+            return _window_plain(self.data, first, width)
+        # (rows of a no-copy view of every ``width`` bytes: one contiguous copy per line instead of
+        # a gather through a rows x width index matrix; the last lines of the buffer as before)
+        out = np.lib.stride_tricks.sliding_window_view(self.data, width)[np.minimum(first, lim)]
+        over = np.nonzero(first > lim)[0]
+        if len(over):
+            out[over] = _window_plain(self.data, first[over], width)
+        return out
+
+
+def _window_plain(data: np.ndarray, first: np.ndarray, width: int) -> np.ndarray:
+    """:meth:`Raw.window` by a gather through an index matrix (positions past the data: its last byte)."""
+    idx = first[:, None] + np.arange(width)[None, :]
+    np.minimum(idx, len(data) - 1, out=idx)
+    return data[idx]
 
 
 def may_contain(a: pa.Array | pa.ChunkedArray, needle: bytes) -> bool:

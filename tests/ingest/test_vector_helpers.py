@@ -87,3 +87,39 @@ def test_may_contain_is_never_false_when_a_string_contains_the_needle(typ: pa.Da
         if a.to_pylist() in (["plain", None, ""], ["no brace here"] * 3, []):
             assert not got
     assert may_contain(arr.slice(4, 2), b'{"')  # 'tail {' + '"head': across two strings
+
+
+@pytest.mark.parametrize("width", [1, 5, 40, 200])
+def test_window_equals_the_index_gather(width: int) -> None:
+    """Lines' byte windows (rows of a sliding view; the last lines of the buffer padded with its
+    last byte) equal the gather through an index matrix, also past the buffer's end."""
+    from jobs.ingest.rawbytes import Raw, _window_plain
+
+    lines = ["2024-05-01 10:00:00.123  INFO 1 --- [main] a.B : x", "", "short", "\u00e9" * 30, "tail"]
+    raw = Raw(pa.array(lines * 3, pa.large_string()))
+    rows = np.array([0, 1, 2, 3, 4, 14, 13, 0], np.int64)
+    for start in (0, 3, 17):
+        got = raw.window(rows, start, width)
+        assert got.shape == (len(rows), width)
+        assert got.tolist() == _window_plain(raw.data, raw.starts[rows] + start, width).tolist()
+
+
+def test_parsed_partitions_equal_the_parser_and_are_remembered() -> None:
+    from jobs.ingest import fields as FL
+    from jobs.ingest import partition_reprs as PREPR
+
+    texts = ["[orders-0, orders-1]", "", "{orders=[0, 1]}", "[TopicPartition(topic='o', partition=3)]", "x, y"]
+    saved, before = dict(FL._PARSED), FL._PARSED_MAX
+    FL._PARSED.clear()  # (other tests of this process parsed lists already)
+    try:
+        for t in texts * 2:
+            want = PREPR.parse(t)
+            assert FL.parsed_partitions(t) == (tuple(want) if want is not None else None)
+        assert set(FL._PARSED) == set(texts)
+        FL._PARSED_MAX = len(FL._PARSED)
+        FL.parsed_partitions("[b-1]")  # (full: emptied, then this one remembered)
+        assert list(FL._PARSED) == ["[b-1]"]
+    finally:
+        FL._PARSED_MAX = before
+        FL._PARSED.clear()
+        FL._PARSED.update(saved)

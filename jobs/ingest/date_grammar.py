@@ -4,7 +4,9 @@ their reading into ISO text.
 Each pattern becomes one :class:`Form`: a regex with named fields (``y``/``y2``, ``mo``/``mon``,
 ``d``, ``h``, ``mi``, ``s``, ``f``, ``ap``, ``z``, ``zs``, ``zn``) read a little wider than the
 pattern prints (:mod:`jobs.ingest.date_patterns`), and its bare spelling (no names) for the
-locator. Patterns that give the same regex are one form (the first one's provenance).
+locator. Patterns that give the same regex are one form (the first one's provenance). The bare spelling
+writes numbers as digits only, so forms share prefixes (:func:`trie_regex`); the named one checks
+the ranges.
 
 **Ambiguity.** Patterns of one *family* (the same date fields and separators: ``yy/MM/dd``,
 ``MM/dd/yy``, ``dd/MM/yy``, ``MM/dd/yyyy``, ``dd/MM/yyyy`` … are all ``n/n/n``) may read the same
@@ -54,6 +56,10 @@ _FIELDS: dict[str, str] = {
     "a": r"(?P<ap>[AP]M|[ap]m)", "EEEE": f"(?:{'|'.join(_DAYS_LONG)})", "EEE": f"(?:{'|'.join(_DAYS)})",
     "z": rf"(?P<zn>{_NAMES})", "o": "(?:st|nd|rd|th)", "@": "[IWEFD]", "pp": " ?",
 }  # fmt: skip
+#: the locator's spelling of the numeric fields: digits only (the reading checks the ranges), so that
+#: forms share their prefixes (:func:`trie_regex`)
+_LOOSE = {_FIELDS[k]: r"\d{4}" if k == "yyyy" else r"\d{2}" if len(k) == 2 else r"\d{1,2}"
+          for k in ("yyyy", "yy", "MM", "M", "dd", "d", "HH", "H", "hh", "h", "mm", "ss")}  # fmt: skip
 _OFFSET_LETTERS = set("XxZ")
 _DATE_LETTERS = set("yMd")
 
@@ -67,6 +73,7 @@ class Form:
 
     named: re.Pattern[str]
     bare: str
+    pieces: tuple[str, ...]
     family: str
     weight: int
     dated: bool
@@ -127,20 +134,21 @@ def compile_pattern(p: DatePattern) -> Form:
                 out.append(r"(?:[.,](?P<f>\d{1,9}))?")
         i += 1
     letters = {t[0] for t in toks if t[0].isalpha()}
-    bare = _NAMED.sub("(?:", "".join(out))
+    pieces = tuple(_LOOSE.get(x) or _NAMED.sub("(?:", x) for x in out)
     if not letters & (_OFFSET_LETTERS | {"z"}) and toks and toks[-1][0] in "sSna":
         out.append(ZONE_OPT)
     named = "".join(out)
-    family = "".join(_family_letter(t) for t in toks[:first_hour])
+    date_end = first_hour - 1 if first_hour and toks[first_hour - 1].strip("'") in _DATE_TIME_SEPS else first_hour
+    family = "".join(_family_letter(t) for t in toks[:date_end])
     weight = sum(1 for t in toks if t[0].isalpha() and t[0] not in "Sn" and t != "pp")
-    return Form(re.compile(named), bare, family, weight, dated, p)
+    return Form(re.compile(named), "".join(pieces), pieces, family, weight, dated, p)
 
 
 def _forms() -> tuple[Form, ...]:
     seen: dict[str, Form] = {}
     for p in PATTERNS:
         f = compile_pattern(p)
-        seen.setdefault(f.bare, f)
+        seen.setdefault(f.named.pattern, f)
     return tuple(seen.values())
 
 
@@ -149,8 +157,31 @@ FORMS: tuple[Form, ...] = _forms()
 #: the dated forms, heaviest first (the locator's alternation: at one position the first that matches wins)
 DATED: tuple[Form, ...] = tuple(sorted((f for f in FORMS if f.dated), key=lambda f: -f.weight))
 _ZONE_BARE = _NAMED.sub("(?:", ZONE_OPT)
+
+
+def trie_regex(seqs: list[tuple[str, ...]]) -> str:
+    """One regex for alternatives given as sequences of pieces, common prefixes written once (the
+    regex engines try one branch per distinct first piece instead of one per form). Siblings keep
+    the order in which they first appear; a form that ends where a longer one goes on is tried last."""
+    firsts: dict[str, list[tuple[str, ...]]] = {}
+    ends = False
+    for q in seqs:
+        if q:
+            firsts.setdefault(q[0], []).append(q[1:])
+        else:
+            ends = True
+    alts = [head + trie_regex(rest) for head, rest in firsts.items()]
+    if not alts:
+        return ""
+    if len(alts) == 1 and not ends:
+        return alts[0]
+    return "(?:" + "|".join(alts) + ("|" if ends else "") + ")"
+
+
 #: the locator's alternation of the dated forms (no groups), the optional zone once after them all
-ANY_DATED = "(?:" + "|".join(f"(?:{f.bare})" for f in DATED) + ")" + _ZONE_BARE
+ANY_DATED = trie_regex([f.pieces for f in DATED]) + _ZONE_BARE
+#: a whole value of a dated form
+IS_DATED = "^" + ANY_DATED + "$"
 #: a whole value of a dated form (group k + 1: the form ``DATED[k]``)
 WHOLE = "^(?:" + "|".join(f"({f.bare})" for f in DATED) + ")" + _ZONE_BARE + "$"
 _WHOLE = re.compile(WHOLE)
@@ -216,7 +247,7 @@ def to_iso(ts: str, year: int | None = None) -> str | None:
     k = _first(ts)
     if k is None:
         return None
-    for j in _FAMILY[DATED[k].family]:
+    for j in (*_FAMILY[DATED[k].family], *range(len(DATED))):
         if (iso := read_as(ts, j, year)) is not None:
             return iso
     return None

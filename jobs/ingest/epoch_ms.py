@@ -114,7 +114,7 @@ def parse_timestamps(ts: pa.Array, default_tz: str = "UTC") -> pa.Array:
 def _grammar_timestamps(ts: pa.Array, idx: np.ndarray, out: np.ndarray, ok: np.ndarray, default_tz: str) -> None:
     """The values at ``idx`` that a dated form of the grammar reads, into ``out``/``ok``."""
     sub = ts.take(pa.array(idx))
-    dated = pc.fill_null(PR.match(sub, DG.WHOLE), False).to_numpy(zero_copy_only=False)
+    dated = pc.fill_null(PR.match(sub, DG.IS_DATED), False).to_numpy(zero_copy_only=False)
     if not dated.any():
         return
     idx = idx[dated]

@@ -51,11 +51,11 @@ TAI64N = r"@4000000[0-9a-f]{17}"
 FORMS = (DG.ANY_DATED, TIME12, TIME_ONLY, TAI64N, EPOCH)
 _ANY = "|".join(f"(?:{f})" for f in FORMS)
 #: the first timestamp of a line: ``pre`` the text before it, ``ts`` the timestamp, ``rest`` after.
-#: A timestamp must stand on its own (not inside a longer number or word; a terminal's echo of a
-#: control key, ``^C``, may be glued to it); epoch values only as a delimited field (line start,
-#: ``|``, ``"``, ``=``, ``:``, ``[``, space).
+#: A timestamp must stand on its own (not inside a longer number or word; at the line's start, a
+#: terminal's echo of Ctrl-C, ``^C``, may be glued to it); epoch values only as a delimited field
+#: (line start, ``|``, ``"``, ``=``, ``:``, ``[``, space).
 LOCATE = (
-    rf"^(?P<pre>(?:.*?(?:[^\w.:/-]|\^[A-Z]))??)(?P<ts>{_ANY})(?P<rest>(?:[^\w:/].*|:(?:[ \t].*)?)?)$"
+    rf"^(?P<pre>(?:.*?[^\w.:/-]|\^C)??)(?P<ts>{_ANY})(?P<rest>(?:[^\w:/].*|:(?:[ \t].*)?)?)$"
 )
 
 _TIME_RX = re.compile(rf"^(?:{TIME_ONLY}|{TIME12})$")

@@ -55,7 +55,7 @@ _ANY = "|".join(f"(?:{f})" for f in FORMS)
 #: terminal's echo of Ctrl-C, ``^C``, may be glued to it); epoch values only as a delimited field
 #: (line start, ``|``, ``"``, ``=``, ``:``, ``[``, space).
 LOCATE = (
-    rf"^(?P<pre>(?:.*?[^\w.:/-]|\^C)??)(?P<ts>{_ANY})(?P<rest>(?:[^\w:/].*|:(?:[ \t].*)?)?)$"
+    rf"^(?P<pre>(?:\^C|.*?[^\w.:/-])??)(?P<ts>{_ANY})(?P<rest>(?:[^\w:/].*|:(?:[ \t].*)?)?)$"
 )
 
 _TIME_RX = re.compile(rf"^(?:{TIME_ONLY}|{TIME12})$")

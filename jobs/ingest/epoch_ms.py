@@ -107,7 +107,10 @@ def parse_timestamps(ts: pa.Array, default_tz: str = "UTC") -> pa.Array:
     out[rest_idx[sv]] = pc.fill_null(slow, 0).to_numpy(zero_copy_only=False)[sv]
     ok[rest_idx[sv]] = True
     if not sv.all():
-        _grammar_timestamps(ts, rest_idx[~sv], out, ok, default_tz)
+        left = rest_idx[~sv]
+        left = left[pc.is_valid(ts.take(pa.array(left))).to_numpy(zero_copy_only=False)]
+        if len(left):
+            _grammar_timestamps(ts, left, out, ok, default_tz)
     return pa.array(out, pa.int64(), mask=~ok)
 
 

@@ -1,6 +1,11 @@
 """The date of a timestamp that prints only the time of day (logback ``HH:mm:ss.SSS``, Elixir's
 ``Logger``, pino-pretty, Serilog's console: ``13:00:00.123``, ``13:00:00``).
 
+A timestamp is a time of day only when it is nothing else (:func:`jobs.ingest.timestamps.is_time_only`):
+a value any dated form of the date-time grammar reads (:mod:`jobs.ingest.date_grammar`: ``18/08/31
+17:02:28``, ``24-03-17.12:29:01.334``) is a dated line, never dated by these rules, and it anchors the
+times of day around it like any dated line.
+
 One rule, used by both readers (:func:`time_only_dates`), in this order:
 
 1. ``ingest.default_date`` when it is set: every time of day of every file takes that date;

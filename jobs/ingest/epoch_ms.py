@@ -1,7 +1,10 @@
 """Layout timestamps to epoch milliseconds, vectorised: the text a layout's ``ts`` group captured
 (ISO 8601 with ``T`` or space and ``,`` ``.`` ``:`` fractions, ``yyyy/MM/dd``, JUL's ``May 01, 2024
 10:00:00 AM``, epoch seconds or millis) in one pass of Arrow kernels, a zone-less time in the
-settings' default zone. The forms it does not read go through :func:`jobs.ingest.timestamps.to_iso`."""
+settings' default zone. The values left are read with the date-time grammar
+(:func:`jobs.ingest.date_grammar.iso_texts`: per distinct value, the ambiguous day/month orders
+decided for the whole column, which is one file's); a year-less date and a time of day go through
+:func:`jobs.ingest.timestamps.to_iso` with their file's context."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from jobs.ingest import date_grammar as DG
 from jobs.ingest import pyregex as PR
 
 _ISO_PARTS = (
@@ -102,7 +106,26 @@ def parse_timestamps(ts: pa.Array, default_tz: str = "UTC") -> pa.Array:
     sv = pc.is_valid(slow).to_numpy(zero_copy_only=False)
     out[rest_idx[sv]] = pc.fill_null(slow, 0).to_numpy(zero_copy_only=False)[sv]
     ok[rest_idx[sv]] = True
+    if not sv.all():
+        left = rest_idx[~sv]
+        left = left[pc.is_valid(ts.take(pa.array(left))).to_numpy(zero_copy_only=False)]
+        if len(left):
+            _grammar_timestamps(ts, left, out, ok, default_tz)
     return pa.array(out, pa.int64(), mask=~ok)
+
+
+def _grammar_timestamps(ts: pa.Array, idx: np.ndarray, out: np.ndarray, ok: np.ndarray, default_tz: str) -> None:
+    """The values at ``idx`` that a dated form of the grammar reads, into ``out``/``ok``."""
+    sub = ts.take(pa.array(idx))
+    dated = pc.fill_null(PR.match(sub, DG.IS_DATED), False).to_numpy(zero_copy_only=False)
+    if not dated.any():
+        return
+    idx = idx[dated]
+    isos = DG.iso_texts(sub.filter(pa.array(dated)).to_pylist())
+    conv = _slow_timestamps(pa.array(isos, pa.string()), default_tz)
+    cv = pc.is_valid(conv).to_numpy(zero_copy_only=False)
+    out[idx[cv]] = pc.fill_null(conv, 0).to_numpy(zero_copy_only=False)[cv]
+    ok[idx[cv]] = True
 
 
 def _slow_timestamps(ts: pa.Array, default_tz: str = "UTC") -> pa.Array:

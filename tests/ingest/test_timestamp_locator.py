@@ -38,6 +38,12 @@ LOC = re.compile(T.LOCATE)
         ("2024-05-01 01:00:00 PM [main] INFO x", "2024-05-01 01:00:00 PM"),
         ("01-May-2024 10:00:00.123 INFO [main] x", "01-May-2024 10:00:00.123"),
         ("Wed May 01 10:00:00 UTC 2024 | x", "Wed May 01 10:00:00 UTC 2024"),
+        # the grammar's forms: a two-digit year is a date, not a time of day behind a number
+        (">>> 18/08/31 17:02:28 INFO internals.AbstractCoordinator: x", "18/08/31 17:02:28"),
+        ("^C21/04/30 02:54:18 INFO x", "21/04/30 02:54:18"),  # (a terminal's Ctrl-C echo)
+        ("24-03-17.12:29:01.334 [main] INFO x", "24-03-17.12:29:01.334"),
+        ("2025.03.14 08:44:26.725868 [ 344 ] {} <Warning> x", "2025.03.14 08:44:26.725868"),
+        ("x^C21/04/30 02:54:18 INFO x", "02:54:18"),  # (^C only at the line's start)
     ],
 )
 def test_locator_finds_the_first_timestamp(line: str, ts: str | None) -> None:

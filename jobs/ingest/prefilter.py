@@ -36,35 +36,12 @@ class Parts:
     verb: str
 
 
-def _syntax(regex: str):
-    """(position, character, group depth after it) of each character of ``regex`` that is neither
-    escaped nor inside a character class (nor one of the class's brackets)."""
-    depth, i, in_class = 0, 0, False
-    while i < len(regex):
-        ch = regex[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = ch != "]"
-        elif ch == "[":
-            in_class = True
-            if regex[i + 1 : i + 2] == "^":
-                i += 1
-            if regex[i + 1 : i + 2] == "]":
-                i += 1  # (a "]" first in the class is a member)
-        else:
-            depth += (ch == "(") - (ch == ")")
-            yield i, ch, depth
-        i += 1
-
-
 def leading_word_group(regex: str) -> str | None:
     """The ``\b(?:...)\b`` a regex starts with (a group of alternatives between word boundaries),
     or None."""
     if not regex.startswith(r"\b(?:"):
         return None
-    for i, ch, depth in _syntax(regex):
+    for i, ch, depth in PR.syntax(regex):
         if ch == ")" and depth == 0:
             return regex[: i + 3] if regex[i + 1 : i + 3] == r"\b" else None
     return None
@@ -79,10 +56,10 @@ def split_prefilter(prefilter: str, callback: str) -> Parts | None:
     if not prefilter.endswith(tail) or len(prefilter) == len(tail) or verb is None:
         return None
     base = prefilter[: -len(tail)]
-    if any(ch == "|" and depth == 0 for _, ch, depth in _syntax(callback)):
+    if any(ch == "|" and depth == 0 for _, ch, depth in PR.syntax(callback)):
         return None
     # (the "|" before the callback is at the top level, and no flag group of the base reaches it)
-    if (len(base), "|", 0) not in set(_syntax(prefilter)) or re.search(r"\(\?[A-Za-z-]+\)", base):
+    if (len(base), "|", 0) not in set(PR.syntax(prefilter)) or re.search(r"\(\?[A-Za-z-]+\)", base):
         return None
     return Parts(base, callback, verb)
 

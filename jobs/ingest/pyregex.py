@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -96,26 +96,32 @@ def translate(pattern: str) -> str:
     return "".join(out)
 
 
-def top_level_alternation(rx: str) -> bool:
-    """Whether the RE2 pattern ``rx`` has a ``|`` outside every group and character class."""
+def syntax(regex: str) -> Iterator[tuple[int, str, int]]:
+    """(position, character, group depth after it) of each character of ``regex`` that is neither
+    escaped nor inside a character class (nor one of the class's brackets)."""
     depth, i, in_class = 0, 0, False
-    while i < len(rx):
-        c = rx[i]
-        if c == "\\":
+    while i < len(regex):
+        ch = regex[i]
+        if ch == "\\":
             i += 2
             continue
         if in_class:
-            in_class = c != "]"
-        elif c == "[":
+            in_class = ch != "]"
+        elif ch == "[":
             in_class = True
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-        elif c == "|" and depth == 0:
-            return True
+            if regex[i + 1 : i + 2] == "^":
+                i += 1
+            if regex[i + 1 : i + 2] == "]":
+                i += 1  # (a "]" first in the class is a member)
+        else:
+            depth += (ch == "(") - (ch == ")")
+            yield i, ch, depth
         i += 1
-    return False
+
+
+def top_level_alternation(rx: str) -> bool:
+    """Whether the RE2 pattern ``rx`` has a ``|`` outside every group and character class."""
+    return any(ch == "|" and depth == 0 for _, ch, depth in syntax(rx))
 
 
 @cache

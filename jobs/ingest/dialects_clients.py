@@ -59,9 +59,9 @@ CLIENT_DIALECTS: tuple[Dialect, ...] = (
        r"consumer/broker/\d+ closed dead subscription to (?P<partitions_raw>\S+/\d+)", "consumer/broker/1 closed dead subscription to t/0"),
     # (consumerGroup.Close() sends LeaveGroup, then closes its client: "Closing Client" is the file's member leaving;
     # in a file that names no group it stays unattributed; two words other software says too: only under
-    # sarama's own "[sarama]" logger prefix)
+    # the "[Sarama] " prefix of sarama's Logger, any case)
     _d("sarama.closing_client", "leave_sent", OT, "sarama", r"(?P<reason>Closing Client)", "Closing Client",
-       logger=r"^sarama$"),
+       logger=r"(?i)^sarama$"),
     # (sarama's own wordings: read whatever logger, or none, the application gives sarama.Logger)
     _d("sarama.coordinator_unavailable.v1_36", "other", OT, "sarama 1.24-1.36",
        r"(?P<reason>client/coordinator coordinator for consumer group {G} is not available)",

@@ -73,3 +73,13 @@ def test_sarama_subscriptions_without_a_consumer_group_stay_unattributed():
     assert [r["kind"] for r in rows] == ["partitions_assigned", "partitions_revoked", "leave_sent"]
     assert len({r["group_id"] for r in rows}) == 1 and rows[0]["group_id"].startswith("unnamed-")
     assert q.num_rows == 0
+
+
+def test_sarama_closing_client_needs_sarama_s_logger_prefix():
+    """``Closing Client`` is sarama's leave under its Logger's ``[Sarama] `` prefix (any case); the
+    same two words from another program, in a file that names a group, are no event."""
+    head = b"[Sarama] 2024/05/01 10:00:00 client/coordinator coordinator for consumergroup g is #1 (127.0.0.1:9092)\n"
+    ev, _, _ = parse_bytes(head + b"[Sarama] 2024/05/01 10:00:05 Closing Client\n"
+                           b"2024/05/01 10:00:06 Closing Client\n", "app.log")  # fmt: skip
+    assert [(r["line_no"], r["kind"], r["group_id"]) for r in ev.to_pylist()] == [
+        (1, "coordinator_discovered", "g"), (2, "leave_sent", "g")]  # fmt: skip

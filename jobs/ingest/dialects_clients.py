@@ -61,7 +61,7 @@ CLIENT_DIALECTS: tuple[Dialect, ...] = (
     # in a file that names no group it stays unattributed; two words other software says too: only under
     # the "[Sarama] " prefix of sarama's Logger, any case)
     _d("sarama.closing_client", "leave_sent", OT, "sarama", r"(?P<reason>Closing Client)", "Closing Client",
-       logger=r"(?i)^sarama$"),
+       logger=r"^[Ss][Aa][Rr][Aa][Mm][Aa]$"),
     # (sarama's own wordings: read whatever logger, or none, the application gives sarama.Logger)
     _d("sarama.coordinator_unavailable.v1_36", "other", OT, "sarama 1.24-1.36",
        r"(?P<reason>client/coordinator coordinator for consumer group {G} is not available)",

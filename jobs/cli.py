@@ -338,6 +338,8 @@ def resolve_config(args: argparse.Namespace) -> tuple[JobConfig, list[InputSpec]
     inputs += [InputSpec(path=p, cluster=args.cluster or "default", group=args.input_group) for p in args.input]
     if args.cluster and not args.input:
         raise ConfigError("--cluster names the cluster of --input paths; give at least one --input")
+    if args.input_group is not None and not args.input_group.strip():
+        raise ConfigError("--input-group needs a consumer group name")
     if args.input_group and not args.input:
         raise ConfigError("--input-group names the consumer group of --input paths; give at least one --input")
     if not inputs:

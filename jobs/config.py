@@ -118,7 +118,7 @@ class KafkaConfig:
 class JobConfig:
     spark: SparkConfig = field(default_factory=SparkConfig)
     output: OutputConfig = field(default_factory=OutputConfig)
-    #: the inputs the ingestion reads (``inputs:``, a list of ``{path, cluster}``)
+    #: the inputs the ingestion reads (``inputs:``, a list of ``{path, cluster, group}``)
     inputs: tuple[InputSpec, ...] = ()
     #: the ingestion's settings (``ingest:``; the fields ``SET_BY_JOB`` are not config keys): the
     #: layouts are ``[{pattern: "<log4j/logback pattern>"} | {regex: "<named groups>"}, name?]``
@@ -267,7 +267,7 @@ def _output(raw: Any) -> OutputConfig:
 def _inputs(raw: Any) -> tuple[InputSpec, ...]:
     raw = raw or []
     if not isinstance(raw, list):
-        raise _fail("inputs", "a list of {path, cluster}", raw)
+        raise _fail("inputs", "a list of {path, cluster, group}", raw)
     inputs = []
     for i, item in enumerate(raw):
         key = f"inputs[{i}]"
@@ -280,7 +280,7 @@ def _inputs(raw: Any) -> tuple[InputSpec, ...]:
             InputSpec(
                 path=_str(f"{key}.path", item["path"]),
                 cluster=_str(f"{key}.cluster", item.get("cluster", InputSpec.cluster)),
-                group=_str(f"{key}.group", item["group"]) if item.get("group") is not None else None,
+                group=_str(f"{key}.group", item.get("group"), optional=True),
             )
         )
     return tuple(inputs)

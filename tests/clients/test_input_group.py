@@ -31,6 +31,10 @@ def test_the_config_and_the_command_line_name_an_inputs_group(tmp_path):
     assert [(i.path, i.cluster, i.group) for i in inputs] == [(str(tmp_path), "c", "g1")]
     with pytest.raises(ConfigError):
         cli.resolve_config(cli.parse_args(["--sample", "--input-group", "g1"]))
+    with pytest.raises(ConfigError, match="inputs.0..group"):
+        config_from_dict({"inputs": [{"path": "x", "group": "  "}]})
+    with pytest.raises(ConfigError, match="needs a consumer group name"):
+        cli.resolve_config(cli.parse_args(["--input", str(tmp_path), "--input-group", ""]))
 
 
 def test_input_groups_match_files_under_a_folder_a_glob_or_the_file():

@@ -63,7 +63,7 @@ def test_local_yaml_equals_embedded_default_where_it_matters():
         ({"sparks": {}}, "config error: unknown key sparks (known: spark, output, inputs, ingest, replay, storms, run, kafka)"),
         ({"storms": {"n": 3}}, "config error: unknown key storms.n (known: min_rebalances, window_minutes)"),
         ({"inputs": [{"cluster": "x"}]}, "config error: inputs[0].path is required"),
-        ({"inputs": "logs/"}, "config error: inputs must be a list of {path, cluster}, got 'logs/'"),
+        ({"inputs": "logs/"}, "config error: inputs must be a list of {path, cluster, group}, got 'logs/'"),
         ({"run": {"state_table": "bad name"}},
          "config error: run.state_table must be a table name of letters, digits and _, got 'bad name'"),
     ],

@@ -1,4 +1,4 @@
-"""The held-out real-log corpora (``tests/fixtures/holdout/``, ``holdout2/`` to ``holdout7/``) are well formed.
+"""The held-out real-log corpora (``tests/fixtures/holdout/``, ``holdout2/`` to ``holdout8/``) are well formed.
 
 Only their structure is checked here: every ``.log`` has a ``.yaml`` with a source and one label per
 line, and every label uses the corpus vocabulary (``docs/design/contracts.md`` section 4); no source
@@ -25,14 +25,15 @@ HOLDOUT4_DIR = os.path.join(os.path.dirname(RC.HOLDOUT_DIR), "holdout4")
 HOLDOUT5_DIR = os.path.join(os.path.dirname(RC.HOLDOUT_DIR), "holdout5")
 HOLDOUT6_DIR = os.path.join(os.path.dirname(RC.HOLDOUT_DIR), "holdout6")
 HOLDOUT7_DIR = os.path.join(os.path.dirname(RC.HOLDOUT_DIR), "holdout7")
+HOLDOUT8_DIR = os.path.join(os.path.dirname(RC.HOLDOUT_DIR), "holdout8")
 #: corpus directory -> (the excerpt name prefix, the least number of excerpts it holds)
 CORPORA = {
     RC.HOLDOUT_DIR: ("h-", 60), HOLDOUT2_DIR: ("h2-", 57), HOLDOUT3_DIR: ("h3-", 47), HOLDOUT4_DIR: ("h4-", 40),
     HOLDOUT5_DIR: ("h5-", 47), HOLDOUT6_DIR: ("h6-", 25),
-    HOLDOUT7_DIR: ("h7-", 25),
+    HOLDOUT7_DIR: ("h7-", 25), HOLDOUT8_DIR: ("h8-", 25),
 }
 #: the held-out corpora collected with one excerpt per source
-ONE_PER_SOURCE = (HOLDOUT2_DIR, HOLDOUT3_DIR, HOLDOUT4_DIR, HOLDOUT5_DIR, HOLDOUT6_DIR, HOLDOUT7_DIR)
+ONE_PER_SOURCE = (HOLDOUT2_DIR, HOLDOUT3_DIR, HOLDOUT4_DIR, HOLDOUT5_DIR, HOLDOUT6_DIR, HOLDOUT7_DIR, HOLDOUT8_DIR)
 REQUIRED = ("source", "title", "date", "found_with", "writer", "software", "layout", "layout_tag", "notes", "lines")
 WRITERS = {"broker", "client", "connect", "streams", "spring", "other-client"}
 NON_EVENTS = {"unrelated", "continuation", "quarantine"}

@@ -160,7 +160,7 @@ def earlier_audit(sink: Sink) -> list[dict[str, Any]]:
     promises an order)."""
     if not sink.arrow_tables:
         return earlier_audit_plain(sink)
-    return sink.read_arrow("ingest_audit").select(list(AUDIT_READ)).to_pylist()
+    return sink.read_arrow("ingest_audit", AUDIT_READ).to_pylist()
 
 
 def earlier_audit_plain(sink: Sink) -> list[dict[str, Any]]:

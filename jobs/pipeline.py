@@ -137,8 +137,7 @@ def _recover(r: RunContext) -> tuple[frozenset[str], set[str], dict[str, Any]]:
     continue (:func:`jobs.ingest.resume.earlier_reads`); drops the ``events`` and ``quarantine``
     partitions of runs that never wrote their commit marker."""
     sink = r.sink
-    cols = ("run_id", "source_file", "content_sha256", "error", "duplicate_of", "total_lines", *READ_COLUMNS)
-    audit_prev = [row.asDict() for row in sink.read("ingest_audit").select(*cols).collect()]
+    audit_prev = earlier_audit(sink)
     committed_runs = frozenset(row["run_id"] for row in audit_prev)
     seen_hashes = {row["content_sha256"] for row in audit_prev if row["error"] is None and row["content_sha256"]}
     for name in ("events", "quarantine"):
@@ -147,6 +146,26 @@ def _recover(r: RunContext) -> tuple[frozenset[str], set[str], dict[str, Any]]:
             sink.delete_partitions(name, stale)
             r.progress.stage("recover", table=name, dropped_uncommitted_runs=len(stale))
     return committed_runs, seen_hashes, earlier_reads(audit_prev)
+
+
+#: the ``ingest_audit`` columns the recovery reads
+AUDIT_READ = ("run_id", "source_file", "content_sha256", "error", "duplicate_of", "total_lines", *READ_COLUMNS)
+
+
+def earlier_audit(sink: Sink) -> list[dict[str, Any]]:
+    """The ``ingest_audit`` rows of the earlier runs (:data:`AUDIT_READ` columns) as dicts: one small
+    row per file ever read. A sink that reads Arrow on the driver reads them with delta-rs, without
+    a Spark job (a run's first Spark job cost as much as the rest of the recovery); otherwise
+    :func:`earlier_audit_plain`, the reference it is tested equal to (the same rows; neither read
+    promises an order)."""
+    if not sink.arrow_tables:
+        return earlier_audit_plain(sink)
+    return sink.read_arrow("ingest_audit", AUDIT_READ).to_pylist()
+
+
+def earlier_audit_plain(sink: Sink) -> list[dict[str, Any]]:
+    """:func:`earlier_audit` through Spark (one collect)."""
+    return [row.asDict() for row in sink.read("ingest_audit").select(*AUDIT_READ).collect()]
 
 
 @dataclass

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Sequence
 
 from pyspark.sql import functions as F
 
@@ -143,7 +144,7 @@ class Sink:
         raise NotImplementedError
 
     # Arrow on the driver (only when ``arrow_tables``)
-    def read_arrow(self, name: str):
+    def read_arrow(self, name: str, columns: Sequence[str] | None = None):
         raise NotImplementedError
 
     def overwrite_arrow(self, name: str, table) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import warnings
+from collections.abc import Sequence
 
 import numpy as np
 import pyarrow as pa
@@ -201,17 +202,20 @@ class DeltaRsSink(Sink):
         self._spark_write_parquet(self._dedupe(self._conform(name, df), keys), stage)
         self.merge_arrow(name, ds.dataset(stage, format="parquet").to_table(), keys)
 
-    def read_arrow(self, name: str):
-        """The whole table as an Arrow table of its schema (for small tables read on the driver)."""
+    def read_arrow(self, name: str, columns: Sequence[str] | None = None):
+        """The whole table (or its ``columns``) as an Arrow table of its schema, for small tables
+        read on the driver; a column a table of an earlier version lacks reads as null (as
+        :meth:`read` does)."""
+        full = table_arrow_schema(name)
+        schema = pa.schema([full.field(c) for c in columns]) if columns is not None else full
         if not self.exists(name):
-            return table_arrow_schema(name).empty_table()
-        return (
-            DeltaTable(self.path(name))
-            .to_pyarrow_dataset()
-            .to_table()
-            .select(table_arrow_schema(name).names)
-            .cast(table_arrow_schema(name))
-        )
+            return schema.empty_table()
+        data = DeltaTable(self.path(name)).to_pyarrow_dataset()
+        have = set(data.schema.names)
+        table = data.to_table(columns=[c for c in schema.names if c in have])
+        return pa.Table.from_arrays(
+            [table[f.name].cast(f.type) if f.name in have else pa.chunked_array([pa.nulls(table.num_rows, f.type)])
+             for f in schema], schema=schema)  # fmt: skip
 
     def overwrite_arrow(self, name: str, table) -> None:
         """:meth:`overwrite` with an Arrow table already on the driver (one delta-rs commit)."""

@@ -85,6 +85,7 @@ from jobs.ingest.dialects_kafkaflow import KAFKAFLOW
 from jobs.ingest.dialects_kip848 import KIP848
 from jobs.ingest.dialects_node import NODE
 from jobs.ingest.dialects_nonjava import NON_JAVA
+from jobs.ingest.dialects_python import PYTHON_1X
 from jobs.ingest.dialects_quiet import QUIET
 from jobs.ingest.dialects_ruby import RUBY
 from jobs.ingest.dialects_streams import STREAMS_CONNECT, STREAMS_STATES
@@ -152,6 +153,7 @@ DIALECTS: tuple[Dialect, ...] = (
     *JAVA_CLIENT,
     *CLIENT_MORE,
     *STREAMS_CONNECT,
+    *PYTHON_1X,
     *NON_JAVA,
     *ELIXIR,
     *DOTNET,

@@ -168,9 +168,9 @@ NON_JAVA: tuple[Dialect, ...] = (
     # (librdkafka wordings distinctive enough to need no facility column: they are read in every
     # layout its log callbacks are written in - .NET / Go / Python handlers, pipes, glog)
     _d("librdkafka.join_topics", "join_sent", OT, "librdkafka",
-       r"Group \"{G}\": join with (?P<reason>\d+ subscribed topic\(s\))", 'Group "g": join with 2 subscribed topic(s)'),
+       r"Group \"{G}\": join with (?P<reason>\d+ (?:\(\d+\) )?subscribed topic\(s\))", 'Group "g": join with 2 subscribed topic(s)'),
     _d("librdkafka.joining", "join_sent", OT, "librdkafka",
-       r"(?:\S+: )?Joining group \"{G}\" with \d+ subscribed topic\(s\) and member id \"(?P<member_id>[^\"]*)\"",
+       r"(?:\S+: )?Joining group \"{G}\" with \d+ subscribed topic\(s\)(?: and member id \"(?P<member_id>[^\"]*)\")?",
        'kafka-1:9092/1: Joining group "g" with 1 subscribed topic(s) and member id "rdkafka-1"'),
     _d("librdkafka.sync_outdated", None, OT, "librdkafka", r"SyncGroup response: discarding outdated request.*",
        "SyncGroup response: discarding outdated request (now in join-state wait-join)"),
@@ -303,10 +303,24 @@ NON_JAVA: tuple[Dialect, ...] = (
     _d("kafkajs.leavegroup_response_error", "other", OT, "kafkajs",
        r"\[Connection\] (?P<reason>Response LeaveGroup\(key: 13, version: \d+\) error: .*)",
        "[Connection] Response LeaveGroup(key: 13, version: 3) error: The coordinator is not aware of this member"),
+    # (the coordinator lookup, GroupCoordinator (key 10) in every release: its request, its answer, its failure;
+    # the lines name no group: the file's)
+    _d("kafkajs.coordinator_response_error", "other", OT, "kafkajs",
+       r"\[Connection\] Response GroupCoordinator\(key: 10, version: \d+\) error: {R}",
+       "[Connection] Response GroupCoordinator(key: 10, version: 1) error: The group coordinator is not available"),
+    _d("kafkajs.offsetcommit_response_error", "offset_commit_failed", OT, "kafkajs",
+       r"\[Connection\] Response OffsetCommit\(key: 8, version: \d+\) error: {R}",
+       "[Connection] Response OffsetCommit(key: 8, version: 5) error: Specified group generation id is not valid"),
+    _d("kafkajs.coordinator_request", "other", OT, "kafkajs",
+       r"\[Connection\] (?P<reason>Request GroupCoordinator\(key: 10, version: \d+\)){KEYS}",
+       "[Connection] Request GroupCoordinator(key: 10, version: 2)"),
+    _d("kafkajs.coordinator_response", "coordinator_discovered", OT, "kafkajs",
+       r"\[Connection\] Response GroupCoordinator\(key: 10, version: \d+\){KEYS}",
+       "[Connection] Response GroupCoordinator(key: 10, version: 2)"),
     # (the other group requests and responses - after the error ones above: the lines around them carry the facts)
     _d("kafkajs.group_protocol_quiet", None, OT, "kafkajs",
-       r"\[Connection\] (?:Request (?:SyncGroup|GroupCoordinator|FindCoordinator)\(key: 1[04], version: \d+\)"
-       r"|Response (?:SyncGroup|GroupCoordinator|FindCoordinator|Heartbeat|LeaveGroup)\(key: 1[0-4], version: \d+\)){KEYS}",
+       r"\[Connection\] (?:Request SyncGroup\(key: 14, version: \d+\)"
+       r"|Response (?:SyncGroup|Heartbeat|LeaveGroup)\(key: 1[2-4], version: \d+\)){KEYS}",
        "[Connection] Request SyncGroup(key: 14, version: 3)"),
     _d("kafkajs.coordinator", "coordinator_discovered", OT, "kafkajs", r"\[Cluster\] Found group coordinator{KEYS}",
        "[Cluster] Found group coordinator"),

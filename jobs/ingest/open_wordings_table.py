@@ -72,6 +72,7 @@ OPEN: dict[str, str] = {'arroyo.rebalance_quiet': '',
  'python.conn_heartbeat_request': '',
  'python.conn_joingroup_response': '',
  'python.coordinator_lookup': '(?:^Group Coordinator lookup for group .*? failed: .*?$)',
+ 'python.coordinator_lookup_quiet': '',
  'python.noise': '(?:^Disabling heartbeat during join-group$)|(?:^Disabling heartbeat thread during '
                  'join-group$)|(?:^Fetching committed offsets for partitions: .*?$)|(?:^Group Coordinator '
                  'Not Available; retry$)|(?:^Heartbeat disabled\\. Waiting$)|(?:^Heartbeat loop '

@@ -50,6 +50,13 @@ ERROR_MESSAGES: tuple[tuple[str, str], ...] = (
     ("IllegalGeneration", "ILLEGAL_GENERATION"),
     ("MemberIDRequired", "MEMBER_ID_REQUIRED"),
     ("NotCoordinatorForGroup", "NOT_COORDINATOR"),
+    ("MemberIdRequiredError", "MEMBER_ID_REQUIRED"),  # (kafka-python's kafka/errors.py class names, 2.0+)
+    ("CoordinatorNotAvailableError", "COORDINATOR_NOT_AVAILABLE"),
+    ("CoordinatorLoadInProgressError", "COORDINATOR_LOAD_IN_PROGRESS"),
+    ("NotCoordinatorError", "NOT_COORDINATOR"),
+    ("InconsistentGroupProtocolError", "INCONSISTENT_GROUP_PROTOCOL"),
+    ("GroupAuthorizationFailedError", "GROUP_AUTHORIZATION_FAILED"),
+    ("FencedInstanceIdError", "FENCED_INSTANCE_ID"),
     ("The request timed out", "REQUEST_TIMED_OUT"),
     # (kafka-python 1.0-1.3's own sentences and error classes, base.py)
     ("generation id is not current", "ILLEGAL_GENERATION"),

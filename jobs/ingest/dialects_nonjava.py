@@ -305,6 +305,11 @@ NON_JAVA: tuple[Dialect, ...] = (
        "[Connection] Response LeaveGroup(key: 13, version: 3) error: The coordinator is not aware of this member"),
     # (the coordinator lookup, GroupCoordinator (key 10) in every release: its request, its answer, its failure;
     # the lines name no group: the file's)
+    # (GROUP_COORDINATOR_NOT_AVAILABLE's text, src/protocol/error.js: the error of an "other" event is its dialect's)
+    _d("kafkajs.coordinator_response_unavailable", "other", OT, "kafkajs",
+       r"\[Connection\] Response GroupCoordinator\(key: 10, version: \d+\) error: (?P<reason>The group coordinator is not available)",
+       "[Connection] Response GroupCoordinator(key: 10, version: 1) error: The group coordinator is not available",
+       fixed={"error": "COORDINATOR_NOT_AVAILABLE"}),
     _d("kafkajs.coordinator_response_error", "other", OT, "kafkajs",
        r"\[Connection\] Response GroupCoordinator\(key: 10, version: \d+\) error: {R}",
        "[Connection] Response GroupCoordinator(key: 10, version: 1) error: The group coordinator is not available"),

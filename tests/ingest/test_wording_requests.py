@@ -36,6 +36,7 @@ def test_kafkajs_requests_and_responses_are_catalogued_per_group_api():
     conn = {st.id: st.kind for st in kafkajs.statements if st.file == "src/network/connection.js"}
     assert {k: v for k, v in conn.items() if k.startswith("connection.response_error.")} == {
         "connection.response_error.GroupCoordinator": "other",
+        "connection.response_error.GroupCoordinator.authorization": "other",
         "connection.response_error.JoinGroup": "join_failed",
         "connection.response_error.Heartbeat": "heartbeat_failed",
         "connection.response_error.LeaveGroup": "other",
@@ -61,7 +62,7 @@ def test_a_kafkajs_lookup_failure_at_error_is_the_groups_and_carries_its_error()
         '"groupId":"g1","memberId":"m-1","leaderId":"m-1","isLeader":true,"memberAssignment":{"t":[0]},"groupProtocol":"RoundRobinAssigner"}',
     ]
     got = _read("\n".join(lines) + "\n")
-    assert got == [{"kind": "other", "group_id": "g1", "error": None, "coordinator": None},
+    assert got == [{"kind": "other", "group_id": "g1", "error": "COORDINATOR_NOT_AVAILABLE", "coordinator": None},
                    {"kind": "synced", "group_id": "g1", "error": None, "coordinator": None}]
 
 

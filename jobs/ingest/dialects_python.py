@@ -44,9 +44,12 @@ PYTHON_1X: tuple[Dialect, ...] = (
        r"Coordinator for (?:group|GROUP)/(?P<group_id>\S+) is " + _BROKER,
        "Coordinator for group/g is BrokerMetadata(nodeId='coordinator-1', host='kafka-1', port=9092, rack=None)"),
     # the lookup's failures name no group; the client retries them (as the Java consumer's: recognised, no event)
-    _d("python.coordinator_lookup_quiet", None, OT, "kafka-python",
-       r"(?:(?:GroupCoordinator|FindCoordinator)Response error: .*|GroupCoordinator metadata conflicts with existing broker metadata\..*"
-       r"|Updating coordinator for \S+: (?:GroupCoordinator|FindCoordinator)Response(?:_v\d+)?\(.*)",
-       "GroupCoordinatorResponse error: <class 'kafka.errors.GroupCoordinatorNotAvailableError'>",
-       logger=r"^kafka\.cluster$"),
+    # (its DEBUG "Updating coordinator for g: <response>" is python.client_debug_quiet's)
+    _d("python.coordinator_lookup_quiet", None, OT, "kafka-python 1.0-2.0", r"GroupCoordinatorResponse error: .*",
+       "GroupCoordinatorResponse error: <class 'kafka.errors.GroupCoordinatorNotAvailableError'>", logger=r"^kafka\.cluster$"),
+    _d("python.coordinator_conflict_quiet", None, OT, "kafka-python 1.3-1.4",
+       r"GroupCoordinator metadata conflicts with existing broker metadata\..*",
+       "GroupCoordinator metadata conflicts with existing broker metadata. Coordinator: x, Broker: y", logger=r"^kafka\.cluster$"),
+    _d("python.coordinator_lookup_quiet.v2", None, OT, "kafka-python 2.2-2.3", r"FindCoordinatorResponse error: .*",
+       "FindCoordinatorResponse error: <class 'kafka.errors.CoordinatorNotAvailableError'>", logger=r"^kafka\.cluster$"),
 )  # fmt: skip

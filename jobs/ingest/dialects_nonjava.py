@@ -77,7 +77,7 @@ NON_JAVA: tuple[Dialect, ...] = (
     _d("python.poll_expired", "poll_timeout", OT, "kafka-python 1.4-2.0", r"(?P<reason>Heartbeat poll expired), leaving group",
        "Heartbeat poll expired, leaving group"),
     _d("python.join_loading", "join_failed", OT, "kafka-python, aiokafka",
-       r"Attempt to join group {G} (?P<reason>rejected since coordinator .* is loading the group)\.",
+       r"Attempt to join group {G} (?P<reason>rejected since coordinator (?:.* )?is loading the group)\.",
        "Attempt to join group g rejected since coordinator 1 is loading the group.", fixed={"error": "COORDINATOR_LOAD_IN_PROGRESS"}),
     # kafka-python 2.2-2.3's "Failed to join group {G}: {R}" is kafka-go's wording: kafkago.join_failed reads both;
     # its "Received successful heartbeat response for group {G}" and "SyncGroup for group {G} failed due to ..."

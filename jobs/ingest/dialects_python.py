@@ -3,7 +3,8 @@ response handlers) and of its coordinator lookup in ``kafka/cluster.py`` (1.0-3.
 ``jobs/ingest/catalogue/data/kafka-python.yaml``. Most of these lines name no group: the parser's context
 attribution gives them the group of their file (``jobs/ingest/attribution.py``). Part of
 :data:`jobs.ingest.dialects.DIALECTS`, before the other non-Java clients (whose catch-alls would read
-``sync group response`` as a group called ``response``)."""
+``sync group response`` as a group called ``response``). Its ``Attempt to join group g failed due to unknown member id, …`` and ``… rejected since coordinator is loading
+the group.`` are read by the Java client's and the later releases' dialects."""
 
 from __future__ import annotations
 
@@ -20,9 +21,8 @@ PYTHON_1X: tuple[Dialect, ...] = (
     _d("python.synced.v1", "synced", OT, "kafka-python 1.0-1.3",
        r"Received successful sync group response for group {G}: .*",
        "Received successful sync group response for group g: SyncGroupResponse_v0(error_code=0, member_assignment=b'x')"),
-    _d("python.join_failed.v1", "join_failed", OT, "kafka-python 1.0-1.3",
-       r"Attempt to join group {G} (?:failed due to: |failed due to |rejected since )(?P<reason>.*?)\.?",
-       "Attempt to join group g failed due to unknown member id, resetting and retrying."),
+    _d("python.join_failed.v1", "join_failed", OT, "kafka-python 1.0-1.3", r"Attempt to join group {G} failed due to: {R}",
+       "Attempt to join group g failed due to: GroupAuthorizationFailedError"),
     _d("python.heartbeat_ok.v1", "heartbeat_sent", OT, "kafka-python 1.0-1.3", r"Heartbeat successful",
        "Heartbeat successful", logger=PY_COORD),
     _d("python.heartbeat_failed.v1", "heartbeat_failed", OT, "kafka-python 1.0-1.3",

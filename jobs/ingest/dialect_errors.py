@@ -29,7 +29,7 @@ ERROR_MESSAGES: tuple[tuple[str, str], ...] = (
     ("needs to have a valid member id", "MEMBER_ID_REQUIRED"),
     ("Not authorized to access group", "GROUP_AUTHORIZATION_FAILED"),
     ("Group rebalance in progress", "REBALANCE_IN_PROGRESS"),  # (librdkafka's Broker: ... texts, rdkafka.c)
-    ("Broker: Group member needs a valid member ID", "MEMBER_ID_REQUIRED"),
+    ("Group member needs a valid member ID", "MEMBER_ID_REQUIRED"),  # (with or without "Broker: ")
     ("Broker: Not coordinator", "NOT_COORDINATOR"),
     ("Broker: Coordinator not available", "COORDINATOR_NOT_AVAILABLE"),
     ("Broker: Coordinator load in progress", "COORDINATOR_LOAD_IN_PROGRESS"),
@@ -50,6 +50,20 @@ ERROR_MESSAGES: tuple[tuple[str, str], ...] = (
     ("IllegalGeneration", "ILLEGAL_GENERATION"),
     ("MemberIDRequired", "MEMBER_ID_REQUIRED"),
     ("NotCoordinatorForGroup", "NOT_COORDINATOR"),
+    ("MemberIdRequiredError", "MEMBER_ID_REQUIRED"),  # (kafka-python's kafka/errors.py class names, 2.0+)
+    ("CoordinatorNotAvailableError", "COORDINATOR_NOT_AVAILABLE"),
+    ("CoordinatorLoadInProgressError", "COORDINATOR_LOAD_IN_PROGRESS"),
+    ("NotCoordinatorError", "NOT_COORDINATOR"),
+    ("InconsistentGroupProtocolError", "INCONSISTENT_GROUP_PROTOCOL"),
+    ("GroupAuthorizationFailedError", "GROUP_AUTHORIZATION_FAILED"),
+    ("FencedInstanceIdError", "FENCED_INSTANCE_ID"),
     ("The request timed out", "REQUEST_TIMED_OUT"),
+    # (kafka-python 1.0-1.3's own sentences and error classes, base.py)
+    ("generation id is not current", "ILLEGAL_GENERATION"),
+    ("failed due to coordinator rebalance", "REBALANCE_IN_PROGRESS"),
+    ("GroupCoordinatorNotAvailable", "COORDINATOR_NOT_AVAILABLE"),
+    ("GroupLoadInProgress", "COORDINATOR_LOAD_IN_PROGRESS"),
+    # (kafkajs' texts of the protocol's errors, src/protocol/error.js)
+    ("The group coordinator is not available", "COORDINATOR_NOT_AVAILABLE"),
 )
 ERROR_NAME = r"\b(?P<error>(?:UNKNOWN_MEMBER_ID|REBALANCE_IN_PROGRESS|ILLEGAL_GENERATION|COORDINATOR_LOAD_IN_PROGRESS|COORDINATOR_NOT_AVAILABLE|NOT_COORDINATOR|FENCED_INSTANCE_ID|INCONSISTENT_GROUP_PROTOCOL|GROUP_MAX_SIZE_REACHED|INVALID_SESSION_TIMEOUT|MEMBER_ID_REQUIRED|GROUP_AUTHORIZATION_FAILED|INVALID_GROUP_ID|UNKNOWN_SERVER_ERROR|FENCED_MEMBER_EPOCH|UNRELEASED_INSTANCE_ID|UNSUPPORTED_ASSIGNOR))\b"

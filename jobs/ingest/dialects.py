@@ -85,6 +85,7 @@ from jobs.ingest.dialects_kafkaflow import KAFKAFLOW
 from jobs.ingest.dialects_kip848 import KIP848
 from jobs.ingest.dialects_node import NODE
 from jobs.ingest.dialects_nonjava import NON_JAVA
+from jobs.ingest.dialects_python import PYTHON_1X
 from jobs.ingest.dialects_quiet import QUIET
 from jobs.ingest.dialects_ruby import RUBY
 from jobs.ingest.dialects_streams import STREAMS_CONNECT, STREAMS_STATES
@@ -103,7 +104,7 @@ GROUP_PREFILTER = (
     r"|Subscribed to (?:topic|pattern)|Unsubscribed all topics|committed offset|consumer join: metadata|owns topics:|commit failed on partition|(?:Revoked|Assigned)Partitions: \["
     r"|client/coordinator (?:requesting )?coordinator for|consumer/broker/\d+ (?:added|closed dead) subscription to |^Closing Client$|^\[Consumer\] Stopped\b|Problem getting partitions during startup, |calling onRevoke|join (?:and sync loop|returned)|sync(?:ed(?: successfully)?|ing| failed); |(?:^|[\t ])(?:sync(?:ed(?: successfully)?|ing| failed)|joined)(?:[;\t]|$| [\w.]+=)"
     r"|Partitions assigned for `|Partitions (?:assigned|revoked)(?:: \[| \| Data: )|\. All partitions: |Assigning new partitions: |SubSources for revoked|Error committing offsets|Coordinator broker still loading|ON PARTITIONS REVOKED"
-    r"|Discovered coordinator|Marking the coordinator|auto-commit of offsets|OffsetCommit failed|Offset commit (?:with offsets .* )?failed|Auto-commit of offsets .* failed|stream-(?:thread|client|application) ?\[[^\]]*\] ?State transition"
+    r"|Response OffsetCommit\(key: \d+, version: \d+\)(?: error: |.*\"error\":)|Discovered coordinator|Marking the coordinator|auto-commit of offsets|OffsetCommit failed|Offset commit (?:with offsets .* )?failed|Auto-commit of offsets .* failed|stream-(?:thread|client|application) ?\[[^\]]*\] ?State transition"
     r"|State transition from " + STREAMS_STATES + " to " + STREAMS_STATES
     + r"|stream-(?:thread|client) \[[^\]]*\] ?(?:Encountered the following|All stream threads have died|Assigned tasks )"
     r"|Exception in thread \"[^\"]*StreamThread-\d+\" "
@@ -152,6 +153,7 @@ DIALECTS: tuple[Dialect, ...] = (
     *JAVA_CLIENT,
     *CLIENT_MORE,
     *STREAMS_CONNECT,
+    *PYTHON_1X,
     *NON_JAVA,
     *ELIXIR,
     *DOTNET,

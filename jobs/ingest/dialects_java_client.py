@@ -30,6 +30,10 @@ JAVA_CLIENT: tuple[Dialect, ...] = (
        r"Requesting disconnect from last known coordinator {NODE}",
        "Requesting disconnect from last known coordinator kafka-1:9092 (id: 2147483646 rack: null)",
        fixed={"reason": "requesting disconnect from last known coordinator"}),
+    # (ensureCoordinatorReady(): a lookup that failed with a non-retriable error is thrown to the application's
+    # poll, e.g. GroupAuthorizationException: the member cannot take part in its group; the retriable ones are retried)
+    _d("client.find_coordinator_fatal", "other", C, "2.8-4.x", r"FindCoordinator request hit fatal exception",
+       "FindCoordinator request hit fatal exception", fixed={"reason": "FindCoordinator request hit fatal exception"}),
     # the coordinator lookup's request and response (FindCoordinator; GroupCoordinator before 1.1): steps of the
     # group protocol without a fact the replay uses ("other"; the broker asked is any node, not the coordinator)
     _d("client.find_coordinator.v0_10", "other", C, "0.10-0.11",

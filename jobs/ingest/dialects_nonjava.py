@@ -22,6 +22,9 @@ _PY_CONN = (r"(?:<(?:BrokerConnection|AIOKafkaConnection|KafkaConnection) .*?>:?
 #: a protocol struct's repr: ``HeartbeatRequest_v1(`` (kafka-python 2.0, aiokafka) or ``HeartbeatRequest(version=3, `` (3.0)
 _PY_STRUCT = r"(?:_v\d+\(|\(version=\d+, )"
 _PY_CONN_LOGGERS = r"^(?:kafka\.conn|kafka\.net\.connection|aiokafka\.conn)$"
+#: a kafkajs response's error: `` error: <text>`` (the reader appends a JSON record's ``error`` key) or the
+#: ``"error":"<text>"`` key of the JSON object an application's logger writes after the message (NestJS)
+_KJ_ERR = r'(?: error: |\s*\{.*"error":\s*")(?P<reason>[^"]*)(?:".*)?'
 
 NON_JAVA: tuple[Dialect, ...] = (
     # ------------------------------------------------------------------ kafka-python and aiokafka (jobs/ingest/catalogue/data)
@@ -77,7 +80,7 @@ NON_JAVA: tuple[Dialect, ...] = (
     _d("python.poll_expired", "poll_timeout", OT, "kafka-python 1.4-2.0", r"(?P<reason>Heartbeat poll expired), leaving group",
        "Heartbeat poll expired, leaving group"),
     _d("python.join_loading", "join_failed", OT, "kafka-python, aiokafka",
-       r"Attempt to join group {G} (?P<reason>rejected since coordinator .* is loading the group)\.",
+       r"Attempt to join group {G} (?P<reason>rejected since coordinator (?:.* )?is loading the group)\.",
        "Attempt to join group g rejected since coordinator 1 is loading the group.", fixed={"error": "COORDINATOR_LOAD_IN_PROGRESS"}),
     # kafka-python 2.2-2.3's "Failed to join group {G}: {R}" is kafka-go's wording: kafkago.join_failed reads both;
     # its "Received successful heartbeat response for group {G}" and "SyncGroup for group {G} failed due to ..."
@@ -168,9 +171,9 @@ NON_JAVA: tuple[Dialect, ...] = (
     # (librdkafka wordings distinctive enough to need no facility column: they are read in every
     # layout its log callbacks are written in - .NET / Go / Python handlers, pipes, glog)
     _d("librdkafka.join_topics", "join_sent", OT, "librdkafka",
-       r"Group \"{G}\": join with (?P<reason>\d+ subscribed topic\(s\))", 'Group "g": join with 2 subscribed topic(s)'),
+       r"Group \"{G}\": join with (?P<reason>\d+ (?:\(\d+\) )?subscribed topic\(s\))", 'Group "g": join with 2 subscribed topic(s)'),
     _d("librdkafka.joining", "join_sent", OT, "librdkafka",
-       r"(?:\S+: )?Joining group \"{G}\" with \d+ subscribed topic\(s\) and member id \"(?P<member_id>[^\"]*)\"",
+       r"(?:\S+: )?Joining group \"{G}\" with \d+ subscribed topic\(s\)(?: and member id \"(?P<member_id>[^\"]*)\")?",
        'kafka-1:9092/1: Joining group "g" with 1 subscribed topic(s) and member id "rdkafka-1"'),
     _d("librdkafka.sync_outdated", None, OT, "librdkafka", r"SyncGroup response: discarding outdated request.*",
        "SyncGroup response: discarding outdated request (now in join-state wait-join)"),
@@ -287,26 +290,45 @@ NON_JAVA: tuple[Dialect, ...] = (
        "[Connection] Request JoinGroup(key: 11, version: 4)"),
     # (a response line whose JSON has an "error" key: the reader appends " error: <its text>")
     _d("kafkajs.heartbeat_response_error", "heartbeat_failed", OT, "kafkajs",
-       r"\[Connection\] Response Heartbeat\(key: 12, version: \d+\) error: {R}",
+       r"\[Connection\] Response Heartbeat\(key: 12, version: \d+\)" + _KJ_ERR,
        "[Connection] Response Heartbeat(key: 12, version: 3) error: The group is rebalancing, so a rejoin is needed"),
     _d("kafkajs.joingroup_response_error", "join_failed", OT, "kafkajs",
-       r"\[Connection\] Response JoinGroup\(key: 11, version: \d+\) error: {R}",
+       r"\[Connection\] Response JoinGroup\(key: 11, version: \d+\)" + _KJ_ERR,
        "[Connection] Response JoinGroup(key: 11, version: 4) error: The group member needs to have a valid member id before actually entering a consumer group"),
     # (DEBUG: the decoded response as its "data" key: generationId, groupProtocol, leaderId, memberId, members)
     _d("kafkajs.joingroup_response", "joined", OT, "kafkajs", r"\[Connection\] Response JoinGroup\(key: 11, version: \d+\){KEYS}",
        "[Connection] Response JoinGroup(key: 11, version: 5)"),
     _d("kafkajs.syncgroup_response_error", "sync_failed", OT, "kafkajs",
-       r"\[Connection\] Response SyncGroup\(key: 14, version: \d+\) error: {R}",
+       r"\[Connection\] Response SyncGroup\(key: 14, version: \d+\)" + _KJ_ERR,
        "[Connection] Response SyncGroup(key: 14, version: 3) error: The group is rebalancing, so a rejoin is needed"),
     _d("kafkajs.leavegroup_request", "leave_sent", OT, "kafkajs", r"\[Connection\] Request LeaveGroup\(key: 13, version: \d+\){KEYS}",
        "[Connection] Request LeaveGroup(key: 13, version: 3)"),
     _d("kafkajs.leavegroup_response_error", "other", OT, "kafkajs",
-       r"\[Connection\] (?P<reason>Response LeaveGroup\(key: 13, version: \d+\) error: .*)",
+       r"\[Connection\] Response LeaveGroup\(key: 13, version: \d+\)" + _KJ_ERR,
        "[Connection] Response LeaveGroup(key: 13, version: 3) error: The coordinator is not aware of this member"),
+    # (the coordinator lookup, GroupCoordinator (key 10) in every release: its request, its answer, its failure;
+    # the lines name no group: the file's)
+    # (GROUP_COORDINATOR_NOT_AVAILABLE's text, src/protocol/error.js: the error of an "other" event is its dialect's)
+    _d("kafkajs.coordinator_response_unavailable", "other", OT, "kafkajs",
+       r"\[Connection\] Response GroupCoordinator\(key: 10, version: \d+\)(?: error: |\s*\{.*\"error\":\s*\")(?P<reason>The group coordinator is not available)(?:\".*)?",
+       "[Connection] Response GroupCoordinator(key: 10, version: 1) error: The group coordinator is not available",
+       fixed={"error": "COORDINATOR_NOT_AVAILABLE"}),
+    _d("kafkajs.coordinator_response_error", "other", OT, "kafkajs",
+       r"\[Connection\] Response GroupCoordinator\(key: 10, version: \d+\)" + _KJ_ERR,
+       "[Connection] Response GroupCoordinator(key: 10, version: 1) error: The group coordinator is not available"),
+    _d("kafkajs.offsetcommit_response_error", "offset_commit_failed", OT, "kafkajs",
+       r"\[Connection\] Response OffsetCommit\(key: 8, version: \d+\)" + _KJ_ERR,
+       "[Connection] Response OffsetCommit(key: 8, version: 5) error: Specified group generation id is not valid"),
+    _d("kafkajs.coordinator_request", "other", OT, "kafkajs",
+       r"\[Connection\] (?P<reason>Request GroupCoordinator\(key: 10, version: \d+\)){KEYS}",
+       "[Connection] Request GroupCoordinator(key: 10, version: 2)"),
+    _d("kafkajs.coordinator_response", "coordinator_discovered", OT, "kafkajs",
+       r"\[Connection\] Response GroupCoordinator\(key: 10, version: \d+\){KEYS}",
+       "[Connection] Response GroupCoordinator(key: 10, version: 2)"),
     # (the other group requests and responses - after the error ones above: the lines around them carry the facts)
     _d("kafkajs.group_protocol_quiet", None, OT, "kafkajs",
-       r"\[Connection\] (?:Request (?:SyncGroup|GroupCoordinator|FindCoordinator)\(key: 1[04], version: \d+\)"
-       r"|Response (?:SyncGroup|GroupCoordinator|FindCoordinator|Heartbeat|LeaveGroup)\(key: 1[0-4], version: \d+\)){KEYS}",
+       r"\[Connection\] (?:Request SyncGroup\(key: 14, version: \d+\)"
+       r"|Response (?:SyncGroup|Heartbeat|LeaveGroup)\(key: 1[2-4], version: \d+\)){KEYS}",
        "[Connection] Request SyncGroup(key: 14, version: 3)"),
     _d("kafkajs.coordinator", "coordinator_discovered", OT, "kafkajs", r"\[Cluster\] Found group coordinator{KEYS}",
        "[Cluster] Found group coordinator"),

@@ -79,7 +79,7 @@ QUIET: tuple[Dialect, ...] = (
     # ------------------------------------------------------------------ Java consumer: lookups, offsets, commits
     _q("quiet.client.coordinator_lookup", C, "0.10-4.x",
        r"(?:Coordinator discovery failed(?: for group \S+)?, refreshing metadata|Group coordinator lookup (?:for group \S+ )?failed: .*"
-       r"|No broker available to send (?:GroupCoordinator|FindCoordinator) request(?: for group \S+)?|FindCoordinator request (?:failed due to .*|hit fatal exception)"
+       r"|No broker available to send (?:GroupCoordinator|FindCoordinator) request(?: for group \S+)?|FindCoordinator request failed due to .*"
        r"|Received (?:group coordinator|GroupCoordinator|FindCoordinator) response .*|Sending (?:coordinator|GroupCoordinator|FindCoordinator) request (?:for group \S+ )?to broker .*)",
        "Coordinator discovery failed, refreshing metadata"),
     # aiokafka's client (aiokafka/client.py, not a catalogued module) names its lookups by key: as before the

@@ -71,6 +71,7 @@ OPEN: dict[str, str] = {'arroyo.rebalance_quiet': '',
                                'HeartbeatResponse_v1\\(throttle_time_ms=0, error_code=0\\)$)',
  'python.conn_heartbeat_request': '',
  'python.conn_joingroup_response': '',
+ 'python.coordinator_conflict_quiet': '',
  'python.coordinator_lookup': '(?:^Group Coordinator lookup for group .*? failed: .*?$)',
  'python.noise': '(?:^Disabling heartbeat during join-group$)|(?:^Disabling heartbeat thread during '
                  'join-group$)|(?:^Fetching committed offsets for partitions: .*?$)|(?:^Group Coordinator '

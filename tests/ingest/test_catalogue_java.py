@@ -19,11 +19,12 @@ from jobs.ingest.dialects_jvm import ALPAKKA, JVM, SCS
 from jobs.ingest.dialects_kafkaflow import KAFKAFLOW
 from jobs.ingest.dialects_node import NODE
 from jobs.ingest.dialects_nonjava import NON_JAVA
+from jobs.ingest.dialects_python import PYTHON_1X
 from jobs.ingest.dialects_ruby import RUBY
 
 JAVA_SOURCES = tuple(s for s in load() if s.repo in ("apache/kafka", "spring-projects/spring-kafka"))
 REAL = os.path.join(os.path.dirname(os.path.dirname(__file__)), "fixtures", "real")
-_NON_JAVA = {d.id for d in (*NON_JAVA, *ELIXIR, *DOTNET, *RUBY, *JVM, *SCS, *ALPAKKA, *NODE, *KAFKAFLOW)}
+_NON_JAVA = {d.id for d in (*NON_JAVA, *PYTHON_1X, *ELIXIR, *DOTNET, *RUBY, *JVM, *SCS, *ALPAKKA, *NODE, *KAFKAFLOW)}
 JAVA_DIALECTS = tuple(d for d in D.DIALECTS if d.id not in _NON_JAVA)
 
 

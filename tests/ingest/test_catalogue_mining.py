@@ -121,3 +121,28 @@ def test_rust_log_macro_miner_skips_the_target_and_reads_inline_names():
         (4, "INFO", "librdkafka: %v %v", ("fac", "log_message")),
         (5, "TRACE", "loop: 0x%v {braces}", ("ptr",)),
     ]
+
+
+def test_mining_more_tags_keeps_the_files_ids_mapping_and_hand_added_statements():
+    from jobs.ingest.catalogue.mining.__main__ import update
+
+    old = [
+        {"id": "cgrp.join", "format": 'Group "%s": join with %d subscribed topic(s)', "template": "t", "level": "7",
+         "file": "src/rdkafka_cgrp.c", "line": 10, "first": "v1.9.0", "facility": "JOIN", "kind": "join_sent", "note": "kept"},
+        {"id": "partition.x", "format": "x %s", "template": "x {_a}", "level": "7", "file": "src/rdkafka_partition.c",
+         "line": 5, "facility": "OFFSET", "kind": "unrelated"},
+    ]
+    mined = [
+        {"id": "cgrp.join", "format": 'Group "%s": join with %d (%d) subscribed topic(s)', "template": 'Group "{group_id}": j',
+         "level": "7", "file": "src/rdkafka_cgrp.c", "line": 7, "first": "", "last": "v1.5.3", "facility": "JOIN", "kind": "unmapped"},
+        {"id": "cgrp.join", "format": 'Group "%s": join with %d subscribed topic(s)', "template": "mined", "level": "7",
+         "file": "src/rdkafka_cgrp.c", "line": 12, "first": "v1.6.2", "last": "", "facility": "JOIN", "kind": "unmapped"},
+    ]
+    readings = [(r'^Group \"%s\": join with %d (?:\(%d\) )?subscribed topic', "join_sent", {})]
+    got = update(mined, old, readings)
+    assert [(s["id"], s["kind"], s.get("first"), s.get("last"), s["line"], s.get("note")) for s in got] == [
+        ("cgrp.join", "join_sent", "v1.6.2", None, 12, "kept"),  # found again: provenance updated, mapping kept
+        ("partition.x", "unrelated", None, None, 5, None),  # a file the miner does not read: as written
+        ("cgrp.join-2", "join_sent", None, "v1.5.3", 7, None),  # new: a free id, read by the readings
+    ]
+    assert got[0]["template"] == "t"

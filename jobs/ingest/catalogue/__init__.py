@@ -199,7 +199,7 @@ def render_message(src: Source, st: Statement) -> str:
     ctx = src.context if st.context is None else st.context
     if not ctx:
         return body
-    values = {**SAMPLE_VALUES, **src.context_values, **st.filled(), "body": body}
+    values = {**SAMPLE_VALUES, **src.context_values, **st.values, **st.filled(), "body": body}
     return ctx.replace("{body}", "\x02").format(**values).replace("\x02", body)
 
 

@@ -33,17 +33,20 @@ _GROUPISH = r"(?i)group|member|generation|heartbeat|rebalanc|assign|revok|coordi
 SOURCES: dict[str, MinedSource] = {
     "librdkafka": MinedSource(
         "confluentinc/librdkafka", "c-printf",
-        ("v1.9.0", "v2.0.0", "v2.3.0", "v2.4.0", "v2.5.0", "v2.6.1", "v2.7.0", "v2.8.0", "v2.10.1", "v2.11.1", "v2.12.1",
+        ("v0.9.5", "v0.11.6", "v1.0.1", "v1.1.0", "v1.2.2", "v1.3.0", "v1.4.4", "v1.5.3", "v1.6.2", "v1.7.0", "v1.8.2",
+         "v1.9.0", "v2.0.0", "v2.3.0", "v2.4.0", "v2.5.0", "v2.6.1", "v2.7.0", "v2.8.0", "v2.10.1", "v2.11.1", "v2.12.1",
          "v2.13.2", "v2.14.2", "v2.15.0"),
         ("src/rdkafka_cgrp.c", "src/rdkafka_request.c"),
         {"line": "%{level}|{ts}|{facility}|rdkafka#consumer-1| [thrd:main]: {message}", "ts": "1714557600.123"},
         keep=_GROUPISH, keep_in=("src/rdkafka_request.c",),
     ),
     "kafka-python": MinedSource(
-        "dpkp/kafka-python", "python-percent", ("1.3.5", "1.4.7", "2.0.2", "2.2.20", "2.3.2", "3.0.11"),
+        "dpkp/kafka-python", "python-percent",
+        ("1.0.2", "1.1.1", "1.2.5", "1.3.5", "1.4.7", "2.0.2", "2.2.20", "2.3.2", "3.0.11"),
         ("kafka/coordinator/base.py", "kafka/coordinator/consumer.py", "kafka/coordinator/heartbeat.py",
-         "kafka/coordinator/subscription.py"),
+         "kafka/coordinator/subscription.py", "kafka/cluster.py"),
         {"line": "{ts} - {logger} - {level} - {message}", "ts": "2024-05-01 10:00:00,123"},
+        keep=r"(?i)coordinator", keep_in=("kafka/cluster.py",),
     ),
     "aiokafka": MinedSource(
         "aio-libs/aiokafka", "python-percent", ("v0.5.2", "v0.8.1", "v0.10.0", "v0.12.0", "v0.14.0"),
@@ -167,6 +170,45 @@ def mine(src: MinedSource, mirror: str) -> list[dict[str, Any]]:
     return out
 
 
+def _same(st: dict[str, Any]) -> tuple:
+    return (os.path.basename(st["file"]), st.get("facility", ""), str(st["level"]), st["format"])
+
+
+_PROVENANCE = ("file", "line", "first", "last")
+
+
+def update(mined: list[dict[str, Any]], old: list[dict[str, Any]], readings: list[Reading]) -> list[dict[str, Any]]:
+    """The catalogue file's statements with the provenance mining found (a statement is the same when
+    its file, facility, level and format are: its id, mapping and notes stay as the file has them, and a
+    statement of a file the miner does not read is kept as written), then the statements found first
+    now, read by :mod:`.readings`, each with an id no other statement has."""
+    found = {_same(st): st for st in mined}
+    out, seen = [], set()
+    for prev in old:
+        st = found.get(_same(prev))
+        if st is not None:
+            seen.add(_same(prev))
+            prev = {**prev, **{k: st[k] for k in _PROVENANCE if k in st}}
+            prev = {k: v for k, v in prev.items() if v not in ("", None)}
+            if prev.get("kind", "unmapped") == "unmapped":
+                read(prev, readings)
+        out.append(prev)
+    taken = {st["id"] for st in out}
+    new = [st for st in mined if _same(st) not in seen]
+    for st in new:
+        base = re.sub(r"-\d+$", "", st["id"])
+        name, k = base, 2
+        while name in taken:
+            name, k = f"{base}-{k}", k + 1
+        st["id"] = name
+        taken.add(name)
+    return [*(dict(sorted(st.items(), key=lambda kv: _rank(kv[0]))) for st in out), *merge_reading(new, {}, readings)]
+
+
+def _rank(key: str) -> int:
+    return _ORDER.index(key) if key in _ORDER else len(_ORDER)
+
+
 def read(st: dict[str, Any], readings: list[Reading]) -> None:
     """Apply the first reading whose regex matches the statement's format (``%.*s`` read as ``%s``)."""
     fmt = st["format"].replace("%.*s", "%s")
@@ -220,9 +262,9 @@ def main(argv: list[str] | None = None) -> None:
     if os.path.exists(path):
         with open(path, encoding="utf-8") as fh:
             old_doc = yaml.safe_load(fh) or {}
-    old = {s["id"]: s for s in old_doc.get("statements") or ()}
+    old = list(old_doc.get("statements") or ())
     header = {k: v for k, v in old_doc.items() if k in ("logger", "context", "context_values", "expect")}
-    statements = merge_reading(mine(src, a.mirror), old, READINGS[a.source])
+    statements = update(mine(src, a.mirror), old, READINGS[a.source])
     out = write(a.source, src, statements, header)
     mapped = sum(1 for s in statements if s["kind"] != "unmapped")
     print(f"{out}: {len(statements)} statements, {mapped} mapped")

@@ -90,10 +90,10 @@ def _franz_go(path: str, src: str) -> list[Mined]:
 
 def _kafkajs(path: str, src: str) -> list[Mined]:
     out = []
-    for c in calls(src, r"\blogger\.(?:info|warn|error|debug)", "js"):
+    for c in calls(src, r"\b(?:logger\.(?:info|warn|error|debug)|this\.log(?:Debug|Error))", "js"):
         if not c.args:
             continue
-        lvl = c.name.rsplit(".", 1)[1].upper()
+        lvl = c.name.rsplit(".", 1)[1].removeprefix("log").upper()  # (the connection's this.logDebug / this.logError)
         lit = literal(c.args[0], "js")
         fmt = lit if lit is not None else "%v"
         extra = c.args[1] if len(c.args) > 1 else ""
@@ -352,8 +352,8 @@ CLIENTS: dict[str, Client] = {
         Client("kafka-go", "segmentio/kafka-go", ("consumergroup.go", "reader.go"), _kafka_go, since=(0, 2),
                keep={"reader.go": r"group|generation|commit"}),
         Client("kafkajs", "tulios/kafkajs",
-               ("src/consumer/consumerGroup.js", "src/consumer/runner.js", "src/consumer/index.js"), _kafkajs,
-               since=(1, 0)),
+               ("src/consumer/consumerGroup.js", "src/consumer/runner.js", "src/consumer/index.js", "src/network/connection.js"),
+               _kafkajs, since=(1, 0), keep={"src/network/connection.js": r"^(?:Request|Response) %v"}),
         Client("ruby-kafka", "zendesk/ruby-kafka", ("lib/kafka/consumer_group.rb", "lib/kafka/consumer.rb"), _ruby,
                since=(0, 1)),
         Client("brod", "kafka4beam/brod", ("src/brod_group_coordinator.erl", "src/brod_group_controller.erl", "src/brod_group_subscriber.erl",

@@ -26,7 +26,7 @@ from jobs.ingest.fastpaths import fast_log4j, fast_log4j_both, fast_springboot, 
 from jobs.ingest.model import (
     IngestSettings,
 )
-from jobs.ingest.prefilter import group_candidates
+from jobs.ingest.prefilter import group_candidates_by_wording
 from jobs.ingest.rawbytes import Raw
 
 # ------------------------------------------------------------------------------------ layouts
@@ -449,7 +449,7 @@ def general_heads(
         if not len(pos):
             return left
         cand, cont = ao.take(sub, pos), cont[maybe]
-    hint = group_candidates(cand)
+    hint = group_candidates_by_wording(cand)
     if enveloped is not None:
         hint |= np.isin(left[pos], enveloped)
     is_head, st = G.read_heads(cand, hint, cont)

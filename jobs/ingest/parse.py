@@ -115,7 +115,7 @@ from jobs.ingest.model import (
     EVENTS_ARROW,
     IngestSettings,
 )
-from jobs.ingest.prefilter import group_candidates
+from jobs.ingest.prefilter import group_candidates_by_wording
 from jobs.ingest.rawbytes import may_contain
 from jobs.ingest.wrapped import wrapped_lines
 
@@ -449,10 +449,10 @@ def _group_events(f: FileLines, h: _HeadColumns, times: _Times, inline_cont, sou
     if repetitive(message):
         menc = pc.dictionary_encode(message)
         mcodes = numpy_of(menc.indices)
-        cand = group_candidates(menc.dictionary)[mcodes]
+        cand = group_candidates_by_wording(menc.dictionary)[mcodes]
         ccodes = mcodes[cand]
     else:
-        cand = group_candidates(message)
+        cand = group_candidates_by_wording(message)
         ccodes = None
     if not cand.any():
         return None

@@ -24,6 +24,7 @@ from jobs.ingest import redaction as RD
 from jobs.ingest.model import (
     EVENTS_ARROW,
 )
+from jobs.ingest.rawbytes import single_digit
 
 MAX_INT = 2147483647
 _RDKAFKA_LEVELS = {
@@ -234,13 +235,18 @@ def _list_fields(t: pa.Table, n: int) -> dict[str, pa.Array]:
     }
 
 
+#: the layouts of librdkafka, Go and Python clients (their client lines are side ``other``)
+_FOREIGN_LAYOUT = r"(?:^|\+)(?:librdkafka|golog|python|python-basic)$"
+
+
 def _sides(t: pa.Table, dia: np.ndarray, logger: pa.Array, layout: pa.Array) -> np.ndarray:
     """Side code of each row: the dialect's, with client lines of a Connect worker prefix made
     ``connect`` and those of kafka-python loggers or librdkafka / Go / Python layouts ``other``."""
     sides = _SIDE_CODES[dia]
     worker = ao.mask(pc.equal(ao.column(t, "pfx_ctype"), "Worker"))
-    py = ao.mask(PR.match(logger, D.PYTHON_LOGGER))
-    foreign = ao.mask(PR.match(layout, r"(?:^|\+)(?:librdkafka|golog|python|python-basic)$"))
+    # (per distinct logger and layout: a file has a few of each)
+    py = ao.mask(ao.dict_apply(logger, lambda d: PR.match(d, D.PYTHON_LOGGER)))
+    foreign = ao.mask(ao.dict_apply(layout, lambda d: PR.match(d, _FOREIGN_LAYOUT)))
     sides = np.where(worker & (sides == _CLIENT), _CONNECT, sides)
     return np.where((py | foreign) & (sides == _CLIENT), _OTHER, sides)
 
@@ -444,7 +450,7 @@ def finish_events(
 def _level_names(lvl: pa.Array) -> pa.Array:
     """Upper-cased levels with librdkafka's syslog numbers as names (mapped on the few distinct
     levels)."""
-    if not pc.any(PR.match(lvl, r"^\d$")).as_py():
+    if not single_digit(lvl).any():  # (the byte test of ``^\d$``)
         return lvl
     enc = pc.dictionary_encode(lvl)
     names = pa.array([_RDKAFKA_LEVELS.get(x, x) for x in enc.dictionary.to_pylist()], pa.string())

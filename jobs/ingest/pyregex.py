@@ -246,19 +246,45 @@ def _choose(pattern: str, n: int, nbytes: int, arr: pa.Array | None = None) -> P
 
 def any_match(values: list[str], pattern: str, arr: Callable[[], pa.Array]) -> bool:
     """Whether ``pattern`` matches one of ``values`` (strings; ``arr()``: them as a column, for
-    RE2). Python stops at the first hit."""
-    form = _choose(pattern, len(values), sum(map(len, values)))
+    RE2). Python stops at the first hit; a search through every value teaches the estimate
+    Python's cost. While that cost is not known, Python answers the first :data:`PROBE` values
+    (measured) before the rest is given to an engine (the same answer: a hit among the first or
+    among the rest)."""
+    nbytes = sum(map(len, values))
+    form = _choose(pattern, len(values), nbytes)
+    if form is None and len(values) > PROBE and (probe := py_form(pattern)) is not None and probe.py_s is None \
+            and not probe.ascii_only:  # fmt: skip
+        if _python_any(probe, values[:PROBE]):
+            return True
+        rest = values[PROBE:]
+        return any_match(rest, pattern, lambda: pa.array(rest, pa.string()))
     if form is None or form.ascii_only:
         return bool(pc.any(_re2(form, pc.match_substring_regex, arr(), pattern)).as_py())
-    form.calls[0] += 1
+    return _python_any(form, values, nbytes)
+
+
+def _python_any(form: PyForm, values: list[str], nbytes: int | None = None) -> bool:
+    """Python's search of ``values``, stopping at the first hit; measured when it read them all."""
+    t0 = _clock()
     search = form.rx.search
-    return any(search(s) is not None for s in values)
+    hit = any(search(s) is not None for s in values)
+    if not hit and values:
+        _learn(form, len(values) if form.anchored else max(1, sum(map(len, values)) if nbytes is None else nbytes),
+               t0)  # fmt: skip
+    else:
+        form.calls[0] += 1
+    return hit
 
 
 def _measured(form: PyForm | None, arr: pa.Array, t0: float) -> None:
     if form is None or not len(arr):
         return
-    per = max(0.0, _clock() - t0 - PY_FIXED_S) / _units(arr, form)
+    _learn(form, _units(arr, form), t0)
+
+
+def _learn(form: PyForm, units: int, t0: float) -> None:
+    """Python's cost per unit from a call that started at ``t0`` over ``units`` values (anchored) or bytes."""
+    per = max(0.0, _clock() - t0 - PY_FIXED_S) / units
     old = form.py_s
     # (damped; a lower cost is believed faster: a busy machine only ever adds time)
     form.py_s = per if old is None else 0.5 * (old + per) if per < old else 0.75 * old + 0.25 * min(per, 4 * old)

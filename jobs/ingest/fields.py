@@ -24,6 +24,7 @@ from jobs.ingest import redaction as RD
 from jobs.ingest.model import (
     EVENTS_ARROW,
 )
+from jobs.ingest.needles import may_match
 from jobs.ingest.rawbytes import single_digit
 
 MAX_INT = 2147483647
@@ -547,6 +548,8 @@ def _key_block(ev: pa.Table, cont: pa.Array, member_id: pa.Array) -> dict[str, p
     text = cont if has.all() else ao.take(cont, np.nonzero(has)[0])
     pos = None if has.all() else pa.array(np.maximum(np.cumsum(has) - 1, 0), pa.int64(), mask=~has)
     for name, rx in R.KEY_BLOCK:
+        if not may_match(text, rx):
+            continue  # (the text holds none of the key's words: the extraction gives nulls only)
         v = ao.nullify_empty(ao.extract(text, rx).field("v"))
         if v.null_count == len(v):
             continue  # (coalesce with nulls only: nothing changes)

@@ -25,7 +25,7 @@ from jobs.ingest.model import (
     EVENTS_ARROW,
 )
 from jobs.ingest.needles import may_match
-from jobs.ingest.rawbytes import single_digit
+from jobs.ingest.rawbytes import may_contain, single_digit
 
 MAX_INT = 2147483647
 _RDKAFKA_LEVELS = {
@@ -142,7 +142,9 @@ def _assignment(raw: pa.Array) -> pa.Array:
 
 def _instance_id(a: pa.Array) -> pa.Array:
     """Scala ``Some(i)``/``None``, Java ``null``/``Optional[i]``/``Optional.empty`` → i or null."""
-    a = PR.replace(a, r"^(?:Some\((.*)\)|Optional\[(.*)\])$", r"\1\2")
+    text = pa.types.is_string(a.type) or pa.types.is_large_string(a.type)
+    if not text or may_contain(a, b"Some(") or may_contain(a, b"Optional["):  # (else it changes nothing)
+        a = PR.replace(a, r"^(?:Some\((.*)\)|Optional\[(.*)\])$", r"\1\2")
     bad = pc.is_in(a, pa.array(["None", "null", "Optional.empty", ""]))
     return pc.if_else(pc.fill_null(bad, False), pa.scalar(None, pa.string()), a)
 

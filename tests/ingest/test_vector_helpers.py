@@ -133,3 +133,15 @@ def test_single_digit_equals_the_regex(typ: pa.DataType) -> None:
         want = mask(pc.match_substring_regex(arr, r"^\d$")) if len(arr) else np.zeros(0, bool)
         assert single_digit(arr).tolist() == want.tolist()
     assert single_digit(pa.array([None, None], typ)).tolist() == [False, False]
+
+
+def test_instance_id_skips_the_replacement_only_when_it_changes_nothing() -> None:
+    from jobs.ingest.fields import _instance_id
+
+    for vals in (["i1", None, "None", "null", "", "Optional.empty"], ["Some(i1)", "Optional[i2]", "x", "Some()"],
+                 ["Some(i1", "Optional[i2", "None"]):  # fmt: skip
+        a = pa.array(vals, pa.string())
+        plain = pc.replace_substring_regex(a, r"^(?:Some\((.*)\)|Optional\[(.*)\])$", r"\1\2")
+        bad = pc.fill_null(pc.is_in(plain, pa.array(["None", "null", "Optional.empty", ""])), False)
+        want = pc.if_else(bad, pa.scalar(None, pa.string()), plain)
+        assert _instance_id(a).to_pylist() == want.to_pylist()

@@ -247,7 +247,10 @@ def _parse_text(
 def _wrapping_prefix(text: pa.Array) -> tuple[pa.Array, str]:
     """Strip a docker-compose ``svc | `` or ``kubectl logs --prefix`` ``[pod/…] `` prefix (decided on
     the file's first lines); returns the text and the label for the layout column."""
-    if not pc.any(PR.match(text.slice(0, 400), rf"^(?:{L.DOCKER_HEAD}|{L.KUBECTL_HEAD})")).as_py():
+    sample = text.slice(0, 400)
+    lines = [v for v in sample.to_pylist() if v is not None]
+    # (any hit settles it: Python stops at the first; the same answer as a match over the sample)
+    if not PR.any_match(lines, rf"^(?:{L.DOCKER_HEAD}|{L.KUBECTL_HEAD})", lambda: sample):
         return text, ""
     w = extract(text, rf"^(?:{L.DOCKER_HEAD}|{L.KUBECTL_HEAD})?(?P<rest>.*)$")
     label = "kubectl+" if pc.any(pc.not_equal(w.field("pod"), "")).as_py() else "docker+"

@@ -21,7 +21,8 @@ calls that cannot match and rows whose result is known, and answers anchored reg
 columns with Python's ``re`` (:mod:`jobs.ingest.pyregex`). Kafka's default log4j heads are split
 from byte positions (:mod:`jobs.ingest.fastheads`, with the timestamp converted on the way). Work that is a pure function
 of a line's message runs once per *distinct* value and is spread back with one ``take``: the group
-prefilter (when a sample of the file repeats its messages), dialect matching and event field
+prefilter (when a sample of the file repeats its messages; its answers are also remembered per
+message wording for the process's next files, :mod:`jobs.ingest.wordings`), dialect matching and event field
 conversion (per distinct message, logger and layout: a consumer logs the same heartbeat line for a
 whole generation), the client context prefix (per distinct prefix) and logger checks. Layout
 regexes run only on the lines whose first byte they can start with (:data:`L.FIRST_CHARS`),

@@ -24,6 +24,8 @@ from jobs.ingest import redaction as RD
 from jobs.ingest.model import (
     EVENTS_ARROW,
 )
+from jobs.ingest.needles import may_match
+from jobs.ingest.rawbytes import may_contain, single_digit
 
 MAX_INT = 2147483647
 _RDKAFKA_LEVELS = {
@@ -140,7 +142,9 @@ def _assignment(raw: pa.Array) -> pa.Array:
 
 def _instance_id(a: pa.Array) -> pa.Array:
     """Scala ``Some(i)``/``None``, Java ``null``/``Optional[i]``/``Optional.empty`` → i or null."""
-    a = PR.replace(a, r"^(?:Some\((.*)\)|Optional\[(.*)\])$", r"\1\2")
+    text = pa.types.is_string(a.type) or pa.types.is_large_string(a.type)
+    if not text or may_contain(a, b"Some(") or may_contain(a, b"Optional["):  # (else it changes nothing)
+        a = PR.replace(a, r"^(?:Some\((.*)\)|Optional\[(.*)\])$", r"\1\2")
     bad = pc.is_in(a, pa.array(["None", "null", "Optional.empty", ""]))
     return pc.if_else(pc.fill_null(bad, False), pa.scalar(None, pa.string()), a)
 
@@ -234,13 +238,18 @@ def _list_fields(t: pa.Table, n: int) -> dict[str, pa.Array]:
     }
 
 
+#: the layouts of librdkafka, Go and Python clients (their client lines are side ``other``)
+_FOREIGN_LAYOUT = r"(?:^|\+)(?:librdkafka|golog|python|python-basic)$"
+
+
 def _sides(t: pa.Table, dia: np.ndarray, logger: pa.Array, layout: pa.Array) -> np.ndarray:
     """Side code of each row: the dialect's, with client lines of a Connect worker prefix made
     ``connect`` and those of kafka-python loggers or librdkafka / Go / Python layouts ``other``."""
     sides = _SIDE_CODES[dia]
     worker = ao.mask(pc.equal(ao.column(t, "pfx_ctype"), "Worker"))
-    py = ao.mask(PR.match(logger, D.PYTHON_LOGGER))
-    foreign = ao.mask(PR.match(layout, r"(?:^|\+)(?:librdkafka|golog|python|python-basic)$"))
+    # (per distinct logger and layout: a file has a few of each)
+    py = ao.mask(ao.dict_apply(logger, lambda d: PR.match(d, D.PYTHON_LOGGER)))
+    foreign = ao.mask(ao.dict_apply(layout, lambda d: PR.match(d, _FOREIGN_LAYOUT)))
     sides = np.where(worker & (sides == _CLIENT), _CONNECT, sides)
     return np.where((py | foreign) & (sides == _CLIENT), _OTHER, sides)
 
@@ -444,7 +453,7 @@ def finish_events(
 def _level_names(lvl: pa.Array) -> pa.Array:
     """Upper-cased levels with librdkafka's syslog numbers as names (mapped on the few distinct
     levels)."""
-    if not pc.any(PR.match(lvl, r"^\d$")).as_py():
+    if not single_digit(lvl).any():  # (the byte test of ``^\d$``)
         return lvl
     enc = pc.dictionary_encode(lvl)
     names = pa.array([_RDKAFKA_LEVELS.get(x, x) for x in enc.dictionary.to_pylist()], pa.string())
@@ -541,6 +550,8 @@ def _key_block(ev: pa.Table, cont: pa.Array, member_id: pa.Array) -> dict[str, p
     text = cont if has.all() else ao.take(cont, np.nonzero(has)[0])
     pos = None if has.all() else pa.array(np.maximum(np.cumsum(has) - 1, 0), pa.int64(), mask=~has)
     for name, rx in R.KEY_BLOCK:
+        if not may_match(text, rx):
+            continue  # (the text holds none of the key's words: the extraction gives nulls only)
         v = ao.nullify_empty(ao.extract(text, rx).field("v"))
         if v.null_count == len(v):
             continue  # (coalesce with nulls only: nothing changes)

@@ -26,8 +26,8 @@ from jobs.ingest.fastpaths import fast_log4j, fast_log4j_both, fast_springboot, 
 from jobs.ingest.model import (
     IngestSettings,
 )
-from jobs.ingest.prefilter import group_candidates
-from jobs.ingest.rawbytes import Raw
+from jobs.ingest.prefilter import group_candidates_by_wording
+from jobs.ingest.rawbytes import Raw, may_contain
 
 # ------------------------------------------------------------------------------------ layouts
 _COMPILED_ORDER_SAMPLE = 400
@@ -156,7 +156,8 @@ class Heads:
 def _cut_map_tail(t: pa.Table) -> pa.Table:
     """The heads without the map their layout writes after every message (:func:`G.layout_map_tail`)."""
     sample = t["message"].slice(0, G.MAP_SAMPLE)
-    if (pc.sum(PR.match(sample, r"\}\s*$")).as_py() or 0) < 2:  # (cheap: most files have none)
+    if not may_contain(sample, b"}") or (pc.sum(PR.match(sample, r"\}\s*$")).as_py() or 0) < 2:
+        # (cheap: most files have none; without a "}" in the sample's bytes no message ends with one)
         return t
     regex = G.layout_map_tail(sample.to_pylist())
     if regex is None:
@@ -449,7 +450,7 @@ def general_heads(
         if not len(pos):
             return left
         cand, cont = ao.take(sub, pos), cont[maybe]
-    hint = group_candidates(cand)
+    hint = group_candidates_by_wording(cand)
     if enveloped is not None:
         hint |= np.isin(left[pos], enveloped)
     is_head, st = G.read_heads(cand, hint, cont)

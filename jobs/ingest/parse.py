@@ -21,7 +21,8 @@ calls that cannot match and rows whose result is known, and answers anchored reg
 columns with Python's ``re`` (:mod:`jobs.ingest.pyregex`). Kafka's default log4j heads are split
 from byte positions (:mod:`jobs.ingest.fastheads`, with the timestamp converted on the way). Work that is a pure function
 of a line's message runs once per *distinct* value and is spread back with one ``take``: the group
-prefilter (when a sample of the file repeats its messages), dialect matching and event field
+prefilter (when a sample of the file repeats its messages; its answers are also remembered per
+message wording for the process's next files, :mod:`jobs.ingest.wordings`), dialect matching and event field
 conversion (per distinct message, logger and layout: a consumer logs the same heartbeat line for a
 whole generation), the client context prefix (per distinct prefix) and logger checks. Layout
 regexes run only on the lines whose first byte they can start with (:data:`L.FIRST_CHARS`),
@@ -115,7 +116,7 @@ from jobs.ingest.model import (
     EVENTS_ARROW,
     IngestSettings,
 )
-from jobs.ingest.prefilter import group_candidates
+from jobs.ingest.prefilter import group_candidates_by_wording
 from jobs.ingest.rawbytes import may_contain
 from jobs.ingest.wrapped import wrapped_lines
 
@@ -247,7 +248,10 @@ def _parse_text(
 def _wrapping_prefix(text: pa.Array) -> tuple[pa.Array, str]:
     """Strip a docker-compose ``svc | `` or ``kubectl logs --prefix`` ``[pod/…] `` prefix (decided on
     the file's first lines); returns the text and the label for the layout column."""
-    if not pc.any(PR.match(text.slice(0, 400), rf"^(?:{L.DOCKER_HEAD}|{L.KUBECTL_HEAD})")).as_py():
+    sample = text.slice(0, 400)
+    lines = [v for v in sample.to_pylist() if v is not None]
+    # (any hit settles it: Python stops at the first; the same answer as a match over the sample)
+    if not PR.any_match(lines, rf"^(?:{L.DOCKER_HEAD}|{L.KUBECTL_HEAD})", lambda: sample):
         return text, ""
     w = extract(text, rf"^(?:{L.DOCKER_HEAD}|{L.KUBECTL_HEAD})?(?P<rest>.*)$")
     label = "kubectl+" if pc.any(pc.not_equal(w.field("pod"), "")).as_py() else "docker+"
@@ -449,10 +453,10 @@ def _group_events(f: FileLines, h: _HeadColumns, times: _Times, inline_cont, sou
     if repetitive(message):
         menc = pc.dictionary_encode(message)
         mcodes = numpy_of(menc.indices)
-        cand = group_candidates(menc.dictionary)[mcodes]
+        cand = group_candidates_by_wording(menc.dictionary)[mcodes]
         ccodes = mcodes[cand]
     else:
-        cand = group_candidates(message)
+        cand = group_candidates_by_wording(message)
         ccodes = None
     if not cand.any():
         return None

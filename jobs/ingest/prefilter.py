@@ -10,6 +10,12 @@ alternatives first (:data:`PARTS.base`), and only the messages left are searched
 alternative, and of those only the ones holding its leading verb (:data:`PARTS.verb`, ``\\b(?:verbs)\\b``:
 every match of the alternative starts with one): on the mixed benchmark corpus no message is left for
 the expensive search. When the table's prefilter is not built that way the plain search runs.
+
+:func:`group_candidates_by_wording` answers that search once per *wording* of a message per
+process (:mod:`jobs.ingest.wordings`: the message with its digits written as ``0``; the prefilter
+cannot tell them apart, checked on its text when the module loads), so the files of a task that
+repeat their messages' wordings run no search at all; when the prefilter names a particular digit
+it is :func:`group_candidates` itself.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from jobs.ingest import dialects as D
 from jobs.ingest import dialects_callbacks as CB
 from jobs.ingest import pyregex as PR
 from jobs.ingest.arrowops import mask, take
+from jobs.ingest.wordings import WordingMemo, digit_invariant
 
 
 @dataclass(frozen=True)
@@ -88,3 +95,17 @@ def group_candidates(messages: pa.Array, parts: Parts | None = PARTS) -> np.ndar
         cb = mask(PR.match(take(sub, vpos), parts.callback))
         hit[rest[vpos[cb]]] = True
     return hit
+
+
+def _by_wording() -> WordingMemo | None:
+    """The memo of :func:`group_candidates` by wording, when every search it runs is digit-invariant."""
+    searched = (D.GROUP_PREFILTER,) if PARTS is None else (PARTS.base, PARTS.verb, PARTS.callback)
+    return WordingMemo(group_candidates) if all(map(digit_invariant, searched)) else None
+
+
+_MEMO = _by_wording()
+
+
+def group_candidates_by_wording(messages: pa.Array) -> np.ndarray:
+    """:func:`group_candidates`, answered once per wording of a message in this process."""
+    return _MEMO(messages) if _MEMO is not None else group_candidates(messages)

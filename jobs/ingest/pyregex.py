@@ -160,6 +160,7 @@ class PyForm:
     re2_s: float | None = None  # seconds of an RE2 call on one value (its compile, mostly)
     py_s: float | None = None  # seconds per value (anchored) or per byte in Python
     calls: list[int] = field(default_factory=lambda: [0, 0])  # (Python, RE2) calls
+    declined: int = 0  # (columns sent to RE2 though Python could answer: every REPROBE-th goes to Python)
 
 
 #: a column this small goes to Python before anything is measured (the first Python call measures it)
@@ -171,6 +172,14 @@ MAX_BYTES = 1 << 14
 MARGIN = 0.5
 #: seconds of a Python call whatever its size (the column to Python strings and back)
 PY_FIXED_S = 15e-6
+#: one column of every this many that the estimate sends to RE2 goes to Python when Python's estimate
+#: is within :data:`REPROBE_WITHIN` times RE2's cost: a measurement that a busy machine inflated
+#: (the estimate only learns from Python's calls) is measured again instead of sticking
+REPROBE = 16
+REPROBE_WITHIN = 8.0
+#: the clock of both engines' measurements: this process's CPU time (another process's turn on the
+#: core is not counted, as wall time would)
+_clock = time.process_time
 #: Python's estimate below this goes to Python without timing RE2
 _CHEAP_S = 40e-6
 _FORMS: dict[str, PyForm | None] = {}
@@ -226,28 +235,59 @@ def _choose(pattern: str, n: int, nbytes: int, arr: pa.Array | None = None) -> P
     if estimate <= _CHEAP_S:
         return form
     if form.re2_s is None:
-        t = time.perf_counter()
+        t = _clock()
         pc.match_substring_regex(pa.array([""]), pattern)
-        form.re2_s = time.perf_counter() - t
-    return form if estimate < MARGIN * form.re2_s else None
+        form.re2_s = _clock() - t
+    if estimate < MARGIN * form.re2_s:
+        return form
+    form.declined += 1
+    return form if form.declined % REPROBE == 0 and estimate < REPROBE_WITHIN * form.re2_s else None
 
 
 def any_match(values: list[str], pattern: str, arr: Callable[[], pa.Array]) -> bool:
     """Whether ``pattern`` matches one of ``values`` (strings; ``arr()``: them as a column, for
-    RE2). Python stops at the first hit."""
-    form = _choose(pattern, len(values), sum(map(len, values)))
+    RE2). Python stops at the first hit; a search through every value teaches the estimate
+    Python's cost. While that cost is not known, Python answers the first :data:`PROBE` values
+    (measured) before the rest is given to an engine (the same answer: a hit among the first or
+    among the rest)."""
+    nbytes = sum(map(len, values))
+    form = _choose(pattern, len(values), nbytes)
+    if form is None and len(values) > PROBE and (probe := py_form(pattern)) is not None and probe.py_s is None \
+            and not probe.ascii_only:  # fmt: skip
+        if _python_any(probe, values[:PROBE]):
+            return True
+        rest = values[PROBE:]
+        return any_match(rest, pattern, lambda: pa.array(rest, pa.string()))
     if form is None or form.ascii_only:
         return bool(pc.any(_re2(form, pc.match_substring_regex, arr(), pattern)).as_py())
-    form.calls[0] += 1
+    return _python_any(form, values, nbytes)
+
+
+def _python_any(form: PyForm, values: list[str], nbytes: int | None = None) -> bool:
+    """Python's search of ``values``, stopping at the first hit; measured when it read them all."""
+    t0 = _clock()
     search = form.rx.search
-    return any(search(s) is not None for s in values)
+    hit = any(search(s) is not None for s in values)
+    if not hit and values:
+        _learn(form, len(values) if form.anchored else max(1, sum(map(len, values)) if nbytes is None else nbytes),
+               t0)  # fmt: skip
+    else:
+        form.calls[0] += 1
+    return hit
 
 
 def _measured(form: PyForm | None, arr: pa.Array, t0: float) -> None:
     if form is None or not len(arr):
         return
-    per = max(0.0, time.perf_counter() - t0 - PY_FIXED_S) / _units(arr, form)
-    form.py_s = per if form.py_s is None else 0.75 * form.py_s + 0.25 * min(per, 4 * form.py_s)  # (damped)
+    _learn(form, _units(arr, form), t0)
+
+
+def _learn(form: PyForm, units: int, t0: float) -> None:
+    """Python's cost per unit from a call that started at ``t0`` over ``units`` values (anchored) or bytes."""
+    per = max(0.0, _clock() - t0 - PY_FIXED_S) / units
+    old = form.py_s
+    # (damped; a lower cost is believed faster: a busy machine only ever adds time)
+    form.py_s = per if old is None else 0.5 * (old + per) if per < old else 0.75 * old + 0.25 * min(per, 4 * old)
     form.calls[0] += 1
 
 
@@ -306,7 +346,7 @@ def _re2(form: PyForm | None, kernel: Callable[..., pa.Array], *args, **kwargs) 
 def python_match(arr: pa.Array, rx: re.Pattern[str], form: PyForm | None = None) -> pa.Array | None:
     """``match_substring_regex`` of the translated pattern ``rx`` in Python (None: not ASCII text
     for a ``(?i)`` form)."""
-    t0 = time.perf_counter()
+    t0 = _clock()
     vals = _values(arr, form)
     if vals is None:
         return None
@@ -320,7 +360,7 @@ def python_extract(
     arr: pa.Array, rx: re.Pattern[str], names: list[str], form: PyForm | None = None
 ) -> pa.StructArray | None:
     """``extract_regex`` of the translated pattern ``rx`` (group ``names``) in Python."""
-    t0 = time.perf_counter()
+    t0 = _clock()
     vals = _values(arr, form)
     if vals is None:
         return None
@@ -375,7 +415,7 @@ def python_replace(
 ) -> pa.Array | None:
     """``replace_substring_regex`` in Python; None when a match is empty or the text is not ASCII
     for a ``(?i)`` form."""
-    t0 = time.perf_counter()
+    t0 = _clock()
     vals = _values(arr, form)
     if vals is None:
         return None
@@ -401,7 +441,7 @@ def python_replace(
 def python_split(arr: pa.Array, form: PyForm, max_splits: int | None) -> pa.Array | None:
     """``split_pattern_regex`` (a pattern without groups) in Python; None when a match is empty or
     the text is not ASCII for a ``(?i)`` form."""
-    t0 = time.perf_counter()
+    t0 = _clock()
     vals = _values(arr, form)
     if vals is None:
         return None

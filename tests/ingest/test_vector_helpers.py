@@ -10,7 +10,7 @@ import pytest
 from jobs.ingest import dialects as D
 from jobs.ingest.arrowops import elem, mask
 from jobs.ingest.messages import _prefix_fields, _strip_prefix
-from jobs.ingest.rawbytes import may_contain
+from jobs.ingest.rawbytes import may_contain, single_digit
 
 MESSAGES = [
     "[GroupCoordinator 1]: Stabilized group g generation 4 (__consumer_offsets-12) with 2 members",
@@ -123,3 +123,25 @@ def test_parsed_partitions_equal_the_parser_and_are_remembered() -> None:
         FL._PARSED_MAX = before
         FL._PARSED.clear()
         FL._PARSED.update(saved)
+
+
+@pytest.mark.parametrize("typ", [pa.string(), pa.large_string()])
+def test_single_digit_equals_the_regex(typ: pa.DataType) -> None:
+    vals = ["7", "0", "9", "", None, "12", "a", " 7", "7 ", "\u0663", "/", ":", "é", "3"]
+    a = pa.array(vals, typ)
+    for arr in (a, a.slice(3), a.slice(2, 5), a.slice(len(vals))):
+        want = mask(pc.match_substring_regex(arr, r"^\d$")) if len(arr) else np.zeros(0, bool)
+        assert single_digit(arr).tolist() == want.tolist()
+    assert single_digit(pa.array([None, None], typ)).tolist() == [False, False]
+
+
+def test_instance_id_skips_the_replacement_only_when_it_changes_nothing() -> None:
+    from jobs.ingest.fields import _instance_id
+
+    for vals in (["i1", None, "None", "null", "", "Optional.empty"], ["Some(i1)", "Optional[i2]", "x", "Some()"],
+                 ["Some(i1", "Optional[i2", "None"]):  # fmt: skip
+        a = pa.array(vals, pa.string())
+        plain = pc.replace_substring_regex(a, r"^(?:Some\((.*)\)|Optional\[(.*)\])$", r"\1\2")
+        bad = pc.fill_null(pc.is_in(plain, pa.array(["None", "null", "Optional.empty", ""])), False)
+        want = pc.if_else(bad, pa.scalar(None, pa.string()), plain)
+        assert _instance_id(a).to_pylist() == want.to_pylist()

@@ -28,7 +28,8 @@ import os
 import re
 import shutil
 import uuid
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -41,6 +42,7 @@ from pyspark.sql import functions as F
 
 from jobs import buckets as bk
 from jobs.ingest.attribution import input_groups
+from jobs.ingest.ingest_frames import IngestResult, ingest_frames
 from jobs.ingest.model import IngestError, IngestSettings, InputSpec, arrow_schema
 from jobs.ingest.parse import quarantine_table
 from jobs.ingest.resume import EarlierRead, candidates_for, parse_file, settle_modes
@@ -55,42 +57,12 @@ from jobs.ingest.task_files import (
     local_items,
     plan_bins,
 )
-from jobs.schemas import EVENTS, INGEST_AUDIT, QUARANTINE
+from jobs.schemas import INGEST_AUDIT
 from jobs.session import parallelism
 
 _TS_FIELDS = ("first_ts", "last_ts")
 #: earlier reads by directory (:func:`jobs.ingest.resume.earlier_reads`), or None
 Earlier = dict[str, list[EarlierRead]] | None
-
-
-@dataclass
-class IngestResult:
-    """Lazy DataFrames over one parse (staged as Parquet under ``settings.staging_dir``, or persisted:
-    call :meth:`unpersist` when done). ``events_dir``: the staged event files (columns of
-    :data:`EVENT_DATA`) when they hold exactly :attr:`events`, i.e. no duplicate file was dropped."""
-
-    events: DataFrame
-    quarantine: DataFrame
-    audit: DataFrame
-    run_id: str
-    audit_rows: list[dict[str, Any]] = field(default_factory=list)
-    events_dir: str | None = None
-    #: group buckets of the staged event files (:mod:`jobs.buckets`), 0 when not bucketed
-    buckets: int = 0
-    #: the staged, group-bucketed event files (all parsed files, duplicates included) when bucketed
-    bucket_dir: str | None = None
-    #: True when the workers wrote the staging folder and no quarantine row was staged at all
-    no_quarantine: bool = False
-    #: the local folder of the staged quarantine files (columns of ``EVENT_DATA``, ``QUARANTINE_IN_RECORD``)
-    #: when they hold exactly :attr:`quarantine` but ``run_id``, i.e. the workers wrote them and no
-    #: duplicate file was dropped
-    quarantine_dir: str | None = None
-    _cache: DataFrame | None = None
-
-    def unpersist(self) -> None:
-        if self._cache is not None:
-            with contextlib.suppress(Exception):  # Connect servers without caching
-                self._cache.unpersist()
 
 
 def audit_table(audits: list[dict[str, Any]], run_id: str) -> pa.Table:
@@ -389,7 +361,7 @@ class _Parsed:
     """What the parse of one run gives: the record stream, one audit row per file, the folder of the
     staged events, the group buckets they are written in and the cache to release (if any)."""
 
-    records: DataFrame
+    records: Callable[[], DataFrame]  # the record stream, built on first use
     audits: list[dict[str, Any]]
     events_dir: str | None
     buckets: int
@@ -410,12 +382,12 @@ def _parse_inputs(
         _file_rows(missing, list(res.empty), settings, run_id) if missing or res.empty else (None, [])
     )
     if workers_write and staging is not None:
-        records, audits, buckets = _parse_on_workers(spark, res, files, settings, run_id, staging, q_extra, audit_extra,
-                                                     earlier)  # fmt: skip
-        return _Parsed(records, audits, staging + "/_rt=e", buckets, None)
+        staged, audits, buckets = _parse_on_workers(spark, res, files, settings, run_id, staging, q_extra, audit_extra,
+                                                    earlier)  # fmt: skip
+        return _Parsed(staged, audits, staging + "/_rt=e", buckets, None)
     records, audits, events_dir, cache = _parse_through_spark(spark, files, settings, run_id, staging, q_extra,
                                                               audit_extra, earlier)  # fmt: skip
-    return _Parsed(records, audits, events_dir, 0, cache)
+    return _Parsed(lambda: records, audits, events_dir, 0, cache)
 
 
 def _raise_on_corrupt(parsed: _Parsed) -> None:
@@ -430,34 +402,16 @@ def _raise_on_corrupt(parsed: _Parsed) -> None:
 def _ingest_result(
     spark: SparkSession, parsed: _Parsed, run_id: str, staging: str | None, workers_write: bool
 ) -> IngestResult:
-    """The run's DataFrames from the parsed records: files with the content of an earlier one
-    (``duplicate_of``) lose their events / quarantine rows (and the staged events folder is no
-    longer the run's events as they are); every row gets the ``run_id``."""
-    events_dir = parsed.events_dir
+    """The run's result over the parsed records: files with the content of an earlier one
+    (``duplicate_of``) are marked in the audit rows (and the staged events folder is no longer the
+    run's events as they are); the DataFrames are built on first use (:func:`ingest_frames`)."""
     dups = mark_duplicates(parsed.audits)
-    events = parsed.records.where(F.col("_rt") == "e")
-    quarantine = parsed.records.where(F.col("_rt") == "q")
-    if dups:
-        events = events.where(~F.col("source_file").isin(sorted(dups)))
-        quarantine = quarantine.where(~F.col("source_file").isin(sorted(dups)))
-        events_dir = None
-    # a nullable run_id column (a literal alone would be NOT NULL): every record has its _rt
-    run_col = F.when(F.col("_rt").isNotNull(), F.lit(run_id))
-    q_cols = [
-        F.col(QUARANTINE_IN_RECORD.get(f.name, f.name)).cast(f.dataType).alias(f.name)
-        if f.name != "run_id"
-        else run_col.alias("run_id")
-        for f in QUARANTINE.fields
-    ]
+    audits = parsed.audits
     return IngestResult(
-        events=events.withColumn("run_id", run_col).select(*EVENTS.fieldNames()),
-        quarantine=quarantine.select(*q_cols),
-        audit=spark.createDataFrame(
-            [tuple(a.get(f) for f in INGEST_AUDIT.fieldNames()) for a in parsed.audits], INGEST_AUDIT
-        ),
+        frames=lambda: ingest_frames(spark, parsed.records, audits, dups, run_id),
         run_id=run_id,
-        audit_rows=parsed.audits,
-        events_dir=events_dir,
+        audit_rows=audits,
+        events_dir=None if dups else parsed.events_dir,
         buckets=parsed.buckets,
         bucket_dir=staging + "/_rt=e" if parsed.buckets > 0 and staging else None,
         no_quarantine=bool(workers_write and staging and not _has_parquet(_local_path(staging) + "/_rt=q")),
@@ -469,10 +423,10 @@ def _ingest_result(
 def _parse_on_workers(
     spark: SparkSession, res, files: DataFrame | None, settings: IngestSettings, run_id: str, staging: str,
     q_extra, audit_extra: list[dict[str, Any]], earlier: Earlier = None,
-) -> tuple[DataFrame, list[dict[str, Any]], int]:
+) -> tuple[Callable[[], DataFrame], list[dict[str, Any]], int]:
     """The Python workers parse and write the events / quarantine Parquet themselves (local files in
     cost-balanced bins, the rest from Spark's binaryFile rows); Spark returns one audit row per file.
-    Returns the staged records, the audits and the group buckets used."""  # fmt: skip
+    Returns the staged records (read on first use), the audits and the group buckets used."""  # fmt: skip
     local = _local_path(staging)
     shutil.rmtree(local, ignore_errors=True)
     os.makedirs(local)
@@ -499,7 +453,7 @@ def _parse_on_workers(
         os.makedirs(f"{local}/_rt=q", exist_ok=True)
         pq.write_table(_data(_quarantine_record(q_extra)), f"{local}/_rt=q/part-driver.parquet")
     audits += audit_extra
-    return spark.read.schema(RECORD).parquet(staging), audits, buckets  # _rt: the folders' partition column
+    return (lambda: spark.read.schema(RECORD).parquet(staging)), audits, buckets  # _rt: the folders' partition column
 
 
 def _parse_through_spark(

@@ -20,11 +20,13 @@ the layout prints it). ``python -m tests.ingest.jvm_layouts [--misses]`` prints 
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
+from jobs.ingest import jul_levels as JUL
 from jobs.ingest.catalogue import render_message
 from tests.ingest import framework_layouts as F
 from tests.ingest.framework_layouts import Msg, Rendered, score
@@ -117,11 +119,33 @@ def _line(head: Callable[[Msg, datetime], str], prec: str | None = "ms") -> Layo
     return lambda m, t: ([head(m, t)], (t if prec else None), prec)
 
 
+def _jul_level(m: Msg) -> str:
+    return {"WARN": "WARNING", "ERROR": "SEVERE", "DEBUG": "FINE"}.get(m.level, m.level)
+
+
 def _jul(m: Msg, t: datetime) -> Rendered:
-    level = {"WARN": "WARNING", "ERROR": "SEVERE", "DEBUG": "FINE"}.get(m.level, m.level)
     hour = t.strftime("%I").lstrip("0")
     head = f"{t.strftime('%b %d, %Y')} {hour}:{t.strftime('%M:%S %p')} {m.logger} onJoinComplete"
-    return [head, f"{level}: {m.text}"], t.replace(microsecond=0), "s"
+    return [head, f"{_jul_level(m)}: {m.text}"], t.replace(microsecond=0), "s"
+
+
+#: every (locale, bundle) of the JDK's level names, in turn
+JUL_LOCALES = [(loc, names) for table in (JUL.JDK_CURRENT, JUL.JDK_LEGACY) for loc, names in sorted(table.items())]
+_JUL_TURN = itertools.count()
+
+
+def _jul_localized(m: Msg, t: datetime) -> Rendered:
+    """The default SimpleFormatter on a JVM whose locale localises the level names: each statement in the
+    next locale's bundle (every name the JDK ships is printed by some statement)."""
+    _, names = JUL_LOCALES[next(_JUL_TURN) % len(JUL_LOCALES)]
+    lines, ts, prec = _jul(m, t)
+    return [lines[0], names[JUL.ENGLISH.index(_jul_level(m))] + lines[1][len(_jul_level(m)) :]], ts, prec
+
+
+def _jul_tc(m: Msg, t: datetime) -> Rendered:
+    """SimpleFormatter with ``%1$tc %2$s%n%4$s: %5$s%6$s%n`` (Date.toString's form)."""
+    head = f"{t.strftime('%a %b %d %H:%M:%S')} UTC {t.year} {m.logger} onJoinComplete"
+    return [head, f"{_jul_level(m)}: {m.text}"], t.replace(microsecond=0), "s"
 
 
 def _json(record: Callable[[Msg, datetime], dict[str, object]], prec: str = "ms") -> Layout:
@@ -172,6 +196,8 @@ TEXT: dict[str, Layout] = {
     "slf4j-simple": _line(lambda m, t: f"[{_thr(m)}] {m.level} {m.logger} - {m.text}", None),
     "slf4j-simple-dated": _line(lambda m, t: f"{_ms(t, ':')} +0000 [{_thr(m)}] {m.level} {m.logger} - {m.text}"),
     "jul-simpleformatter": _jul,
+    "jul-localized-levels": _jul_localized,
+    "jul-tc": _jul_tc,
     "stdout-bare": _line(lambda m, t: m.text, None),
 }  # fmt: skip
 

@@ -389,7 +389,7 @@ KEY_FAMILIES: dict[str, tuple[str, ...]] = {
 RECORD_ONLY_KEYS = frozenset(
     ["short_message", "full_message", "@message", "event", "textPayload", "jsonPayload.message", "jsonPayload.msg",
      "MESSAGE", "_raw", "Message", "Date", "_time", "__REALTIME_TIMESTAMP", "_SOURCE_REALTIME_TIMESTAMP",
-     "receiveTimestamp", "asctime", "created", "Level", "Status", "status", "PRIORITY", "_logger_name",
+     "receiveTimestamp", "created", "Level", "Status", "status", "PRIORITY", "_logger_name",
      "SYSLOG_IDENTIFIER", "caller", "component", "_thread_name", "GroupId"]
 )  # fmt: skip
 #: names only the ``json`` layout reads

@@ -232,6 +232,16 @@ def _inner_record(obj: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
     return None
 
 
+
+def _beside(flat: dict[str, Any], key: str) -> dict[str, Any]:
+    """The keys of the object that holds a nested message key ``key`` (``a.b.message`` → ``a.b.*``, their
+    names without the prefix); empty for a top-level key."""
+    if "." not in key:
+        return {}
+    pre = key.rsplit(".", 1)[0] + "."
+    return {k[len(pre) :]: v for k, v in flat.items() if k.startswith(pre)}
+
+
 def from_mapping(obj: dict[str, Any], is_line: Any) -> Record | None:
     """The record of a parsed JSON object / logfmt / column mapping (None: no message key);
     ``is_line(text)`` tells whether a message is a log line of its own; a message key holding a
@@ -246,8 +256,14 @@ def from_mapping(obj: dict[str, Any], is_line: Any) -> Record | None:
         return None
     fields: dict[str, str | None] = {"message": msg}
     used: list[str | None] = [key]
+    # (a message under a wrapper key, ``{"applicationLog": {"message": …, "timestamp": …}}``: the keys
+    # beside it in that object are the record's too)
+    inner = _beside(flat, key)
     for fam in ("ts", "level", "logger", "thread", "j_group", "j_member", "j_gen", "j_client", "j_error"):
         k, v = find(flat, fam, nested)
+        if k is None and inner:
+            k, v = find(inner, fam)
+            k = k and f"{key.rsplit('.', 1)[0]}.{k}"
         used.append(k)
         fields[fam] = ts_text(v) if fam == "ts" else level_text(v) if fam == "level" else _scalar(v)
     if key == "short_message" and isinstance(flat.get("full_message"), str):

@@ -186,6 +186,12 @@ def _py(fmt: Callable[[Msg, datetime], str], prec: str | None = "ms") -> Layout:
     return render
 
 
+def _pyjson(m: Msg, t: datetime) -> str:
+    """python-json-logger's record (``%(asctime)s %(name)s %(levelname)s %(message)s``), the message last:
+    a copy of it cut at its start keeps the message's JSON string and the closing brace."""
+    return json.dumps({"asctime": _ms(t), "name": _pyname(m), "levelname": m.level, "message": m.lines[0]}, ensure_ascii=False)
+
+
 def _sec(t: datetime) -> datetime:
     return t.replace(microsecond=0)
 
@@ -205,6 +211,9 @@ PYTHON: dict[str, Layout] = {
     "faust-mode": _py(lambda m, t: f"[{_ms(t)}] [4242] [{m.level.replace('WARN', 'WARNING')}] {m.lines[0]}"),
     "gunicorn": _py(lambda m, t: f"[{t.strftime('%Y-%m-%d %H:%M:%S +0000')}] [4242] [{m.level}] {m.lines[0]}", "s"),
     "uvicorn": _py(lambda m, t: f"{(m.level.replace('WARN', 'WARNING') + ':'):<9} {m.lines[0]}", None),
+    "json-logger": _py(lambda m, t: _pyjson(m, t)),
+    "json-cut-in-first-key": _py(lambda m, t: _pyjson(m, t)[4:]),
+    "json-message-tail": _py(lambda m, t: '"' + _pyjson(m, t).split('"message": "', 1)[1] + "   ", None),
 }  # fmt: skip
 
 

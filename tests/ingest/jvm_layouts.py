@@ -20,7 +20,6 @@ the layout prints it). ``python -m tests.ingest.jvm_layouts [--misses]`` prints 
 
 from __future__ import annotations
 
-import itertools
 import json
 import sys
 from collections.abc import Callable
@@ -131,13 +130,12 @@ def _jul(m: Msg, t: datetime) -> Rendered:
 
 #: every (locale, bundle) of the JDK's level names, in turn
 JUL_LOCALES = [(loc, names) for table in (JUL.JDK_CURRENT, JUL.JDK_LEGACY) for loc, names in sorted(table.items())]
-_JUL_TURN = itertools.count()
 
 
 def _jul_localized(m: Msg, t: datetime) -> Rendered:
-    """The default SimpleFormatter on a JVM whose locale localises the level names: each statement in the
-    next locale's bundle (every name the JDK ships is printed by some statement)."""
-    _, names = JUL_LOCALES[next(_JUL_TURN) % len(JUL_LOCALES)]
+    """The default SimpleFormatter on a JVM whose locale localises the level names: the statements in the
+    bundles in turn, by their time (every name the JDK ships is printed by some statement)."""
+    _, names = JUL_LOCALES[(t.microsecond // 1000 + t.second) % len(JUL_LOCALES)]
     lines, ts, prec = _jul(m, t)
     return [lines[0], names[JUL.ENGLISH.index(_jul_level(m))] + lines[1][len(_jul_level(m)) :]], ts, prec
 

@@ -365,7 +365,9 @@ def string_tail(text: str) -> tuple[str, str] | None:
     JSON record (:data:`STRING_TAIL`), read by JSON's string grammar from its closing quote backwards:
     a quote preceded by an even number of backslashes opens it. The string must be a value (after
     ``:``) or start the line; a line with no opening quote before it starts inside the string (the
-    record was cut within it). None: no such string, or not valid JSON string text."""
+    record was cut within it); the record must have opened before the line (a whole object behind
+    text is a record of its own, read by the layouts). None: no such string, or not valid JSON string
+    text."""
     end = text.rstrip().rstrip("}], \t")
     if not end.endswith('"') or _rx(STRING_TAIL).search(text) is None or _escaped(text, len(end) - 1):
         return None
@@ -375,6 +377,9 @@ def string_tail(text: str) -> tuple[str, str] | None:
         k -= 1
     before = text[:k].rstrip() if k >= 0 else ""
     if k >= 0 and before and not before.endswith(":"):
+        return None
+    # (the record's opening brace is not on the line: more braces close after the string than open before it)
+    if text[close:].count("}") <= before.count("{") - before.count("}"):
         return None
     try:
         value = json.loads('"' + text[k + 1 : close] + '"')

@@ -13,8 +13,8 @@ reads it:
 * :func:`message_candidates` (per distinct message, for the group lines no dialect matched where
   their message was thought to start — in the general reader's region or in a known layout's
   message with extra fields in front, e.g. ``[component]: msg (logger) [thread]``): the positions
-  where a message can start (line start and after ``] `` ``: `` `` - `` ``| `` ``> `` a tab or a
-  level word), each with the known junk cut from its end (a ``(logger)`` tail, a trailing CSV
+  where a message can start (line start and after ``] `` ``: `` `` - `` ``| `` ``> `` a tab, a
+  level word, or a column separator of an unquoted CSV row: ``,`` or ``;`` glued to the next field), each with the known junk cut from its end (a ``(logger)`` tail, a trailing CSV
   column with a timestamp, `` /``, a `` [thread]``). The parser runs the dialect table on them; the
   leftmost candidate a dialect matches is the message.
 
@@ -47,10 +47,13 @@ _LOGGER_TAIL = (
     r"(?:\((?P<lg>[A-Za-z_$][\w$-]*(?:\.[\w$-]+)+)(?::\d+)?\)\W{0,3}|\blogger=(?P<lg2>[A-Za-z_$][\w$.-]*)\s*)$"
 )
 #: what leads a message in a line of unknown layout: a level word, a lower-case dotted logger name
-#: (Python's ``%(name)s``: ``kafka.coordinator``), a level after it (``name - LEVEL - msg``)
-_LEVEL_LEAD = rf"\[?(?:{LEVELS})\]?(?:[\s|:>-]+|$)"
-_NAME_LEAD = rf"{PY_LOGGER}(?::\w+)*[\s|:>-]+(?:{_LEVEL_LEAD})?"
-LEAD = rf"^[\s\[\]|:>-]{{0,4}}(?:{_LEVEL_LEAD}(?:{_NAME_LEAD})?|{_NAME_LEAD})"
+#: (Python's ``%(name)s``: ``kafka.coordinator``), a level after it (``name - LEVEL - msg``); in an
+#: unquoted CSV row (``date,time,LEVEL,name,msg``) they are columns of their own
+_LEVEL_LEAD = rf"\[?(?:{LEVELS})\]?(?:[\s|:>-]+|[,;]|$)"
+_NAME_LEAD = rf"{PY_LOGGER}(?::\w+)*(?:[\s|:>-]+|[,;])(?:{_LEVEL_LEAD})?"
+#: a logger column of an unquoted CSV row (a dotted Java or Python name, then the separator)
+_CSV_LOGGER = r"(?:[A-Za-z_$][\w$-]*\.)+[A-Za-z_$][\w$]*[,;]"
+LEAD = rf"^(?:[\s\[\]|:>-]{{0,4}}|[,;])(?:{_LEVEL_LEAD}(?:{_NAME_LEAD}|{_CSV_LOGGER})?|{_NAME_LEAD})"
 #: a Java logger (``%c{1}``, ``%c{2}``, ``%c{1.}``: ``AbstractCoordinator``, ``internals.AbstractCoordinator``) and a
 #: colon before a Kafka context prefix, at the start of a message after :data:`LEAD`: a syslog program field
 #: or a ``%c{n}: %m`` pattern (Spark's log4j default ``%d{yy/MM/dd HH:mm:ss} %p %c{2}: %m``); the logger's
@@ -128,7 +131,7 @@ def read_heads(
 
 
 # ------------------------------------------------------------------------------ message-first
-_STARTS = re.compile(rf"(?:\b(?:msg|message)=\"?|[ \t]{{2,}}|\b{PY_LOGGER}:?[ \t]+|:\d+:?[ \t]+(?=[^\s|:>-])|\]:?[ \t]+|:[ \t]+\"?|\s-[ \t]+|\|[ \t]*|>[ \t]+|\t|\b(?:{LEVELS}|{SHORT_LEVELS})\b:?[ \t]+)")
+_STARTS = re.compile(rf"(?:^\"(?=\S)|[,;]\"?(?=[^\s,;\"])|\b(?:msg|message)=\"?|[ \t]{{2,}}|\b{PY_LOGGER}:?[ \t]+|:\d+:?[ \t]+(?=[^\s|:>-])|\]:?[ \t]+|:[ \t]+\"?|\s-[ \t]+|\|[ \t]*|>[ \t]+|\t|\b(?:{LEVELS}|{SHORT_LEVELS})\b:?[ \t]+)")
 _TAIL_LOGGER = re.compile(r"\s*\([A-Za-z_$][\w$-]*(?:\.[\w$-]+)+(?::\d+)?\)\s*$")
 _TAIL_CSV = re.compile(rf"\s*[,;|]\s*\"?(?:{T.ISO}|{T.SLASH}|{T.EPOCH}).*$")
 _TAIL_PUNCT = re.compile(r"\s+[/\\]\s*$|\s*[,;|]\s*$|\"\s*$")

@@ -319,13 +319,19 @@ _LOGGER_FUNCTION_LINE = re.compile(r"^([A-Za-z_$][\w$]*(?:\.[\w$]+)*):[A-Za-z_<]
 
 def classify_columns(cols: list[str], joined: bool) -> dict[str, str | None] | None:
     """The fields of a delimited line by the shape of each column: the first column that is a
-    timestamp, a level word, a ``[thread]``, a logger (a dotted name and/or ``Name (File.java:66)``);
+    timestamp (or a date whose next column is its time), a level word, a ``[thread]``, a logger (a dotted name and/or ``Name (File.java:66)``);
     the message is the other columns in order (``joined``: `` | `` columns, a message may hold the
     separator) or the longest of them (CSV: the others are a host, a service ...)."""
     fields: dict[str, str | None] = dict.fromkeys(("ts", "level", "logger", "thread"))
     rest: list[str] = []
-    for c in (c.strip() for c in cols):
-        if fields["ts"] is None and ts_text(c) is not None:
+    cols = [c.strip() for c in cols]
+    taken = -1
+    for k, c in enumerate(cols):
+        if k == taken:
+            continue
+        if fields["ts"] is None and k + 1 < len(cols) and ts_text(c) is None and (both := ts_text(f"{c} {cols[k + 1]}")):
+            fields["ts"], taken = both, k + 1  # (the date and the time in two columns: one timestamp)
+        elif fields["ts"] is None and ts_text(c) is not None:
             fields["ts"] = ts_text(c)
         elif fields["level"] is None and _LEVEL_ANY.match(c):
             fields["level"] = c.strip("[]")

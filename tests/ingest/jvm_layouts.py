@@ -110,6 +110,11 @@ def _iso(t: datetime, z: str = "Z", digits: int = 3) -> str:
     return f"{t.strftime('%Y-%m-%dT%H:%M:%S')}.{f'{t.microsecond:06d}'[:digits]}{z}"
 
 
+def _csv(x: str) -> str:
+    """A CSV field, quoted (RFC 4180: a quote doubled)."""
+    return '"' + x.replace('"', '""') + '"'
+
+
 def _thr(m: Msg) -> str:
     return str(m.fields["thread"])
 
@@ -154,6 +159,9 @@ GELF_LEVEL = {"ERROR": 3, "WARN": 4, "INFO": 6, "DEBUG": 7}
 LEVEL_VALUE = {"ERROR": 40000, "WARN": 30000, "INFO": 20000, "DEBUG": 10000}
 CONNECT_MDC = "[orders-sink|task-0] "
 TRACE = "[6d5fd7b3e8c0f4a2a1b2c3d4e5f60718-2b1e8d3f9a7c6b5e] "
+#: Spring Boot 3.2+'s correlation column on a line logged outside a trace (CorrelationIdFormatter's blank:
+#: ``traceId(32)`` and ``spanId(16)`` as spaces)
+TRACE_BLANK = f"[{' ' * 32} {' ' * 16}] "
 
 TEXT: dict[str, Layout] = {
     "kafka-log4j": _line(lambda m, t: f"[{_ms(t)}] {m.level} {m.text} ({m.logger})"),
@@ -176,6 +184,11 @@ TEXT: dict[str, Layout] = {
     "spring-boot3-appname": _line(lambda m, t: f"{_iso(t, 'Z')} {m.level:>5} 4242 --- [orders-service] [{_thr(m)[-15:]:>15}] {spring_logger(m.logger)} : {m.text}"),
     "spring-boot3-correlation": _line(lambda m, t: f"{_iso(t, 'Z')} {m.level:>5} 4242 --- [orders-service] [{_thr(m)[-15:]:>15}] {TRACE}{spring_logger(m.logger)} : {m.text}"),
     "spring-boot3-file": _line(lambda m, t: f"{_iso(t, 'Z')} {m.level:>5} 4242 --- [orders-service] [{_thr(m)}] {spring_logger(m.logger)} : {m.text}"),
+    "spring-boot32-correlation-blank": _line(lambda m, t: f"{_iso(t, 'Z')} {m.level:>5} 4242 --- [orders-service] [{_thr(m)[-15:]:>15}] {TRACE_BLANK}{spring_logger(m.logger)} : {m.text}"),
+    "spring-boot34-app-group": _line(lambda m, t: f"{_iso(t, '+02:00')} {m.level:>5} 4242 --- [orders-service] [orders] [{_thr(m)[-15:]:>15}] {spring_logger(m.logger)} : {m.text}"),
+    "spring-boot34-app-group-file": _line(lambda m, t: f"{_iso(t, 'Z')} {m.level:>5} 4242 --- [orders-service] [orders] [{_thr(m)}] {TRACE}{spring_logger(m.logger)} : {m.text}"),
+    "spring-boot3-log4j2": _line(lambda m, t: f"{_iso(t, '+02:00')} {m.level:>5} 4242 --- [orders-service] [{_thr(m)[-15:]:>15}] {TRACE}{dot_abbrev(m.logger):<40.40} : {m.text}"),
+    "spring-boot34-log4j2-file": _line(lambda m, t: f"{_iso(t, 'Z')} {m.level:>5} 4242 --- [orders-service] [orders] [{_thr(m)}] {TRACE_BLANK}{dot_abbrev(m.logger):<40.40} : {m.text}"),
     "spring-boot2-sleuth": _line(lambda m, t: f"{_ms(t, '.')} {m.level:>5} [orders-service,6d5fd7b3e8c0f4a2,2b1e8d3f9a7c6b5e] 4242 --- [{_thr(m)[-15:]:>15}] {spring_logger(m.logger)} : {m.text}"),
     "spring-boot2-ansi": _line(lambda m, t: f"\x1b[2m{_ms(t, '.')}\x1b[0;39m \x1b[32m{m.level:>5}\x1b[0;39m \x1b[35m4242\x1b[0;39m \x1b[2m---\x1b[0;39m \x1b[2m[{_thr(m)[-15:]:>15}]\x1b[0;39m \x1b[36m{spring_logger(m.logger)}\x1b[0;39m \x1b[2m:\x1b[0;39m {m.text}"),
     "logback-mdc": _line(lambda m, t: f"{_ms(t)} [{_thr(m)}] {m.level:<5} {logback_abbrev(m.logger, 36)} [traceId=6d5fd7b3e8c0f4a2 spanId=2b1e8d3f9a7c6b5e] - {m.text}"),
@@ -197,6 +210,12 @@ TEXT: dict[str, Layout] = {
     "jul-localized-levels": _jul_localized,
     "jul-tc": _jul_tc,
     "stdout-bare": _line(lambda m, t: m.text, None),
+    # a log viewer's or a spreadsheet's export: the date and the time in columns of their own
+    "csv-date-time": _line(lambda m, t: ",".join(_csv(x) for x in (f"{t:%Y-%m-%d}", _tod(t), m.level, m.logger, m.text))),
+    "csv-unquoted-date-time": _line(lambda m, t: f"{t:%Y-%m-%d},{_tod(t)},{m.level},{m.logger},{m.text}"),
+    "tsv-date-time": _line(lambda m, t: f"{t:%Y-%m-%d}\t{_tod(t)}\t{m.level}\t{m.logger}\t{m.text}"),
+    "excel-us-date-time": _line(lambda m, t: f"{t.month}/{t.day}/{t.year},{t.strftime('%I:%M:%S %p').lstrip('0')},{m.level},{_csv(m.text)}", "s"),
+    "excel-de-date-time": _line(lambda m, t: f"{t:%d.%m.%Y};{_tod(t, ',')};{m.level};{m.logger};{m.text}"),
 }  # fmt: skip
 
 JSON: dict[str, Layout] = {

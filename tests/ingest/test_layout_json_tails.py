@@ -28,6 +28,8 @@ LOGGERLESS_MISSES = 8
     ('Assignment{topic="orders"}', None),  # (a string that is no JSON value: after "=")
     ('"a\\q"}', None),  # (no JSON string: an unknown escape)
     ('no record here', None),
+    ('[ConsumerGroup] Received assignment {"groupId":"g","memberAssignment":"x"}', None),  # (the record opens on the line)
+    ('sk-0] {"mdc":{"a":"b"},"message":"m"}}', ('sk-0] {"mdc":{"a":"b"},"message":', "m")),
 ])  # fmt: skip
 def test_the_last_string_of_a_record_is_found_by_json_string_grammar(line: str, want: tuple[str, str] | None) -> None:
     assert E.string_tail(line) == want

@@ -14,7 +14,9 @@ reads it:
   their message was thought to start — in the general reader's region or in a known layout's
   message with extra fields in front, e.g. ``[component]: msg (logger) [thread]``): the positions
   where a message can start (line start and after ``] `` ``: `` `` - `` ``| `` ``> `` a tab, a
-  level word, or a column separator of an unquoted CSV row: ``,`` or ``;`` glued to the next field), each with the known junk cut from its end (a ``(logger)`` tail, a trailing CSV
+  level word, a column separator of an unquoted CSV row: ``,`` or ``;`` glued to the next field, a
+  ``]`` or ``:`` glued to a capitalised word: ``[base.py:979][WARNING]Heartbeat …``,
+  ``…:INFO:3766:Joined group …``, a Python list's ``['`` around the message), each with the known junk cut from its end (a ``(logger)`` tail, a trailing CSV
   column with a timestamp, `` /``, a `` [thread]``). The parser runs the dialect table on them; the
   leftmost candidate a dialect matches is the message.
 
@@ -50,7 +52,7 @@ _LOGGER_TAIL = (
 #: (Python's ``%(name)s``: ``kafka.coordinator``), a level after it (``name - LEVEL - msg``); in an
 #: unquoted CSV row (``date,time,LEVEL,name,msg``) they are columns of their own
 _LEVEL_LEAD = rf"\[?(?:{LEVELS})\]?(?:[\s|:>-]+|[,;]|$)"
-_NAME_LEAD = rf"{PY_LOGGER}(?::\w+)*(?:[\s|:>-]+|[,;])(?:{_LEVEL_LEAD})?"
+_NAME_LEAD = rf"{PY_LOGGER}(?::\w+)*?(?:[\s|:>-]+|[,;])(?:{_LEVEL_LEAD})?"
 #: a logger column of an unquoted CSV row (a dotted Java or Python name, then the separator)
 _CSV_LOGGER = r"(?:[A-Za-z_$][\w$-]*\.)+[A-Za-z_$][\w$]*[,;]"
 LEAD = rf"^(?:[\s\[\]|:>-]{{0,4}}|[,;])(?:{_LEVEL_LEAD}(?:{_NAME_LEAD}|{_CSV_LOGGER})?|{_NAME_LEAD})"
@@ -62,7 +64,7 @@ CLASS_LEAD = (
     r"^(?:[A-Za-z_$][\w$]*\.)*[A-Z][\w$]*:[ \t]+"
     r"(\[(?:Consumer|Worker|Producer|AdminClient|GroupCoordinator|GroupMetadataManager) |stream-(?:thread|client) \[)"
 )
-_LOGGER_WORD = r"(?:^|[\s\[(]|\blogger=)(?P<lg>[A-Za-z][\w$]*(?:\.[\w$]+){1,}|sarama|kafka-node:\w+)(?:[\s\]):]|$)"
+_LOGGER_WORD = r"(?:^|[\s\[(]|(?:^|\D):|\blogger=)(?P<lg>[A-Za-z][\w$]*(?:\.[\w$]+){1,}|sarama|kafka-node:\w+)(?:[\s\]):]|$)"
 
 
 def _extract(a: pa.Array, rx: str) -> pa.StructArray:
@@ -131,10 +133,10 @@ def read_heads(
 
 
 # ------------------------------------------------------------------------------ message-first
-_STARTS = re.compile(rf"(?:^\"(?=\S)|[,;]\"?(?=[^\s,;\"])|\b(?:msg|message)=\"?|[ \t]{{2,}}|\b{PY_LOGGER}:?[ \t]+|:\d+:?[ \t]+(?=[^\s|:>-])|\]:?[ \t]+|:[ \t]+\"?|\s-[ \t]+|\|[ \t]*|>[ \t]+|\t|\b(?:{LEVELS}|{SHORT_LEVELS})\b:?[ \t]+)")
+_STARTS = re.compile(rf"(?:^\"(?=\S)|[\]:](?=[A-Z][a-z]|[(<][A-Z])|\[['\"](?=\S)|[,;]\"?(?=[^\s,;\"])|\b(?:msg|message)=\"?|[ \t]{{2,}}|\b{PY_LOGGER}:?[ \t]+|:\d+:?[ \t]+(?=[^\s|:>-])|\]:?[ \t]+|:[ \t]+\"?|\s-[ \t]+|\|[ \t]*|>[ \t]+|\t|\b(?:{LEVELS}|{SHORT_LEVELS})\b:?[ \t]+)")
 _TAIL_LOGGER = re.compile(r"\s*\([A-Za-z_$][\w$-]*(?:\.[\w$-]+)+(?::\d+)?\)\s*$")
 _TAIL_CSV = re.compile(rf"\s*[,;|]\s*\"?(?:{T.ISO}|{T.SLASH}|{T.EPOCH}).*$")
-_TAIL_PUNCT = re.compile(r"\s+[/\\]\s*$|\s*[,;|]\s*$|\"\s*$")
+_TAIL_PUNCT = re.compile(r"\s+[/\\]\s*$|\s*[,;|]\s*$|\"\s*$|['\"]\]\s*$")
 _TAIL_THREAD = re.compile(r"\s+\[[^\],]*\]\s*$")
 #: ``key=value`` pairs after a message (logfmt fields, MDC written after ``%m``)
 _TAIL_PAIRS = re.compile(r'(?:\s+[\w.@-]+=(?:"(?:[^"\\]|\\.)*"|[^\s"]*))+\s*$')

@@ -192,6 +192,11 @@ def _pyjson(m: Msg, t: datetime) -> str:
     return json.dumps({"asctime": _ms(t), "name": _pyname(m), "levelname": m.level, "message": m.lines[0]}, ensure_ascii=False)
 
 
+def _frac(t: datetime) -> str:
+    """``%(msecs)s`` unformatted: the milliseconds as a float's digits (``123.45699691772461``)."""
+    return f"{t.microsecond // 1000}.{t.microsecond % 1000:03d}56"
+
+
 def _sec(t: datetime) -> datetime:
     return t.replace(microsecond=0)
 
@@ -211,6 +216,10 @@ PYTHON: dict[str, Layout] = {
     "faust-mode": _py(lambda m, t: f"[{_ms(t)}] [4242] [{m.level.replace('WARN', 'WARNING')}] {m.lines[0]}"),
     "gunicorn": _py(lambda m, t: f"[{t.strftime('%Y-%m-%d %H:%M:%S +0000')}] [4242] [{m.level}] {m.lines[0]}", "s"),
     "uvicorn": _py(lambda m, t: f"{(m.level.replace('WARN', 'WARNING') + ':'):<9} {m.lines[0]}", None),
+    "brackets-glued": _py(lambda m, t: f"[{_ms(t, '.')}][base.py:333][{m.level.replace('WARN', 'WARNING')}]{m.lines[0]}"),
+    "colon-fields": _py(lambda m, t: f"{_ms(t)}.{_frac(t)}:{_pyname(m)}:139945472341824:{m.level}:3766:{m.lines[0]}"),
+    "level-first-us-funcname": _py(lambda m, t: f"[{m.level.replace('WARN', 'WARNING')}] {t.strftime('%m/%d/%Y %I:%M:%S %p')} [base.py:_on_join_complete:333] [MainThread] {m.lines[0]}", "s"),
+    "faust-default": _py(lambda m, t: f"[{_ms(t)}: {m.level.replace('WARN', 'WARNING')}]: {m.lines[0]}"),
     "json-logger": _py(lambda m, t: _pyjson(m, t)),
     "json-cut-in-first-key": _py(lambda m, t: _pyjson(m, t)[4:]),
     "json-message-tail": _py(lambda m, t: '"' + _pyjson(m, t).split('"message": "', 1)[1] + "   ", None),
@@ -369,6 +378,7 @@ def _mon(t: datetime) -> str:
 
 SUPERVISORS: dict[str, Callable[[Rendered, datetime], Rendered]] = {
     "svlogd-tai64n": _wrap(lambda t: tai64n(t) + " ", "ms"),
+    "svlogd-tt": _wrap(lambda t: f"{t.strftime('%Y-%m-%d_%H:%M:%S')}.{t.microsecond // 10:05d} ", "ms"),
     "s6-log-iso": _wrap(lambda t: f"{t.strftime('%Y-%m-%d %H:%M:%S')}.{t.microsecond:06d}000  ", "ms"),
     "syslog-docker-tag": _wrap(lambda t: f"{_mon(t)} node-3 docker/3f2a1b4c5d6e[812]: ", "s"),
     "syslog-heroku-tag": _wrap(lambda t: f"<190>{_mon(t)} host app/web.1: ", "s"),

@@ -294,6 +294,24 @@ def _literal_label(text: str) -> str:
     return "ruby" if "=>" in head else "repr" if head.lstrip("{ \n").startswith("'") else "inspect"
 
 
+def _object_head(text: str) -> _Layer | None:
+    """A line that starts with a whole object (JSON or another syntax's dump) with the message after it:
+    ``{ severity: 7, fac: 'JOIN' } [thrd:main]: Group "g": join with 1 subscribed topic(s)`` (an object of
+    a record's fields printed before its message: node-rdkafka's ``event.log`` record, a logger's
+    context). The object's keys are the record's fields, the text after it is its message; None when
+    the line does not start with such an object or the object has a message of its own."""
+    for k in (i for i, c in enumerate(text) if c == "}"):
+        rest = text[k + 1 :].strip()
+        if not rest or LIT.record_end([text[: k + 1]], 0, 1) != 0:
+            continue
+        obj = parse_object(text[: k + 1])
+        if obj is None or any(isinstance(obj.get(n), str) for n in R.FAMILIES["message"]):
+            return None
+        rec = R.from_mapping({**obj, "message": rest}, lambda _s: False)
+        return _Layer(_literal_label(text), R.canonical(rec.fields), None, final=True) if rec else None
+    return None
+
+
 def _json(text: str) -> _Layer | None:
     try:
         obj = json.loads(text)
@@ -302,6 +320,8 @@ def _json(text: str) -> _Layer | None:
         lit = LIT.parse(text)
         if lit is not None:
             return _record(lit, _literal_label(text), None)
+        if (head := _object_head(text)) is not None:
+            return head
         if _rx(LITERAL_START).search(text) or text.startswith("{\n"):
             return _cut_literal(text, _literal_label(text))
         return _cut(text, "json", None)

@@ -223,9 +223,10 @@ LAYOUTS: tuple[Layout, ...] = (
     ),
     Layout(
         "elixir",
-        rf"^(?P<ts>{_TS_TIME_ONLY}|{_TS_ISO}) (?:[\w.]+=\S+ )*\[(?P<level>{OTP_LEVELS}|warn)\] (?P<message>.*)$",
+        rf"^(?P<ts>{_TS_TIME_ONLY}|{_TS_ISO}) (?:[\w.]+=\S+ )*\[(?P<level>{OTP_LEVELS}|warn)\]  ?(?P<message>.*)$",
         "10:00:00.123 [info] Group member (g,coor=#PID<0.1.0>,cb=#PID<0.2.0>,generation=3):",
-        "Elixir `Logger`'s default console format `$time $metadata[$level] $message` (Kaffe, brod)",
+        "Elixir `Logger`'s console format `$time $metadata[$level] $message`, and its default before Elixir 1.15,"
+        " `\\n$time $metadata[$level] $levelpad$message\\n` (a space more after a four-letter level) (Kaffe, brod)",
     ),
     Layout(
         "ruby-logger",

@@ -52,10 +52,11 @@ FORMS = (DG.ANY_DATED, TIME12, TIME_ONLY, TAI64N, EPOCH)
 _ANY = "|".join(f"(?:{f})" for f in FORMS)
 #: the first timestamp of a line: ``pre`` the text before it, ``ts`` the timestamp, ``rest`` after.
 #: A timestamp must stand on its own (not inside a longer number or word; at the line's start, a
-#: terminal's echo of Ctrl-C, ``^C``, may be glued to it); epoch values only as a delimited field
+#: terminal's echo of Ctrl-C, ``^C``, or a code comment's ``//`` (a log pasted into code) may be glued
+#: to it); epoch values only as a delimited field
 #: (line start, ``|``, ``"``, ``=``, ``:``, ``[``, space).
 LOCATE = (
-    rf"^(?P<pre>(?:\^C|.*?[^\w.:/-])??)(?P<ts>{_ANY})(?P<rest>(?:[^\w:/].*|:(?:[ \t].*)?)?)$"
+    rf"^(?P<pre>(?:\^C|[ \t]*//[ \t]*|.*?[^\w.:/-])??)(?P<ts>{_ANY})(?P<rest>(?:[^\w:/].*|:(?:[ \t].*)?)?)$"
 )
 
 _TIME_RX = re.compile(rf"^(?:{TIME_ONLY}|{TIME12})$")

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import cache
 
 import numpy as np
 import pyarrow as pa
@@ -64,6 +65,8 @@ CLASS_LEAD = (
     r"^(?:[A-Za-z_$][\w$]*\.)*[A-Z][\w$]*:[ \t]+"
     r"(\[(?:Consumer|Worker|Producer|AdminClient|GroupCoordinator|GroupMetadataManager) |stream-(?:thread|client) \[)"
 )
+#: a message that is one quoted CSV field (an export's last column): the quotes are no part of it
+QUOTED_FIELD = r'^"([^"]*)"\s*$'
 _LOGGER_WORD = r"(?:^|[\s\[(]|(?:^|\D):|\blogger=)(?P<lg>[A-Za-z][\w$]*(?:\.[\w$]+){1,}|sarama|kafka-node:\w+)(?:[\s\]):]|$)"
 
 
@@ -128,6 +131,7 @@ def read_heads(
     message = PR.replace(region, LEAD, "", max_replacements=1)
     message = pc.utf8_ltrim(message, characters=" \t-:|>#")
     message = PR.replace(message, CLASS_LEAD, r"\1", max_replacements=1)
+    message = PR.replace(message, QUOTED_FIELD, r"\1", max_replacements=1)
     head = (has & ~cont) | (leading & cont) | ((lvv | group_hint) & ~cont)
     return head, {"ts": ts, "level": level, "logger": logger, "message": message, "pts": pts}
 
@@ -163,6 +167,21 @@ HEAD_WITHIN = 160
 #: at most this many start positions per message, within its first characters
 MAX_STARTS = 24
 START_WITHIN = 400
+
+
+def cut_lead(region: str) -> str:
+    """The message of a line's region (the reference reader's form of :func:`read_heads`' column steps):
+    its :data:`LEAD` cut, the separators left in front trimmed, a :data:`CLASS_LEAD` logger replaced by
+    its context prefix, a message that is one quoted CSV field unquoted (:data:`QUOTED_FIELD`)."""
+    message = _py(LEAD).sub("", region, count=1).lstrip(" \t-:|>#")
+    message = _py(CLASS_LEAD).sub(r"\1", message, count=1)
+    return _py(QUOTED_FIELD).sub(r"\1", message, count=1)
+
+
+@cache
+def _py(pattern: str) -> re.Pattern[str]:
+    """A table's RE2 regex as Python's, with RE2's meaning."""
+    return re.compile(PR.translate(pattern), re.ASCII)
 
 
 def cut_logger_tail(msg: str) -> str:

@@ -258,11 +258,11 @@ def from_mapping(obj: dict[str, Any], is_line: Any) -> Record | None:
     used: list[str | None] = [key]
     # (a message under a wrapper key, ``{"applicationLog": {"message": …, "timestamp": …}}``: the keys
     # beside it in that object are the record's too)
-    inner = _beside(flat, key)
+    beside = _beside(flat, key)
     for fam in ("ts", "level", "logger", "thread", "j_group", "j_member", "j_gen", "j_client", "j_error"):
         k, v = find(flat, fam, nested)
-        if k is None and inner:
-            k, v = find(inner, fam)
+        if k is None and beside:
+            k, v = find(beside, fam)
             k = k and f"{key.rsplit('.', 1)[0]}.{k}"
         used.append(k)
         fields[fam] = ts_text(v) if fam == "ts" else level_text(v) if fam == "level" else _scalar(v)

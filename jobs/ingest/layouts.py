@@ -190,11 +190,12 @@ LAYOUTS: tuple[Layout, ...] = (
     Layout(
         "jul",
         rf"^(?P<ts>(?:{_MONTH}) \d{{1,2}}, \d{{4}} \d{{1,2}}:\d{{2}}:\d{{2}} (?:AM|PM)"
-        rf"|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:{_MONTH}) \d{{2}} \d{{2}}:\d{{2}}:\d{{2}} [A-Z]{{2,5}} \d{{4}})"
+        rf"|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:{_MONTH}) \d{{2}} \d{{2}}:\d{{2}}:\d{{2}} [A-Z]{{2,5}} \d{{4}}|{JUL.LOCALIZED_DATE})"
         r" (?P<logger>[\w.$]+)(?: (?P<thread>\S+))?$",
         "May 01, 2024 10:00:00 AM org.apache.kafka.clients.consumer.internals.ConsumerCoordinator onJoinComplete",
         "java.util.logging's SimpleFormatter, two lines: the default `%1$tb %1$td, %1$tY %1$tl:%1$tM:%1$tS %1$Tp %2$s`"
-        " or `%1$tc %2$s` (`Wed May 01 10:00:00 UTC 2024 …`), then `LEVEL: msg` (the level in the JVM's locale)",
+        " (in the JVM's locale: `9月 19, 2018 4:45:32 下午 …`) or `%1$tc %2$s` (`Wed May 01 10:00:00 UTC 2024 …`), then"
+        " `LEVEL: msg` (the level in the JVM's locale)",
     ),
     Layout(
         "mel",
@@ -286,7 +287,7 @@ FIRST_CHARS: dict[str, str] = {
     "python-basic": "".join(sorted({lv[0] for lv in LEVELS.split("|")})),
     "librdkafka": "%",
     "golog": "[" + _DIGITS,
-    "jul": "JFMASONDTW",
+    "jul": "JFMASONDTW" + JUL.FIRST_BYTES,
     "mel": _DIGITS + "tdiwfc",
     "mel-single": _DIGITS + "tdiwfc",
     "erlang-report": "=",

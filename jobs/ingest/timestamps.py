@@ -28,6 +28,7 @@ import re
 from datetime import UTC, datetime
 
 from jobs.ingest import date_grammar as DG
+from jobs.ingest import jul_levels as JUL
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 _MON = "|".join(MONTHS)
@@ -77,6 +78,7 @@ def to_iso(ts: str | None, year: int | None = None, date: str | None = None) -> 
     (syslog, glog; None: the value stays unreadable); ``date`` (``yyyy-MM-dd``): for a time of day."""
     if ts is None:
         return None
+    ts = JUL.english_date(ts) or ts  # (java.util.logging's head date in the JVM's locale)
     if DG.is_dated(ts):
         return DG.to_iso(ts, year)
     ts = to_24h(ts)

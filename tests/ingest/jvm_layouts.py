@@ -145,6 +145,22 @@ def _jul_localized(m: Msg, t: datetime) -> Rendered:
     return [lines[0], names[JUL.ENGLISH.index(_jul_level(m))] + lines[1][len(_jul_level(m)) :]], ts, prec
 
 
+#: (month abbreviations, day halves, level names) of every locale the JDK's Formatter localises, CLDR and COMPAT
+JUL_DATES = [(JUL.MONTHS_CLDR[loc], JUL.DAY_HALVES.get(loc, (("AM", "PM"),))[0], [n.upper() for n in JUL.JDK_CURRENT[loc]])
+             for loc in sorted(JUL.MONTHS_CLDR)] + [
+            (JUL.MONTHS_COMPAT[loc], JUL.DAY_HALVES.get(loc, (("AM", "PM"),))[-1], list(JUL.JDK_LEGACY[loc]))
+            for loc in sorted(JUL.MONTHS_COMPAT)]  # fmt: skip
+
+
+def _jul_localized_dates(m: Msg, t: datetime) -> Rendered:
+    """The default SimpleFormatter in a JVM whose locale also formats the head's date: the month's
+    abbreviation and the day half of each locale in turn (``9月 19, 2018 4:45:32 下午 …``)."""
+    months, halves, names = JUL_DATES[(t.microsecond // 1000 + t.second) % len(JUL_DATES)]
+    hour = t.strftime("%I").lstrip("0")
+    head = f"{months[t.month - 1]} {t.strftime('%d, %Y')} {hour}:{t.strftime('%M:%S')} {halves[t.hour >= 12]}"
+    return [f"{head} {m.logger} onJoinComplete", f"{names[JUL.ENGLISH.index(_jul_level(m))]}: {m.text}"], t.replace(microsecond=0), "s"
+
+
 def _jul_tc(m: Msg, t: datetime) -> Rendered:
     """SimpleFormatter with ``%1$tc %2$s%n%4$s: %5$s%6$s%n`` (Date.toString's form)."""
     head = f"{t.strftime('%a %b %d %H:%M:%S')} UTC {t.year} {m.logger} onJoinComplete"
@@ -209,6 +225,7 @@ TEXT: dict[str, Layout] = {
     "jul-simpleformatter": _jul,
     "jul-localized-levels": _jul_localized,
     "jul-tc": _jul_tc,
+    "jul-localized-dates": _jul_localized_dates,
     "stdout-bare": _line(lambda m, t: m.text, None),
     # a log viewer's or a spreadsheet's export: the date and the time in columns of their own
     "csv-date-time": _line(lambda m, t: ",".join(_csv(x) for x in (f"{t:%Y-%m-%d}", _tod(t), m.level, m.logger, m.text))),

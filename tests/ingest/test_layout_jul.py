@@ -20,7 +20,7 @@ def test_every_bundle_names_the_seven_levels() -> None:
     assert JUL.LEVEL_OF["AM FEINSTEN"] == "FINEST" and JUL.LEVEL_OF["詳細レベル(低)"] == "FINE"
 
 
-@pytest.mark.parametrize("layout", ["jul-localized-levels", "jul-tc"])
+@pytest.mark.parametrize("layout", ["jul-localized-levels", "jul-tc", "jul-localized-dates"])
 def test_localized_and_tc_records_read_every_statement_in_both_readers(layout: str) -> None:
     msgs = [m for s in ("kafka-consumer-classic", "spring-kafka", "kafka-streams") for m in J.messages(s)]
     results = []
@@ -40,3 +40,16 @@ def test_a_chinese_jvm_record_is_one_event_with_the_head_time_and_logger() -> No
         assert [(e["kind"], e["ts_ms"], e["logger"], e["line_no"]) for e in ev.to_pylist()] == [
             ("partitions_assigned", 1537375533000, "org.springframework.kafka.listener.KafkaMessageListenerContainer", 1)]
         assert (audit["events"], audit["continuations"]) == (1, 1)
+
+
+@pytest.mark.parametrize(("head", "english"), [
+    ("9月 19, 2018 4:45:32 下午", "Sep 19, 2018 4:45:32 PM"),
+    ("九月 19, 2018 4:45:32 上午", "Sep 19, 2018 4:45:32 AM"),
+    ("Sept. 19, 2018 4:45:32 PM", "Sep 19, 2018 4:45:32 PM"),
+    ("sept 19, 2018 4:45:32 P.\u00a0M.", "Sep 19, 2018 4:45:32 PM"),
+    ("9월 19, 2018 4:45:32 오후", "Sep 19, 2018 4:45:32 PM"),
+    ("sep. 19, 2018 4:45:32 EM", "Sep 19, 2018 4:45:32 PM"),
+    ("Sep 19, 2018 4:45:32 PM", None),
+])  # fmt: skip
+def test_a_localized_head_date_reads_as_the_english_one(head: str, english: str | None) -> None:
+    assert JUL.english_date(head) == english

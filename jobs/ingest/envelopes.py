@@ -16,10 +16,13 @@ syslog RFC 5424                     ``<PRI>1 time host app procid msgid [SD] msg
 syslog RFC 3164, journalctl         ``<PRI>Mmm dd hh:mm:ss host tag[pid]: msg``,     ``syslog+``
 ``-o short-iso/-precise``           ``2024-…T…+0000 host unit[pid]: msg``
 stern                               ``<pod-xxxxx> <container> <line>``               ``stern+``
+a JSON record's tail (cut before    ``…"key":"<line>"}`` (:func:`string_tail`)        ``json-tail+``
+its brace)
 ==================================  ===============================================  ==============
 
 Application records (:mod:`jobs.ingest.records`: JSON of any common shape, object dumps of other
-languages (:mod:`jobs.ingest.literals`: ``util.inspect``, Python ``repr``, Ruby hashes), logfmt,
+languages (:mod:`jobs.ingest.literals`: ``util.inspect``, Python ``repr``, Ruby hashes; also as the fields
+printed in front of a message, :func:`_object_head`), logfmt,
 `` | `` columns, CSV exports) whose message is itself a line, or a nested record, are envelopes too;
 a record printed over several lines is joined into one (:func:`record_spans`: read at the line of
 its message key, its other lines are that line's pieces); the others are rewritten

@@ -42,6 +42,11 @@ _OFFSET = r"Z|[+-]\d{2}(?::?\d{2})?"
 ZONE_OPT = rf"(?:(?P<z>{_OFFSET})\b| (?P<zs>[+-]\d{{2}}:?\d{{2}})\b)?(?: (?P<zn>{_NAMES})\b)?"
 _FRACTION_SEPS = {".", ",", ":"}
 _DATE_TIME_SEPS = {" ", "T", ".", "_"}
+#: what may stand between a pattern's date and its time: its own separator read wider (a space, ``T``,
+#: ``.``, ``_``), or the end of one column and the start of the next, when a layout or an export writes
+#: the date and the time as two fields (``date,time,level,…`` CSV and TSV exports, ``"2024-05-01","13:00:00"``,
+#: ``2024-05-01 | 13:00:00``, ``2024-05-01;13:00:00``)
+DATE_TIME_SEP = r'(?:[ T._]|"?[,;\t]"? ?| ?\| ?)'
 _TOKEN = re.compile(r"'[^']*'|([A-Za-z@])\1*|.")
 _NAMED = re.compile(r"\(\?P<\w+>")
 
@@ -120,7 +125,7 @@ def compile_pattern(p: DatePattern) -> Form:
         t = toks[i]
         lit = t[1:-1] if t.startswith("'") and len(t) > 2 else t
         if i == first_hour - 1 and dated and lit in _DATE_TIME_SEPS:
-            out.append("[ T._]")
+            out.append(DATE_TIME_SEP)
         elif t == " " and i + 1 < len(toks) and toks[i + 1] == "a":
             out.append(" ?")
         elif t in _FRACTION_SEPS and i + 1 < len(toks) and toks[i + 1][0] in "Sn" and toks[i - 1] == "ss":

@@ -16,10 +16,13 @@ syslog RFC 5424                     ``<PRI>1 time host app procid msgid [SD] msg
 syslog RFC 3164, journalctl         ``<PRI>Mmm dd hh:mm:ss host tag[pid]: msg``,     ``syslog+``
 ``-o short-iso/-precise``           ``2024-…T…+0000 host unit[pid]: msg``
 stern                               ``<pod-xxxxx> <container> <line>``               ``stern+``
+a JSON record's tail (cut before    ``…"key":"<line>"}`` (:func:`string_tail`)        ``json-tail+``
+its brace)
 ==================================  ===============================================  ==============
 
 Application records (:mod:`jobs.ingest.records`: JSON of any common shape, object dumps of other
-languages (:mod:`jobs.ingest.literals`: ``util.inspect``, Python ``repr``, Ruby hashes), logfmt,
+languages (:mod:`jobs.ingest.literals`: ``util.inspect``, Python ``repr``, Ruby hashes; also as the fields
+printed in front of a message, :func:`_object_head`), logfmt,
 `` | `` columns, CSV exports) whose message is itself a line, or a nested record, are envelopes too;
 a record printed over several lines is joined into one (:func:`record_spans`: read at the line of
 its message key, its other lines are that line's pieces); the others are rewritten
@@ -83,14 +86,19 @@ OPENER = r"^(?:\{.*[^},\s]|\{)\s*,?\s*$|^[ \t]{1,8}\{\s*$"
 RECORD_LINES = 200
 #: JSON lines offered before the layouts: a line starting with ``{`` (:data:`JSON_START`) that
 #: has a key that carries a line, a message the json layout does not read as such (a nested
-#: record, a whole log line), or a numeric level (Bunyan, pino, GELF)
+#: record, a whole log line, a record under a wrapper key of any name: ``{"applicationLog":{…,
+#: "message":…}}``), or a numeric level (Bunyan, pino, GELF)
 JSON_START = r"^\s*\{"
 SNIFF_JSON = (
     r'"(?:log|MESSAGE|@message|textPayload|short_message|full_message|_raw|event)"\s*:\s*"'
     r'|"(?:jsonPayload"\s*:\s*\{|__REALTIME_TIMESTAMP"|(?:level|severity)"\s*:\s*\d)'
     r'|"(?:message|msg)"\s*:\s*"(?:\{\\"|\[?\d{4}-\d\d-\d\d[ T]\d\d:|[\w.@-]+=)'
     r'|"(?:message|msg|log|MESSAGE)"\s*:\s*\{|"\s?=>'
+    r'|^\s*\{\s*"[^"]{1,64}"\s*:\s*\{[^{}]*"(?:message|msg)"\s*:\s*"'
 )
+#: the end of a JSON record behind text that is no record's start (a record cut before its opening
+#: brace, as copied from a page or a terminal): a string value, then the record's closing brace(s)
+STRING_TAIL = r'"\s*\}[\s}\],]*$'
 #: other lines offered when no known layout reads them
 SNIFF_TEXT = "|".join((
     rf"^{_ISO_T} std(?:out|err) [PF]",
@@ -101,6 +109,7 @@ SNIFF_TEXT = "|".join((
     R.PIPES,
     R.CSV_ROW,
     r"^[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?-[a-z0-9]{5} [a-z0-9]",
+    STRING_TAIL,
 ))  # fmt: skip
 #: what a cut JSON / Fluent Bit record still holds of its line
 _CUT_VALUE = r'"(?:log|message|msg|MESSAGE|short_message|full_message|@message|textPayload|_raw|event)"\s*(?::|=>)\s*"(?P<v>(?:[^"\\]|\\.)*)'
@@ -110,6 +119,8 @@ _CUT_LITERAL = (
     r"""(?:'(?P<s>(?:[^'\\]|\\.)*)|"(?P<d>(?:[^"\\]|\\.)*))"""
 )
 _CUT_TIME = r"""(?:^|[{,\s])['":]?(?:timestamp|time|@timestamp|ts)['"]?\s*(?::|=>)\s*['"](?P<t>[^'"]{8,40})['"]"""
+#: a time key whose name a cut at the line's start shortened (``ime":"2024-…"``)
+_CUT_TIME_CUT = r"""^[\w@]{0,10}['"]?\s*:\s*['"](?P<t>[^'"]{8,40})['"]"""
 _LEVEL_WORD = rf"^(?:{L.LEVELS})$"
 MAX_DEPTH = 6
 
@@ -286,6 +297,24 @@ def _literal_label(text: str) -> str:
     return "ruby" if "=>" in head else "repr" if head.lstrip("{ \n").startswith("'") else "inspect"
 
 
+def _object_head(text: str) -> _Layer | None:
+    """A line that starts with a whole object (JSON or another syntax's dump) with the message after it:
+    ``{ severity: 7, fac: 'JOIN' } [thrd:main]: Group "g": join with 1 subscribed topic(s)`` (an object of
+    a record's fields printed before its message: node-rdkafka's ``event.log`` record, a logger's
+    context). The object's keys are the record's fields, the text after it is its message; None when
+    the line does not start with such an object or the object has a message of its own."""
+    for k in (i for i, c in enumerate(text) if c == "}"):
+        rest = text[k + 1 :].strip()
+        if not rest or LIT.record_end([text[: k + 1]], 0, 1) != 0:
+            continue
+        obj = parse_object(text[: k + 1])
+        if obj is None or any(isinstance(obj.get(n), str) for n in R.FAMILIES["message"]):
+            return None
+        rec = R.from_mapping({**obj, "message": rest}, lambda _s: False)
+        return _Layer(_literal_label(text), R.canonical(rec.fields), None, final=True) if rec else None
+    return None
+
+
 def _json(text: str) -> _Layer | None:
     try:
         obj = json.loads(text)
@@ -294,6 +323,8 @@ def _json(text: str) -> _Layer | None:
         lit = LIT.parse(text)
         if lit is not None:
             return _record(lit, _literal_label(text), None)
+        if (head := _object_head(text)) is not None:
+            return head
         if _rx(LITERAL_START).search(text) or text.startswith("{\n"):
             return _cut_literal(text, _literal_label(text))
         return _cut(text, "json", None)
@@ -344,6 +375,52 @@ def _text_record(text: str) -> _Layer | None:
     return _Layer(shape, R.canonical(fields), None, final=True)
 
 
+def _escaped(text: str, k: int) -> bool:
+    """Whether the character at ``k`` is escaped: an odd number of backslashes before it."""
+    b = k
+    while b > 0 and text[b - 1] == "\\":
+        b -= 1
+    return (k - b) % 2 == 1
+
+
+def string_tail(text: str) -> tuple[str, str] | None:
+    """(text before the string, the string's value) of the last JSON string of a line that ends a
+    JSON record (:data:`STRING_TAIL`), read by JSON's string grammar from its closing quote backwards:
+    a quote preceded by an even number of backslashes opens it. The string must be a value (after
+    ``:``) or start the line; a line with no opening quote before it starts inside the string (the
+    record was cut within it); the record must have opened before the line (a whole object behind
+    text is a record of its own, read by the layouts). None: no such string, or not valid JSON string
+    text."""
+    end = text.rstrip().rstrip("}], \t")
+    if not end.endswith('"') or _rx(STRING_TAIL).search(text) is None or _escaped(text, len(end) - 1):
+        return None
+    close = len(end) - 1
+    k = close - 1
+    while k >= 0 and (text[k] != '"' or _escaped(text, k)):
+        k -= 1
+    before = text[:k].rstrip() if k >= 0 else ""
+    if k >= 0 and before and not before.endswith(":"):
+        return None
+    # (the record's opening brace is not on the line: more braces close after the string than open before it)
+    if text[close:].count("}") <= before.count("{") - before.count("}"):
+        return None
+    try:
+        value = json.loads('"' + text[k + 1 : close] + '"')
+    except ValueError:
+        return None
+    return (before if k >= 0 else ""), value
+
+
+def _string_tail(text: str) -> _Layer | None:
+    """A JSON record's tail (:func:`string_tail`): its last string value is the line to read; the time
+    key of what is left of the record in front of it, if any, is the envelope's time."""
+    st = string_tail(text)
+    if st is None or not st[1].strip():
+        return None
+    t = _rx(_CUT_TIME).search(st[0]) or _rx(_CUT_TIME_CUT).search(st[0])
+    return _Layer("json-tail", st[1].rstrip("\r\n"), R.ts_text(t.group("t")) if t else None)
+
+
 def peel_one(text: str) -> _Layer | None:
     """The outermost envelope or record of ``text`` (None: it is neither)."""
     s = text.lstrip()
@@ -360,7 +437,7 @@ def peel_one(text: str) -> _Layer | None:
     m = _rx(STERN).search(text)
     if m and is_line(m.group("x")):
         return _Layer("stern", m.group("x"))
-    return _text_record(text)
+    return _text_record(text) or _string_tail(text)
 
 
 def _inner(layer: _Layer, depth: int = 0) -> Peeled:

@@ -13,8 +13,10 @@ reads it:
 * :func:`message_candidates` (per distinct message, for the group lines no dialect matched where
   their message was thought to start — in the general reader's region or in a known layout's
   message with extra fields in front, e.g. ``[component]: msg (logger) [thread]``): the positions
-  where a message can start (line start and after ``] `` ``: `` `` - `` ``| `` ``> `` a tab or a
-  level word), each with the known junk cut from its end (a ``(logger)`` tail, a trailing CSV
+  where a message can start (line start and after ``] `` ``: `` `` - `` ``| `` ``> `` a tab, a
+  level word, a column separator of an unquoted CSV row: ``,`` or ``;`` glued to the next field, a
+  ``]`` or ``:`` glued to a capitalised word: ``[base.py:979][WARNING]Heartbeat …``,
+  ``…:INFO:3766:Joined group …``, a Python list's ``['`` around the message), each with the known junk cut from its end (a ``(logger)`` tail, a trailing CSV
   column with a timestamp, `` /``, a `` [thread]``). The parser runs the dialect table on them; the
   leftmost candidate a dialect matches is the message.
 
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import cache
 
 import numpy as np
 import pyarrow as pa
@@ -47,10 +50,13 @@ _LOGGER_TAIL = (
     r"(?:\((?P<lg>[A-Za-z_$][\w$-]*(?:\.[\w$-]+)+)(?::\d+)?\)\W{0,3}|\blogger=(?P<lg2>[A-Za-z_$][\w$.-]*)\s*)$"
 )
 #: what leads a message in a line of unknown layout: a level word, a lower-case dotted logger name
-#: (Python's ``%(name)s``: ``kafka.coordinator``), a level after it (``name - LEVEL - msg``)
-_LEVEL_LEAD = rf"\[?(?:{LEVELS})\]?(?:[\s|:>-]+|$)"
-_NAME_LEAD = rf"{PY_LOGGER}(?::\w+)*[\s|:>-]+(?:{_LEVEL_LEAD})?"
-LEAD = rf"^[\s\[\]|:>-]{{0,4}}(?:{_LEVEL_LEAD}(?:{_NAME_LEAD})?|{_NAME_LEAD})"
+#: (Python's ``%(name)s``: ``kafka.coordinator``), a level after it (``name - LEVEL - msg``); in an
+#: unquoted CSV row (``date,time,LEVEL,name,msg``) they are columns of their own
+_LEVEL_LEAD = rf"\[?(?:{LEVELS})\]?(?:[\s|:>-]+|[,;]|$)"
+_NAME_LEAD = rf"{PY_LOGGER}(?::\w+)*?(?:[\s|:>-]+|[,;])(?:{_LEVEL_LEAD})?"
+#: a logger column of an unquoted CSV row (a dotted Java or Python name, then the separator)
+_CSV_LOGGER = r"(?:[A-Za-z_$][\w$-]*\.)+[A-Za-z_$][\w$]*[,;]"
+LEAD = rf"^(?:[\s\[\]|:>-]{{0,4}}|[,;])(?:{_LEVEL_LEAD}(?:{_NAME_LEAD}|{_CSV_LOGGER})?|{_NAME_LEAD})"
 #: a Java logger (``%c{1}``, ``%c{2}``, ``%c{1.}``: ``AbstractCoordinator``, ``internals.AbstractCoordinator``) and a
 #: colon before a Kafka context prefix, at the start of a message after :data:`LEAD`: a syslog program field
 #: or a ``%c{n}: %m`` pattern (Spark's log4j default ``%d{yy/MM/dd HH:mm:ss} %p %c{2}: %m``); the logger's
@@ -59,7 +65,9 @@ CLASS_LEAD = (
     r"^(?:[A-Za-z_$][\w$]*\.)*[A-Z][\w$]*:[ \t]+"
     r"(\[(?:Consumer|Worker|Producer|AdminClient|GroupCoordinator|GroupMetadataManager) |stream-(?:thread|client) \[)"
 )
-_LOGGER_WORD = r"(?:^|[\s\[(]|\blogger=)(?P<lg>[A-Za-z][\w$]*(?:\.[\w$]+){1,}|sarama|kafka-node:\w+)(?:[\s\]):]|$)"
+#: a message that is one quoted CSV field (an export's last column): the quotes are no part of it
+QUOTED_FIELD = r'^"([^"]*)"\s*$'
+_LOGGER_WORD = r"(?:^|[\s\[(]|(?:^|\D):|\blogger=)(?P<lg>[A-Za-z][\w$]*(?:\.[\w$]+){1,}|sarama|kafka-node:\w+)(?:[\s\]):]|$)"
 
 
 def _extract(a: pa.Array, rx: str) -> pa.StructArray:
@@ -123,15 +131,16 @@ def read_heads(
     message = PR.replace(region, LEAD, "", max_replacements=1)
     message = pc.utf8_ltrim(message, characters=" \t-:|>#")
     message = PR.replace(message, CLASS_LEAD, r"\1", max_replacements=1)
+    message = PR.replace(message, QUOTED_FIELD, r"\1", max_replacements=1)
     head = (has & ~cont) | (leading & cont) | ((lvv | group_hint) & ~cont)
     return head, {"ts": ts, "level": level, "logger": logger, "message": message, "pts": pts}
 
 
 # ------------------------------------------------------------------------------ message-first
-_STARTS = re.compile(rf"(?:\b(?:msg|message)=\"?|[ \t]{{2,}}|\b{PY_LOGGER}:?[ \t]+|:\d+:?[ \t]+(?=[^\s|:>-])|\]:?[ \t]+|:[ \t]+\"?|\s-[ \t]+|\|[ \t]*|>[ \t]+|\t|\b(?:{LEVELS}|{SHORT_LEVELS})\b:?[ \t]+)")
+_STARTS = re.compile(rf"(?:^\"(?=\S)|\}}[ \t]+(?=\S)|[\]:](?=[A-Z][a-z]|[(<][A-Z])|\[['\"](?=\S)|[,;]\"?(?=[^\s,;\"])|\b(?:msg|message)=\"?|[ \t]{{2,}}|\b{PY_LOGGER}:?[ \t]+|:\d+:?[ \t]+(?=[^\s|:>-])|\]:?[ \t]+|:[ \t]+\"?|\s-[ \t]+|\|[ \t]*|>[ \t]+|\t|\b(?:{LEVELS}|{SHORT_LEVELS})\b:?[ \t]+)")
 _TAIL_LOGGER = re.compile(r"\s*\([A-Za-z_$][\w$-]*(?:\.[\w$-]+)+(?::\d+)?\)\s*$")
 _TAIL_CSV = re.compile(rf"\s*[,;|]\s*\"?(?:{T.ISO}|{T.SLASH}|{T.EPOCH}).*$")
-_TAIL_PUNCT = re.compile(r"\s+[/\\]\s*$|\s*[,;|]\s*$|\"\s*$")
+_TAIL_PUNCT = re.compile(r"\s+[/\\]\s*$|\s*[,;|]\s*$|\"\s*$|['\"]\]\s*$")
 _TAIL_THREAD = re.compile(r"\s+\[[^\],]*\]\s*$")
 #: ``key=value`` pairs after a message (logfmt fields, MDC written after ``%m``)
 _TAIL_PAIRS = re.compile(r'(?:\s+[\w.@-]+=(?:"(?:[^"\\]|\\.)*"|[^\s"]*))+\s*$')
@@ -158,6 +167,21 @@ HEAD_WITHIN = 160
 #: at most this many start positions per message, within its first characters
 MAX_STARTS = 24
 START_WITHIN = 400
+
+
+def cut_lead(region: str) -> str:
+    """The message of a line's region (the reference reader's form of :func:`read_heads`' column steps):
+    its :data:`LEAD` cut, the separators left in front trimmed, a :data:`CLASS_LEAD` logger replaced by
+    its context prefix, a message that is one quoted CSV field unquoted (:data:`QUOTED_FIELD`)."""
+    message = _py(LEAD).sub("", region, count=1).lstrip(" \t-:|>#")
+    message = _py(CLASS_LEAD).sub(r"\1", message, count=1)
+    return _py(QUOTED_FIELD).sub(r"\1", message, count=1)
+
+
+@cache
+def _py(pattern: str) -> re.Pattern[str]:
+    """A table's RE2 regex as Python's, with RE2's meaning."""
+    return re.compile(PR.translate(pattern), re.ASCII)
 
 
 def cut_logger_tail(msg: str) -> str:

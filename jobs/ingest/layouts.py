@@ -30,6 +30,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from jobs.ingest import jul_levels as JUL
 from jobs.ingest import pyregex as PR
 from jobs.ingest import timestamps as TS
 
@@ -42,6 +43,7 @@ SHORT_LEVELS = r"TRC|DBG|INF|WRN|ERR|FTL|PNC|VRB"
 #: a Python logger name (``%(name)s``): lower-case dotted words (``kafka.coordinator``)
 PY_LOGGER = r"[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+"
 OTP_LEVELS = r"debug|info|notice|warning|error|critical|alert|emergency"
+_MONTH = "|".join(TS.MONTHS)
 _TS_ISO = r"\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,:]\d{1,9})?(?:Z| ?[+-]\d{2}:?\d{2})?"
 _TS_ISO_T = r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?"
 _TS_ISO_SPACE = r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?"
@@ -187,9 +189,13 @@ LAYOUTS: tuple[Layout, ...] = (
     ),
     Layout(
         "jul",
-        r"^(?P<ts>(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{1,2}, \d{4} \d{1,2}:\d{2}:\d{2} (?:AM|PM)) (?P<logger>[\w.$]+)(?: (?P<thread>\S+))?$",
+        rf"^(?P<ts>(?:{_MONTH}) \d{{1,2}}, \d{{4}} \d{{1,2}}:\d{{2}}:\d{{2}} (?:AM|PM)"
+        rf"|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:{_MONTH}) \d{{2}} \d{{2}}:\d{{2}}:\d{{2}} [A-Z]{{2,5}} \d{{4}}|{JUL.LOCALIZED_DATE})"
+        r" (?P<logger>[\w.$]+)(?: (?P<thread>\S+))?$",
         "May 01, 2024 10:00:00 AM org.apache.kafka.clients.consumer.internals.ConsumerCoordinator onJoinComplete",
-        "java.util.logging two-line entry; the message is on the next `LEVEL: msg` line",
+        "java.util.logging's SimpleFormatter, two lines: the default `%1$tb %1$td, %1$tY %1$tl:%1$tM:%1$tS %1$Tp %2$s`"
+        " (in the JVM's locale: `9月 19, 2018 4:45:32 下午 …`) or `%1$tc %2$s` (`Wed May 01 10:00:00 UTC 2024 …`), then"
+        " `LEVEL: msg` (the level in the JVM's locale)",
     ),
     Layout(
         "mel",
@@ -218,9 +224,10 @@ LAYOUTS: tuple[Layout, ...] = (
     ),
     Layout(
         "elixir",
-        rf"^(?P<ts>{_TS_TIME_ONLY}|{_TS_ISO}) (?:[\w.]+=\S+ )*\[(?P<level>{OTP_LEVELS}|warn)\] (?P<message>.*)$",
+        rf"^(?P<ts>{_TS_TIME_ONLY}|{_TS_ISO}) (?:[\w.]+=\S+ )*\[(?P<level>{OTP_LEVELS}|warn)\]  ?(?P<message>.*)$",
         "10:00:00.123 [info] Group member (g,coor=#PID<0.1.0>,cb=#PID<0.2.0>,generation=3):",
-        "Elixir `Logger`'s default console format `$time $metadata[$level] $message` (Kaffe, brod)",
+        "Elixir `Logger`'s console format `$time $metadata[$level] $message`, and its default before Elixir 1.15,"
+        " `\\n$time $metadata[$level] $levelpad$message\\n` (a space more after a four-letter level) (Kaffe, brod)",
     ),
     Layout(
         "ruby-logger",
@@ -280,7 +287,7 @@ FIRST_CHARS: dict[str, str] = {
     "python-basic": "".join(sorted({lv[0] for lv in LEVELS.split("|")})),
     "librdkafka": "%",
     "golog": "[" + _DIGITS,
-    "jul": "JFMASOND",
+    "jul": "JFMASONDTW" + JUL.FIRST_BYTES,
     "mel": _DIGITS + "tdiwfc",
     "mel-single": _DIGITS + "tdiwfc",
     "erlang-report": "=",
@@ -300,8 +307,9 @@ FAST_LOG4J = rf"^\[\d{{4}}-\d{{2}}-\d{{2}} \d{{2}}:\d{{2}}:\d{{2}},\d{{3}}\] (?:
 LOG4J_LOGGER_TAIL = r"^[\w.$-]+(?::\d+)?\)$"
 FAST_SPRINGBOOT = rf"^\d{{4}}-\d{{2}}-\d{{2}}[ T]\d{{2}}:\d{{2}}:\d{{2}}[.,]\d{{1,9}}(?:Z|[+-]\d{{2}}:?\d{{2}})? +(?:{LEVELS}) +(?:\d+ +)?--- \["
 
-#: the second line of a java.util.logging entry
-JUL_MESSAGE = r"^(?P<level>SEVERE|WARNING|INFO|CONFIG|FINE|FINER|FINEST): (?P<message>.*)$"
+#: the second line of a java.util.logging entry: ``LEVEL: message``, the level in the JVM's locale
+#: (the names of every resource bundle the JDK ships: :mod:`jobs.ingest.jul_levels`)
+JUL_MESSAGE = rf"^(?P<level>{JUL.LEVEL_NAMES}): (?P<message>.*)$"
 #: two-line entries: a layout whose line is a record header (time, level, logger; no message) ->
 #: its next line, which holds the message (and the level, for JUL); the line is the entry's
 #: continuation and is never read as an entry of its own. A layout label ends with the layout id
@@ -383,7 +391,7 @@ KEY_FAMILIES: dict[str, tuple[str, ...]] = {
 RECORD_ONLY_KEYS = frozenset(
     ["short_message", "full_message", "@message", "event", "textPayload", "jsonPayload.message", "jsonPayload.msg",
      "MESSAGE", "_raw", "Message", "Date", "_time", "__REALTIME_TIMESTAMP", "_SOURCE_REALTIME_TIMESTAMP",
-     "receiveTimestamp", "asctime", "created", "Level", "Status", "status", "PRIORITY", "_logger_name",
+     "receiveTimestamp", "created", "Level", "Status", "status", "PRIORITY", "_logger_name",
      "SYSLOG_IDENTIFIER", "caller", "component", "_thread_name", "GroupId"]
 )  # fmt: skip
 #: names only the ``json`` layout reads

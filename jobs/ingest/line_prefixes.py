@@ -31,6 +31,8 @@ _ISO_T = r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d
 _STAMPS = {
     "tai64n": TS.TAI64N,
     "s6-iso": r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{9}",  # (s6-log's ``T``: nanoseconds, no zone)
+    # (svlogd's ``-tt`` and ``-ttt``: ``YYYY-MM-DD_HH:MM:SS.xxxxx`` / ``YYYY-MM-DDTHH:MM:SS.xxxxx``, UTC)
+    "svlogd-tt": r"\d{4}-\d{2}-\d{2}[_T]\d{2}:\d{2}:\d{2}\.\d{5}",
 }
 _SYSLOG = rf"(?:<\d{{1,3}}>)?(?P<pts>{TS.SYSLOG}|{_ISO_T}) [\w.:-]+ [^\s:\[\]]{{1,64}}(?:\[\d+\])?: "
 #: share of the sample's lines that carry the prefix

@@ -232,6 +232,16 @@ def _inner_record(obj: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
     return None
 
 
+
+def _beside(flat: dict[str, Any], key: str) -> dict[str, Any]:
+    """The keys of the object that holds a nested message key ``key`` (``a.b.message`` → ``a.b.*``, their
+    names without the prefix); empty for a top-level key."""
+    if "." not in key:
+        return {}
+    pre = key.rsplit(".", 1)[0] + "."
+    return {k[len(pre) :]: v for k, v in flat.items() if k.startswith(pre)}
+
+
 def from_mapping(obj: dict[str, Any], is_line: Any) -> Record | None:
     """The record of a parsed JSON object / logfmt / column mapping (None: no message key);
     ``is_line(text)`` tells whether a message is a log line of its own; a message key holding a
@@ -246,8 +256,14 @@ def from_mapping(obj: dict[str, Any], is_line: Any) -> Record | None:
         return None
     fields: dict[str, str | None] = {"message": msg}
     used: list[str | None] = [key]
+    # (a message under a wrapper key, ``{"applicationLog": {"message": …, "timestamp": …}}``: the keys
+    # beside it in that object are the record's too)
+    beside = _beside(flat, key)
     for fam in ("ts", "level", "logger", "thread", "j_group", "j_member", "j_gen", "j_client", "j_error"):
         k, v = find(flat, fam, nested)
+        if k is None and beside:
+            k, v = find(beside, fam)
+            k = k and f"{key.rsplit('.', 1)[0]}.{k}"
         used.append(k)
         fields[fam] = ts_text(v) if fam == "ts" else level_text(v) if fam == "level" else _scalar(v)
     if key == "short_message" and isinstance(flat.get("full_message"), str):
@@ -303,13 +319,19 @@ _LOGGER_FUNCTION_LINE = re.compile(r"^([A-Za-z_$][\w$]*(?:\.[\w$]+)*):[A-Za-z_<]
 
 def classify_columns(cols: list[str], joined: bool) -> dict[str, str | None] | None:
     """The fields of a delimited line by the shape of each column: the first column that is a
-    timestamp, a level word, a ``[thread]``, a logger (a dotted name and/or ``Name (File.java:66)``);
+    timestamp (or a date whose next column is its time), a level word, a ``[thread]``, a logger (a dotted name and/or ``Name (File.java:66)``);
     the message is the other columns in order (``joined``: `` | `` columns, a message may hold the
     separator) or the longest of them (CSV: the others are a host, a service ...)."""
     fields: dict[str, str | None] = dict.fromkeys(("ts", "level", "logger", "thread"))
     rest: list[str] = []
-    for c in (c.strip() for c in cols):
-        if fields["ts"] is None and ts_text(c) is not None:
+    cols = [c.strip() for c in cols]
+    taken = -1
+    for k, c in enumerate(cols):
+        if k == taken:
+            continue
+        if fields["ts"] is None and k + 1 < len(cols) and ts_text(c) is None and (both := ts_text(f"{c} {cols[k + 1]}")):
+            fields["ts"], taken = both, k + 1  # (the date and the time in two columns: one timestamp)
+        elif fields["ts"] is None and ts_text(c) is not None:
             fields["ts"] = ts_text(c)
         elif fields["level"] is None and _LEVEL_ANY.match(c):
             fields["level"] = c.strip("[]")

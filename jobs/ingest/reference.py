@@ -451,7 +451,7 @@ def _general_head(row: int, text: str, label: str, enveloped: bool = False) -> H
     else:
         w = rx(G._LOGGER_WORD).search(text[:160])
         logger = w.group("lg") if w else None
-    message = rx(G.CLASS_LEAD).sub(r"\1", rx(G.LEAD).sub("", region, count=1).lstrip(" \t-:|>#"), count=1)
+    message = G.cut_lead(region)
     cont = bool(rx(L.CONTINUATION).search(text))
     hint = bool(rx(D.GROUP_PREFILTER).search(text))
     if not ((loc and not cont) or (leading and cont) or ((lv or hint or enveloped) and not cont)):

@@ -28,6 +28,7 @@ import re
 from datetime import UTC, datetime
 
 from jobs.ingest import date_grammar as DG
+from jobs.ingest import jul_levels as JUL
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 _MON = "|".join(MONTHS)
@@ -52,10 +53,11 @@ FORMS = (DG.ANY_DATED, TIME12, TIME_ONLY, TAI64N, EPOCH)
 _ANY = "|".join(f"(?:{f})" for f in FORMS)
 #: the first timestamp of a line: ``pre`` the text before it, ``ts`` the timestamp, ``rest`` after.
 #: A timestamp must stand on its own (not inside a longer number or word; at the line's start, a
-#: terminal's echo of Ctrl-C, ``^C``, may be glued to it); epoch values only as a delimited field
+#: terminal's echo of Ctrl-C, ``^C``, or a code comment's ``//`` (a log pasted into code) may be glued
+#: to it); epoch values only as a delimited field
 #: (line start, ``|``, ``"``, ``=``, ``:``, ``[``, space).
 LOCATE = (
-    rf"^(?P<pre>(?:\^C|.*?[^\w.:/-])??)(?P<ts>{_ANY})(?P<rest>(?:[^\w:/].*|:(?:[ \t].*)?)?)$"
+    rf"^(?P<pre>(?:\^C|[ \t]*//[ \t]*|.*?[^\w.:/-])??)(?P<ts>{_ANY})(?P<rest>(?:[^\w:/].*|:(?:[ \t].*)?)?)$"
 )
 
 _TIME_RX = re.compile(rf"^(?:{TIME_ONLY}|{TIME12})$")
@@ -76,6 +78,7 @@ def to_iso(ts: str | None, year: int | None = None, date: str | None = None) -> 
     (syslog, glog; None: the value stays unreadable); ``date`` (``yyyy-MM-dd``): for a time of day."""
     if ts is None:
         return None
+    ts = JUL.english_date(ts) or ts  # (java.util.logging's head date in the JVM's locale)
     if DG.is_dated(ts):
         return DG.to_iso(ts, year)
     ts = to_24h(ts)

@@ -186,6 +186,17 @@ def _py(fmt: Callable[[Msg, datetime], str], prec: str | None = "ms") -> Layout:
     return render
 
 
+def _pyjson(m: Msg, t: datetime) -> str:
+    """python-json-logger's record (``%(asctime)s %(name)s %(levelname)s %(message)s``), the message last:
+    a copy of it cut at its start keeps the message's JSON string and the closing brace."""
+    return json.dumps({"asctime": _ms(t), "name": _pyname(m), "levelname": m.level, "message": m.lines[0]}, ensure_ascii=False)
+
+
+def _frac(t: datetime) -> str:
+    """``%(msecs)s`` unformatted: the milliseconds as a float's digits (``123.45699691772461``)."""
+    return f"{t.microsecond // 1000}.{t.microsecond % 1000:03d}56"
+
+
 def _sec(t: datetime) -> datetime:
     return t.replace(microsecond=0)
 
@@ -205,6 +216,13 @@ PYTHON: dict[str, Layout] = {
     "faust-mode": _py(lambda m, t: f"[{_ms(t)}] [4242] [{m.level.replace('WARN', 'WARNING')}] {m.lines[0]}"),
     "gunicorn": _py(lambda m, t: f"[{t.strftime('%Y-%m-%d %H:%M:%S +0000')}] [4242] [{m.level}] {m.lines[0]}", "s"),
     "uvicorn": _py(lambda m, t: f"{(m.level.replace('WARN', 'WARNING') + ':'):<9} {m.lines[0]}", None),
+    "brackets-glued": _py(lambda m, t: f"[{_ms(t, '.')}][base.py:333][{m.level.replace('WARN', 'WARNING')}]{m.lines[0]}"),
+    "colon-fields": _py(lambda m, t: f"{_ms(t)}.{_frac(t)}:{_pyname(m)}:139945472341824:{m.level}:3766:{m.lines[0]}"),
+    "level-first-us-funcname": _py(lambda m, t: f"[{m.level.replace('WARN', 'WARNING')}] {t.strftime('%m/%d/%Y %I:%M:%S %p')} [base.py:_on_join_complete:333] [MainThread] {m.lines[0]}", "s"),
+    "faust-default": _py(lambda m, t: f"[{_ms(t)}: {m.level.replace('WARN', 'WARNING')}]: {m.lines[0]}"),
+    "json-logger": _py(lambda m, t: _pyjson(m, t)),
+    "json-cut-in-first-key": _py(lambda m, t: _pyjson(m, t)[4:]),
+    "json-message-tail": _py(lambda m, t: '"' + _pyjson(m, t).split('"message": "', 1)[1] + "   ", None),
 }  # fmt: skip
 
 
@@ -227,11 +245,20 @@ def _elixir_default(m: Msg, t: datetime) -> Rendered:
     return lines, t, "tod"
 
 
+def _elixir_levelpad(m: Msg, t: datetime) -> Rendered:
+    """Elixir Logger's console default before 1.15, ``\\n$time $metadata[$level] $levelpad$message\\n``: a blank
+    line before each entry, a space more after a four-letter level, a message's later lines as written."""
+    level = m.level.lower()
+    pad = " " if len(level) == 4 else ""
+    return ["", f"{t.strftime('%H:%M:%S')}.{t.microsecond // 1000:03d} [{level}] {pad}{m.lines[0]}", *m.lines[1:]], t, "tod"
+
+
 ERLANG: dict[str, Layout] = {
     "otp-single-line": _erl(lambda m, t: f"{_iso(t, 6, '+00:00')} {m.level.lower().replace('warn', 'warning')}: ", "ms", single=True),
     "otp-multi-line": _erl(lambda m, t: f"{_iso(t, 6, '+00:00')} {m.level.lower().replace('warn', 'warning')}: ", "ms"),
     "otp-legacy-report": _erlang_report,
     "elixir-default": _elixir_default,
+    "elixir-default-levelpad": _elixir_levelpad,
     "elixir-metadata": _erl(lambda m, t: f"{t.strftime('%H:%M:%S')}.{t.microsecond // 1000:03d} pid=<0.500.0> [{m.level.lower()}] ", "tod", "  "),
     "elixir-date": _erl(lambda m, t: f"{_ms(t, '.')} [{m.level.lower()}] ", "ms"),
     "lager": _erl(lambda m, t: f"{_ms(t, '.')} [{m.level.lower()}] <0.500.0>@brod_group_coordinator:log:375 ", "ms"),
@@ -274,12 +301,24 @@ def _pino_pretty(m: Msg, t: datetime) -> Rendered:
     return [head, *[f"    {k}: {json.dumps(v)}" for k, v in m.fields.items()]], t, "tod"
 
 
+def _inspect_head(m: Msg, t: datetime) -> Rendered:
+    """``console.log(fields, message)``: the fields as ``util.inspect`` prints an object, then the message
+    (node-rdkafka's ``event.log`` record: ``{ severity: 7, fac: 'JOIN' } [thrd:main]: …``); kafkajs'
+    context keys after the message as JSON. No time."""
+    sev = {"DEBUG": 7, "INFO": 6, "WARN": 4, "ERROR": 3}.get(m.level, 6)
+    if m.source == "librdkafka":
+        return [f"{{ severity: {sev}, fac: '{m.logger}' }} {m.lines[0]}"], None, None
+    tail = " " + json.dumps(m.fields, separators=(",", ":")) if m.fields else ""
+    return [f"{{ level: '{m.level.lower()}', namespace: 'kafkajs' }} {m.lines[0]}{tail}"], None, None
+
+
 NODE: dict[str, Layout] = {
     "kafkajs-logcreator": lambda m, t: ([json.dumps({"level": m.level, "timestamp": _iso(t), "logger": "kafkajs", "message": _nodemsg(m), **m.fields}, separators=(",", ":"))], t, "ms"),
     "winston-json": lambda m, t: ([json.dumps({**m.fields, "level": m.level.lower(), "message": _nodemsg(m), "timestamp": _iso(t)})], t, "ms"),
     "pino": lambda m, t: ([json.dumps({"level": {"DEBUG": 20, "INFO": 30, "WARN": 40, "ERROR": 50}.get(m.level, 30), "time": int(t.timestamp() * 1000), "pid": 4242, "hostname": "h", **m.fields, "msg": _nodemsg(m)})], t, "ms"),
     "bunyan": lambda m, t: ([json.dumps({"name": "app", "hostname": "h", "pid": 4242, "level": 30, **m.fields, "msg": _nodemsg(m), "time": _iso(t), "v": 0})], t, "ms"),
     "pino-pretty": _pino_pretty,
+    "inspect-object-head": _inspect_head,
     "nestjs": lambda m, t: ([f"[Nest] 4242  - {t.strftime('%m/%d/%Y, %I:%M:%S %p').replace(' 0', ' ')}     LOG [ServerKafka] {_nodemsg(m)}"
                              + (" " + json.dumps({"timestamp": _iso(t), "logger": "kafkajs", **m.fields}, separators=(",", ":")) if m.fields else "")], t, "s"),
 }  # fmt: skip
@@ -360,6 +399,7 @@ def _mon(t: datetime) -> str:
 
 SUPERVISORS: dict[str, Callable[[Rendered, datetime], Rendered]] = {
     "svlogd-tai64n": _wrap(lambda t: tai64n(t) + " ", "ms"),
+    "svlogd-tt": _wrap(lambda t: f"{t.strftime('%Y-%m-%d_%H:%M:%S')}.{t.microsecond // 10:05d} ", "ms"),
     "s6-log-iso": _wrap(lambda t: f"{t.strftime('%Y-%m-%d %H:%M:%S')}.{t.microsecond:06d}000  ", "ms"),
     "syslog-docker-tag": _wrap(lambda t: f"{_mon(t)} node-3 docker/3f2a1b4c5d6e[812]: ", "s"),
     "syslog-heroku-tag": _wrap(lambda t: f"<190>{_mon(t)} host app/web.1: ", "s"),

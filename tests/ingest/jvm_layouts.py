@@ -25,6 +25,7 @@ import sys
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
+from jobs.ingest import jul_levels as JUL
 from jobs.ingest.catalogue import render_message
 from tests.ingest import framework_layouts as F
 from tests.ingest.framework_layouts import Msg, Rendered, score
@@ -109,6 +110,11 @@ def _iso(t: datetime, z: str = "Z", digits: int = 3) -> str:
     return f"{t.strftime('%Y-%m-%dT%H:%M:%S')}.{f'{t.microsecond:06d}'[:digits]}{z}"
 
 
+def _csv(x: str) -> str:
+    """A CSV field, quoted (RFC 4180: a quote doubled)."""
+    return '"' + x.replace('"', '""') + '"'
+
+
 def _thr(m: Msg) -> str:
     return str(m.fields["thread"])
 
@@ -117,11 +123,48 @@ def _line(head: Callable[[Msg, datetime], str], prec: str | None = "ms") -> Layo
     return lambda m, t: ([head(m, t)], (t if prec else None), prec)
 
 
+def _jul_level(m: Msg) -> str:
+    return {"WARN": "WARNING", "ERROR": "SEVERE", "DEBUG": "FINE"}.get(m.level, m.level)
+
+
 def _jul(m: Msg, t: datetime) -> Rendered:
-    level = {"WARN": "WARNING", "ERROR": "SEVERE", "DEBUG": "FINE"}.get(m.level, m.level)
     hour = t.strftime("%I").lstrip("0")
     head = f"{t.strftime('%b %d, %Y')} {hour}:{t.strftime('%M:%S %p')} {m.logger} onJoinComplete"
-    return [head, f"{level}: {m.text}"], t.replace(microsecond=0), "s"
+    return [head, f"{_jul_level(m)}: {m.text}"], t.replace(microsecond=0), "s"
+
+
+#: every (locale, bundle) of the JDK's level names, in turn
+JUL_LOCALES = [(loc, names) for table in (JUL.JDK_CURRENT, JUL.JDK_LEGACY) for loc, names in sorted(table.items())]
+
+
+def _jul_localized(m: Msg, t: datetime) -> Rendered:
+    """The default SimpleFormatter on a JVM whose locale localises the level names: the statements in the
+    bundles in turn, by their time (every name the JDK ships is printed by some statement)."""
+    _, names = JUL_LOCALES[(t.microsecond // 1000 + t.second) % len(JUL_LOCALES)]
+    lines, ts, prec = _jul(m, t)
+    return [lines[0], names[JUL.ENGLISH.index(_jul_level(m))] + lines[1][len(_jul_level(m)) :]], ts, prec
+
+
+#: (month abbreviations, day halves, level names) of every locale the JDK's Formatter localises, CLDR and COMPAT
+JUL_DATES = [(JUL.MONTHS_CLDR[loc], JUL.DAY_HALVES.get(loc, (("AM", "PM"),))[0], [n.upper() for n in JUL.JDK_CURRENT[loc]])
+             for loc in sorted(JUL.MONTHS_CLDR)] + [
+            (JUL.MONTHS_COMPAT[loc], JUL.DAY_HALVES.get(loc, (("AM", "PM"),))[-1], list(JUL.JDK_LEGACY[loc]))
+            for loc in sorted(JUL.MONTHS_COMPAT)]  # fmt: skip
+
+
+def _jul_localized_dates(m: Msg, t: datetime) -> Rendered:
+    """The default SimpleFormatter in a JVM whose locale also formats the head's date: the month's
+    abbreviation and the day half of each locale in turn (``9月 19, 2018 4:45:32 下午 …``)."""
+    months, halves, names = JUL_DATES[(t.microsecond // 1000 + t.second) % len(JUL_DATES)]
+    hour = t.strftime("%I").lstrip("0")
+    head = f"{months[t.month - 1]} {t.strftime('%d, %Y')} {hour}:{t.strftime('%M:%S')} {halves[t.hour >= 12]}"
+    return [f"{head} {m.logger} onJoinComplete", f"{names[JUL.ENGLISH.index(_jul_level(m))]}: {m.text}"], t.replace(microsecond=0), "s"
+
+
+def _jul_tc(m: Msg, t: datetime) -> Rendered:
+    """SimpleFormatter with ``%1$tc %2$s%n%4$s: %5$s%6$s%n`` (Date.toString's form)."""
+    head = f"{t.strftime('%a %b %d %H:%M:%S')} UTC {t.year} {m.logger} onJoinComplete"
+    return [head, f"{_jul_level(m)}: {m.text}"], t.replace(microsecond=0), "s"
 
 
 def _json(record: Callable[[Msg, datetime], dict[str, object]], prec: str = "ms") -> Layout:
@@ -132,6 +175,9 @@ GELF_LEVEL = {"ERROR": 3, "WARN": 4, "INFO": 6, "DEBUG": 7}
 LEVEL_VALUE = {"ERROR": 40000, "WARN": 30000, "INFO": 20000, "DEBUG": 10000}
 CONNECT_MDC = "[orders-sink|task-0] "
 TRACE = "[6d5fd7b3e8c0f4a2a1b2c3d4e5f60718-2b1e8d3f9a7c6b5e] "
+#: Spring Boot 3.2+'s correlation column on a line logged outside a trace (CorrelationIdFormatter's blank:
+#: ``traceId(32)`` and ``spanId(16)`` as spaces)
+TRACE_BLANK = f"[{' ' * 32} {' ' * 16}] "
 
 TEXT: dict[str, Layout] = {
     "kafka-log4j": _line(lambda m, t: f"[{_ms(t)}] {m.level} {m.text} ({m.logger})"),
@@ -154,6 +200,11 @@ TEXT: dict[str, Layout] = {
     "spring-boot3-appname": _line(lambda m, t: f"{_iso(t, 'Z')} {m.level:>5} 4242 --- [orders-service] [{_thr(m)[-15:]:>15}] {spring_logger(m.logger)} : {m.text}"),
     "spring-boot3-correlation": _line(lambda m, t: f"{_iso(t, 'Z')} {m.level:>5} 4242 --- [orders-service] [{_thr(m)[-15:]:>15}] {TRACE}{spring_logger(m.logger)} : {m.text}"),
     "spring-boot3-file": _line(lambda m, t: f"{_iso(t, 'Z')} {m.level:>5} 4242 --- [orders-service] [{_thr(m)}] {spring_logger(m.logger)} : {m.text}"),
+    "spring-boot32-correlation-blank": _line(lambda m, t: f"{_iso(t, 'Z')} {m.level:>5} 4242 --- [orders-service] [{_thr(m)[-15:]:>15}] {TRACE_BLANK}{spring_logger(m.logger)} : {m.text}"),
+    "spring-boot34-app-group": _line(lambda m, t: f"{_iso(t, '+02:00')} {m.level:>5} 4242 --- [orders-service] [orders] [{_thr(m)[-15:]:>15}] {spring_logger(m.logger)} : {m.text}"),
+    "spring-boot34-app-group-file": _line(lambda m, t: f"{_iso(t, 'Z')} {m.level:>5} 4242 --- [orders-service] [orders] [{_thr(m)}] {TRACE}{spring_logger(m.logger)} : {m.text}"),
+    "spring-boot3-log4j2": _line(lambda m, t: f"{_iso(t, '+02:00')} {m.level:>5} 4242 --- [orders-service] [{_thr(m)[-15:]:>15}] {TRACE}{dot_abbrev(m.logger):<40.40} : {m.text}"),
+    "spring-boot34-log4j2-file": _line(lambda m, t: f"{_iso(t, 'Z')} {m.level:>5} 4242 --- [orders-service] [orders] [{_thr(m)}] {TRACE_BLANK}{dot_abbrev(m.logger):<40.40} : {m.text}"),
     "spring-boot2-sleuth": _line(lambda m, t: f"{_ms(t, '.')} {m.level:>5} [orders-service,6d5fd7b3e8c0f4a2,2b1e8d3f9a7c6b5e] 4242 --- [{_thr(m)[-15:]:>15}] {spring_logger(m.logger)} : {m.text}"),
     "spring-boot2-ansi": _line(lambda m, t: f"\x1b[2m{_ms(t, '.')}\x1b[0;39m \x1b[32m{m.level:>5}\x1b[0;39m \x1b[35m4242\x1b[0;39m \x1b[2m---\x1b[0;39m \x1b[2m[{_thr(m)[-15:]:>15}]\x1b[0;39m \x1b[36m{spring_logger(m.logger)}\x1b[0;39m \x1b[2m:\x1b[0;39m {m.text}"),
     "logback-mdc": _line(lambda m, t: f"{_ms(t)} [{_thr(m)}] {m.level:<5} {logback_abbrev(m.logger, 36)} [traceId=6d5fd7b3e8c0f4a2 spanId=2b1e8d3f9a7c6b5e] - {m.text}"),
@@ -172,7 +223,16 @@ TEXT: dict[str, Layout] = {
     "slf4j-simple": _line(lambda m, t: f"[{_thr(m)}] {m.level} {m.logger} - {m.text}", None),
     "slf4j-simple-dated": _line(lambda m, t: f"{_ms(t, ':')} +0000 [{_thr(m)}] {m.level} {m.logger} - {m.text}"),
     "jul-simpleformatter": _jul,
+    "jul-localized-levels": _jul_localized,
+    "jul-tc": _jul_tc,
+    "jul-localized-dates": _jul_localized_dates,
     "stdout-bare": _line(lambda m, t: m.text, None),
+    # a log viewer's or a spreadsheet's export: the date and the time in columns of their own
+    "csv-date-time": _line(lambda m, t: ",".join(_csv(x) for x in (f"{t:%Y-%m-%d}", _tod(t), m.level, m.logger, m.text))),
+    "csv-unquoted-date-time": _line(lambda m, t: f"{t:%Y-%m-%d},{_tod(t)},{m.level},{m.logger},{m.text}"),
+    "tsv-date-time": _line(lambda m, t: f"{t:%Y-%m-%d}\t{_tod(t)}\t{m.level}\t{m.logger}\t{m.text}"),
+    "excel-us-date-time": _line(lambda m, t: f"{t.month}/{t.day}/{t.year},{t.strftime('%I:%M:%S %p').lstrip('0')},{m.level},{_csv(m.text)}", "s"),
+    "excel-de-date-time": _line(lambda m, t: f"{t:%d.%m.%Y};{_tod(t, ',')};{m.level};{m.logger};{m.text}"),
 }  # fmt: skip
 
 JSON: dict[str, Layout] = {

@@ -24,7 +24,9 @@ Adding a layout: append a :class:`Layout` with a regex and an example line, add 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 import pyarrow as pa
@@ -458,6 +460,28 @@ ENVELOPE_KEYS = ("ts", "j_group", "j_member", "j_gen", "j_client", "j_error")
 #: kafkajs logs a failed response as ``"message":"[Connection] Response Heartbeat(key: 12, version: 3)"``
 #: with the failure only in its ``"error"`` key: the reader appends it to such a message
 RESPONSE_MESSAGE = r"^\[Connection\] Response \w+\(key: \d+, version: \d+\)$"
+#: a response's ``error`` key on an indented line of its continuation block (pino-pretty writes each
+#: extra key of kafkajs' record so; a YAML-like dump): group ``v`` is the error
+RESPONSE_ERROR_LINE = r"""^[ \t]+["']?error["']?:[ \t]*["']?(?P<v>[^"'\r\n]*?)["']?,?[ \t]*\r?$"""
+
+
+@cache
+def _py(pattern: str) -> re.Pattern[str]:
+    return re.compile(PR.translate(pattern), re.ASCII)
+
+
+def block_response_error(message: str, block: list[str]) -> str:
+    """``message`` with `` error: <error>`` appended when it ends with a kafkajs response line
+    (:data:`RESPONSE_MESSAGE`) and a line of its continuation ``block`` is its ``error`` key
+    (:data:`RESPONSE_ERROR_LINE`): the same message as :func:`with_response_error` gives for the
+    key of a JSON record. The rule of both readers."""
+    if not _py(RESPONSE_MESSAGE[1:]).search(message):  # (behind a head's leftover, e.g. pino-pretty's pid)
+        return message
+    key = _py(RESPONSE_ERROR_LINE)
+    for line in block:
+        if line and (m := key.search(line)) and m.group("v"):
+            return f"{message} error: {m.group('v')}"
+    return message
 
 
 def with_response_error(message: pa.Array, error: pa.Array | None) -> pa.Array:

@@ -234,6 +234,7 @@ def _parse_text(
     left = _jul_messages(f, h, left)
     inline_cont = _inline_continuations(h)
     _continuations_and_unreadable(f, left)
+    _block_response_errors(f, h)
     times = _timestamps(h, settings, audit, fd)
     events = _group_events(f, h, times, inline_cont, source_file, cluster, run_id, audit)
     continuation_classes(f, f.env.joined if f.env is not None else None)
@@ -420,6 +421,26 @@ def _continuations_and_unreadable(f: FileLines, left: np.ndarray) -> None:
         c[np.nonzero(~c)[0][inner_c]] = True
     _continuations(f)[left[c]] = True
     f.quarantine(left[~c], "unparsable_layout", "no known layout matches")
+
+
+def _block_response_errors(f: FileLines, h: _HeadColumns) -> None:
+    """A kafkajs response head whose continuation block holds its ``error`` key gets the error in its
+    message (:func:`L.block_response_error`, the rule; the heads that can be one found by a substring test)."""
+    cont = _continuations(f)
+    if not len(h.message) or not cont.any():
+        return
+    sel = np.nonzero(mask(pc.match_substring(h.message, "[Connection] Response ")))[0]
+    if not len(sel):
+        return
+    vals = h.message.to_pylist()
+    for i in sel.tolist():
+        row = int(h.rows[i])
+        end = row + 1
+        while end < f.n and cont[end] and not h.is_head[end]:
+            end += 1
+        if end > row + 1:
+            vals[i] = L.block_response_error(vals[i], f.text.slice(row + 1, end - row - 1).to_pylist())
+    h.message = pa.array(vals, h.message.type)
 
 
 def _timestamps(h: _HeadColumns, settings: IngestSettings, audit: dict[str, Any], fd: FileDates) -> _Times:

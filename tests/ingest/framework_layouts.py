@@ -36,6 +36,10 @@ from jobs.ingest.parse import parse_bytes
 
 CHECKED = ("kind", "group_id", "generation", "member_id")
 SETTINGS = IngestSettings(default_year=2024)
+#: python statements a layout that prints no logger cannot read: the Java client logs the same wordings
+#: (declared unrelated there, docs/ingestion.md), or they name nothing of a group (kafka-python 1.0-1.3's
+#: `Heartbeat successful`): read only under their logger
+PYTHON_LOGGER_ONLY = 9
 T0 = datetime(2024, 5, 1, 13, 0, 0, 123000, tzinfo=UTC)  # after noon: AM/PM formats print 01 PM
 #: an Erlang term as ``~p`` prints it when it does not fit one line (continuations indented)
 ERLANG_TERM = "{shutdown,\n    {failed_to_join,\n        [{error_code,rebalance_in_progress},\n         {retries,3}]}}"

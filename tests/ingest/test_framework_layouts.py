@@ -99,3 +99,14 @@ def test_a_time_of_day_layout_reads_whole_timestamps_across_midnight(eco: str, l
     for reader in (parse_bytes, read_bytes):
         ok, bad = F.score(msgs, lay, reader, f"{eco}-{layout}", dating=dating, start=start)
         assert ok == len(msgs), bad
+
+
+def test_pino_pretty_failed_responses_read_their_error_key_in_both_readers() -> None:
+    """A kafkajs response whose ``error`` key pino-pretty wrote on an indented line after it is read as the
+    failure it is (a failed JoinGroup is no join), the same in both readers."""
+    (msgs, lay), = [(m, lay) for e, n, m, lay in F.cases() if (e, n) == ("node", "pino-pretty")]
+    failed = [m for m in msgs if m.lines[0].startswith("[Connection] Response ") and "error" in m.fields]
+    assert {m.expected["kind"] for m in failed} >= {"join_failed", "sync_failed", "heartbeat_failed", "other"}
+    for reader in (parse_bytes, read_bytes):
+        ok, bad = F.score(failed, lay, reader, "node-pino-pretty", fields_only=True)
+        assert ok == len(failed), bad

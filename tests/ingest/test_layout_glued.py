@@ -12,8 +12,7 @@ from jobs.ingest.reference import read_bytes
 from tests.ingest import framework_layouts as F
 
 READERS = (parse_bytes, read_bytes)
-#: python statements the Java client logs too (declared unrelated there): read only under their logger
-LOGGERLESS_MISSES = 8
+LOGGERLESS_MISSES = F.PYTHON_LOGGER_ONLY
 
 
 def _case(eco: str, name: str) -> tuple[list[F.Msg], F.Layout]:

@@ -15,9 +15,7 @@ from jobs.ingest.reference import read_bytes
 from tests.ingest import framework_layouts as F
 
 READERS = (parse_bytes, read_bytes)
-#: the statements the python layouts that print no logger cannot tell apart from the Java client's
-#: (docs/ingestion.md: the same wordings, declared unrelated for the Java client)
-LOGGERLESS_MISSES = 8
+LOGGERLESS_MISSES = F.PYTHON_LOGGER_ONLY
 
 
 @pytest.mark.parametrize(("line", "want"), [

@@ -16,6 +16,7 @@ from jobs.ingest.dialects_node import NODE
 from jobs.ingest.dialects_nonjava import NON_JAVA
 from jobs.ingest.dialects_ruby import RUBY
 from jobs.ingest.parse import parse_bytes
+from tests.ingest.catalogue_reads import dialects_reading
 
 SOURCES = ("sarama", "sarama-cluster", "kafka-go", "franz-go", "kafkajs", "ruby-kafka", "brod", "faust", "faust-robinhood", "kaffe",
            "streamiz", "karafka", "smallrye-kafka",
@@ -36,18 +37,7 @@ _FAMILY = re.compile(r"^(?:sarama|sarama_cluster|kafkago|franzgo|kafkajs|rubykaf
 
 def _catalogue_dialects() -> set[str]:
     """Dialect ids that read at least one mapped statement of the non-Java catalogue files."""
-    srcs = tuple(s for s in load() if s.name in SOURCES)
-    seen: set[str] = set()
-    for src in srcs:
-        items = list(golden_lines((src,)))
-        data = "\n".join(line for _, _, line in items).encode("utf-8") + b"\n"
-        events, quarantine, _ = parse_bytes(data, f"{src.name}.log")
-        seen.update(d for d in events.column("dialect").to_pylist() if d)
-        for detail in quarantine.column("detail").to_pylist():
-            m = re.search(r"recognised \(([^)]+)\)", detail or "")
-            if m:
-                seen.add(m.group(1))
-    return seen
+    return dialects_reading(s for s in load() if s.name in SOURCES)
 
 
 def test_every_client_dialect_reads_a_catalogued_statement_or_a_real_excerpt():

@@ -5,25 +5,16 @@ statement, and a file of such lines gets the facts of its statements."""
 
 from __future__ import annotations
 
-import re
-
-from jobs.ingest.catalogue import golden_lines, load
+from jobs.ingest.catalogue import load
 from jobs.ingest.dialects_python import PYTHON_1X
 from jobs.ingest.parse import parse_bytes
+from tests.ingest.catalogue_reads import dialects_reading
 
 SOURCES = {s.name: s for s in load()}
 
 
 def _dialects_read(name: str) -> set[str]:
-    items = list(golden_lines((SOURCES[name],)))
-    data = "\n".join(line for _, _, line in items).encode("utf-8") + b"\n"
-    events, quarantine, _ = parse_bytes(data, f"{name}.log")
-    seen = {d for d in events.column("dialect").to_pylist() if d}
-    for detail in quarantine.column("detail").to_pylist():
-        m = re.search(r"recognised \(([^)]+)\)", detail or "")
-        if m:
-            seen.add(m.group(1))
-    return seen
+    return dialects_reading((SOURCES[name],))
 
 
 def test_every_kafka_python_1x_dialect_reads_a_catalogued_statement():

@@ -427,7 +427,7 @@ def _block_response_errors(f: FileLines, h: _HeadColumns) -> None:
     """A kafkajs response head whose continuation block holds its ``error`` key gets the error in its
     message (:func:`L.block_response_error`, the rule; the heads that can be one found by a substring test)."""
     cont = _continuations(f)
-    if not len(h.message) or not cont.any():
+    if not len(h.message) or not cont.any() or not may_contain(h.message, b"[Connection] Response "):
         return
     sel = np.nonzero(mask(pc.match_substring(h.message, "[Connection] Response ")))[0]
     if not len(sel):

@@ -419,7 +419,7 @@ def finish_events(
     line_rows = head_rows[evh]
     ts = ts_ms.take(hidx) if ev_ts is None else ev_ts
     ts_us = pc.cast(pc.multiply(ts, 1000), pa.int64()).cast(pa.timestamp("us", tz="UTC"))
-    cont = _continuation_text(text, is_cont, line_rows, joined)
+    cont = continuation_text(text, is_cont, line_rows, joined)
     if inline_cont is not None:
         cont = ao.coalesce(cont, inline_cont.take(hidx).cast(pa.string()))
     block = _block_fields(ev, cont)
@@ -460,7 +460,7 @@ def _level_names(lvl: pa.Array) -> pa.Array:
     return names.take(enc.indices)
 
 
-def _continuation_text(
+def continuation_text(
     text: pa.Array, is_cont: np.ndarray, line_rows: np.ndarray, joined: np.ndarray | None = None
 ) -> pa.Array:
     """Continuation text of each event line ``line_rows``: its continuation lines joined with

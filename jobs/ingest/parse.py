@@ -94,7 +94,7 @@ from jobs.ingest.accounting import (
 from jobs.ingest.arrowops import extract, mask, nullify_empty, numpy_of, take, whole
 from jobs.ingest.attribution import attribute_groups, file_group
 from jobs.ingest.day_dates import NO_DATES, FileDates, dated_from, file_dates
-from jobs.ingest.fields import finish_events, json_event_fields
+from jobs.ingest.fields import continuation_text, finish_events, json_event_fields
 from jobs.ingest.files import OpenedFile, open_file
 from jobs.ingest.heads import (
     FirstBytes,
@@ -425,21 +425,18 @@ def _continuations_and_unreadable(f: FileLines, left: np.ndarray) -> None:
 
 def _block_response_errors(f: FileLines, h: _HeadColumns) -> None:
     """A kafkajs response head whose continuation block holds its ``error`` key gets the error in its
-    message (:func:`L.block_response_error`, the rule; the heads that can be one found by a substring test)."""
+    message (:func:`L.block_response_error`, the rule; the heads that can be one found by a byte test)."""
     cont = _continuations(f)
     if not len(h.message) or not cont.any() or not may_contain(h.message, b"[Connection] Response "):
         return
     sel = np.nonzero(mask(pc.match_substring(h.message, "[Connection] Response ")))[0]
-    if not len(sel):
+    blocks = continuation_text(f.text, cont, h.rows[sel], f.env.joined >= 0 if f.env is not None else None)
+    if not len(sel) or blocks.null_count == len(blocks):
         return
     vals = h.message.to_pylist()
-    for i in sel.tolist():
-        row = int(h.rows[i])
-        end = row + 1
-        while end < f.n and cont[end] and not h.is_head[end]:
-            end += 1
-        if end > row + 1:
-            vals[i] = L.block_response_error(vals[i], f.text.slice(row + 1, end - row - 1).to_pylist())
+    for i, block in zip(sel.tolist(), blocks.to_pylist()):
+        if block is not None:
+            vals[i] = L.block_response_error(vals[i], block.split("\n"))
     h.message = pa.array(vals, h.message.type)
 
 

@@ -424,12 +424,10 @@ def _messages_and_continuations(f: File) -> None:
             f.is_cont[i] = True
         else:
             f.quarantine(i, "unparsable_layout", "no known layout matches")
+    blocks = RE.continuation_blocks(f)
     for r, h in f.heads.items():  # (a response's error key on an indented line after it)
         if h.message and "[Connection] Response " in h.message:
-            end = r + 1
-            while end < len(f.text) and f.is_cont[end] and end not in f.heads:
-                end += 1
-            h.message = L.block_response_error(h.message, f.text[r + 1 : end])
+            h.message = L.block_response_error(h.message, blocks.get(r, []))
 
 
 # ------------------------------------------------------------------------------ 6. general reader

@@ -428,19 +428,26 @@ def _block_fields(e: dict, block: str | None) -> None:
         e[name] = _first(e[name], int(v) if v is not None and name == "generation" else v)
 
 
+def continuation_blocks(f: File) -> dict[int, list[str]]:
+    """The continuation lines of each line that has some (by its row): the lines marked continuation
+    after it, up to the next line that is not (a joined piece's text is in its head's)."""
+    conts: dict[int, list[str]] = {}
+    head = -1
+    for i, c in enumerate(f.is_cont):
+        if not c:
+            head = i
+        elif head >= 0 and i not in f.joined:
+            conts.setdefault(head, []).append(f.text[i])
+    return conts
+
+
 def _finish(f: File, evs: list[dict], heads: list[Head], source_file: str, cluster: str, run_id: str | None,
             sha: str) -> list[dict]:  # fmt: skip
     last_ts, inferred = None, {}
     for h in heads:  # a head without a timestamp keeps its place: the previous head's time
         inferred[h.row] = last_ts if h.ts_ms is None else h.ts_ms
         last_ts = h.ts_ms if h.ts_ms is not None else last_ts
-    conts: dict[int, list[str]] = {}
-    head = -1
-    for i, c in enumerate(f.is_cont):
-        if not c:
-            head = i
-        elif head >= 0 and i not in f.joined:  # (a joined piece's text is in its head's)
-            conts.setdefault(head, []).append(f.text[i])
+    conts = continuation_blocks(f)
     seen: dict[str, str] = {}
 
     def placeholder(v: str | None) -> tuple[str | None, bool]:

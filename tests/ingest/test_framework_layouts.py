@@ -110,3 +110,19 @@ def test_pino_pretty_failed_responses_read_their_error_key_in_both_readers() -> 
     for reader in (parse_bytes, read_bytes):
         ok, bad = F.score(failed, lay, reader, "node-pino-pretty", fields_only=True)
         assert ok == len(failed), bad
+
+
+def test_a_response_block_without_an_error_or_a_message_that_is_no_response_stays_as_it_is() -> None:
+    """The rule of both readers: only a kafkajs response line with a non-empty ``error`` key in its block
+    gets the error; an empty key, a block without one, or another message are left alone."""
+    from jobs.ingest.layouts import block_response_error
+
+    resp = "(4242): [Connection] Response JoinGroup(key: 11, version: 5)"
+    assert block_response_error(resp, ['    error: "The coordinator is not aware of this member"', "    size: 55"]) == (
+        resp + " error: The coordinator is not aware of this member"
+    )
+    assert block_response_error(resp, ['    error: ""', "    size: 55"]) == resp
+    assert block_response_error(resp, ["    size: 55", ""]) == resp
+    assert block_response_error("[Runner] Consumer has joined the group", ['    error: "x"']) == (
+        "[Runner] Consumer has joined the group"
+    )

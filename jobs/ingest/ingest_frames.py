@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from pyspark.sql import DataFrame, SparkSession
@@ -52,24 +53,22 @@ class IngestResult:
     #: duplicate file was dropped
     quarantine_dir: str | None = None
     _cache: DataFrame | None = None
-    _built: Frames | None = field(default=None, repr=False)
 
-    def _frames(self) -> Frames:
-        if self._built is None:
-            self._built = self.frames()
-        return self._built
+    @cached_property
+    def _built(self) -> Frames:
+        return self.frames()
 
     @property
     def events(self) -> DataFrame:
-        return self._frames().events
+        return self._built.events
 
     @property
     def quarantine(self) -> DataFrame:
-        return self._frames().quarantine
+        return self._built.quarantine
 
     @property
     def audit(self) -> DataFrame:
-        return self._frames().audit
+        return self._built.audit
 
     def unpersist(self) -> None:
         if self._cache is not None:

@@ -34,9 +34,9 @@ import gzip
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
-import statistics
 import tempfile
 import time
 from dataclasses import asdict, dataclass

@@ -534,8 +534,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip-spark", action="store_true", help="corpus and single-process profile only")
     ap.add_argument("--skip-profile", action="store_true", help="no single-process parse profile")
     ap.add_argument("--cprofile", action="store_true", help="also a cProfile of single-process parsing")
-    ap.add_argument("--rounds", type=int, default=1,
-                    help="fresh child runs (warm-up, floor, job) to average the ratio over (default 1)")
+    ap.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="fresh child runs (warm-up, floor, job) to average the ratio over (default 1)",
+    )
     ap.add_argument("--out", default=os.path.join(HERE, "out"))
     args = ap.parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)

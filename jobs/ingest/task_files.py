@@ -166,25 +166,39 @@ def file_cost(path: str) -> int:
 FILE_FIXED_BYTES = 256 << 10
 
 
+def bin_shares(n: int, parallelism: int) -> list[int]:
+    """Relative sizes of ``n`` tasks run in order on ``parallelism`` cores: the last ``4 x
+    parallelism`` step down in stairs of ``parallelism`` tasks (4, 3, 2, 1 shares), the ones before
+    them take 4 shares. A core that finishes early takes the next task, so the run ends within about
+    the last tasks' size of each other, a quarter of an equal task's size."""
+    p = max(parallelism, 1)
+    tail = min(n, 4 * p)
+    return [4] * (n - tail) + [4 - (4 * k) // tail for k in range(tail)] if tail else []
+
+
 def plan_bins(
     files: list[tuple[str, str]], parallelism: int, costs: dict[str, int] | None = None
 ) -> list[list[tuple[str, str]]]:
-    """Local files packed into tasks of about equal parse work (longest first onto the least loaded
-    task; a file weighs its bytes plus :data:`FILE_FIXED_BYTES`), biggest task first: Spark's own packing of ``binaryFile`` splits weighs a ``.gz`` by its
-    compressed size and fills partitions in order, which on a few big files left one core idle for
-    a third of the parse. About four tasks per core, more for big inputs (<= ~256 MB each)."""
+    """Local files packed into tasks in the order Spark runs them (longest file first onto the task
+    least loaded for its share, :func:`bin_shares`; a file weighs its bytes plus
+    :data:`FILE_FIXED_BYTES`): big tasks first, smaller ones last, so that the cores finish together
+    although a task's time is only estimated (Spark's own packing of ``binaryFile`` splits weighs a
+    ``.gz`` by its compressed size and fills partitions in order, which on a few big files left one
+    core idle for a third of the parse). About four tasks per core, more for big inputs (<= ~256 MB
+    each)."""
     if not files:
         return []
     weighed = [((costs[p] if costs and p in costs else file_cost(p)) + FILE_FIXED_BYTES, p, c) for p, c in files]
     total = sum(c for c, _, _ in weighed)
     n = min(len(files), max(4 * max(parallelism, 1), -(-total // (256 << 20))))
-    heap = [(0, i) for i in range(n)]
-    bins: list[list[tuple[str, str]]] = [[] for _ in range(n)]
+    shares = bin_shares(n, parallelism)
     loads = [0] * n
+    bins: list[list[tuple[str, str]]] = [[] for _ in range(n)]
+    heap = [(0.0, i) for i in range(n)]
     for cost, p, c in sorted(weighed, key=lambda x: (-x[0], x[1])):
-        load, i = heapq.heappop(heap)
+        _, i = heapq.heappop(heap)
         bins[i].append((p, c))
-        loads[i] = load + cost
-        heapq.heappush(heap, (loads[i], i))
-    order = sorted(range(n), key=lambda i: -loads[i])
+        loads[i] += cost
+        heapq.heappush(heap, (loads[i] / shares[i], i))
+    order = sorted(range(n), key=lambda i: (-loads[i], i))
     return [sorted(bins[i]) for i in order if bins[i]]

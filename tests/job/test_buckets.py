@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from jobs import buckets as bk
 from jobs import schemas
 from jobs.config import RunConfig
-from jobs.ingest.task_files import EVENT_DATA_ARROW, file_cost, plan_bins
+from jobs.ingest.task_files import EVENT_DATA_ARROW, FILE_FIXED_BYTES, bin_shares, file_cost, plan_bins
 from jobs.pipeline import run_job
 from jobs.session import parallelism
 from jobs.sink import read_table
@@ -144,6 +144,37 @@ def test_plan_bins_balances_work_biggest_first(tmp_path) -> None:
     loads = [sum(file_cost(p) for p, _ in b) for b in bins]
     assert max(loads) == max(file_cost(p) for p, _ in many)  # nothing heavier than the biggest file
 
+
+
+def test_bin_shares_step_down_per_core() -> None:
+    assert bin_shares(8, 2) == [4, 4, 3, 3, 2, 2, 1, 1]
+    assert bin_shares(12, 2) == [4, 4, 4, 4, 4, 4, 3, 3, 2, 2, 1, 1]
+    assert bin_shares(4, 2) == [4, 3, 2, 1]
+    assert bin_shares(1, 1) == [4]
+    assert bin_shares(0, 2) == []
+
+
+def test_plan_bins_last_tasks_are_small_so_cores_finish_together(tmp_path) -> None:
+    files = []
+    for i in range(60):
+        q = tmp_path / f"f{i:02d}.log"
+        q.write_bytes(b"x" * (20_000 * (1 + (i * 37) % 23)))
+        files.append((str(q), "default"))
+    bins = plan_bins(files, 2)
+    loads = [sum(file_cost(p) + FILE_FIXED_BYTES for p, _ in b) for b in bins]
+    assert len(bins) == 8 and loads == sorted(loads, reverse=True)
+    # each task's load follows its share (4, 4, 3, 3, 2, 2, 1, 1) within one file's weight
+    unit = sum(loads) / 20
+    biggest = max(file_cost(p) for p, _ in files) + FILE_FIXED_BYTES
+    for load, share in zip(loads, bin_shares(8, 2), strict=True):
+        assert abs(load - share * unit) <= biggest
+    # run in order on two cores, each task taking 1.2x its estimate when odd: the cores end within
+    # one small task of each other
+    ends = [0.0, 0.0]
+    for i, load in enumerate(loads):
+        c = ends.index(min(ends))
+        ends[c] += load * (1.2 if i % 2 else 1.0)
+    assert abs(ends[0] - ends[1]) <= 1.2 * loads[-1]
 
 class _Conf:
     def __init__(self, values):

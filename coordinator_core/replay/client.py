@@ -31,11 +31,12 @@ from coordinator_core.events.row import (
     STATE,
     TS,
 )
+from coordinator_core.partition_groups import parsed_assignment
 from coordinator_core.records import MemberSession
 from coordinator_core.replay.client_only import ClientOnlyEvidence
 from coordinator_core.replay.core import DEPARTED_MAX
 from coordinator_core.replay.model import E, GenerationAssignment, S
-from coordinator_core.rows import assignment_map, split_partition, to_int
+from coordinator_core.rows import assignment_map, to_int
 
 #: the kinds of a non-Java client line that name the file's own consumer as a member of the group
 #: (it joined, or was given partitions): such a line with no member id in a file that never named one
@@ -385,9 +386,9 @@ class ClientEvidence(ClientOnlyEvidence):
         if g is not None and amap:
             table: dict[str, list[list[Any]]] = {}
             for m, parts in amap.items():
-                tps = [tp for tp in map(split_partition, parts) if tp is not None]
+                tps, by_topic = parsed_assignment(parts)
                 table[m] = [list(tp) for tp in tps]
-                self._assignment_rows(g, m, tps, "leader_map", ts)
+                self._assignment_rows(g, m, by_topic, "leader_map", ts)
             current = self.assignment
             if current is None or current.generation != g:
                 current = self.assignment = GenerationAssignment(g)
@@ -447,10 +448,10 @@ class ClientEvidence(ClientOnlyEvidence):
             cooperative = "cooperative" in (self.protocol or "")
             usable = kind == "assignment_notified" or (src.get(mid) is None and not cooperative)
             if usable and src.get(mid) != "assignment_notified":
-                tps = [tp for tp in map(split_partition, row[PARTS] or ()) if tp is not None]
+                tps, by_topic = parsed_assignment(row[PARTS])
                 current.member_maps[mid] = [list(tp) for tp in tps]
                 src[mid] = kind
-                self._assignment_rows(g, mid, tps, "member", ts)
+                self._assignment_rows(g, mid, by_topic, "member", ts)
         self._client_only_end(row, mid)
         self._maybe_member_skew(row)
 

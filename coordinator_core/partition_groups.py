@@ -1,0 +1,80 @@
+"""A member's partitions grouped by topic, as the ``assignments`` rows list them: the one named
+place of the replays' memo of it.
+
+Both replays write an ``assignments`` row per topic of a member's assignment (its partitions
+sorted) every time the assignment is reported, and the members of a group report the same lists
+again and again (every reconciliation of a consumer-protocol member that ends STABLE, every
+``Notifying assignor about the new Assignment`` line). :func:`by_topic_plain` and
+:func:`pairs_by_topic_plain` define the groupings; :func:`by_topic` and :func:`parsed_assignment`
+are the same answers remembered per distinct list (``tests/core/test_partition_groups.py`` asserts
+they are equal). Sans-IO, pure functions of their arguments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+from coordinator_core.rows import split_partition
+
+__all__ = ["TopicRows", "by_topic", "by_topic_plain", "pairs_by_topic_plain", "parsed_assignment", "parsed_assignment_plain"]
+
+#: distinct partition lists remembered (a bucket's groups print a few thousand)
+MEMO_SIZE = 8192
+
+TopicRows = tuple[tuple[str, tuple[int, ...]], ...]
+
+
+def by_topic_plain(partitions: Iterable[str]) -> TopicRows:
+    """``"topic-N"`` strings as ``((topic, (partitions sorted)), ...)`` in topic order; a string
+    without a numeric ``-N`` suffix is left out (the consumer-protocol replay's reading)."""
+    groups: dict[str, list[int]] = {}
+    for tp in partitions:
+        topic, sep, p = tp.rpartition("-")
+        if sep and p.isdigit():
+            groups.setdefault(topic, []).append(int(p))
+    return tuple((t, tuple(sorted(groups[t]))) for t in sorted(groups))
+
+
+@lru_cache(maxsize=MEMO_SIZE)
+def _by_topic_memo(partitions: tuple[str, ...]) -> TopicRows:
+    return by_topic_plain(partitions)
+
+
+def by_topic(partitions: Sequence[str]) -> TopicRows:
+    """:func:`by_topic_plain`, remembered per distinct list of strings."""
+    key = tuple(partitions)
+    try:
+        return _by_topic_memo(key)
+    except TypeError:  # an unhashable element: the plain reading says what it makes of it
+        return by_topic_plain(key)
+
+
+def pairs_by_topic_plain(pairs: Iterable[tuple[str, int]]) -> TopicRows:
+    """(topic, partition) pairs as ``((topic, (partitions sorted)), ...)`` in topic order."""
+    groups: dict[str, list[int]] = {}
+    for t, p in pairs:
+        groups.setdefault(t, []).append(p)
+    return tuple((t, tuple(sorted(groups[t]))) for t in sorted(groups))
+
+
+def parsed_assignment_plain(partitions: Iterable[object]) -> tuple[tuple[tuple[str, int], ...], TopicRows]:
+    """(the readable partitions as (topic, partition) pairs in their order,
+    :func:`pairs_by_topic_plain` of them): the classic replay's reading of a member's assignment
+    (:func:`coordinator_core.rows.split_partition`)."""
+    pairs = tuple(tp for tp in map(split_partition, partitions) if tp is not None)
+    return pairs, pairs_by_topic_plain(pairs)
+
+
+@lru_cache(maxsize=MEMO_SIZE)
+def _parsed_memo(partitions: tuple[object, ...]) -> tuple[tuple[tuple[str, int], ...], TopicRows]:
+    return parsed_assignment_plain(partitions)
+
+
+def parsed_assignment(partitions: Iterable[object] | None) -> tuple[tuple[tuple[str, int], ...], TopicRows]:
+    """:func:`parsed_assignment_plain`, remembered per distinct list."""
+    key = tuple(partitions or ())
+    try:
+        return _parsed_memo(key)
+    except TypeError:  # an unhashable element (a [topic, partition] list)
+        return parsed_assignment_plain(key)

@@ -6,14 +6,16 @@ sorted) every time the assignment is reported, and the members of a group report
 again and again (every reconciliation of a consumer-protocol member that ends STABLE, every
 ``Notifying assignor about the new Assignment`` line). :func:`by_topic_plain` and
 :func:`pairs_by_topic_plain` define the groupings; :func:`by_topic` and :func:`parsed_assignment`
-are the same answers remembered per distinct list (``tests/core/test_partition_groups.py`` asserts
+are the same answers with each partition string read once, and each list of a classic member remembered (``tests/core/test_partition_groups.py`` asserts
 they are equal). Sans-IO, pure functions of their arguments.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from functools import lru_cache
+from itertools import groupby
+from operator import itemgetter
 
 from coordinator_core.rows import split_partition
 
@@ -37,17 +39,21 @@ def by_topic_plain(partitions: Iterable[str]) -> TopicRows:
 
 
 @lru_cache(maxsize=MEMO_SIZE)
-def _by_topic_memo(partitions: tuple[str, ...]) -> TopicRows:
-    return by_topic_plain(partitions)
+def _topic_partition(tp: str) -> tuple[str, int] | None:
+    """One string's (topic, partition) as :func:`by_topic_plain` reads it; None: left out."""
+    topic, sep, p = tp.rpartition("-")
+    return (topic, int(p)) if sep and p.isdigit() else None
 
 
-def by_topic(partitions: Sequence[str]) -> TopicRows:
-    """:func:`by_topic_plain`, remembered per distinct list of strings."""
-    key = tuple(partitions)
+def by_topic(partitions: Iterable[str]) -> TopicRows:
+    """:func:`by_topic_plain` with each distinct string read once (the members of a group list the
+    same partitions again and again, in ever new combinations): the readable pairs sorted, then
+    grouped by topic."""
     try:
-        return _by_topic_memo(key)
-    except TypeError:  # an unhashable element: the plain reading says what it makes of it
-        return by_topic_plain(key)
+        pairs = sorted(filter(None, map(_topic_partition, partitions)))
+    except TypeError:  # an element that is no string: the plain reading says what it makes of it
+        return by_topic_plain(partitions)
+    return tuple((t, tuple(p for _, p in grp)) for t, grp in groupby(pairs, itemgetter(0)))
 
 
 def pairs_by_topic_plain(pairs: Iterable[tuple[str, int]]) -> TopicRows:

@@ -24,6 +24,7 @@ __all__ = ["TopicRows", "by_topic", "by_topic_plain", "pairs_by_topic_plain", "p
 #: distinct partition lists remembered (a bucket's groups print a few thousand)
 MEMO_SIZE = 8192
 
+_TOPIC, _PART = itemgetter(0), itemgetter(1)
 TopicRows = tuple[tuple[str, tuple[int, ...]], ...]
 
 
@@ -53,7 +54,7 @@ def by_topic(partitions: Iterable[str]) -> TopicRows:
         pairs = sorted(filter(None, map(_topic_partition, partitions)))
     except TypeError:  # an element that is no string: the plain reading says what it makes of it
         return by_topic_plain(partitions)
-    return tuple((t, tuple(p for _, p in grp)) for t, grp in groupby(pairs, itemgetter(0)))
+    return tuple((t, tuple(map(_PART, grp))) for t, grp in groupby(pairs, _TOPIC))
 
 
 def pairs_by_topic_plain(pairs: Iterable[tuple[str, int]]) -> TopicRows:

@@ -286,8 +286,9 @@ class ConsumerClientEvidence(ConsumerReplayCore):
                 self._touch(r, ts)
                 r.active[m.member_id] = False
             if m.assignment_known:
-                m.assigned_partitions = [p for p in m.assigned_partitions if p not in revoked] + [
-                    p for p in added if p not in m.assigned_partitions
+                gone, had = set(revoked), set(m.assigned_partitions)
+                m.assigned_partitions = [p for p in m.assigned_partitions if p not in gone] + [
+                    p for p in added if p not in had
                 ]
         if r is not None:
             self._touch(r, ts)
@@ -303,7 +304,8 @@ class ConsumerClientEvidence(ConsumerReplayCore):
             self._touch(r, ts)
             self._revoke(r, tps, ts)
         if m is not None and m.assignment_known:
-            m.assigned_partitions = [p for p in m.assigned_partitions if p not in tps]
+            gone = set(tps)
+            m.assigned_partitions = [p for p in m.assigned_partitions if p not in gone]
 
     def _on_partitions_assigned(self, row: tuple) -> None:
         ts = row[TS]
@@ -314,4 +316,5 @@ class ConsumerClientEvidence(ConsumerReplayCore):
             self._touch(r, ts)
             self._assign(r, tps, ts)
         if m is not None and m.assignment_known:
-            m.assigned_partitions += [p for p in tps if p not in m.assigned_partitions]
+            had = set(m.assigned_partitions)
+            m.assigned_partitions += [p for p in tps if p not in had]

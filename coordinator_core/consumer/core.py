@@ -158,7 +158,7 @@ class ConsumerReplayCore(EvidenceReplay):
                 m.last_epoch = epoch
 
     def _present(self) -> int:
-        return sum(1 for m in self.model.members.values() if m.present)
+        return len(self.model.present_members())
 
     def _signal(
         self, row: tuple, cause: str, m: ConsumerGroupMember | None, reason: str | None, before: int

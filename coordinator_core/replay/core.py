@@ -363,12 +363,8 @@ class ReplayCore(EvidenceReplay, GroupModel):
     def _emit_skew(self, g: int, table: dict[str, list[list[Any]]], ts: int) -> None:
         if not self.settings.emit_skew or self.skew_generation == g:
             return
-        cur = {m: [(t, p) for t, p in tps] for m, tps in table.items()}
-        prev = (
-            {m: [(t, p) for t, p in tps] for m, tps in self.previous_assignment.items()}
-            if self.previous_assignment
-            else None
-        )
-        self._sk.extend(skew_rows(self.group_id, g, cur, prev, self.protocol, ts))
+        # skew_rows reads each member's [topic, partition] pairs as they are stored
+        prev = self.previous_assignment if self.previous_assignment else None
+        self._sk.extend(skew_rows(self.group_id, g, table, prev, self.protocol, ts))
         self.previous_assignment = table
         self.skew_generation = g

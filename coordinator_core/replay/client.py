@@ -119,16 +119,17 @@ class ClientEvidence(ClientOnlyEvidence):
             self.client_by_instance[giid] = cid
             if len(self.client_by_instance) > DEPARTED_MAX:
                 self.client_by_instance.pop(next(iter(self.client_by_instance)))
-        for m in (self.members.get(mid) if mid else None, self.departed.get(mid) if mid else None):
-            if m is not None and not m.client_id:
-                m.client_id = cid
+        if mid:
+            for m in (self.members.get(mid), self.departed.get(mid)):
+                if m is not None and not m.client_id:
+                    m.client_id = cid
         if giid:
             for m in self.members.values():
                 if m.group_instance_id == giid and not m.client_id:
                     m.client_id = cid
         for r in (self.rebalance, self.last_rebalance):
             if r is None or r.culprit_client_id is not None or not r.culprit_member_id:
-                continue
+                continue  # (the common case: nobody's client id is missing)
             if r.culprit_member_id == mid or (giid and r.culprit_group_instance_id == giid):
                 r.culprit_client_id = cid
                 if r is self.last_rebalance and r.outcome:

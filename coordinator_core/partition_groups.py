@@ -1,13 +1,16 @@
 """A member's partitions grouped by topic, as the ``assignments`` rows list them: the one named
-place of the replays' memo of it.
+place of the replays' speed trick for it, beside the plain readings that define it.
 
 Both replays write an ``assignments`` row per topic of a member's assignment (its partitions
-sorted) every time the assignment is reported, and the members of a group report the same lists
-again and again (every reconciliation of a consumer-protocol member that ends STABLE, every
-``Notifying assignor about the new Assignment`` line). :func:`by_topic_plain` and
-:func:`pairs_by_topic_plain` define the groupings; :func:`by_topic` and :func:`parsed_assignment`
-are the same answers with each partition string read once, and each list of a classic member remembered (``tests/core/test_partition_groups.py`` asserts
-they are equal). Sans-IO, pure functions of their arguments.
+sorted) every time the assignment is reported: every reconciliation of a consumer-protocol member
+that ends STABLE, every leader map and ``Notifying assignor about the new Assignment`` line.
+:func:`by_topic_plain` (the consumer-protocol reading of ``"topic-N"`` strings) and
+:func:`parsed_assignment_plain` (the classic reading, :func:`coordinator_core.rows.split_partition`)
+define the groupings. :func:`by_topic` reads each distinct partition string once (a consumer's
+lists rarely repeat as lists, the partitions move between members, but the strings do);
+:func:`parsed_assignment` remembers each distinct list of a classic member (most repeat).
+``tests/core/test_partition_groups.py`` asserts both equal to the plain readings. Sans-IO, pure
+functions of their arguments.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from coordinator_core.rows import split_partition
 
 __all__ = ["TopicRows", "by_topic", "by_topic_plain", "pairs_by_topic_plain", "parsed_assignment", "parsed_assignment_plain"]
 
-#: distinct partition lists remembered (a bucket's groups print a few thousand)
+#: distinct partition strings / classic lists remembered (a bucket's groups print a few thousand)
 MEMO_SIZE = 8192
 
 _TOPIC, _PART = itemgetter(0), itemgetter(1)

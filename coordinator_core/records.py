@@ -1,7 +1,11 @@
 """What a replay returns: transitions, rebalances, member sessions, assignments and anomalies.
 
-Each record is a frozen dataclass whose field names are exactly the columns of its output table
-(``group_transitions``, ``rebalances``, ``member_sessions``, ``assignments``, ``anomalies``);
+Each record is a slotted dataclass whose field names are exactly the columns of its output table
+(``group_transitions``, ``rebalances``, ``member_sessions``, ``assignments``, ``anomalies``),
+compared and hashed by value. A record is never changed once made (a replay that reports a
+rebalance again makes a new record); the classes are not ``frozen`` because a frozen dataclass is
+built through ``object.__setattr__`` field by field, several times slower, and the replays make a
+record for nearly every line they replay (``tests/core/test_records.py`` keeps them hashable);
 ``jobs.schemas`` adds ``cluster`` and types them for Spark, and a test checks that both agree.
 Timestamps are epoch milliseconds (``None`` when unknown).
 """
@@ -60,7 +64,7 @@ ANOMALY_KINDS: tuple[str, ...] = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Transition:
     group_id: str
     ts: int | None
@@ -77,7 +81,7 @@ class Transition:
     protocol_type: str = "classic"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Rebalance:
     """One rebalance: from entering PreparingRebalance (from Stable or Empty) until Stable again or
     Empty. Join rounds interrupted by a new PreparingRebalance belong to the same rebalance."""
@@ -114,7 +118,7 @@ class Rebalance:
     partitions_assigned: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class MemberSession:
     group_id: str
     member_id: str
@@ -130,7 +134,7 @@ class MemberSession:
     protocol_type: str = "classic"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class AssignmentRow:
     group_id: str
     generation: int
@@ -142,7 +146,7 @@ class AssignmentRow:
     ts: int | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Anomaly:
     group_id: str
     ts: int | None

@@ -27,6 +27,8 @@ __all__ = [
 def normalise(row: Any) -> tuple:
     """``row`` as a full tuple: a dict by field name (``ts_ms`` stands for a missing ``ts``), a short
     sequence padded with None."""
+    if type(row) is tuple and len(row) >= NFIELDS:
+        return row  # already one (the rows the job feeds)
     if isinstance(row, Mapping):
         if "ts" not in row and "ts_ms" in row:
             row = {**row, "ts": row["ts_ms"]}
@@ -92,6 +94,8 @@ class RowInput:
 def to_int(v: Any) -> int | None:
     """An integer field of a row as an int; None when missing or unreadable (a bool, pandas NaN, text
     that is no number)."""
+    if type(v) is int:
+        return v  # the common case, first
     if v is None or isinstance(v, bool):
         return None
     try:

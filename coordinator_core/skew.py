@@ -33,7 +33,8 @@ __all__ = ["ALL_TOPICS", "moved_partitions", "skew_rows"]
 ALL_TOPICS = "*"
 
 TopicPartition = tuple[str, int]
-AssignmentLike = Mapping[str, Iterable[TopicPartition]]
+#: a member's (topic, partition) pairs, as tuples or as the [topic, partition] lists a replay stores
+AssignmentLike = Mapping[str, Iterable[TopicPartition] | Iterable[list[Any]]]
 
 
 def _owners(assignment: AssignmentLike) -> dict[TopicPartition, set[str]]:

@@ -6,6 +6,7 @@ the tables with their exact schemas."""
 from __future__ import annotations
 
 from dataclasses import asdict, fields, is_dataclass
+from operator import attrgetter
 from typing import Any
 
 import pyarrow as pa
@@ -117,7 +118,9 @@ def record_columns(table: str, cluster: str, group_id: str, records: list[Any]) 
     first = records[0]
     if is_dataclass(first) and all(type(r) is type(first) for r in records):
         names = [f.name for f in fields(first)]
-        raw = {k: [getattr(r, k) for r in records] for k in names}
+        # one C-level pass: each record's fields as a tuple, transposed to the columns
+        cols = zip(*map(attrgetter(*names), records)) if len(names) > 1 else ([getattr(r, names[0]) for r in records],)
+        raw = {k: list(c) for k, c in zip(names, cols, strict=True)}
         gids = raw["group_id"] if "group_id" in raw else [group_id] * n
     else:
         dicts = [asdict(r) if is_dataclass(r) and not isinstance(r, type) else dict(r) for r in records]
@@ -130,7 +133,7 @@ def record_columns(table: str, cluster: str, group_id: str, records: list[Any]) 
         if col is None or k in ("cluster", "group_id"):
             continue
         vals = raw[k]
-        if any(type(v) is tuple for v in vals):
+        if tuple in set(map(type, vals)):
             vals = [list(v) if isinstance(v, tuple) else v for v in vals]
         out[col] = vals
     return out

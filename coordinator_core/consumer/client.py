@@ -68,7 +68,7 @@ class ConsumerClientEvidence(ConsumerReplayCore):
             return
         if known is not None and known.client_state == "JOINING" and to in ACTIVE_STATES:
             frm = "JOINING"  # its first reconciliation after the join its client logged
-        m = self._state_member(row, to, frm)
+        m = self._state_member(row, to, frm, known)
         if m is None:
             return
         if fact == EPOCH and not self.broker_seen:
@@ -93,10 +93,12 @@ class ConsumerClientEvidence(ConsumerReplayCore):
             return
         self._state_in_reb(row, r, m, to, logged)
 
-    def _state_member(self, row: tuple, to: str, frm: str) -> ConsumerGroupMember | None:
-        """The member of a ``member_state_changed`` line, now tracked by its client lines (None: a
-        member not admitted yet, or gone)."""
-        m = self._client_member(row)
+    def _state_member(
+        self, row: tuple, to: str, frm: str, known: ConsumerGroupMember | None
+    ) -> ConsumerGroupMember | None:
+        """The member of a ``member_state_changed`` line (``known``: its :meth:`_client_member`), now
+        tracked by its client lines (None: a member not admitted yet, or gone)."""
+        m = known
         if m is None:
             if to in ("JOINING", "UNSUBSCRIBED") or frm in ("UNSUBSCRIBED",) or to in GONE_STATES:
                 return None  # before the broker admits it (or after it is gone): nothing to track
@@ -284,8 +286,9 @@ class ConsumerClientEvidence(ConsumerReplayCore):
                 self._touch(r, ts)
                 r.active[m.member_id] = False
             if m.assignment_known:
-                m.assigned_partitions = [p for p in m.assigned_partitions if p not in revoked] + [
-                    p for p in added if p not in m.assigned_partitions
+                gone, had = set(revoked), set(m.assigned_partitions)
+                m.assigned_partitions = [p for p in m.assigned_partitions if p not in gone] + [
+                    p for p in added if p not in had
                 ]
         if r is not None:
             self._touch(r, ts)
@@ -301,7 +304,8 @@ class ConsumerClientEvidence(ConsumerReplayCore):
             self._touch(r, ts)
             self._revoke(r, tps, ts)
         if m is not None and m.assignment_known:
-            m.assigned_partitions = [p for p in m.assigned_partitions if p not in tps]
+            gone = set(tps)
+            m.assigned_partitions = [p for p in m.assigned_partitions if p not in gone]
 
     def _on_partitions_assigned(self, row: tuple) -> None:
         ts = row[TS]
@@ -312,4 +316,5 @@ class ConsumerClientEvidence(ConsumerReplayCore):
             self._touch(r, ts)
             self._assign(r, tps, ts)
         if m is not None and m.assignment_known:
-            m.assigned_partitions += [p for p in tps if p not in m.assigned_partitions]
+            had = set(m.assigned_partitions)
+            m.assigned_partitions += [p for p in tps if p not in had]

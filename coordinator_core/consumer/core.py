@@ -16,6 +16,7 @@ from coordinator_core.consumer.kinds import SIGNALS_MAX, STALE_MS
 from coordinator_core.consumer.model import ConsumerGroupMember, ConsumerGroupModel, condition, next_state
 from coordinator_core.consumer.rebalance import ConsumerRebalance, rebalance_record
 from coordinator_core.events.row import CID, COORD, GIID, KIND, LN, MID, REASON, SF, SIDE, TS
+from coordinator_core.partition_groups import by_topic
 from coordinator_core.records import AssignmentRow, MemberSession, Rebalance, Transition
 from coordinator_core.replay import ReplaySettings
 from coordinator_core.replay_base import EvidenceReplay, unique_id
@@ -157,7 +158,7 @@ class ConsumerReplayCore(EvidenceReplay):
                 m.last_epoch = epoch
 
     def _present(self) -> int:
-        return sum(1 for m in self.model.members.values() if m.present)
+        return len(self.model.present_members())
 
     def _signal(
         self, row: tuple, cause: str, m: ConsumerGroupMember | None, reason: str | None, before: int
@@ -363,14 +364,6 @@ class ConsumerReplayCore(EvidenceReplay):
     def _assignment_rows(self, m: ConsumerGroupMember, epoch: int | None, ts: int) -> None:
         if epoch is None or epoch < 0:
             return
-        by_topic: dict[str, list[int]] = {}
-        for tp in m.assigned_partitions:
-            topic, sep, p = tp.rpartition("-")
-            if sep and p.isdigit():
-                by_topic.setdefault(topic, []).append(int(p))
-        for topic in sorted(by_topic):
-            self._as.append(
-                AssignmentRow(
-                    self.group_id, epoch, m.member_id, topic, tuple(sorted(by_topic[topic])), "member", ts
-                )
-            )
+        gid, mid, out = self.group_id, m.member_id, self._as
+        for topic, parts in by_topic(m.assigned_partitions):
+            out.append(AssignmentRow(gid, epoch, mid, topic, parts, "member", ts))

@@ -31,11 +31,12 @@ from coordinator_core.events.row import (
     STATE,
     TS,
 )
+from coordinator_core.partition_groups import parsed_assignment
 from coordinator_core.records import MemberSession
 from coordinator_core.replay.client_only import ClientOnlyEvidence
 from coordinator_core.replay.core import DEPARTED_MAX
 from coordinator_core.replay.model import E, GenerationAssignment, S
-from coordinator_core.rows import assignment_map, split_partition, to_int
+from coordinator_core.rows import assignment_map, to_int
 
 #: the kinds of a non-Java client line that name the file's own consumer as a member of the group
 #: (it joined, or was given partitions): such a line with no member id in a file that never named one
@@ -118,16 +119,17 @@ class ClientEvidence(ClientOnlyEvidence):
             self.client_by_instance[giid] = cid
             if len(self.client_by_instance) > DEPARTED_MAX:
                 self.client_by_instance.pop(next(iter(self.client_by_instance)))
-        for m in (self.members.get(mid) if mid else None, self.departed.get(mid) if mid else None):
-            if m is not None and not m.client_id:
-                m.client_id = cid
+        if mid:
+            for m in (self.members.get(mid), self.departed.get(mid)):
+                if m is not None and not m.client_id:
+                    m.client_id = cid
         if giid:
             for m in self.members.values():
                 if m.group_instance_id == giid and not m.client_id:
                     m.client_id = cid
         for r in (self.rebalance, self.last_rebalance):
             if r is None or r.culprit_client_id is not None or not r.culprit_member_id:
-                continue
+                continue  # (the common case: nobody's client id is missing)
             if r.culprit_member_id == mid or (giid and r.culprit_group_instance_id == giid):
                 r.culprit_client_id = cid
                 if r is self.last_rebalance and r.outcome:
@@ -385,9 +387,9 @@ class ClientEvidence(ClientOnlyEvidence):
         if g is not None and amap:
             table: dict[str, list[list[Any]]] = {}
             for m, parts in amap.items():
-                tps = [tp for tp in map(split_partition, parts) if tp is not None]
+                tps, by_topic = parsed_assignment(parts)
                 table[m] = [list(tp) for tp in tps]
-                self._assignment_rows(g, m, tps, "leader_map", ts)
+                self._assignment_rows(g, m, by_topic, "leader_map", ts)
             current = self.assignment
             if current is None or current.generation != g:
                 current = self.assignment = GenerationAssignment(g)
@@ -447,10 +449,10 @@ class ClientEvidence(ClientOnlyEvidence):
             cooperative = "cooperative" in (self.protocol or "")
             usable = kind == "assignment_notified" or (src.get(mid) is None and not cooperative)
             if usable and src.get(mid) != "assignment_notified":
-                tps = [tp for tp in map(split_partition, row[PARTS] or ()) if tp is not None]
+                tps, by_topic = parsed_assignment(row[PARTS])
                 current.member_maps[mid] = [list(tp) for tp in tps]
                 src[mid] = kind
-                self._assignment_rows(g, mid, tps, "member", ts)
+                self._assignment_rows(g, mid, by_topic, "member", ts)
         self._client_only_end(row, mid)
         self._maybe_member_skew(row)
 

@@ -13,6 +13,7 @@ from typing import Any
 from coordinator_core.causes import client_id_of
 from coordinator_core.config import parse_version_hint
 from coordinator_core.events.row import CID, GIID, HOST, KIND, LN, MID, SF, TS
+from coordinator_core.partition_groups import TopicRows
 from coordinator_core.records import Anomaly, AssignmentRow, MemberSession, Rebalance, Transition
 from coordinator_core.replay.inferred import INFERRED_TRANSITIONS, NEW_GROUP, OLD_EMPTY_VERSION, TAKEN_OVER
 from coordinator_core.replay.model import (
@@ -353,22 +354,17 @@ class ReplayCore(EvidenceReplay, GroupModel):
         if all(mid in current.member_maps for mid in self.members):
             self._emit_skew(current.generation, current.member_maps, row[TS])
 
-    def _assignment_rows(self, g: int, mid: str, tps: list[tuple[str, int]], source: str, ts: int) -> None:
-        by_topic: dict[str, list[int]] = {}
-        for t, p in tps:
-            by_topic.setdefault(t, []).append(p)
-        for t in sorted(by_topic):
-            self._as.append(AssignmentRow(self.group_id, g, mid, t, tuple(sorted(by_topic[t])), source, ts))
+    def _assignment_rows(self, g: int, mid: str, by_topic: TopicRows, source: str, ts: int) -> None:
+        """One ``assignments`` row per topic of ``by_topic`` (:mod:`coordinator_core.partition_groups`)."""
+        gid, out = self.group_id, self._as
+        for t, parts in by_topic:
+            out.append(AssignmentRow(gid, g, mid, t, parts, source, ts))
 
     def _emit_skew(self, g: int, table: dict[str, list[list[Any]]], ts: int) -> None:
         if not self.settings.emit_skew or self.skew_generation == g:
             return
-        cur = {m: [(t, p) for t, p in tps] for m, tps in table.items()}
-        prev = (
-            {m: [(t, p) for t, p in tps] for m, tps in self.previous_assignment.items()}
-            if self.previous_assignment
-            else None
-        )
-        self._sk.extend(skew_rows(self.group_id, g, cur, prev, self.protocol, ts))
+        # skew_rows reads each member's [topic, partition] pairs as they are stored
+        prev = self.previous_assignment if self.previous_assignment else None
+        self._sk.extend(skew_rows(self.group_id, g, table, prev, self.protocol, ts))
         self.previous_assignment = table
         self.skew_generation = g

@@ -97,7 +97,7 @@ class GroupReplay(BrokerEvidence, ClientEvidence, ProtocolHandover):
     def _line(self, row: tuple) -> None:
         """A line that is not a heartbeat: its time, the duplicate check, then its handler."""
         ts = row[TS]
-        if not isinstance(ts, int) or isinstance(ts, bool):
+        if type(ts) is not int:  # (a bool is no time)
             ts = to_int(ts)
             if ts is None:
                 self._anomaly(

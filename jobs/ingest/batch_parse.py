@@ -27,9 +27,14 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from jobs.ingest import arrowops as ao
+from jobs.ingest import layouts as L
+from jobs.ingest import pyregex as PR
+from jobs.ingest.heads import _COMPILED_ORDER_SAMPLE as ORDER_SAMPLE
+from jobs.ingest.heads import _FIRST_LOOK as FIRST_LOOK
+from jobs.ingest.heads import FirstBytes
 from jobs.ingest.messages import Triples, distinct_events
 from jobs.ingest.model import IngestSettings
-from jobs.ingest.parse import FileParse, ParseResult
+from jobs.ingest.parse import FileText, ParseResult
 from jobs.ingest.resume import EarlierRead, FileRead, begin_file, candidates_for, parse_file
 
 #: whether :func:`parse_items` batches small files (tests switch it off: the per-file path is the reference)
@@ -90,15 +95,54 @@ def _flushed(batch: list[Item], settings: IngestSettings, run_id: str | None,
 
 
 def parse_batch(reads: list[FileRead]) -> list[ParseResult]:
-    """The results of files begun with :func:`~jobs.ingest.resume.begin_file`: the dialect matching
-    of all their triples at once (:func:`match_together`), then each file finished."""
-    parses = [r.begun for r in reads if isinstance(r.begun, FileParse) and r.begun.triples is not None]
-    matched = dict(zip(map(id, parses), match_together([p.triples for p in parses])))  # type: ignore[misc]
+    """The results of files begun with :func:`~jobs.ingest.resume.begin_file`: the layout orders of
+    all of them at once (:func:`layout_orders`), each file's heads read, the dialect matching of all
+    their triples at once (:func:`match_together`), then each file finished."""
+    texts = [r.begun for r in reads if isinstance(r.begun, FileText)]
+    orders = layout_orders([(t.hl.sub, t.hl.fb) for t in texts])
+    parses = {id(t): t.read(o) for t, o in zip(texts, orders)}
+    live = [(id(p), p.triples) for p in parses.values() if p.triples is not None]
+    matched = dict(zip([i for i, _ in live], match_together([t for _, t in live])))
     out = []
     for r in reads:
-        p = r.begun
-        out.append(r.end(p if isinstance(p, tuple) else p.finish(*matched.get(id(p), _NO_TRIPLES))))
+        b = r.begun
+        if isinstance(b, tuple):
+            out.append(r.end(b))
+            continue
+        p = parses[id(b)]
+        out.append(r.end(p.finish(*matched.get(id(p), _NO_TRIPLES))))
     return out
+
+
+def layout_orders(samples: list[tuple[pa.Array, FirstBytes]]) -> list[list[L.Layout]]:
+    """:func:`~jobs.ingest.heads.layout_order` of each file's head lines and first bytes, with one
+    regex call per layout (two: the first :data:`FIRST_LOOK` lines a layout can start of each file,
+    then the rest of the files it has not hit yet) over the sample lines of all the files."""
+    if not samples:
+        return []
+    subs = [sub.slice(0, ORDER_SAMPLE) for sub, _ in samples]
+    text = pa.concat_arrays([s.cast(pa.large_string()) for s in subs])
+    fb = FirstBytes(None, np.concatenate([f.codes[:ORDER_SAMPLE] for _, f in samples]))
+    file_of = np.repeat(np.arange(len(samples)), [len(s) for s in subs])
+    hit = np.zeros((len(samples), len(L.LAYOUTS)), dtype=bool)
+    for k, lay in enumerate(L.LAYOUTS):
+        idx = np.nonzero(fb.possible(L.FIRST_CHARS.get(lay.id, L.ALL_CHARS)))[0]
+        if not len(idx):
+            continue
+        owner = file_of[idx]
+        first_of_file = np.searchsorted(owner, owner)  # (idx ascending: a file's lines are together)
+        early = np.arange(len(idx)) - first_of_file < FIRST_LOOK
+        _hits(text, idx, owner, early, lay.regex, hit[:, k])
+        _hits(text, idx, owner, ~early & ~hit[owner, k], lay.regex, hit[:, k])
+    return [[lay for lay, h in zip(L.LAYOUTS, row) if h] + [lay for lay, h in zip(L.LAYOUTS, row) if not h]
+            for row in hit]  # fmt: skip
+
+
+def _hits(text: pa.Array, idx: np.ndarray, owner: np.ndarray, part: np.ndarray, regex: str, hit: np.ndarray) -> None:
+    """Marks in ``hit`` (per file, in place) the files of which a line ``idx[part]`` matches ``regex``."""
+    if part.any():
+        m = ao.mask(PR.match(ao.take(text, idx[part]), regex))
+        hit[owner[part][m]] = True
 
 
 def match_together(triples: list[Triples]) -> list[tuple[pa.Table | None, np.ndarray]]:

@@ -5,6 +5,8 @@ viewer's timestamp, then the general reader."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -14,7 +16,7 @@ from jobs.ingest import layouts as L
 from jobs.ingest import pyregex as PR
 from jobs.ingest.accounting import FileLines
 from jobs.ingest.arrowops import extract, mask, numpy_of, take
-from jobs.ingest.heads import FirstBytes, Heads, general_heads, layout_order, match_json, match_layouts
+from jobs.ingest.heads import FirstBytes, Heads, general_heads, match_json, match_layouts
 from jobs.ingest.model import IngestSettings
 from jobs.ingest.rawbytes import may_contain
 
@@ -32,12 +34,20 @@ def wrapping_prefix(text: pa.Array) -> tuple[pa.Array, str]:
     return w.field("rest"), label
 
 
-def read_heads(f: FileLines, settings: IngestSettings, wrap_label: str) -> tuple[Heads, np.ndarray]:
-    """Heads by layout: declared layouts, then the table (JSON first when most lines are JSON);
-    enveloped lines peeled and their inner lines read (:func:`_peel`); lines behind a viewer's
-    timestamp (``ts+``); then the general reader. Returns the heads and the lines still left
-    (continuations and lines with nothing to read)."""
-    heads = Heads()
+@dataclass(slots=True)
+class HeadLines:
+    """The lines a file's layout table reads (:func:`head_lines`): ``rows`` (neither quarantined nor
+    blank nor enveloped JSON), their text ``sub`` and first bytes ``fb``; ``offered``: the
+    enveloped JSON lines (None: no line is one). The layout order is decided on ``sub``."""
+
+    rows: np.ndarray
+    sub: pa.Array
+    fb: FirstBytes
+    offered: np.ndarray | None
+
+
+def head_lines(f: FileLines) -> HeadLines:
+    """The lines of the file the layout table reads (enveloped JSON lines are peeled before it)."""
     blank = numpy_of(pc.binary_length(f.text)) == 0
     rows = np.nonzero(~f.bad & ~blank)[0]
     sub = f.text if len(rows) == f.n else take(f.text, rows)
@@ -46,7 +56,18 @@ def read_heads(f: FileLines, settings: IngestSettings, wrap_label: str) -> tuple
     if offered is not None:  # (enveloped JSON lines: peeled before the layouts)
         keep = np.nonzero(~offered)[0]
         offered, rows, sub, fb = rows[offered], rows[keep], take(sub, keep), fb.take(keep)
-    order = layout_order(sub, fb)
+    return HeadLines(rows, sub, fb, offered)
+
+
+def read_heads(
+    f: FileLines, settings: IngestSettings, wrap_label: str, hl: HeadLines, order: list[L.Layout]
+) -> tuple[Heads, np.ndarray]:
+    """Heads by layout: declared layouts, then the table in ``order`` (the file's
+    :func:`~jobs.ingest.heads.layout_order` of ``hl.sub``); enveloped lines peeled and their inner
+    lines read (:func:`~jobs.ingest.envelope_heads.peel`); lines behind a viewer's timestamp (``ts+``); then the general reader.
+    Returns the heads and the lines still left (continuations and lines with nothing to read)."""
+    heads = Heads()
+    rows, sub, fb, offered = hl.rows, hl.sub, hl.fb, hl.offered
     if settings.layouts:
         order = list(settings.layouts) + order  # (the user's own layouts first)
     if not settings.layouts and len(rows):

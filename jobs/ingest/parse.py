@@ -95,12 +95,13 @@ from jobs.ingest.arrowops import extract, mask, nullify_empty, numpy_of, take, w
 from jobs.ingest.attribution import attribute_groups, file_group
 from jobs.ingest.day_dates import NO_DATES, FileDates, dated_from, file_dates
 from jobs.ingest.fields import continuation_text, finish_events, json_event_fields
-from jobs.ingest.file_heads import read_heads, wrapping_prefix
+from jobs.ingest.file_heads import HeadLines, head_lines, read_heads, wrapping_prefix
 from jobs.ingest.files import OpenedFile, open_file
 from jobs.ingest.heads import (
     Heads,
     file_year,
     head_timestamps,
+    layout_order,
     located_timestamps,
     peel_line_prefix,
     unwrap_paste,
@@ -176,9 +177,17 @@ def parse_opened(
 ) -> ParseResult:
     """:func:`parse_bytes` of a file already opened (:func:`jobs.ingest.files.open_file`: gunzipped
     and hashed once, by a caller that needs the text too); ``size``: the bytes as stored. The three
-    phases of :func:`begin_opened`, :meth:`FileParse.match`, :meth:`FileParse.finish` in a row."""
-    p = begin_opened(opened, size, source_file, cluster, settings, run_id, mtime_ms)
-    return p if isinstance(p, tuple) else p.finish(*p.match())
+    phases of :func:`begin_opened`, :meth:`FileText.read`, :meth:`FileParse.match`, :meth:`FileParse.finish`
+    in a row (:func:`parse_begun`)."""
+    return parse_begun(begin_opened(opened, size, source_file, cluster, settings, run_id, mtime_ms))
+
+
+def parse_begun(p: FileText | ParseResult) -> ParseResult:
+    """The phases after :func:`begin_opened` of one file, in a row."""
+    if isinstance(p, tuple):
+        return p
+    fp = p.read(p.layout_order())
+    return fp.finish(*fp.match())
 
 
 def begin_opened(
@@ -189,9 +198,9 @@ def begin_opened(
     settings: IngestSettings,
     run_id: str | None = None,
     mtime_ms: int | None = None,
-) -> FileParse | ParseResult:
+) -> FileText | ParseResult:
     """The first phase of :func:`parse_opened`: the file's result when it has no text to read (an
-    error, no content), else its :class:`FileParse` up to the dialect matching."""
+    error, no content), else its :class:`FileText` up to the layout order."""
     audit = _empty_audit(source_file, cluster, run_id)
     audit["bytes"] = size
     audit["compressed"], audit["content_sha256"] = opened.compressed, opened.sha256
@@ -232,7 +241,7 @@ class _Times:
 @dataclass(slots=True)
 class FileParse:
     """One file between the phases of its parse: read (lines, heads, continuations, times, the
-    distinct triples of its group candidates: :func:`begin_opened`), the dialect table on those
+    distinct triples of its group candidates: :meth:`FileText.read`), the dialect table on those
     triples (:meth:`match`: a pure function of each triple, which :mod:`jobs.ingest.batch_parse`
     runs once for several files), finished (events, accounting, quarantine: :meth:`finish`)."""
 
@@ -270,6 +279,41 @@ class FileParse:
         return (events if events is not None else empty_events()), quarantine, audit
 
 
+@dataclass(slots=True)
+class FileText:
+    """One file's text lines up to the layout order (:func:`begin_opened`): the lines (quarantined
+    ones marked), the wrapping prefix's label, a supervisor's per-line times and the lines the layout
+    table reads (``hl``, whose :func:`~jobs.ingest.heads.layout_order` :meth:`read` takes)."""
+
+    f: FileLines
+    wrap_label: str
+    line_pts: pa.Array | None
+    hl: HeadLines
+    source_file: str
+    cluster: str
+    run_id: str | None
+    settings: IngestSettings
+    audit: dict[str, Any]
+    fd: FileDates
+
+    def layout_order(self) -> list[L.Layout]:
+        """The file's own layout order (:func:`~jobs.ingest.heads.layout_order`)."""
+        return layout_order(self.hl.sub, self.hl.fb)
+
+    def read(self, order: list[L.Layout]) -> FileParse:
+        """The heads in the layout ``order``, continuations, times and the candidates' triples."""
+        f, settings, audit = self.f, self.settings, self.audit
+        heads, left = read_heads(f, settings, self.wrap_label, self.hl, order)
+        h = _head_columns(heads, f.n, f.env, self.line_pts)
+        left = _jul_messages(f, h, left)
+        inline_cont = _inline_continuations(h)
+        _continuations_and_unreadable(f, left)
+        _block_response_errors(f, h)
+        times = _timestamps(h, settings, audit, self.fd)
+        return FileParse(f, h, times, inline_cont, _candidate_triples(h), self.source_file, self.cluster,
+                         self.run_id, settings, audit)  # fmt: skip
+
+
 def _read_text(
     data: bytes,
     source_file: str,
@@ -278,22 +322,15 @@ def _read_text(
     run_id: str | None,
     audit: dict[str, Any],
     fd: FileDates = NO_DATES,
-) -> FileParse:
-    """The steps of one file up to the dialect matching, in order (see the module docstring)."""
+) -> FileText:
+    """The first steps of one file (see the module docstring): lines, prefixes, the head lines."""
     f = decoded_lines(data, settings)
     audit["total_lines"] = f.n
     f.text = unwrap_paste(f.text, data)
     f.text, wrap_label = wrapping_prefix(f.text)
     f.text, line_pts = peel_line_prefix(f.text)  # (a supervisor's prefix on every line, and its time)
     f.is_cont = np.zeros(f.n, dtype=bool)
-    heads, left = read_heads(f, settings, wrap_label)
-    h = _head_columns(heads, f.n, f.env, line_pts)
-    left = _jul_messages(f, h, left)
-    inline_cont = _inline_continuations(h)
-    _continuations_and_unreadable(f, left)
-    _block_response_errors(f, h)
-    times = _timestamps(h, settings, audit, fd)
-    return FileParse(f, h, times, inline_cont, _candidate_triples(h), source_file, cluster, run_id, settings, audit)
+    return FileText(f, wrap_label, line_pts, head_lines(f), source_file, cluster, run_id, settings, audit, fd)
 
 
 def _head_columns(heads: Heads, n: int, env: EH.Enveloped | None = None, line_pts: pa.Array | None = None) -> _HeadColumns:

@@ -39,7 +39,7 @@ import pyarrow.compute as pc
 from jobs.ingest.attribution import input_group
 from jobs.ingest.files import open_file
 from jobs.ingest.model import IngestSettings
-from jobs.ingest.parse import FileParse, ParseResult, begin_opened, parse_bytes
+from jobs.ingest.parse import FileText, ParseResult, begin_opened, parse_begun, parse_bytes
 
 #: how much text before the cut is read again as context (snapped to a line start)
 CONTEXT_BYTES = 64 * 1024
@@ -155,8 +155,7 @@ def parse_file(
     (:func:`~jobs.ingest.attribution.input_group`). The phases of :func:`begin_file` and
     :meth:`FileRead.end` in a row (:mod:`jobs.ingest.batch_parse` runs them for several files)."""
     read = begin_file(data, source_file, cluster, settings, run_id, candidates, mtime_ms)
-    p = read.begun
-    return read.end(p if isinstance(p, tuple) else p.finish(*p.match()))
+    return read.end(parse_begun(read.begun))
 
 
 @dataclass(slots=True)
@@ -164,7 +163,7 @@ class FileRead:
     """A file between :func:`begin_file` and :meth:`end`: ``begun`` is its parse's first phase (or
     its whole result: an error, no text, a continued read)."""
 
-    begun: FileParse | ParseResult
+    begun: FileText | ParseResult
     text: bytes
     source_file: str
     settings: IngestSettings

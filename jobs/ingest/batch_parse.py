@@ -40,7 +40,7 @@ from jobs.ingest.resume import EarlierRead, FileRead, begin_file, candidates_for
 #: whether :func:`parse_items` batches small files (tests switch it off: the per-file path is the reference)
 ENABLED = True
 #: files of at most this many bytes of text are parsed in batches
-SMALL_FILE_BYTES = 256 << 10
+SMALL_FILE_BYTES = 4 << 20
 #: the text bytes of one batch at most
 BATCH_BYTES = 16 << 20
 

@@ -2,20 +2,21 @@
 per-file parse (:func:`jobs.ingest.resume.parse_file`, the reference, tested equal in
 ``tests/ingest/test_batch_parse.py``).
 
-A small file's parse is mostly fixed cost (tens of Arrow calls whatever its size), and much of it is
-the dialect table and the event fields of the file's distinct (message, logger, layout) triples, a
-pure function of each triple whose triples repeat from file to file of one kind. So a file's parse
-runs in three phases (:func:`~jobs.ingest.resume.begin_file`, :meth:`~jobs.ingest.parse.FileParse.match`,
-:meth:`~jobs.ingest.parse.FileParse.finish`): here the first and the last run per file as they do
-alone (lines, heads, layout detection, continuations, times, the file's dates, envelopes, earlier
-reads; then spreading the fields back to the lines, hard-wrapped lines, context and group carries,
-attribution, continuation and key blocks, accounting, the audit row), and the middle one runs once
-over the distinct triples of the whole batch (:func:`match_together`), each file then taking the
-rows of its own triples.
+A small file's parse is mostly fixed cost (tens of Arrow calls whatever its size). A file's parse runs
+in phases: :func:`~jobs.ingest.resume.begin_file` (opened, earlier reads, lines, prefixes: a
+:class:`~jobs.ingest.parse.FileText`), its layout order, :meth:`~jobs.ingest.parse.FileText.read` (heads,
+continuations, times and dates, the distinct (message, logger, layout) triples of its group candidates:
+a :class:`~jobs.ingest.parse.FileParse`), the dialect table and event fields of those triples
+(:meth:`~jobs.ingest.parse.FileParse.match`), :meth:`~jobs.ingest.parse.FileParse.finish` (the spread
+back to the lines, hard-wrapped lines, context and group carries, attribution, continuation and key
+blocks, accounting, the audit row). Here every phase runs per file as it does alone, except two that
+run once for the whole batch: the layout orders (:func:`layout_orders`: one regex call per layout over
+the sample lines of all the files) and the matching of the distinct triples of all the files
+(:func:`match_together`: a pure function of each triple; each file takes the rows of its own).
 
 Files up to :data:`SMALL_FILE_BYTES` of text are batched, up to :data:`BATCH_BYTES` of text at once
-(the memory bound: a batch's files are held read until its matching is done); bigger files are
-parsed alone as they come. Results come back in input order.
+(the memory bound: a batch's files are held read until it is finished); bigger files are parsed alone
+as they come, after the batch before them, so that results come back in input order.
 """
 
 from __future__ import annotations
@@ -60,8 +61,8 @@ def parse_items(
     earlier: dict[str, list[EarlierRead]] | None = None,
 ) -> Iterator[tuple[Item, ParseResult | None]]:  # fmt: skip
     """Each item with its :func:`~jobs.ingest.resume.parse_file` result (None for an unreadable
-    file), in input order: small files batched (:data:`ENABLED`), each big file alone; a big file
-    that follows small ones waits until their batch is parsed (so that the order is kept)."""
+    file), in input order: small files batched (:data:`ENABLED`), each big file alone (after the
+    batch of the small files before it)."""
     batch: list[Item] = []
     size = 0
     for item in items:

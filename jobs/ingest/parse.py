@@ -30,6 +30,11 @@ dialect regexes only on the bodies starting with their literal text (``Dialect.l
 thousand distinct messages go through the dialect table one at a time with patterns compiled once
 per process (:mod:`jobs.ingest.dialect_dispatch`, tested equal to the column form).
 
+The steps run in phases (:func:`begin_opened` → :class:`FileText`, its layout order, :meth:`FileText.read`
+→ :class:`FileParse`, :meth:`FileParse.match`, :meth:`FileParse.finish`; :func:`parse_begun` runs them in a
+row) so that :mod:`jobs.ingest.batch_parse` can run the layout orders and the dialect matching once for
+several files.
+
 Pipeline of one file:
 
 1. gunzip (by magic bytes; a ``.gz`` name without them is corrupt), sha256 of the content;

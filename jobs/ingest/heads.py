@@ -30,8 +30,10 @@ from jobs.ingest.prefilter import group_candidates_by_wording
 from jobs.ingest.rawbytes import Raw, may_contain
 
 # ------------------------------------------------------------------------------------ layouts
-_COMPILED_ORDER_SAMPLE = 400
-_FIRST_LOOK = 8
+#: the first lines of a file its layout order is decided on
+ORDER_SAMPLE = 400
+#: the lines a layout's first look at the sample reads (a hit among them settles it)
+FIRST_LOOK = 8
 
 
 class FirstBytes:
@@ -63,8 +65,8 @@ def layout_order(text: pa.Array, fb: FirstBytes | None = None) -> list[L.Layout]
     """The layout table with the layouts that match none of the file's first lines moved to the end
     (table order otherwise: specific layouts before general ones). A layout none of whose sample
     lines starts with one of its first characters cannot hit: its regex is not run."""
-    sample = text.slice(0, _COMPILED_ORDER_SAMPLE)
-    sfb = (fb or FirstBytes(sample)).take(slice(0, _COMPILED_ORDER_SAMPLE))
+    sample = text.slice(0, ORDER_SAMPLE)
+    sfb = (fb or FirstBytes(sample)).take(slice(0, ORDER_SAMPLE))
 
     values: list[str] | None = None
 
@@ -77,7 +79,7 @@ def layout_order(text: pa.Array, fb: FirstBytes | None = None) -> list[L.Layout]
             values = [v or "" for v in sample.to_pylist()]
         # a hit among the first possible lines settles it; only lines starting with one of the
         # layout's first characters can hit
-        first, rest = possible[:_FIRST_LOOK], possible[_FIRST_LOOK:]
+        first, rest = possible[:FIRST_LOOK], possible[FIRST_LOOK:]
         if PR.any_match([values[i] for i in first], lay.regex, lambda: ao.take(sample, first)):
             return True
         return len(rest) > 0 and PR.any_match([values[i] for i in rest], lay.regex, lambda: ao.take(sample, rest))
@@ -87,8 +89,8 @@ def layout_order(text: pa.Array, fb: FirstBytes | None = None) -> list[L.Layout]
 
 
 def _mostly_json(text: pa.Array, fb: FirstBytes | None = None) -> bool:
-    sample = text.slice(0, _COMPILED_ORDER_SAMPLE)
-    sfb = (fb or FirstBytes(sample)).take(slice(0, _COMPILED_ORDER_SAMPLE))
+    sample = text.slice(0, ORDER_SAMPLE)
+    sfb = (fb or FirstBytes(sample)).take(slice(0, ORDER_SAMPLE))
     if sfb.possible(L.FIRST_CHARS["json"]).sum() * 2 <= len(sample):
         return False
     return (pc.sum(PR.match(sample, L.JSON_LINE)).as_py() or 0) * 2 > len(sample)

@@ -5,6 +5,8 @@ entries joined with the lines after them: :mod:`jobs.ingest.wrapped`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -287,27 +289,62 @@ def candidate_events(
 
     Dialect matching and field conversion are pure functions of (message, logger, layout), and the
     messages of a file repeat a lot (a consumer logs the same heartbeat line for a whole
-    generation), so they run once per distinct triple and are spread back to the lines with one
-    ``take``."""
+    generation), so they run once per distinct triple (:func:`distinct_events`) and are spread back
+    to the lines with one ``take`` (:func:`spread_events`)."""
+    tr = candidate_triples(cpos, ccodes, message, head_t, layout_col)
+    return spread_events(tr, *distinct_events(tr.umsg, tr.ulog, tr.ulayout))
+
+
+@dataclass(slots=True)
+class Triples:
+    """The distinct (message, logger, layout) triples of a file's candidate heads ``cpos``: each
+    candidate's triple (``inv``), the triples' columns (``umsg``, ``ulog``, ``ulayout``) and the
+    head columns the spread needs (``head_t``)."""
+
+    cpos: np.ndarray
+    inv: np.ndarray
+    umsg: pa.Array
+    ulog: pa.Array
+    ulayout: pa.Array
+    head_t: pa.Table
+
+
+def candidate_triples(
+    cpos: np.ndarray, ccodes: np.ndarray, message: pa.Array, head_t: pa.Table, layout_col: pa.Array
+) -> Triples:
+    """The distinct triples of the candidates (see :class:`Triples`)."""
     logger = ao.take(head_t["logger"].combine_chunks(), cpos)
     layout = ao.take(layout_col, cpos)
     inv, rep = _distinct_triples(ccodes, logger, layout)
-    ulog = ao.take(logger, rep)
-    umsg = ao.take(message, cpos[rep])
+    return Triples(cpos, inv, ao.take(message, cpos[rep]), ao.take(logger, rep), ao.take(layout, rep), head_t)
+
+
+def distinct_events(umsg: pa.Array, ulog: pa.Array, ulayout: pa.Array) -> tuple[pa.Table | None, np.ndarray]:
+    """The typed event fields of the triples a dialect matches (``_row``: the triple; None when
+    none does) and the mask of the triples none matches. A pure function of each triple."""
     mt, unmatched_u = _match_distinct(umsg, ulog)
-    unmatched = unmatched_u[inv]
     if not len(mt):
-        return None, unmatched
+        return None, unmatched_u
     urow = ao.numpy_of(mt["_row"])
-    fields = typed_event_fields(mt, ao.take(ulog, urow), ao.take(layout, rep[urow]))
+    fields = typed_event_fields(mt, ao.take(ulog, urow), ao.take(ulayout, urow))
     fields = with_context_groups(fields, ao.take(umsg, urow), C.TEXT_GROUP)
     if "_msg" in mt.column_names:
         fields = fields.append_column("_msg", mt["_msg"])
-    j = np.full(len(rep), -1, dtype=np.int64)
+    return fields, unmatched_u
+
+
+def spread_events(tr: Triples, fields: pa.Table | None, unmatched_u: np.ndarray) -> tuple[pa.Table | None, np.ndarray]:
+    """The events of the candidate lines from their triples' :func:`distinct_events`, and the mask
+    of the candidates no dialect matches."""
+    unmatched = unmatched_u[tr.inv]
+    if fields is None:
+        return None, unmatched
+    urow = ao.numpy_of(fields["_row"])
+    j = np.full(len(unmatched_u), -1, dtype=np.int64)
     j[urow] = np.arange(len(urow))
-    jr = j[inv][~unmatched]
-    hrow = cpos[~unmatched]
-    thread = ao.take(head_t["thread"].combine_chunks(), hrow)
+    jr = j[tr.inv][~unmatched]
+    hrow = tr.cpos[~unmatched]
+    thread = ao.take(tr.head_t["thread"].combine_chunks(), hrow)
     if pc.any(pc.is_valid(fields["_groups_raw"])).as_py():
         # (rare) lines listing several groups: every line's event first, then the explosion
         ev = fields.take(pa.array(jr, pa.int64()))

@@ -6,7 +6,7 @@ single-process benchmark. Everything is vectorised over whole Arrow columns (RE2
 assignment maps and invalid-UTF-8 files are looked at line by line.
 
 This is the fast reader. What a line becomes is specified, line by line with Python's ``re``, by
-:mod:`jobs.ingest.reference` (tested equal). The steps of :func:`_parse_text` live in modules by
+:mod:`jobs.ingest.reference` (tested equal). The steps of :func:`_read_text` and :class:`FileParse` live in modules by
 purpose: :mod:`~jobs.ingest.lines` (bytes to text lines), :mod:`~jobs.ingest.heads` (layouts, declared layouts, JSON, the general reader of unknown
 layouts, pasted-text unwrapping, head timestamps), :mod:`~jobs.ingest.fastpaths` (the byte-position
 paths of Kafka's log4j and Spring Boot heads), :mod:`~jobs.ingest.messages` (context prefix, the
@@ -29,6 +29,11 @@ regexes run only on the lines whose first byte they can start with (:data:`L.FIR
 dialect regexes only on the bodies starting with their literal text (``Dialect.literal``). Up to a
 thousand distinct messages go through the dialect table one at a time with patterns compiled once
 per process (:mod:`jobs.ingest.dialect_dispatch`, tested equal to the column form).
+
+The steps run in phases (:func:`begin_opened` → :class:`FileText`, its layout order, :meth:`FileText.read`
+→ :class:`FileParse`, :meth:`FileParse.match`, :meth:`FileParse.finish`; :func:`parse_begun` runs them in a
+row) so that :mod:`jobs.ingest.batch_parse` can run the layout orders and the dialect matching once for
+several files.
 
 Pipeline of one file:
 
@@ -95,22 +100,19 @@ from jobs.ingest.arrowops import extract, mask, nullify_empty, numpy_of, take, w
 from jobs.ingest.attribution import attribute_groups, file_group
 from jobs.ingest.day_dates import NO_DATES, FileDates, dated_from, file_dates
 from jobs.ingest.fields import continuation_text, finish_events, json_event_fields
+from jobs.ingest.file_heads import HeadLines, head_lines, read_heads, wrapping_prefix
 from jobs.ingest.files import OpenedFile, open_file
 from jobs.ingest.heads import (
-    FirstBytes,
     Heads,
     file_year,
-    general_heads,
     head_timestamps,
     layout_order,
     located_timestamps,
-    match_json,
-    match_layouts,
     peel_line_prefix,
     unwrap_paste,
 )
 from jobs.ingest.lines import decoded_lines
-from jobs.ingest.messages import candidate_events, repetitive
+from jobs.ingest.messages import Triples, candidate_triples, distinct_events, repetitive, spread_events
 from jobs.ingest.model import (
     AUDIT_ARROW,
     EVENTS_ARROW,
@@ -136,6 +138,10 @@ def _file_quarantine(source_file, cluster, run_id, reason: str, detail: str | No
         "cluster": cluster, "source_file": source_file, "line_no": None, "reason": reason,
         "detail": detail, "layout": None, "group_id": None, "raw": None, "run_id": run_id,
     }])  # fmt: skip
+
+
+#: a file's ``(events, quarantine, audit)``
+ParseResult = tuple[pa.Table, pa.Table, dict[str, Any]]
 
 
 def empty_events() -> pa.Table:
@@ -173,9 +179,33 @@ def parse_opened(
     settings: IngestSettings,
     run_id: str | None = None,
     mtime_ms: int | None = None,
-) -> tuple[pa.Table, pa.Table, dict[str, Any]]:
+) -> ParseResult:
     """:func:`parse_bytes` of a file already opened (:func:`jobs.ingest.files.open_file`: gunzipped
-    and hashed once, by a caller that needs the text too); ``size``: the bytes as stored."""
+    and hashed once, by a caller that needs the text too); ``size``: the bytes as stored. The three
+    phases of :func:`begin_opened`, :meth:`FileText.read`, :meth:`FileParse.match`, :meth:`FileParse.finish`
+    in a row (:func:`parse_begun`)."""
+    return parse_begun(begin_opened(opened, size, source_file, cluster, settings, run_id, mtime_ms))
+
+
+def parse_begun(p: FileText | ParseResult) -> ParseResult:
+    """The phases after :func:`begin_opened` of one file, in a row."""
+    if isinstance(p, tuple):
+        return p
+    fp = p.read(p.layout_order())
+    return fp.finish(*fp.match())
+
+
+def begin_opened(
+    opened: OpenedFile,
+    size: int,
+    source_file: str,
+    cluster: str,
+    settings: IngestSettings,
+    run_id: str | None = None,
+    mtime_ms: int | None = None,
+) -> FileText | ParseResult:
+    """The first phase of :func:`parse_opened`: the file's result when it has no text to read (an
+    error, no content), else its :class:`FileText` up to the layout order."""
     audit = _empty_audit(source_file, cluster, run_id)
     audit["bytes"] = size
     audit["compressed"], audit["content_sha256"] = opened.compressed, opened.sha256
@@ -186,7 +216,7 @@ def parse_opened(
     if not data:
         return empty_events(), empty_quarantine(), audit
     fd = file_dates(source_file, settings.default_date, mtime_ms, settings.default_timezone)
-    return _parse_text(data, source_file, cluster, settings, run_id, audit, fd)
+    return _read_text(data, source_file, cluster, settings, run_id, audit, fd)
 
 
 @dataclass
@@ -213,7 +243,83 @@ class _Times:
     dated_by: list[str | None] = field(default_factory=list)  # per head: the rule that dated its time of day
 
 
-def _parse_text(
+@dataclass(slots=True)
+class FileParse:
+    """One file between the phases of its parse: read (lines, heads, continuations, times, the
+    distinct triples of its group candidates: :meth:`FileText.read`), the dialect table on those
+    triples (:meth:`match`: a pure function of each triple, which :mod:`jobs.ingest.batch_parse`
+    runs once for several files), finished (events, accounting, quarantine: :meth:`finish`)."""
+
+    f: FileLines
+    h: _HeadColumns
+    times: _Times
+    inline_cont: pa.Array | None
+    triples: Triples | None  # (None: no head is a group candidate)
+    source_file: str
+    cluster: str
+    run_id: str | None
+    settings: IngestSettings
+    audit: dict[str, Any]
+
+    def match(self) -> tuple[pa.Table | None, np.ndarray]:
+        """:func:`~jobs.ingest.messages.distinct_events` of the file's own triples."""
+        tr = self.triples
+        return distinct_events(tr.umsg, tr.ulog, tr.ulayout) if tr is not None else (None, np.zeros(0, bool))
+
+    def finish(self, fields: pa.Table | None, unmatched_u: np.ndarray) -> ParseResult:
+        """The file's events, quarantine rows and audit from its triples' ``fields`` (:meth:`match`)."""
+        f, h, times, audit = self.f, self.h, self.times, self.audit
+        events = None
+        if self.triples is not None:
+            ev, unmatched = spread_events(self.triples, fields, unmatched_u)
+            events = _group_events(f, h, times, self.inline_cont, self.triples.cpos, ev, unmatched,
+                                   self.source_file, self.cluster, self.run_id, audit)  # fmt: skip
+        continuation_classes(f, f.env.joined if f.env is not None else None)
+        for c, name in ((1, "events"), (2, "continuations"), (0, "unrelated"), (3, "quarantined")):
+            audit[name] = int((f.cls == c).sum())
+        if dated := dated_from(times.dated_by, (f.cls[h.rows] == 1).tolist()):
+            audit["dated_from"] = dated
+        quarantine = quarantine_rows(f, h.rows, h.layout, self.settings, self.source_file, self.cluster,
+                                     self.run_id, audit)  # fmt: skip
+        return (events if events is not None else empty_events()), quarantine, audit
+
+
+@dataclass(slots=True)
+class FileText:
+    """One file's text lines up to the layout order (:func:`begin_opened`): the lines (quarantined
+    ones marked), the wrapping prefix's label, a supervisor's per-line times and the lines the layout
+    table reads (``hl``, whose :func:`~jobs.ingest.heads.layout_order` :meth:`read` takes)."""
+
+    f: FileLines
+    wrap_label: str
+    line_pts: pa.Array | None
+    hl: HeadLines
+    source_file: str
+    cluster: str
+    run_id: str | None
+    settings: IngestSettings
+    audit: dict[str, Any]
+    fd: FileDates
+
+    def layout_order(self) -> list[L.Layout]:
+        """The file's own layout order (:func:`~jobs.ingest.heads.layout_order`)."""
+        return layout_order(self.hl.sub, self.hl.fb)
+
+    def read(self, order: list[L.Layout]) -> FileParse:
+        """The heads in the layout ``order``, continuations, times and the candidates' triples."""
+        f, settings, audit = self.f, self.settings, self.audit
+        heads, left = read_heads(f, settings, self.wrap_label, self.hl, order)
+        h = _head_columns(heads, f.n, f.env, self.line_pts)
+        left = _jul_messages(f, h, left)
+        inline_cont = _inline_continuations(h)
+        _continuations_and_unreadable(f, left)
+        _block_response_errors(f, h)
+        times = _timestamps(h, settings, audit, self.fd)
+        return FileParse(f, h, times, inline_cont, _candidate_triples(h), self.source_file, self.cluster,
+                         self.run_id, settings, audit)  # fmt: skip
+
+
+def _read_text(
     data: bytes,
     source_file: str,
     cluster: str,
@@ -221,119 +327,15 @@ def _parse_text(
     run_id: str | None,
     audit: dict[str, Any],
     fd: FileDates = NO_DATES,
-) -> tuple[pa.Table, pa.Table, dict[str, Any]]:
-    """The steps of one file, in order (see the module docstring)."""
+) -> FileText:
+    """The first steps of one file (see the module docstring): lines, prefixes, the head lines."""
     f = decoded_lines(data, settings)
     audit["total_lines"] = f.n
     f.text = unwrap_paste(f.text, data)
-    f.text, wrap_label = _wrapping_prefix(f.text)
+    f.text, wrap_label = wrapping_prefix(f.text)
     f.text, line_pts = peel_line_prefix(f.text)  # (a supervisor's prefix on every line, and its time)
     f.is_cont = np.zeros(f.n, dtype=bool)
-    heads, left = _read_heads(f, settings, wrap_label)
-    h = _head_columns(heads, f.n, f.env, line_pts)
-    left = _jul_messages(f, h, left)
-    inline_cont = _inline_continuations(h)
-    _continuations_and_unreadable(f, left)
-    _block_response_errors(f, h)
-    times = _timestamps(h, settings, audit, fd)
-    events = _group_events(f, h, times, inline_cont, source_file, cluster, run_id, audit)
-    continuation_classes(f, f.env.joined if f.env is not None else None)
-    for c, name in ((1, "events"), (2, "continuations"), (0, "unrelated"), (3, "quarantined")):
-        audit[name] = int((f.cls == c).sum())
-    if dated := dated_from(times.dated_by, (f.cls[h.rows] == 1).tolist()):
-        audit["dated_from"] = dated
-    quarantine = quarantine_rows(f, h.rows, h.layout, settings, source_file, cluster, run_id, audit)
-    return (events if events is not None else empty_events()), quarantine, audit
-
-
-def _wrapping_prefix(text: pa.Array) -> tuple[pa.Array, str]:
-    """Strip a docker-compose ``svc | `` or ``kubectl logs --prefix`` ``[pod/…] `` prefix (decided on
-    the file's first lines); returns the text and the label for the layout column."""
-    sample = text.slice(0, 400)
-    lines = [v for v in sample.to_pylist() if v is not None]
-    # (any hit settles it: Python stops at the first; the same answer as a match over the sample)
-    if not PR.any_match(lines, rf"^(?:{L.DOCKER_HEAD}|{L.KUBECTL_HEAD})", lambda: sample):
-        return text, ""
-    w = extract(text, rf"^(?:{L.DOCKER_HEAD}|{L.KUBECTL_HEAD})?(?P<rest>.*)$")
-    label = "kubectl+" if pc.any(pc.not_equal(w.field("pod"), "")).as_py() else "docker+"
-    return w.field("rest"), label
-
-
-def _read_heads(f: FileLines, settings: IngestSettings, wrap_label: str) -> tuple[Heads, np.ndarray]:
-    """Heads by layout: declared layouts, then the table (JSON first when most lines are JSON);
-    enveloped lines peeled and their inner lines read (:func:`_peel`); lines behind a viewer's
-    timestamp (``ts+``); then the general reader. Returns the heads and the lines still left
-    (continuations and lines with nothing to read)."""
-    heads = Heads()
-    blank = numpy_of(pc.binary_length(f.text)) == 0
-    rows = np.nonzero(~f.bad & ~blank)[0]
-    sub = f.text if len(rows) == f.n else take(f.text, rows)
-    fb = FirstBytes(sub)
-    offered = EH.sniff_json(sub, fb)
-    if offered is not None:  # (enveloped JSON lines: peeled before the layouts)
-        keep = np.nonzero(~offered)[0]
-        offered, rows, sub, fb = rows[offered], rows[keep], take(sub, keep), fb.take(keep)
-    order = layout_order(sub, fb)
-    if settings.layouts:
-        order = list(settings.layouts) + order  # (the user's own layouts first)
-    if not settings.layouts and len(rows):
-        taken = json_behind(sub, rows, heads, wrap_label, L.JSON_RECORD_BEHIND)
-        if taken.any():
-            keep = np.nonzero(~taken)[0]
-            rows, sub, fb = rows[keep], take(sub, keep), fb.take(keep)
-    left = match_layouts(sub, rows, order, heads, wrap_label, None, fb)
-    if len(left):
-        sniffed = EH.sniff_text(f.text, left)
-        if sniffed.any():
-            offered = left[sniffed] if offered is None else np.union1d(offered, left[sniffed])
-            left = left[~sniffed]
-    if offered is not None:
-        left = np.union1d(left, EH.peel(f, offered, settings, heads, wrap_label))
-        rows, fb = left, FirstBytes(take(f.text, left))
-    if len(left) and fb.take(np.searchsorted(rows, left)).possible(L.FIRST_CHARS["ts"]).any():
-        sub = take(f.text, left)
-        m = extract(sub, L.TS_PREFIX)
-        ok = mask(m.is_valid())
-        if ok.any():
-            okp = pa.array(ok)
-            still = match_layouts(m.field("rest").filter(okp), left[ok], order, heads, wrap_label + "ts+",
-                                   m.field("pts").filter(okp))  # fmt: skip
-            # lines that are a timestamp + continuation text stay for the continuation check
-            keep = np.ones(len(left), dtype=bool)
-            keep[ok] = False
-            left = np.union1d(left[keep], still)
-    if len(left):
-        left = _json_behind_columns(f.text, left, heads, wrap_label)
-    if len(left):
-        left = general_heads(f.text, left, heads, wrap_label, f.env.rows if f.env is not None else None)
-    return heads, left
-
-
-def _json_behind_columns(text: pa.Array, left: np.ndarray, heads: Heads, wrap_label: str) -> np.ndarray:
-    """A JSON object behind a log viewer's columns (layout ``col+json``): the object is the line.
-    Returns the lines still left."""
-    return left[~json_behind(take(text, left), left, heads, wrap_label, L.JSON_BEHIND)]
-
-
-def json_behind(sub: pa.Array, rows: np.ndarray, heads: Heads, wrap_label: str, regex: str) -> np.ndarray:
-    """A JSON object behind some text (``regex``'s ``rest``: :data:`L.JSON_BEHIND` after the layouts,
-    :data:`L.JSON_RECORD_BEHIND` before them; the reference: ``reference._json_behind``): the object
-    is the line (``col+json``). Returns the mask of ``sub``'s lines it read."""
-    taken = np.zeros(len(sub), dtype=bool)
-    if not may_contain(sub, b'{"'):  # (one search of the column's bytes, not a kernel per line)
-        return taken
-    maybe = mask(pc.match_substring(sub, '{"'))
-    if not maybe.any():
-        return taken
-    pos = np.nonzero(maybe)[0]
-    m = extract(take(sub, pos), regex)
-    ok = mask(m.is_valid())
-    if not ok.any():
-        return taken
-    pos, inner = pos[ok], m.field("rest").filter(pa.array(ok))
-    lm = match_json(inner, rows[pos], np.ones(len(pos), dtype=bool), heads, wrap_label + "col+", None, FirstBytes(inner))
-    taken[pos[~lm]] = True
-    return taken
+    return FileText(f, wrap_label, line_pts, head_lines(f), source_file, cluster, run_id, settings, audit, fd)
 
 
 def _head_columns(heads: Heads, n: int, env: EH.Enveloped | None = None, line_pts: pa.Array | None = None) -> _HeadColumns:
@@ -351,7 +353,7 @@ def _head_columns(heads: Heads, n: int, env: EH.Enveloped | None = None, line_pt
 
 
 def _continuations(f: FileLines) -> np.ndarray:
-    """The file's continuation mask (set by :func:`_parse_text` before the heads are read)."""
+    """The file's continuation mask (set by :func:`_read_text` before the heads are read)."""
     if f.is_cont is None:
         raise ValueError("the continuation mask is set before the heads are read")
     return f.is_cont
@@ -464,9 +466,9 @@ def _timestamps(h: _HeadColumns, settings: IngestSettings, audit: dict[str, Any]
     return _Times(ts_ms, ts_np, has_ts, env_ms, dated_by)
 
 
-def _group_events(f: FileLines, h: _HeadColumns, times: _Times, inline_cont, source_file, cluster, run_id, audit):
-    """Group candidates (the prefilter, per distinct message when the file repeats its messages a
-    lot) → dialects → events; unmatched candidates are ``group_line_not_understood``."""
+def _candidate_triples(h: _HeadColumns) -> Triples | None:
+    """The group candidates (the prefilter, per distinct message when the file repeats its messages
+    a lot) as distinct (message, logger, layout) triples; None when there is none."""
     message = h.message
     if repetitive(message):
         menc = pc.dictionary_encode(message)
@@ -481,7 +483,14 @@ def _group_events(f: FileLines, h: _HeadColumns, times: _Times, inline_cont, sou
     cpos = np.nonzero(cand)[0]
     if ccodes is None:
         ccodes = numpy_of(pc.dictionary_encode(take(message, cpos)).indices)
-    ev, unmatched = candidate_events(cpos, ccodes, message, h.table, h.layout)
+    return candidate_triples(cpos, ccodes, message, h.table, h.layout)
+
+
+def _group_events(f: FileLines, h: _HeadColumns, times: _Times, inline_cont, cpos, ev, unmatched, source_file,
+                  cluster, run_id, audit):  # fmt: skip
+    """The group candidates' events (``ev``; ``unmatched``: the candidates no dialect matches) →
+    the file's events; unmatched candidates are ``group_line_not_understood``."""
+    message = h.message
     if unmatched.any():
         ev, h.message = wrapped_lines(cpos, unmatched, ev, message, h.table, h.layout, f.text, f.cls,
                                        _continuations(f), f.qreason, f.qdetail)  # fmt: skip

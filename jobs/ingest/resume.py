@@ -39,7 +39,7 @@ import pyarrow.compute as pc
 from jobs.ingest.attribution import input_group
 from jobs.ingest.files import open_file
 from jobs.ingest.model import IngestSettings
-from jobs.ingest.parse import parse_bytes, parse_opened
+from jobs.ingest.parse import FileText, ParseResult, begin_opened, parse_begun, parse_bytes
 
 #: how much text before the cut is read again as context (snapped to a line start)
 CONTEXT_BYTES = 64 * 1024
@@ -146,33 +146,57 @@ def parse_file(
     run_id: str | None,
     candidates: list[EarlierRead] | None = None,
     mtime_ms: int | None = None,
-) -> tuple[pa.Table, pa.Table, dict[str, Any]]:
+) -> ParseResult:
     """:func:`~jobs.ingest.parse.parse_bytes` of a file, continuing an earlier read of it when one of
     ``candidates`` (the earlier reads of its directory) is a prefix of its text. The audit gets the
     read columns (:data:`READ_COLUMNS`) and ``replaced_lines``. ``mtime_ms``: the file's
     modification time (dates its times of day when nothing else does: :mod:`jobs.ingest.day_dates`).
     Events that name no group take the group of the file's input when it names one
-    (:func:`~jobs.ingest.attribution.input_group`)."""
-    ev, q, audit = _parse_file(data, source_file, cluster, settings, run_id, candidates, mtime_ms)
-    return input_group(ev, source_file, settings.input_groups), q, audit
+    (:func:`~jobs.ingest.attribution.input_group`). The phases of :func:`begin_file` and
+    :meth:`FileRead.end` in a row (:mod:`jobs.ingest.batch_parse` runs them for several files)."""
+    read = begin_file(data, source_file, cluster, settings, run_id, candidates, mtime_ms)
+    return read.end(parse_begun(read.begun))
 
 
-def _parse_file(
+@dataclass(slots=True)
+class FileRead:
+    """A file between :func:`begin_file` and :meth:`end`: ``begun`` is its parse's first phase (or
+    its whole result: an error, no text, a continued read)."""
+
+    begun: FileText | ParseResult
+    text: bytes
+    source_file: str
+    settings: IngestSettings
+    candidates: list[EarlierRead] | None
+    #: False: ``begun`` continues an earlier read (its read columns are set)
+    whole: bool = True
+
+    def end(self, result: ParseResult) -> ParseResult:
+        """The file's result with its read columns (a whole read) and its input's group."""
+        ev, q, audit = result
+        if self.whole and audit.get("error") is None:
+            same = [c for c in self.candidates or () if c.source_file == self.source_file]
+            short = same and len(self.text) < same[-1].complete_bytes
+            mode = "whole" if not same else ("truncated" if short else "rewritten")
+            audit.update(_read_columns(self.text, 1, mode, None, audit.get("content_sha256")))
+        return input_group(ev, self.source_file, self.settings.input_groups), q, audit
+
+
+def begin_file(
     data: bytes, source_file: str, cluster: str, settings: IngestSettings, run_id: str | None,
-    candidates: list[EarlierRead] | None, mtime_ms: int | None,
-) -> tuple[pa.Table, pa.Table, dict[str, Any]]:  # fmt: skip
+    candidates: list[EarlierRead] | None = None, mtime_ms: int | None = None,
+) -> FileRead:  # fmt: skip
+    """The first phase of :func:`parse_file`: the file opened once (the parse gets it opened), a
+    continued read parsed whole here, else :func:`~jobs.ingest.parse.begin_opened`."""
     plain = data[:2] != b"\x1f\x8b" and not source_file.endswith(".gz")
-    opened = open_file(data, source_file, settings.on_corrupt)  # (once: the parse gets it opened)
+    opened = open_file(data, source_file, settings.on_corrupt)
     text = data if plain else opened.data
     prior = continued_read(text, source_file, candidates) if candidates and text else None
     if prior is not None:
-        return _parse_after(data, text, not plain, prior, source_file, cluster, settings, run_id, mtime_ms)
-    ev, q, audit = parse_opened(opened, len(data), source_file, cluster, settings, run_id, mtime_ms)
-    if audit.get("error") is None:
-        same = [c for c in candidates or () if c.source_file == source_file]
-        mode = "whole" if not same else ("truncated" if len(text) < same[-1].complete_bytes else "rewritten")
-        audit.update(_read_columns(text, 1, mode, None, audit.get("content_sha256")))
-    return ev, q, audit
+        done = _parse_after(data, text, not plain, prior, source_file, cluster, settings, run_id, mtime_ms)
+        return FileRead(done, text, source_file, settings, candidates, whole=False)
+    begun = begin_opened(opened, len(data), source_file, cluster, settings, run_id, mtime_ms)
+    return FileRead(begun, text, source_file, settings, candidates)
 
 
 def _cut(text: bytes, prior: EarlierRead) -> tuple[int, int, list[int] | None]:

@@ -42,6 +42,7 @@ from pyspark.sql import functions as F
 
 from jobs import buckets as bk
 from jobs.ingest.attribution import input_groups
+from jobs.ingest.batch_parse import parse_items
 from jobs.ingest.ingest_frames import IngestResult, ingest_frames
 from jobs.ingest.model import IngestError, IngestSettings, InputSpec, arrow_schema
 from jobs.ingest.parse import quarantine_table
@@ -158,15 +159,16 @@ def _binary_items(batches):
 
 def _write_parsed(items, quiet: IngestSettings, run_id: str, writers: TaskWriters,
                   earlier: Earlier = None) -> list[dict[str, Any]]:  # fmt: skip
-    """Parse each (content, path, cluster, mtime_ms), write its records, return the audit dicts."""
+    """Parse each (content, path, cluster, mtime_ms), write its records, return the audit dicts
+    (small files parsed in batches: :func:`jobs.ingest.batch_parse.parse_items`)."""
     audits: list[dict[str, Any]] = []
-    for data, path, cluster, mtime_ms in items:
-        if data is None:
+    for (_, path, cluster, _), parsed in parse_items(items, quiet, run_id, earlier):
+        if parsed is None:
             q, rows = _file_rows([(path, cluster)], [], quiet, run_id)
             writers.add(pa.table({}), q)
             audits.extend(rows)
             continue
-        ev, q, audit = parse_file(data, path, cluster, quiet, run_id, candidates_for(earlier, path), mtime_ms)
+        ev, q, audit = parsed
         writers.add(ev, q)
         audits.append(audit)
     writers.close()

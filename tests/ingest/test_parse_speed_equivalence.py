@@ -291,7 +291,7 @@ def test_nullify_empty_equals_if_else(values: list, large: bool) -> None:
 
 
 def _reference_layout_order(text: pa.Array) -> list[str]:
-    sample = text.slice(0, HD._COMPILED_ORDER_SAMPLE)
+    sample = text.slice(0, HD.ORDER_SAMPLE)
     hit = [bool(pc.any(pc.match_substring_regex(sample, lay.regex)).as_py()) for lay in L.LAYOUTS]
     return [lay.id for lay, h in zip(L.LAYOUTS, hit) if h] + [
         lay.id for lay, h in zip(L.LAYOUTS, hit) if not h

@@ -8,6 +8,7 @@ logger, thread, message, a viewer's timestamp ``pts``, the layout id).
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 
 import numpy as np
 import pyarrow as pa
@@ -28,6 +29,7 @@ from jobs.ingest.model import (
 )
 from jobs.ingest.prefilter import group_candidates_by_wording
 from jobs.ingest.rawbytes import Raw, may_contain
+from jobs.ingest.wordings import digit_invariant, wordings
 
 # ------------------------------------------------------------------------------------ layouts
 _COMPILED_ORDER_SAMPLE = 400
@@ -62,9 +64,12 @@ class FirstBytes:
 def layout_order(text: pa.Array, fb: FirstBytes | None = None) -> list[L.Layout]:
     """The layout table with the layouts that match none of the file's first lines moved to the end
     (table order otherwise: specific layouts before general ones). A layout none of whose sample
-    lines starts with one of its first characters cannot hit: its regex is not run."""
+    lines starts with one of its first characters cannot hit: its regex is not run. A layout whose
+    regex cannot tell digits apart (:func:`digit_invariant`) is tried on the distinct *wordings* of
+    the sample lines only (:class:`_SampleWordings`: a file's lines differ mostly in their digits)."""
     sample = text.slice(0, _COMPILED_ORDER_SAMPLE)
     sfb = (fb or FirstBytes(sample)).take(slice(0, _COMPILED_ORDER_SAMPLE))
+    sw = _SampleWordings(sample)
 
     values: list[str] | None = None
 
@@ -73,14 +78,71 @@ def layout_order(text: pa.Array, fb: FirstBytes | None = None) -> list[L.Layout]
         possible = np.nonzero(sfb.possible(L.FIRST_CHARS.get(lay.id, L.ALL_CHARS)))[0]
         if not len(possible):
             return False
+        if digit_invariant(lay.regex):
+            return sw.any_match(possible, lay.regex)
         if values is None:
             values = [v or "" for v in sample.to_pylist()]
-        # a hit among the first possible lines settles it; only lines starting with one of the
-        # layout's first characters can hit
-        first, rest = possible[:_FIRST_LOOK], possible[_FIRST_LOOK:]
-        if PR.any_match([values[i] for i in first], lay.regex, lambda: ao.take(sample, first)):
-            return True
-        return len(rest) > 0 and PR.any_match([values[i] for i in rest], lay.regex, lambda: ao.take(sample, rest))
+        return _any_hit(values, possible, lay.regex, lambda idx: ao.take(sample, idx))
+
+    hit = [hits(lay) for lay in L.LAYOUTS]
+    return [lay for lay, h in zip(L.LAYOUTS, hit) if h] + [lay for lay, h in zip(L.LAYOUTS, hit) if not h]
+
+
+def _any_hit(values: list[str], possible: np.ndarray, regex: str, column: Callable[[np.ndarray], pa.Array]) -> bool:
+    """Whether ``regex`` matches one of the lines ``possible`` (``values``: every line as a string;
+    ``column(rows)``: those lines as a column, for RE2). A hit among the first possible lines settles
+    it (Python's ``re`` on a few lines)."""
+    first, rest = possible[:_FIRST_LOOK], possible[_FIRST_LOOK:]
+    if PR.any_match([values[i] for i in first], regex, lambda: column(first)):
+        return True
+    return len(rest) > 0 and PR.any_match([values[i] for i in rest], regex, lambda: column(rest))
+
+
+class _SampleWordings:
+    """The distinct wordings (:func:`wordings`: every digit written as ``0``; null as ``""``) of a
+    sample of lines, for the layouts whose regex gives a line and its wording the same answer: a
+    layout is tried once per distinct wording of the lines it can start (the same answer as on every
+    line, with a few dozen values instead of hundreds)."""
+
+    def __init__(self, sample: pa.Array) -> None:
+        self.sample = sample
+        self._codes: np.ndarray | None = None
+        self._values: list[str] = []
+        self._distinct: dict[bytes, tuple[list[str], np.ndarray]] = {}
+
+    def _encode(self) -> np.ndarray:
+        if self._codes is None:
+            s = self.sample
+            s = pc.fill_null(s, "") if s.null_count else s
+            enc = pc.dictionary_encode(wordings(s))
+            self._codes = ao.numpy_of(enc.indices).astype(np.int64)
+            self._values = enc.dictionary.to_pylist()
+        return self._codes
+
+    def any_match(self, rows: np.ndarray, regex: str) -> bool:
+        """Whether ``regex`` (digit-invariant) matches one of the sample lines ``rows``."""
+        key = rows.tobytes()
+        got = self._distinct.get(key)
+        if got is None:
+            codes = self._encode()[rows]
+            # (distinct codes in the order of their first line: the early answer comes from the first lines)
+            _, first = np.unique(codes, return_index=True)
+            distinct = codes[np.sort(first)]
+            got = self._distinct[key] = ([self._values[c] for c in distinct.tolist()], distinct)
+        values, _ = got
+        return _any_hit(values, np.arange(len(values)), regex, lambda idx: pa.array([values[i] for i in idx], pa.string()))
+
+
+def layout_order_plain(text: pa.Array, fb: FirstBytes | None = None) -> list[L.Layout]:
+    """:func:`layout_order` with every layout tried on each of its possible sample lines (the
+    reference of the wordings' shortcut)."""
+    sample = text.slice(0, _COMPILED_ORDER_SAMPLE)
+    sfb = (fb or FirstBytes(sample)).take(slice(0, _COMPILED_ORDER_SAMPLE))
+    values = [v or "" for v in sample.to_pylist()]
+
+    def hits(lay: L.Layout) -> bool:
+        possible = np.nonzero(sfb.possible(L.FIRST_CHARS.get(lay.id, L.ALL_CHARS)))[0]
+        return len(possible) > 0 and _any_hit(values, possible, lay.regex, lambda idx: ao.take(sample, idx))
 
     hit = [hits(lay) for lay in L.LAYOUTS]
     return [lay for lay, h in zip(L.LAYOUTS, hit) if h] + [lay for lay, h in zip(L.LAYOUTS, hit) if not h]

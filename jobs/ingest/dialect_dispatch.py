@@ -22,7 +22,7 @@ on the messages of that call, and the column form runs.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
@@ -30,16 +30,11 @@ import pyarrow as pa
 from jobs.ingest import dialect_model as DM
 from jobs.ingest import dialects as D
 from jobs.ingest import pyregex as PR
-from jobs.ingest.wordings import WORDING, digit_invariant, wordings
 
 #: the most distinct messages dispatched here; above it the column form's RE2 calls (compiled once per
 #: dialect and call) cost less than Python's regexes per message (on the mixed benchmark corpus the
 #: two are even at about 1,000-2,000 messages; below 200 this form takes a fifth to a tenth of the time)
 MAX_MESSAGES = 1000
-
-_DIGITS = frozenset("0123456789")
-#: the most (message wording, logger) pairs a dispatcher remembers (it starts over when full)
-MEMO_MAX = 200_000
 
 #: the first word of a body: RE2's ``^\S*`` (``\S``: anything but ``[\t\n\f\r ]``)
 _FIRST_WORD = re.compile(r"[^\t\n\f\r ]*")
@@ -71,13 +66,6 @@ class TableDispatch:
     keyless: tuple[tuple[int, frozenset[str] | None], ...]
     keyless_set: frozenset[int]
     conditions: tuple[re.Pattern[str], ...]  # :data:`D.LOGGER_CONDITIONS`
-    #: per entry, whether a message and its wording get the same answer from it (:func:`_invariant`)
-    invariant: tuple[bool, ...] = ()
-    #: whether no key or first word of the table holds a digit (then a body and its wording try the
-    #: same entries in the same order) and the context prefix is digit-invariant: :class:`FirstMatches` may be used
-    remembers: bool = False
-    #: (message wording, logger) -> the entry of its first match, None: none (:class:`FirstMatches`)
-    memo: dict[tuple[str, str], int | None] = field(default_factory=dict, compare=False)
 
     def order(self, word: str) -> list[int]:
         """The entries a body starting with ``word`` tries, in order."""
@@ -138,19 +126,9 @@ def build_dispatch(dialects: tuple[D.Dialect, ...]) -> TableDispatch | None:
             keyed.setdefault(d.key, []).append(i)
         else:
             keyless.append((i, d.first_words))
-    words = [*keyed, *(w for _, fw in keyless for w in fw or ())]
-    remembers = digit_invariant(D.BODY_PREFIX) and not any(ch in _DIGITS for w in words for ch in w)
     return TableDispatch(prefix[0], tuple(e for e in entries if e is not None), {k: tuple(v) for k, v in keyed.items()},
                          tuple(keyless), frozenset(i for i, _ in keyless),
-                         tuple(c[0] for c in conds if c is not None),
-                         tuple(_invariant(e) for e in entries if e is not None), remembers)  # fmt: skip
-
-
-def _invariant(e: _Entry) -> bool:
-    """Whether the entry answers a body and its wording alike: a digit-invariant pattern and open
-    wording (:func:`digit_invariant`) and a literal without digits (the logger is part of the key)."""
-    return (digit_invariant(e.pattern) and not any(ch in _DIGITS for ch in e.literal + (e.source_prefix or ""))
-            and (e.open_rx is None or digit_invariant(e.open_rx.pattern)))  # fmt: skip
+                         tuple(c[0] for c in conds if c is not None))  # fmt: skip
 
 
 def _logger_ok(e: _Entry, logger: str | None, message: str | None) -> bool:
@@ -184,26 +162,10 @@ def _first_match(
 ) -> tuple[int, re.Match[str]] | None:
     """The first entry matching ``body`` (and its match), or None (``unknown``: per logger, whether
     it is unknown, filled as needed)."""
-    return _first_in(td, _order(td, body, order_of), body, logger, message, has_pre, unknown)
-
-
-def _order(td: TableDispatch, body: str, order_of: dict[str, list[int]]) -> list[int]:
     word = _FIRST_WORD.match(body).group(0)  # type: ignore[union-attr]
     order = order_of.get(word)
     if order is None:
         order = order_of[word] = td.order(word)
-    return order
-
-
-def _first_in(
-    td: TableDispatch,
-    order: list[int],
-    body: str,
-    logger: str | None,
-    message: str | None,
-    has_pre: bool,
-    unknown: dict[str | None, bool],
-) -> tuple[int, re.Match[str]] | None:
     for i in order:
         e = td.entries[i]
         if e.needs_prefix and not has_pre:
@@ -218,42 +180,6 @@ def _first_in(
     return None
 
 
-def remembered_match(
-    td: TableDispatch,
-    body: str,
-    logger: str,
-    message: str,
-    has_pre: bool,
-    order_of: dict[str, list[int]],
-    unknown: dict[str | None, bool],
-    wording: str | None = None,
-) -> tuple[int, re.Match[str]] | None:
-    """:func:`_first_match`, remembered per process by the message's wording and logger: a message
-    whose wording an earlier one had tries the entry that matched that one (or none) only. Exact
-    when every entry the first message tried gives a message and its wording the same answer
-    (:attr:`TableDispatch.invariant`; else nothing is remembered): then every message of that
-    wording (the same body start, prefix and logger) tries the same entries with the same answers.
-    ``wording``: the message's wording when the caller has it (:func:`jobs.ingest.wordings.wordings`)."""
-    if not td.remembers:
-        return _first_match(td, body, logger, message, has_pre, order_of, unknown)
-    key = (wording if wording is not None else message.translate(WORDING), logger)
-    known = td.memo.get(key, -1)
-    if known is None:
-        return None
-    if known >= 0:
-        m = _compiled(td.entries[known])[0].search(body)
-        if m is not None:
-            return known, m
-    order = _order(td, body, order_of)
-    hit = _first_in(td, order, body, logger, message, has_pre, unknown)
-    tried = order if hit is None else order[: order.index(hit[0]) + 1]
-    if all(td.invariant[i] for i in tried):
-        if len(td.memo) >= MEMO_MAX:
-            td.memo.clear()
-        td.memo[key] = hit[0] if hit is not None else None
-    return hit
-
-
 def match_messages(
     td: TableDispatch, message: pa.Array, logger: pa.Array
 ) -> tuple[pa.Table, np.ndarray] | None:
@@ -266,15 +192,12 @@ def match_messages(
     if message.null_count or logger.null_count:
         return None
     try:
-        keys = wordings(message).to_pylist() if td.remembers else None
-        return _match_all(td, message.to_pylist(), logger.to_pylist(), keys)
+        return _match_all(td, message.to_pylist(), logger.to_pylist())
     except _Untranslatable:
         return None
 
 
-def _match_all(
-    td: TableDispatch, msgs: list[str], loggers: list[str], keys: list[str] | None = None
-) -> tuple[pa.Table, np.ndarray]:
+def _match_all(td: TableDispatch, msgs: list[str], loggers: list[str]) -> tuple[pa.Table, np.ndarray]:
     unmatched = np.ones(len(msgs), dtype=bool)
     order_of: dict[str, list[int]] = {}
     unknown: dict[str | None, bool] = {}
@@ -283,8 +206,7 @@ def _match_all(
     for r, msg in enumerate(msgs):
         p = td.prefix.search(msg)
         body = msg[p.end() :] if p is not None else msg
-        hit = remembered_match(td, body, loggers[r], msg, p is not None, order_of, unknown,
-                               keys[r] if keys is not None else None)  # fmt: skip
+        hit = _first_match(td, body, loggers[r], msg, p is not None, order_of, unknown)
         if hit is not None:
             rows.append(r)
             found.append((hit[0], hit[1], p, body))

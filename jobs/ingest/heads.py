@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
+from functools import cache
 
 import numpy as np
 import pyarrow as pa
@@ -51,14 +52,20 @@ class FirstBytes:
         """Mask of the strings whose first character is one of ``chars`` (ASCII)."""
         m = self._cache.get(chars)
         if m is None:
-            lut = np.zeros(257, dtype=bool)
-            lut[[ord(c) for c in chars if ord(c) < 256]] = True
-            m = lut[self.codes]
-            self._cache[chars] = m
+            m = self._cache[chars] = _first_char_table(chars)[self.codes]
         return m
 
     def take(self, idx: np.ndarray | slice) -> FirstBytes:
         return FirstBytes(None, self.codes[idx])
+
+
+@cache
+def _first_char_table(chars: str) -> np.ndarray:
+    """Lookup table of :meth:`FirstBytes.possible`: per first-byte code (256: none), whether it is one of ``chars``."""
+    lut = np.zeros(257, dtype=bool)
+    lut[[ord(c) for c in chars if ord(c) < 256]] = True
+    lut.flags.writeable = False
+    return lut
 
 
 def layout_order(text: pa.Array, fb: FirstBytes | None = None) -> list[L.Layout]:

@@ -52,13 +52,33 @@ def _tail_pieces(raw: Raw, rows: np.ndarray, start: np.ndarray) -> pa.Array:
     return pieces(raw, bounds)
 
 
+#: the shortest timestamp FAST_SPRINGBOOT accepts (``yyyy-MM-dd HH:mm:ss.S``): no space before this byte
+_TS_MIN = 21
+
+
 def _head(raw: Raw, rows: np.ndarray, dash: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(spaced, timestamp end, level start, level end) in bytes of each line, from its first
-    ``dash`` bytes (the part before ``" --- "``: only digits, ``-:.,TZ+``, spaces, the level)."""
+    ``dash`` bytes (the part before ``" --- "``: only digits, ``-:.,TZ+``, spaces, the level). The
+    timestamp's first :data:`_TS_MIN` bytes hold no space (the gate regex): only the bytes after
+    them are looked at, and byte 10 (a space in Spring Boot 2's ``yyyy-MM-dd HH:mm:ss.SSS``)."""
+    width = int(dash.max()) + 1
+    lo = min(_TS_MIN, width)
+    m = raw.window(rows, lo, width - lo)
+    col = np.arange(lo, width)[None, :]
+    sp = (m == 32) & (col <= dash[:, None])  # (the first byte of " --- " ends the level)
+    spaced = raw.data[raw.starts[rows] + 10] == 32 if width > 10 else np.zeros(len(rows), dtype=bool)
+    ts_end = lo + np.argmax(sp, axis=1)
+    lv0 = lo + np.argmax(~sp & (col > ts_end[:, None]), axis=1)
+    lv1 = lo + np.argmax(sp & (col > lv0[:, None]), axis=1)
+    return spaced, ts_end, lv0, lv1
+
+
+def _head_plain(raw: Raw, rows: np.ndarray, dash: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_head` over every byte before ``" --- "`` (the reference)."""
     width = int(dash.max()) + 1
     m = raw.window(rows, 0, width)
     col = np.arange(width)[None, :]
-    sp = (m == 32) & (col <= dash[:, None])  # (the first byte of " --- " ends the level)
+    sp = (m == 32) & (col <= dash[:, None])
     spaced = sp[:, 10] if width > 10 else np.zeros(len(rows), dtype=bool)
     after = np.where(spaced, 11, 0)[:, None]
     ts_end = np.argmax(sp & (col >= after), axis=1)

@@ -309,6 +309,21 @@ def test_springboot_byte_split_equals_string_kernels(lines: list[str], iso_t: bo
     # and trims a thread's trailing whitespace - and the byte split keeps exactly its behaviour)
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_sb_line(), min_size=1, max_size=30))
+def test_springboot_head_after_the_shortest_timestamp_equals_every_byte(lines: list[str]) -> None:
+    """The level and timestamp ends read after the shortest timestamp's bytes equal the matrix of
+    every byte before ``" --- "`` (the lines the gate regex accepts)."""
+    arr = pa.array(lines + ["2024-05-01 10:00:00,1 WARN --- [m] k : x"], pa.large_string())
+    raw = Raw(arr)
+    rows = np.nonzero(AO.mask(pc.match_substring_regex(arr, L.FAST_SPRINGBOOT)))[0]
+    # (the gate's " --- " is the first one, and only ASCII comes before it: characters are bytes)
+    dash = np.array([arr[int(r)].as_py().find(" --- ") for r in rows], np.int64)
+    got, want = SH._head(raw, rows, dash), SH._head_plain(raw, rows, dash)
+    assert [g.tolist() for g in got] == [w.tolist() for w in want]
+    assert got[1][-1] == 21  # (the shortest timestamp ends at byte 21)
+
+
 def test_springboot_long_head_falls_back_to_the_kernels() -> None:
     line = "2024-05-01T10:00:00.123Z  INFO " + "1" * 120 + " --- [main] k.G : m"
     arr = pa.array([line, "2024-05-01T10:00:00.123Z  INFO 1 --- [a] [main] k.G  : hello"], pa.large_string())

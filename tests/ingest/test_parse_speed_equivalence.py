@@ -311,10 +311,37 @@ def _reference_layout_order(text: pa.Array) -> list[str]:
     )
 )
 def test_layout_order_equals_every_regex_on_the_sample(lines: list[str]) -> None:
-    """The first-characters skip and the early answer from the first possible lines (Python's re)
-    give the order of running every layout regex on the whole sample."""
+    """The first-characters skip, the distinct wordings and the early answer from the first possible
+    lines (Python's re) give the order of running every layout regex on the whole sample."""
     text = pa.array(lines, pa.large_string())
     assert [lay.id for lay in HD.layout_order(text)] == _reference_layout_order(text)
+    assert [lay.id for lay in HD.layout_order_plain(text)] == _reference_layout_order(text)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from([lay.example for lay in L.LAYOUTS] + ["", "\tat x.Y(Y.java:1)"]),
+                  st.lists(st.sampled_from("0123456789x \u00e9"), min_size=1, max_size=3)),
+        min_size=1,
+        max_size=30,
+    ),
+    st.booleans(),
+)
+def test_layout_order_on_wordings_equals_every_line(lines: list[tuple[str, list[str]]], nulls: bool) -> None:
+    """Lines that differ in their digits (or in a digit made another character) give the order of
+    trying every layout on every line (:func:`HD.layout_order_plain`)."""
+    vals: list[str | None] = []
+    for k, (line, subs) in enumerate(lines):
+        chars = list(line)
+        digits = [i for i, c in enumerate(chars) if c.isdigit()]
+        for j, c in enumerate(subs):
+            if digits:
+                chars[digits[(k + j * 7) % len(digits)]] = c
+        vals.append("".join(chars) if not (nulls and k % 5 == 4) else None)
+    text = pa.array(vals, pa.string())
+    assert [lay.id for lay in HD.layout_order(text)] == [lay.id for lay in HD.layout_order_plain(text)]
+    assert [lay.id for lay in HD.layout_order(text)] == _reference_layout_order(pc.fill_null(text, ""))
 
 
 @settings(max_examples=100, deadline=None)

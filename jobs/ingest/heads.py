@@ -3,13 +3,12 @@ the general reader for unknown layouts, pasted-text unwrapping and the heads' ti
 
 A *head* is a log entry's first line; :class:`Heads` accumulates them with their fields (ts, level,
 logger, thread, message, a viewer's timestamp ``pts``, the layout id).
+(Layout detection - :class:`FirstBytes`, :func:`layout_order` - is :mod:`jobs.ingest.layout_sample`'s.)
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
-from functools import cache
 
 import numpy as np
 import pyarrow as pa
@@ -25,136 +24,17 @@ from jobs.ingest import line_prefixes as LP
 from jobs.ingest import pyregex as PR
 from jobs.ingest import timestamps as TS
 from jobs.ingest.fastpaths import fast_log4j, fast_log4j_both, fast_springboot, merge_partial
+from jobs.ingest.layout_sample import _COMPILED_ORDER_SAMPLE, FirstBytes
+from jobs.ingest.layout_sample import layout_order as layout_order  # (re-exported: the parser's step)
+from jobs.ingest.layout_sample import layout_order_plain as layout_order_plain
 from jobs.ingest.model import (
     IngestSettings,
 )
 from jobs.ingest.prefilter import group_candidates_by_wording
-from jobs.ingest.rawbytes import Raw, may_contain
-from jobs.ingest.wordings import digit_invariant, wordings
+from jobs.ingest.rawbytes import may_contain
+
 
 # ------------------------------------------------------------------------------------ layouts
-_COMPILED_ORDER_SAMPLE = 400
-_FIRST_LOOK = 8
-
-
-class FirstBytes:
-    """The first byte of each string of a column (256: empty or null): every layout regex is
-    anchored and can only start with a few characters (:data:`L.FIRST_CHARS`), so a cheap lookup
-    tells which lines a layout could match at all."""
-
-    def __init__(self, a: pa.Array | None, codes: np.ndarray | None = None) -> None:
-        if a is not None:
-            codes = Raw(a).first_bytes()
-        self.codes: np.ndarray = codes if codes is not None else np.zeros(0, np.int16)
-        self._cache: dict[str, np.ndarray] = {}
-
-    def possible(self, chars: str) -> np.ndarray:
-        """Mask of the strings whose first character is one of ``chars`` (ASCII)."""
-        m = self._cache.get(chars)
-        if m is None:
-            m = self._cache[chars] = _first_char_table(chars)[self.codes]
-        return m
-
-    def take(self, idx: np.ndarray | slice) -> FirstBytes:
-        return FirstBytes(None, self.codes[idx])
-
-
-@cache
-def _first_char_table(chars: str) -> np.ndarray:
-    """Lookup table of :meth:`FirstBytes.possible`: per first-byte code (256: none), whether it is one of ``chars``."""
-    lut = np.zeros(257, dtype=bool)
-    lut[[ord(c) for c in chars if ord(c) < 256]] = True
-    lut.flags.writeable = False
-    return lut
-
-
-def layout_order(text: pa.Array, fb: FirstBytes | None = None) -> list[L.Layout]:
-    """The layout table with the layouts that match none of the file's first lines moved to the end
-    (table order otherwise: specific layouts before general ones). A layout none of whose sample
-    lines starts with one of its first characters cannot hit: its regex is not run. A layout whose
-    regex cannot tell digits apart (:func:`digit_invariant`) is tried on the distinct *wordings* of
-    the sample lines only (:class:`_SampleWordings`: a file's lines differ mostly in their digits)."""
-    sample = text.slice(0, _COMPILED_ORDER_SAMPLE)
-    sfb = (fb or FirstBytes(sample)).take(slice(0, _COMPILED_ORDER_SAMPLE))
-    sw = _SampleWordings(sample)
-
-    values: list[str] | None = None
-
-    def hits(lay: L.Layout) -> bool:
-        nonlocal values
-        possible = np.nonzero(sfb.possible(L.FIRST_CHARS.get(lay.id, L.ALL_CHARS)))[0]
-        if not len(possible):
-            return False
-        if digit_invariant(lay.regex):
-            return sw.any_match(possible, lay.regex)
-        if values is None:
-            values = [v or "" for v in sample.to_pylist()]
-        return _any_hit(values, possible, lay.regex, lambda idx: ao.take(sample, idx))
-
-    hit = [hits(lay) for lay in L.LAYOUTS]
-    return [lay for lay, h in zip(L.LAYOUTS, hit) if h] + [lay for lay, h in zip(L.LAYOUTS, hit) if not h]
-
-
-def _any_hit(values: list[str], possible: np.ndarray, regex: str, column: Callable[[np.ndarray], pa.Array]) -> bool:
-    """Whether ``regex`` matches one of the lines ``possible`` (``values``: every line as a string;
-    ``column(rows)``: those lines as a column, for RE2). A hit among the first possible lines settles
-    it (Python's ``re`` on a few lines)."""
-    first, rest = possible[:_FIRST_LOOK], possible[_FIRST_LOOK:]
-    if PR.any_match([values[i] for i in first], regex, lambda: column(first)):
-        return True
-    return len(rest) > 0 and PR.any_match([values[i] for i in rest], regex, lambda: column(rest))
-
-
-class _SampleWordings:
-    """The distinct wordings (:func:`wordings`: every digit written as ``0``; null as ``""``) of a
-    sample of lines, for the layouts whose regex gives a line and its wording the same answer: a
-    layout is tried once per distinct wording of the lines it can start (the same answer as on every
-    line, with a few dozen values instead of hundreds)."""
-
-    def __init__(self, sample: pa.Array) -> None:
-        self.sample = sample
-        self._codes: np.ndarray | None = None
-        self._values: list[str] = []
-        self._distinct: dict[bytes, tuple[list[str], np.ndarray]] = {}
-
-    def _encode(self) -> np.ndarray:
-        if self._codes is None:
-            s = self.sample
-            s = pc.fill_null(s, "") if s.null_count else s
-            enc = pc.dictionary_encode(wordings(s))
-            self._codes = ao.numpy_of(enc.indices).astype(np.int64)
-            self._values = enc.dictionary.to_pylist()
-        return self._codes
-
-    def any_match(self, rows: np.ndarray, regex: str) -> bool:
-        """Whether ``regex`` (digit-invariant) matches one of the sample lines ``rows``."""
-        key = rows.tobytes()
-        got = self._distinct.get(key)
-        if got is None:
-            codes = self._encode()[rows]
-            # (distinct codes in the order of their first line: the early answer comes from the first lines)
-            _, first = np.unique(codes, return_index=True)
-            distinct = codes[np.sort(first)]
-            got = self._distinct[key] = ([self._values[c] for c in distinct.tolist()], distinct)
-        values, _ = got
-        return _any_hit(values, np.arange(len(values)), regex, lambda idx: pa.array([values[i] for i in idx], pa.string()))
-
-
-def layout_order_plain(text: pa.Array, fb: FirstBytes | None = None) -> list[L.Layout]:
-    """:func:`layout_order` with every layout tried on each of its possible sample lines (the
-    reference of the wordings' shortcut)."""
-    sample = text.slice(0, _COMPILED_ORDER_SAMPLE)
-    sfb = (fb or FirstBytes(sample)).take(slice(0, _COMPILED_ORDER_SAMPLE))
-    values = [v or "" for v in sample.to_pylist()]
-
-    def hits(lay: L.Layout) -> bool:
-        possible = np.nonzero(sfb.possible(L.FIRST_CHARS.get(lay.id, L.ALL_CHARS)))[0]
-        return len(possible) > 0 and _any_hit(values, possible, lay.regex, lambda idx: ao.take(sample, idx))
-
-    hit = [hits(lay) for lay in L.LAYOUTS]
-    return [lay for lay, h in zip(L.LAYOUTS, hit) if h] + [lay for lay, h in zip(L.LAYOUTS, hit) if not h]
-
-
 def _mostly_json(text: pa.Array, fb: FirstBytes | None = None) -> bool:
     sample = text.slice(0, _COMPILED_ORDER_SAMPLE)
     sfb = (fb or FirstBytes(sample)).take(slice(0, _COMPILED_ORDER_SAMPLE))
@@ -522,11 +402,9 @@ def general_heads(
     hint = group_candidates_by_wording(cand)
     if enveloped is not None:
         hint |= np.isin(left[pos], enveloped)
-    is_head, st = G.read_heads(cand, hint, cont)
+    is_head, fields = G.head_fields(cand, hint, cont)
     if not is_head.any():
         return left
-    hp = pa.array(is_head)
-    fields = {k: v.filter(hp) for k, v in st.items()}
     pts = fields.pop("pts")
     heads.add(left[pos[is_head]], label + "general", fields, pts)
     keep = np.ones(len(left), dtype=bool)

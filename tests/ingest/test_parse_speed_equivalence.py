@@ -480,3 +480,31 @@ def test_key_block_on_continued_lines_equals_every_line(rows: list[tuple[str | N
     got, want = FLD._key_block(ev, cont, member), FLD.key_block_plain(ev, cont, member)
     assert {k: v.to_pylist() for k, v in got.items()} == {k: v.to_pylist() for k, v in want.items()}
     assert all(got[k].type == want[k].type for k in want)
+
+
+_GENERAL_LINES = [
+    "\tauto.commit.interval.ms = 5000",
+    "\tMember:      j_TsKaU38yxWyfR_gYsjMg",
+    "2024-05-01 10:00:00 WARN some.Logger: Member m1 left group g",
+    "10:00:00.123 [main] INFO  k.Coordinator - (Re-)joining group g",
+    "  2024-05-01T10:00:00Z indented entry",
+    "java.io.IOException: Connection to 2 was disconnected",
+    "ERROR something happened (a.b.C)",
+    "",
+]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from(_GENERAL_LINES), st.booleans(), st.booleans()), min_size=0, max_size=80)
+)
+def test_general_reader_per_distinct_line_equals_every_line(rows: list[tuple[str, bool, bool]]) -> None:
+    """The general reader on the distinct (line, hint, continuation shape) triples, spread back, gives
+    what it gives on every line (the heads and their fields)."""
+    cand = pa.array([r[0] for r in rows], pa.string())
+    hint = np.array([r[1] for r in rows], dtype=bool)
+    cont = np.array([r[2] for r in rows], dtype=bool)
+    got_h, got = HD.general_head_fields(cand, hint, cont)
+    want_h, want = HD.general_head_fields_plain(cand, hint, cont)
+    assert got_h.tolist() == want_h.tolist()
+    assert {k: v.to_pylist() for k, v in got.items()} == {k: v.to_pylist() for k, v in want.items()}

@@ -7,8 +7,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 
-from jobs.ingest import dialects as D
 from jobs.ingest import arrowops as AO
+from jobs.ingest import dialects as D
 from jobs.ingest.arrowops import elem, mask
 from jobs.ingest.messages import _prefix_fields, _strip_prefix
 from jobs.ingest.rawbytes import may_contain, single_digit

@@ -21,6 +21,7 @@ from jobs.ingest import arrowops as AO
 from jobs.ingest import dialects as D
 from jobs.ingest import epoch_ms as EM
 from jobs.ingest import fields as FL
+from jobs.ingest import general as G
 from jobs.ingest import heads as HD
 from jobs.ingest import layouts as L
 from jobs.ingest import lines as LN
@@ -504,7 +505,7 @@ def test_general_reader_per_distinct_line_equals_every_line(rows: list[tuple[str
     cand = pa.array([r[0] for r in rows], pa.string())
     hint = np.array([r[1] for r in rows], dtype=bool)
     cont = np.array([r[2] for r in rows], dtype=bool)
-    got_h, got = HD.general_head_fields(cand, hint, cont)
-    want_h, want = HD.general_head_fields_plain(cand, hint, cont)
+    got_h, got = G.head_fields(cand, hint, cont)
+    want_h, want = G.head_fields_plain(cand, hint, cont)
     assert got_h.tolist() == want_h.tolist()
     assert {k: v.to_pylist() for k, v in got.items()} == {k: v.to_pylist() for k, v in want.items()}

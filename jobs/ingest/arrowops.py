@@ -48,35 +48,11 @@ SLICE_MIN = 256
 
 def take(a: pa.Array, idx: np.ndarray) -> pa.Array:
     """``a.take(idx)``; a run of at least :data:`SLICE_MIN` consecutive positions is the zero-copy
-    slice with the same values, and so many strings with only empty strings between them
-    (:func:`_over_empty`: e.g. the lines of a file without its blank lines) are a new offsets
-    buffer over the same bytes."""
+    slice with the same values."""
     n = len(idx)
-    if n >= SLICE_MIN and not isinstance(a, pa.ChunkedArray):
-        if _consecutive(idx, len(a)):
-            return a.slice(int(idx[0]), n)
-        if (v := _over_empty(a, idx)) is not None:
-            return v
+    if n >= SLICE_MIN and not isinstance(a, pa.ChunkedArray) and _consecutive(idx, len(a)):
+        return a.slice(int(idx[0]), n)
     return a.take(pa.array(idx, pa.int64()))
-
-
-def _over_empty(a: pa.Array, idx: np.ndarray) -> pa.Array | None:
-    """``a.take(idx)`` without copying the bytes when ``a`` is a string column without nulls and
-    each string taken ends where the next one taken starts in ``a``'s data (only empty strings lie
-    between them): the strings' start offsets and the last one's end over the same data buffer.
-    None when that does not hold."""
-    if a.null_count or not (pa.types.is_string(a.type) or pa.types.is_large_string(a.type)):
-        return None
-    if int(idx.min()) < 0 or int(idx.max()) >= len(a):
-        return None
-    raw = Raw(a)
-    if raw.data_buffer is None:
-        return None
-    s, e = raw.starts[idx], raw.ends[idx]
-    if not (s[1:] == e[:-1]).all():
-        return None
-    offs = np.append(s, e[-1]).astype(np.int64 if pa.types.is_large_string(a.type) else np.int32)
-    return pa.Array.from_buffers(a.type, len(idx), [None, pa.py_buffer(offs), raw.data_buffer])
 
 
 def _consecutive(idx: np.ndarray, size: int) -> bool:

@@ -7,7 +7,6 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 
-from jobs.ingest import arrowops as AO
 from jobs.ingest import dialects as D
 from jobs.ingest.arrowops import elem, mask
 from jobs.ingest.messages import _prefix_fields, _strip_prefix
@@ -146,23 +145,3 @@ def test_instance_id_skips_the_replacement_only_when_it_changes_nothing() -> Non
         bad = pc.fill_null(pc.is_in(plain, pa.array(["None", "null", "Optional.empty", ""])), False)
         want = pc.if_else(bad, pa.scalar(None, pa.string()), plain)
         assert _instance_id(a).to_pylist() == want.to_pylist()
-
-
-@pytest.mark.parametrize("typ", [pa.string(), pa.large_string()])
-def test_take_over_empty_strings_equals_take(typ: pa.DataType) -> None:
-    """A take skipping only empty strings is the same column over the same bytes (no copy); other
-    takes (a skipped non-empty string, repeats, nulls, out of order) are Arrow's take."""
-    rng = np.random.default_rng(7)
-    n = 3 * AO.SLICE_MIN
-    vals = ["" if rng.random() < 0.3 else f"line {i} \u00e9" for i in range(n)]
-    arr = pa.array(vals, typ).slice(5)
-    nonblank = np.nonzero(np.array([v != "" for v in arr.to_pylist()]))[0]
-    got = AO.take(arr, nonblank)
-    assert got.type == arr.type and got.to_pylist() == arr.take(pa.array(nonblank)).to_pylist()
-    assert got.buffers()[2].address == arr.buffers()[2].address  # (the same bytes)
-    everything_but_one = np.delete(np.arange(len(arr)), nonblank[3])
-    shuffled = rng.permutation(nonblank)
-    with_nulls = pa.array([None if v == "" else v for v in vals], typ)
-    for a, idx in ((arr, everything_but_one), (arr, shuffled), (arr, np.repeat(nonblank, 2)), (with_nulls, nonblank)):
-        assert AO._over_empty(a, idx) is None
-        assert AO.take(a, idx).to_pylist() == a.take(pa.array(idx)).to_pylist()

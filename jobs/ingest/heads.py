@@ -24,7 +24,7 @@ from jobs.ingest import line_prefixes as LP
 from jobs.ingest import pyregex as PR
 from jobs.ingest import timestamps as TS
 from jobs.ingest.fastpaths import fast_log4j, fast_log4j_both, fast_springboot, merge_partial
-from jobs.ingest.layout_sample import _COMPILED_ORDER_SAMPLE, FirstBytes
+from jobs.ingest.layout_sample import ORDER_SAMPLE, FirstBytes
 from jobs.ingest.layout_sample import layout_order as layout_order  # (re-exported: the parser's step)
 from jobs.ingest.layout_sample import layout_order_plain as layout_order_plain
 from jobs.ingest.model import (
@@ -33,6 +33,7 @@ from jobs.ingest.model import (
 from jobs.ingest.prefilter import group_candidates_by_wording
 from jobs.ingest.rawbytes import may_contain
 
+_COMPILED_ORDER_SAMPLE = ORDER_SAMPLE  # (the layout order's sample: JSON-first is decided on it too)
 
 # ------------------------------------------------------------------------------------ layouts
 def _mostly_json(text: pa.Array, fb: FirstBytes | None = None) -> bool:

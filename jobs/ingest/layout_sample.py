@@ -19,7 +19,8 @@ from jobs.ingest import pyregex as PR
 from jobs.ingest.rawbytes import Raw
 from jobs.ingest.wordings import digit_invariant, wordings
 
-_COMPILED_ORDER_SAMPLE = 400
+#: the first lines of a file that decide the layout order
+ORDER_SAMPLE = 400
 _FIRST_LOOK = 8
 
 
@@ -60,8 +61,8 @@ def layout_order(text: pa.Array, fb: FirstBytes | None = None) -> list[L.Layout]
     lines starts with one of its first characters cannot hit: its regex is not run. A layout whose
     regex cannot tell digits apart (:func:`digit_invariant`) is tried on the distinct *wordings* of
     the sample lines only (:class:`_SampleWordings`: a file's lines differ mostly in their digits)."""
-    sample = text.slice(0, _COMPILED_ORDER_SAMPLE)
-    sfb = (fb or FirstBytes(sample)).take(slice(0, _COMPILED_ORDER_SAMPLE))
+    sample = text.slice(0, ORDER_SAMPLE)
+    sfb = (fb or FirstBytes(sample)).take(slice(0, ORDER_SAMPLE))
     sw = _SampleWordings(sample)
 
     values: list[str] | None = None
@@ -129,8 +130,8 @@ class _SampleWordings:
 def layout_order_plain(text: pa.Array, fb: FirstBytes | None = None) -> list[L.Layout]:
     """:func:`layout_order` with every layout tried on each of its possible sample lines (the
     reference of the wordings' shortcut)."""
-    sample = text.slice(0, _COMPILED_ORDER_SAMPLE)
-    sfb = (fb or FirstBytes(sample)).take(slice(0, _COMPILED_ORDER_SAMPLE))
+    sample = text.slice(0, ORDER_SAMPLE)
+    sfb = (fb or FirstBytes(sample)).take(slice(0, ORDER_SAMPLE))
     values = [v or "" for v in sample.to_pylist()]
 
     def hits(lay: L.Layout) -> bool:

@@ -30,7 +30,7 @@ import pyarrow.compute as pc
 from jobs.ingest import arrowops as ao
 from jobs.ingest import layouts as L
 from jobs.ingest import pyregex as PR
-from jobs.ingest.heads import FIRST_LOOK, ORDER_SAMPLE, FirstBytes
+from jobs.ingest.layout_sample import FIRST_LOOK, ORDER_SAMPLE, FirstBytes
 from jobs.ingest.messages import Triples, distinct_events
 from jobs.ingest.model import IngestSettings
 from jobs.ingest.parse import FileText, ParseResult
@@ -114,8 +114,8 @@ def parse_batch(reads: list[FileRead]) -> list[ParseResult]:
 
 
 def layout_orders(samples: list[tuple[pa.Array, FirstBytes]]) -> list[list[L.Layout]]:
-    """:func:`~jobs.ingest.heads.layout_order` of each file's head lines and first bytes, with one
-    regex call per layout (two: the first :data:`~jobs.ingest.heads.FIRST_LOOK` lines a layout can start of each file,
+    """:func:`~jobs.ingest.layout_sample.layout_order` of each file's head lines and first bytes, with one
+    regex call per layout (two: the first :data:`~jobs.ingest.layout_sample.FIRST_LOOK` lines a layout can start of each file,
     then the rest of the files it has not hit yet) over the sample lines of all the files."""
     if not samples:
         return []

@@ -232,8 +232,9 @@ def _matches_of(
             # (empty is no value, except an empty partition list: a fact)
             vals[name][j] = v or ("" if name == "partitions_raw" else None)
         if p is not None:
+            pd = p.groupdict()
             for name in D.PREFIX_FIELDS:
-                vals[name][j] = p.group(name) or None
+                vals[name][j] = pd[name] or None
     for name in (*names, *D.PREFIX_FIELDS):
         cols[name] = pa.array(vals[name], pa.string())
     cols["_body"] = pa.array([f[3] for f in found], pa.string())

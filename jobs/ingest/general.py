@@ -34,6 +34,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from jobs.ingest import arrowops as ao
 from jobs.ingest import pyregex as PR
 from jobs.ingest import timestamps as T
 from jobs.ingest.layouts import LEVELS, MEL_LEVELS, PY_LOGGER, SHORT_LEVELS
@@ -296,3 +297,44 @@ def layout_map_tail(messages: list[str | None]) -> str | None:
     if count < 2 or count * 2 <= n:
         return None
     return r"\s+\{" + ", ?".join(re.escape(k) + "=[^{}=,]*" for k in keys) + r"\}\s*$"
+
+
+# ------------------------------------------------------------------------------ per distinct line
+def head_fields(
+    cand: pa.Array, hint: np.ndarray, cont: np.ndarray
+) -> tuple[np.ndarray, dict[str, pa.Array]]:
+    """:func:`head_fields_plain`, run once per distinct (line, hint, continuation shape) when
+    the lines repeat (a consumer's configuration dump or assignment block, logged at every start, is
+    most of what reaches the general reader): :func:`read_heads` is a function of each line and its
+    two flags (what it decides for the whole column - no head at all - is decided alike on the
+    distinct lines), so its answers are spread back to the lines."""
+    if len(cand) < _DISTINCT_MIN:
+        return head_fields_plain(cand, hint, cont)
+    codes = ao.numpy_of(pc.dictionary_encode(cand, null_encoding="encode").indices).astype(np.int64)
+    key = codes * 4 + hint * 2 + cont
+    _, first, inv = np.unique(key, return_index=True, return_inverse=True)
+    if len(first) * 2 > len(cand):
+        return head_fields_plain(cand, hint, cont)
+    is_head, st = read_heads(ao.take(cand, first), hint[first], cont[first])
+    heads = is_head[inv]
+    if not heads.any():
+        return heads, {}
+    head_keys = key[first][is_head]  # (the distinct heads' keys, increasing)
+    at = np.searchsorted(head_keys, key[heads])  # (each head line's distinct head)
+    hp = pa.array(is_head)
+    return heads, {k: ao.take(v.filter(hp), at) for k, v in st.items()}
+
+
+#: fewer lines than this go to the general reader as they are (no distinct values looked for)
+_DISTINCT_MIN = 32
+
+
+def head_fields_plain(
+    cand: pa.Array, hint: np.ndarray, cont: np.ndarray
+) -> tuple[np.ndarray, dict[str, pa.Array]]:
+    """The lines of ``cand`` the general reader takes as heads and their fields (one value per head)."""
+    is_head, st = read_heads(cand, hint, cont)
+    if not is_head.any():
+        return is_head, {}
+    hp = pa.array(is_head)
+    return is_head, {k: v.filter(hp) for k, v in st.items()}

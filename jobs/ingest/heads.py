@@ -3,6 +3,7 @@ the general reader for unknown layouts, pasted-text unwrapping and the heads' ti
 
 A *head* is a log entry's first line; :class:`Heads` accumulates them with their fields (ts, level,
 logger, thread, message, a viewer's timestamp ``pts``, the layout id).
+(Layout detection - :class:`FirstBytes`, :func:`layout_order` - is :mod:`jobs.ingest.layout_sample`'s.)
 """
 
 from __future__ import annotations
@@ -23,71 +24,17 @@ from jobs.ingest import line_prefixes as LP
 from jobs.ingest import pyregex as PR
 from jobs.ingest import timestamps as TS
 from jobs.ingest.fastpaths import fast_log4j, fast_log4j_both, fast_springboot, merge_partial
+from jobs.ingest.layout_sample import ORDER_SAMPLE, FirstBytes
+from jobs.ingest.layout_sample import layout_order as layout_order  # (re-exported: the parser's step)
+from jobs.ingest.layout_sample import layout_order_plain as layout_order_plain
 from jobs.ingest.model import (
     IngestSettings,
 )
 from jobs.ingest.prefilter import group_candidates_by_wording
-from jobs.ingest.rawbytes import Raw, may_contain
+from jobs.ingest.rawbytes import may_contain
+
 
 # ------------------------------------------------------------------------------------ layouts
-#: the first lines of a file its layout order is decided on
-ORDER_SAMPLE = 400
-#: the lines a layout's first look at the sample reads (a hit among them settles it)
-FIRST_LOOK = 8
-
-
-class FirstBytes:
-    """The first byte of each string of a column (256: empty or null): every layout regex is
-    anchored and can only start with a few characters (:data:`L.FIRST_CHARS`), so a cheap lookup
-    tells which lines a layout could match at all."""
-
-    def __init__(self, a: pa.Array | None, codes: np.ndarray | None = None) -> None:
-        if a is not None:
-            codes = Raw(a).first_bytes()
-        self.codes: np.ndarray = codes if codes is not None else np.zeros(0, np.int16)
-        self._cache: dict[str, np.ndarray] = {}
-
-    def possible(self, chars: str) -> np.ndarray:
-        """Mask of the strings whose first character is one of ``chars`` (ASCII)."""
-        m = self._cache.get(chars)
-        if m is None:
-            lut = np.zeros(257, dtype=bool)
-            lut[[ord(c) for c in chars if ord(c) < 256]] = True
-            m = lut[self.codes]
-            self._cache[chars] = m
-        return m
-
-    def take(self, idx: np.ndarray | slice) -> FirstBytes:
-        return FirstBytes(None, self.codes[idx])
-
-
-def layout_order(text: pa.Array, fb: FirstBytes | None = None) -> list[L.Layout]:
-    """The layout table with the layouts that match none of the file's first lines moved to the end
-    (table order otherwise: specific layouts before general ones). A layout none of whose sample
-    lines starts with one of its first characters cannot hit: its regex is not run."""
-    sample = text.slice(0, ORDER_SAMPLE)
-    sfb = (fb or FirstBytes(sample)).take(slice(0, ORDER_SAMPLE))
-
-    values: list[str] | None = None
-
-    def hits(lay: L.Layout) -> bool:
-        nonlocal values
-        possible = np.nonzero(sfb.possible(L.FIRST_CHARS.get(lay.id, L.ALL_CHARS)))[0]
-        if not len(possible):
-            return False
-        if values is None:
-            values = [v or "" for v in sample.to_pylist()]
-        # a hit among the first possible lines settles it; only lines starting with one of the
-        # layout's first characters can hit
-        first, rest = possible[:FIRST_LOOK], possible[FIRST_LOOK:]
-        if PR.any_match([values[i] for i in first], lay.regex, lambda: ao.take(sample, first)):
-            return True
-        return len(rest) > 0 and PR.any_match([values[i] for i in rest], lay.regex, lambda: ao.take(sample, rest))
-
-    hit = [hits(lay) for lay in L.LAYOUTS]
-    return [lay for lay, h in zip(L.LAYOUTS, hit) if h] + [lay for lay, h in zip(L.LAYOUTS, hit) if not h]
-
-
 def _mostly_json(text: pa.Array, fb: FirstBytes | None = None) -> bool:
     sample = text.slice(0, ORDER_SAMPLE)
     sfb = (fb or FirstBytes(sample)).take(slice(0, ORDER_SAMPLE))
@@ -455,11 +402,9 @@ def general_heads(
     hint = group_candidates_by_wording(cand)
     if enveloped is not None:
         hint |= np.isin(left[pos], enveloped)
-    is_head, st = G.read_heads(cand, hint, cont)
+    is_head, fields = G.head_fields(cand, hint, cont)
     if not is_head.any():
         return left
-    hp = pa.array(is_head)
-    fields = {k: v.filter(hp) for k, v in st.items()}
     pts = fields.pop("pts")
     heads.add(left[pos[is_head]], label + "general", fields, pts)
     keep = np.ones(len(left), dtype=bool)

@@ -42,6 +42,29 @@ def _finds(col: pa.Array, needle: str, every: int = 1) -> np.ndarray:
     return out[::every] if every > 1 else out
 
 
+def find_from(raw: Raw, rows: np.ndarray, start: np.ndarray, needle: str) -> np.ndarray:
+    """Byte position, counted from ``start``, of the first ``needle`` in each line ``rows`` (increasing)
+    from its byte ``start`` (-1 when none): :func:`find_from_plain` with one string per line and no
+    gap strings between them. Line ``i``'s string runs on to line ``i + 1``'s start, so the kernel
+    stops at a line's own occurrence, and a first occurrence that does not end inside the line means
+    the line has none (a later one would start later still)."""
+    if not len(rows):
+        return np.zeros(0, np.int64)
+    begin = raw.starts[rows] + start
+    bounds = np.append(begin, raw.ends[rows[-1]])
+    found = _finds(pieces(raw, bounds), needle)
+    inside = (found >= 0) & (found + len(needle.encode()) <= raw.ends[rows] - begin)
+    return np.where(inside, found, -1)
+
+
+def find_from_plain(raw: Raw, rows: np.ndarray, start: np.ndarray, needle: str) -> np.ndarray:
+    """Byte position, counted from ``start``, of the first ``needle`` in each line ``rows`` from its
+    byte ``start`` (-1 when none): the kernel on the lines' tails (and the gaps between them)."""
+    if not len(rows):
+        return np.zeros(0, np.int64)
+    return _finds(_tail_pieces(raw, rows, start), needle, 2)
+
+
 def _tail_pieces(raw: Raw, rows: np.ndarray, start: np.ndarray) -> pa.Array:
     """A zero-copy column whose even elements are the lines ``rows`` from byte ``start`` (in the
     line) to their end; the odd ones are the gaps between them."""
@@ -52,13 +75,33 @@ def _tail_pieces(raw: Raw, rows: np.ndarray, start: np.ndarray) -> pa.Array:
     return pieces(raw, bounds)
 
 
+#: the shortest timestamp FAST_SPRINGBOOT accepts (``yyyy-MM-dd HH:mm:ss.S``): no space before this byte
+_TS_MIN = 21
+
+
 def _head(raw: Raw, rows: np.ndarray, dash: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(spaced, timestamp end, level start, level end) in bytes of each line, from its first
-    ``dash`` bytes (the part before ``" --- "``: only digits, ``-:.,TZ+``, spaces, the level)."""
+    ``dash`` bytes (the part before ``" --- "``: only digits, ``-:.,TZ+``, spaces, the level). The
+    timestamp's first :data:`_TS_MIN` bytes hold no space (the gate regex): only the bytes after
+    them are looked at, and byte 10 (a space in Spring Boot 2's ``yyyy-MM-dd HH:mm:ss.SSS``)."""
+    width = int(dash.max()) + 1
+    lo = min(_TS_MIN, width)
+    m = raw.window(rows, lo, width - lo)
+    col = np.arange(lo, width)[None, :]
+    sp = (m == 32) & (col <= dash[:, None])  # (the first byte of " --- " ends the level)
+    spaced = raw.data[raw.starts[rows] + 10] == 32 if width > 10 else np.zeros(len(rows), dtype=bool)
+    ts_end = lo + np.argmax(sp, axis=1)
+    lv0 = lo + np.argmax(~sp & (col > ts_end[:, None]), axis=1)
+    lv1 = lo + np.argmax(sp & (col > lv0[:, None]), axis=1)
+    return spaced, ts_end, lv0, lv1
+
+
+def _head_plain(raw: Raw, rows: np.ndarray, dash: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_head` over every byte before ``" --- "`` (the reference)."""
     width = int(dash.max()) + 1
     m = raw.window(rows, 0, width)
     col = np.arange(width)[None, :]
-    sp = (m == 32) & (col <= dash[:, None])  # (the first byte of " --- " ends the level)
+    sp = (m == 32) & (col <= dash[:, None])
     spaced = sp[:, 10] if width > 10 else np.zeros(len(rows), dtype=bool)
     after = np.where(spaced, 11, 0)[:, None]
     ts_end = np.argmax(sp & (col >= after), axis=1)
@@ -78,8 +121,7 @@ def split_springboot(sub: pa.Array, ok: np.ndarray, iso_t: bool) -> tuple[np.nda
     taken = np.zeros(len(sub), dtype=bool)
     if not len(rows):
         return taken, _empty()
-    line = _tail_pieces(raw, rows, np.zeros(len(rows), np.int64))
-    dash = _finds(line, " --- ", 2)
+    dash = find_from(raw, rows, np.zeros(len(rows), np.int64), " --- ")
     if (dash < 0).any() or dash.max() > HEAD_MAX:
         return None
     spaced, ts_end, lv0, lv1 = _head(raw, rows, dash)
@@ -87,8 +129,7 @@ def split_springboot(sub: pa.Array, ok: np.ndarray, iso_t: bool) -> tuple[np.nda
     rows, dash, ts_end, lv0, lv1 = rows[want], dash[want], ts_end[want], lv0[want], lv1[want]
     if not len(rows):
         return taken, _empty()
-    line = _tail_pieces(raw, rows, np.zeros(len(rows), np.int64))
-    bracket = _finds(line, "]", 2)
+    bracket = find_from(raw, rows, np.zeros(len(rows), np.int64), "]")
     n_bytes = raw.lengths[rows]
     b1, b2 = np.minimum(bracket + 1, n_bytes - 1), np.minimum(bracket + 2, n_bytes - 1)
     s = raw.starts[rows]
@@ -96,9 +137,9 @@ def split_springboot(sub: pa.Array, ok: np.ndarray, iso_t: bool) -> tuple[np.nda
         (bracket >= 0) & (bracket + 2 < n_bytes) & (raw.data[s + b1] == ord(" ")) & (raw.data[s + b2] == ord("["))
     )
     t0 = np.where(app, bracket + 2, dash + 5)  # the thread's "["
-    close = _finds(_tail_pieces(raw, rows, t0), "] ", 2)
+    close = find_from(raw, rows, t0, "] ")
     rest = t0 + close + 2
-    colon = _finds(_tail_pieces(raw, rows, np.where(close >= 0, rest, n_bytes)), " : ", 2)
+    colon = find_from(raw, rows, np.where(close >= 0, rest, n_bytes), " : ")
     good = (close >= 0) & (colon >= 0)
     rows, s, e = rows[good], s[good], raw.ends[rows[good]]
     ts_end, lv0, lv1, t0, rest, colon = ts_end[good], lv0[good], lv1[good], t0[good], rest[good], colon[good]

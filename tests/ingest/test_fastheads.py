@@ -309,6 +309,42 @@ def test_springboot_byte_split_equals_string_kernels(lines: list[str], iso_t: bo
     # and trims a thread's trailing whitespace - and the byte split keeps exactly its behaviour)
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_sb_line(), min_size=1, max_size=30))
+def test_springboot_head_after_the_shortest_timestamp_equals_every_byte(lines: list[str]) -> None:
+    """The level and timestamp ends read after the shortest timestamp's bytes equal the matrix of
+    every byte before ``" --- "`` (the lines the gate regex accepts)."""
+    arr = pa.array(lines + ["2024-05-01 10:00:00,1 WARN --- [m] k : x"], pa.large_string())
+    raw = Raw(arr)
+    rows = np.nonzero(AO.mask(pc.match_substring_regex(arr, L.FAST_SPRINGBOOT)))[0]
+    # (the gate's " --- " is the first one, and only ASCII comes before it: characters are bytes)
+    dash = np.array([arr[int(r)].as_py().find(" --- ") for r in rows], np.int64)
+    got, want = SH._head(raw, rows, dash), SH._head_plain(raw, rows, dash)
+    assert [g.tolist() for g in got] == [w.tolist() for w in want]
+    assert got[1][-1] == 21  # (the shortest timestamp ends at byte 21)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(_sb_line(), st.booleans(), st.integers(0, 60)), min_size=1, max_size=30),
+    st.sampled_from([" --- ", "]", "] ", " : "]),
+)
+def test_find_from_without_gaps_equals_the_tails(rows: list[tuple[str, bool, int]], needle: str) -> None:
+    """The first ``needle`` of each chosen line from a byte on, searched in strings that run on to
+    the next chosen line, equals the search of each line's tail alone."""
+    arr = pa.array([r[0] for r in rows], pa.large_string())
+    raw = Raw(arr)
+    chosen = np.array([i for i, r in enumerate(rows) if r[1]], np.int64)
+    start = np.array([min(rows[i][2], int(raw.lengths[i])) for i in chosen], np.int64)
+    # (a start inside a character is no start the parser uses: only ASCII lines get one past 0)
+    start = np.where([arr[int(i)].as_py().isascii() for i in chosen], start, 0) if len(chosen) else start
+    got = SH.find_from(raw, chosen, start, needle)
+    assert got.tolist() == SH.find_from_plain(raw, chosen, start, needle).tolist()
+    assert got.tolist() == [
+        arr[int(i)].as_py().encode()[b:].find(needle.encode()) for i, b in zip(chosen.tolist(), start.tolist())
+    ]
+
+
 def test_springboot_long_head_falls_back_to_the_kernels() -> None:
     line = "2024-05-01T10:00:00.123Z  INFO " + "1" * 120 + " --- [main] k.G : m"
     arr = pa.array([line, "2024-05-01T10:00:00.123Z  INFO 1 --- [a] [main] k.G  : hello"], pa.large_string())

@@ -21,6 +21,7 @@ from jobs.ingest import arrowops as AO
 from jobs.ingest import dialects as D
 from jobs.ingest import epoch_ms as EM
 from jobs.ingest import fields as FL
+from jobs.ingest import general as G
 from jobs.ingest import heads as HD
 from jobs.ingest import layouts as L
 from jobs.ingest import lines as LN
@@ -311,10 +312,37 @@ def _reference_layout_order(text: pa.Array) -> list[str]:
     )
 )
 def test_layout_order_equals_every_regex_on_the_sample(lines: list[str]) -> None:
-    """The first-characters skip and the early answer from the first possible lines (Python's re)
-    give the order of running every layout regex on the whole sample."""
+    """The first-characters skip, the distinct wordings and the early answer from the first possible
+    lines (Python's re) give the order of running every layout regex on the whole sample."""
     text = pa.array(lines, pa.large_string())
     assert [lay.id for lay in HD.layout_order(text)] == _reference_layout_order(text)
+    assert [lay.id for lay in HD.layout_order_plain(text)] == _reference_layout_order(text)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from([lay.example for lay in L.LAYOUTS] + ["", "\tat x.Y(Y.java:1)"]),
+                  st.lists(st.sampled_from("0123456789x \u00e9"), min_size=1, max_size=3)),
+        min_size=1,
+        max_size=30,
+    ),
+    st.booleans(),
+)
+def test_layout_order_on_wordings_equals_every_line(lines: list[tuple[str, list[str]]], nulls: bool) -> None:
+    """Lines that differ in their digits (or in a digit made another character) give the order of
+    trying every layout on every line (:func:`HD.layout_order_plain`)."""
+    vals: list[str | None] = []
+    for k, (line, subs) in enumerate(lines):
+        chars = list(line)
+        digits = [i for i, c in enumerate(chars) if c.isdigit()]
+        for j, c in enumerate(subs):
+            if digits:
+                chars[digits[(k + j * 7) % len(digits)]] = c
+        vals.append("".join(chars) if not (nulls and k % 5 == 4) else None)
+    text = pa.array(vals, pa.string())
+    assert [lay.id for lay in HD.layout_order(text)] == [lay.id for lay in HD.layout_order_plain(text)]
+    assert [lay.id for lay in HD.layout_order(text)] == _reference_layout_order(pc.fill_null(text, ""))
 
 
 @settings(max_examples=100, deadline=None)
@@ -453,3 +481,31 @@ def test_key_block_on_continued_lines_equals_every_line(rows: list[tuple[str | N
     got, want = FLD._key_block(ev, cont, member), FLD.key_block_plain(ev, cont, member)
     assert {k: v.to_pylist() for k, v in got.items()} == {k: v.to_pylist() for k, v in want.items()}
     assert all(got[k].type == want[k].type for k in want)
+
+
+_GENERAL_LINES = [
+    "\tauto.commit.interval.ms = 5000",
+    "\tMember:      j_TsKaU38yxWyfR_gYsjMg",
+    "2024-05-01 10:00:00 WARN some.Logger: Member m1 left group g",
+    "10:00:00.123 [main] INFO  k.Coordinator - (Re-)joining group g",
+    "  2024-05-01T10:00:00Z indented entry",
+    "java.io.IOException: Connection to 2 was disconnected",
+    "ERROR something happened (a.b.C)",
+    "",
+]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from(_GENERAL_LINES), st.booleans(), st.booleans()), min_size=0, max_size=80)
+)
+def test_general_reader_per_distinct_line_equals_every_line(rows: list[tuple[str, bool, bool]]) -> None:
+    """The general reader on the distinct (line, hint, continuation shape) triples, spread back, gives
+    what it gives on every line (the heads and their fields)."""
+    cand = pa.array([r[0] for r in rows], pa.string())
+    hint = np.array([r[1] for r in rows], dtype=bool)
+    cont = np.array([r[2] for r in rows], dtype=bool)
+    got_h, got = G.head_fields(cand, hint, cont)
+    want_h, want = G.head_fields_plain(cand, hint, cont)
+    assert got_h.tolist() == want_h.tolist()
+    assert {k: v.to_pylist() for k, v in got.items()} == {k: v.to_pylist() for k, v in want.items()}

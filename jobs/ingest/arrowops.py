@@ -46,6 +46,24 @@ def nullify_empty(a: pa.Array) -> pa.Array:
 SLICE_MIN = 256
 
 
+def codes(a: pa.Array) -> np.ndarray:
+    """Dictionary codes of ``a`` as int64, in order of first appearance (null: a code of its own)."""
+    return numpy_of(pc.dictionary_encode(a, null_encoding="encode").indices).astype(np.int64)
+
+
+def distinct_rows(*keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct combinations of the code columns ``keys`` (non-negative ints, one per row, at
+    least one row): each row's combination (``inv``, numbered in order of first appearance) and one
+    row of each combination (``rep``)."""
+    key = keys[0].astype(np.int64)
+    for c in keys[1:]:
+        key = key * (int(c.max()) + 1) + c
+    inv = codes(pa.array(key, pa.int64()))
+    rep = np.empty(int(inv.max()) + 1, dtype=np.int64)
+    rep[inv] = np.arange(len(inv))
+    return inv, rep
+
+
 def take(a: pa.Array, idx: np.ndarray) -> pa.Array:
     """``a.take(idx)``; a run of at least :data:`SLICE_MIN` consecutive positions is the zero-copy
     slice with the same values."""

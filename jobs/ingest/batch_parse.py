@@ -25,7 +25,6 @@ from collections.abc import Iterable, Iterator
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from jobs.ingest import arrowops as ao
 from jobs.ingest import layouts as L
@@ -152,7 +151,7 @@ def match_together(triples: list[Triples]) -> list[tuple[pa.Table | None, np.nda
         return [distinct_events(t.umsg, t.ulog, t.ulayout) for t in triples]
     msg, log, lay = (pa.concat_arrays([getattr(t, c).cast(pa.string()) for t in triples])
                      for c in ("umsg", "ulog", "ulayout"))  # fmt: skip
-    inv, rep = _distinct(msg, log, lay)
+    inv, rep = ao.distinct_rows(ao.codes(msg), ao.codes(log), ao.codes(lay))
     fields, unmatched = distinct_events(ao.take(msg, rep), ao.take(log, rep), ao.take(lay, rep))
     pos = np.full(len(rep), -1, dtype=np.int64)
     if fields is not None:
@@ -170,16 +169,3 @@ def match_together(triples: list[Triples]) -> list[tuple[pa.Table | None, np.nda
         sub = fields.take(pa.array(pos[g[mine]], pa.int64()))
         out.append((sub.set_column(sub.column_names.index("_row"), "_row", pa.array(mine, pa.int64())), own))
     return out
-
-
-def _distinct(msg: pa.Array, log: pa.Array, lay: pa.Array) -> tuple[np.ndarray, np.ndarray]:
-    """Each row's distinct (message, logger, layout) triple (``inv``) and one row of each (``rep``)."""
-    codes = [ao.numpy_of(pc.dictionary_encode(a, null_encoding="encode").indices).astype(np.int64)
-             for a in (msg, log, lay)]  # fmt: skip
-    key = codes[0]
-    for c in codes[1:]:
-        key = key * (int(c.max()) + 1) + c
-    inv = ao.numpy_of(pc.dictionary_encode(pa.array(key, pa.int64())).indices).astype(np.int64)
-    rep = np.empty(int(inv.max()) + 1, dtype=np.int64)
-    rep[inv] = np.arange(len(inv))
-    return inv, rep

@@ -356,13 +356,7 @@ def spread_events(tr: Triples, fields: pa.Table | None, unmatched_u: np.ndarray)
 def _distinct_triples(ccodes: np.ndarray, logger: pa.Array, layout: pa.Array) -> tuple[np.ndarray, np.ndarray]:
     """The distinct (message, logger, layout) triples of the candidates: each candidate's triple
     (``inv``) and one candidate of each triple (``rep``)."""
-    lc = ao.numpy_of(pc.dictionary_encode(logger, null_encoding="encode").indices).astype(np.int64)
-    yc = ao.numpy_of(pc.dictionary_encode(layout).indices).astype(np.int64)
-    key = (ccodes.astype(np.int64) * (int(lc.max()) + 1) + lc) * (int(yc.max()) + 1) + yc
-    inv = ao.numpy_of(pc.dictionary_encode(pa.array(key, pa.int64())).indices).astype(np.int64)
-    rep = np.empty(int(inv.max()) + 1, dtype=np.int64)
-    rep[inv] = np.arange(len(inv))  # any line of each distinct triple
-    return inv, rep
+    return ao.distinct_rows(ccodes, ao.codes(logger), ao.codes(layout))
 
 
 def _match_distinct(umsg: pa.Array, ulog: pa.Array) -> tuple[pa.Table, np.ndarray]:

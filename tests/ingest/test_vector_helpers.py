@@ -7,6 +7,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 
+from jobs.ingest import arrowops as ao
 from jobs.ingest import dialects as D
 from jobs.ingest.arrowops import elem, mask
 from jobs.ingest.messages import _prefix_fields, _strip_prefix
@@ -145,3 +146,14 @@ def test_instance_id_skips_the_replacement_only_when_it_changes_nothing() -> Non
         bad = pc.fill_null(pc.is_in(plain, pa.array(["None", "null", "Optional.empty", ""])), False)
         want = pc.if_else(bad, pa.scalar(None, pa.string()), plain)
         assert _instance_id(a).to_pylist() == want.to_pylist()
+
+
+def test_distinct_rows_numbers_combinations_in_order_of_first_appearance() -> None:
+    msg = ao.codes(pa.array(["a", "b", "a", "a", None, "b"]))
+    log = ao.codes(pa.array(["x", "x", "x", "y", "x", "x"]))
+    assert msg.tolist() == [0, 1, 0, 0, 2, 1]
+    inv, rep = ao.distinct_rows(msg, log)
+    assert inv.tolist() == [0, 1, 0, 2, 3, 1]
+    assert [inv[r] for r in rep] == [0, 1, 2, 3]  # one row of each combination, its own
+    one, rep1 = ao.distinct_rows(np.array([5, 5, 2]))
+    assert one.tolist() == [0, 0, 1] and rep1.tolist()[1] == 2
